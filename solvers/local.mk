@@ -1,0 +1,1 @@
+# solvers: files added by this area.

@@ -1,0 +1,384 @@
+/* cmd_replay.c - `bfsim replay`: options, the human report and the JSON
+ * summary.  The replay itself is replay_run() in the library. */
+#include "config.h"
+
+#include "cmd.h"
+#include "replay.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_TRACE "traces/summit-2021-02.trace.gz"
+#define DEFAULT_JOBS "datasets/hps-shufflenet-10J.jobs"
+
+static void usage(FILE *f)
+{
+    fprintf(
+        f,
+        "Usage: bfsim replay [OPTIONS]\n"
+        "\n"
+        "Replay a node idle/preempt trace with elastic training jobs and\n"
+        "report what a backfill trainer would have done.\n"
+        "\n"
+        "Input:\n"
+        "  --trace FILE       native trace (default: the bundled Summit "
+        "trace,\n"
+        "                     " DEFAULT_TRACE ")\n"
+        "  --jobs FILE        job set: native, or a BFTrainer bounds table\n"
+        "                     (default: " DEFAULT_JOBS ")\n"
+        "  --curves FILE      BFTrainer long curve table for --jobs\n"
+        "  --start TIME       replay from TIME: 'YYYY-MM-DD HH:MM:SS' (UTC) "
+        "or\n"
+        "                     Unix seconds (default: the trace's first time)\n"
+        "  --end TIME         last event time replayed (default: the trace's "
+        "end)\n"
+        "  --nodes [SKIP:]COUNT  use COUNT nodes of the trace's node order\n"
+        "                     after skipping SKIP (default: all)\n"
+        "\n"
+        "Policy:\n"
+        "  --max-jobs N       jobs in the system at once, 0 = no limit "
+        "(default 10)\n"
+        "  --tfwd SECONDS     allocator's forward-looking horizon (default "
+        "10)\n"
+        "  --allocator NAME   even (default)\n"
+        "  --compat bftrainer reproduce the published BFTrainer replayer\n"
+        "  --big-m legacy|exact  legacy caps every change at (N+1)/2 nodes\n"
+        "                     per job and event, as the published MILP did\n"
+        "                     (default: exact)\n"
+        "\n"
+        "Output:\n"
+        "  --steps FILE       one CSV row per event, BFTrainer's columns\n"
+        "  --summary FILE     JSON summary ('-' for standard output); without\n"
+        "                     it a short report goes to standard output\n"
+        "  -q, --quiet        no progress line on standard error\n"
+        "  -h, --help         this help\n");
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+struct progress {
+    double start, last;
+};
+
+static void show_progress(void *arg, size_t events, int64_t now, double wall)
+{
+    struct progress *pg = arg;
+    double t = bfs_now();
+    char ts[BFS_TIME_LEN];
+
+    (void)wall;
+    if (t - pg->last < 0.5)
+        return;
+    pg->last = t;
+    fprintf(stderr, "\r%zu events, at %s, %.0f events/s   ", events,
+            bfs_time_format(now, ts), (double)events / (t - pg->start));
+}
+
+/* Parses "[SKIP:]COUNT". */
+static int parse_nodes(const char *s, size_t *skip, size_t *count)
+{
+    const char *colon = strchr(s, ':');
+    int64_t a = 0, b;
+    char buf[64];
+
+    if (colon) {
+        if ((size_t)(colon - s) >= sizeof buf)
+            return -1;
+        memcpy(buf, s, (size_t)(colon - s));
+        buf[colon - s] = '\0';
+        if (bfs_parse_i64(buf, &a) || a < 0)
+            return -1;
+        s = colon + 1;
+    }
+    if (bfs_parse_i64(s, &b) || b < 1)
+        return -1;
+    *skip = (size_t)a;
+    *count = (size_t)b;
+    return 0;
+}
+
+static json_t *summary_json(const struct replay_opts *o,
+                            const struct replay_stats *st)
+{
+    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+    json_t *root, *by = json_object();
+    double ratio = st->idle_node_seconds > 0
+                       ? st->allocated_node_seconds / st->idle_node_seconds
+                       : 0.0;
+
+    for (int s = 0; s < ALLOC_N_STATUSES; s++)
+        json_object_set_new(by, alloc_status_name(s),
+                            json_integer((json_int_t)st->solves_by_status[s]));
+    root = json_pack(
+        "{s:s, s:s, s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:s, s:s, s:f, s:f, "
+        "s:f, s:f, s:f, s:f, s:I, s:I}",
+        "bfsim_version", PACKAGE_VERSION, "mode",
+        o->mode == REPLAY_COMPAT ? "bftrainer" : "default", "allocator",
+        o->alloc.name, "partial", st->partial, "events", (json_int_t)st->events,
+        "nodes", (json_int_t)st->trace_nodes, "jobs_total",
+        (json_int_t)st->jobs_total, "jobs_admitted",
+        (json_int_t)st->jobs_admitted, "jobs_finished",
+        (json_int_t)st->jobs_finished, "first_time",
+        bfs_time_format(st->first_time, t0), "last_event_time",
+        bfs_time_format(st->last_event_time, t1), "samples_trained",
+        st->samples_trained, "rescale_cost", st->rescale_cost, "preempt_cost",
+        st->preempt_cost, "idle_node_seconds", st->idle_node_seconds,
+        "allocated_node_seconds", st->allocated_node_seconds, "harvest_ratio",
+        ratio, "rescales", (json_int_t)st->rescales, "preemptions",
+        (json_int_t)st->preemptions);
+    json_object_set_new(root, "solves", json_integer((json_int_t)st->solves));
+    json_object_set_new(root, "solves_by_status", by);
+    json_object_set_new(root, "solve_seconds_median",
+                        json_real(st->solve_s_median));
+    json_object_set_new(root, "solve_seconds_p95", json_real(st->solve_s_p95));
+    json_object_set_new(root, "solve_seconds_max", json_real(st->solve_s_max));
+    json_object_set_new(root, "wall_seconds", json_real(st->wall_seconds));
+    return root;
+}
+
+static int write_summary(const char *path, const struct replay_opts *o,
+                         const struct replay_stats *st)
+{
+    struct bfs_error e;
+    struct bfs_out out;
+    json_t *root = summary_json(o, st);
+    int rc;
+
+    bfs_error_clear(&e);
+    rc = bfs_out_open(&out, path, &e);
+    if (rc == 0) {
+        if (json_dumpf(root, out.fp,
+                       JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ||
+            fputc('\n', out.fp) == EOF) {
+            bfs_out_abort(&out);
+            rc = bfs_fail(&e, BFS_EIO, "%s: write error", path);
+        } else {
+            rc = bfs_out_commit(&out, &e);
+        }
+    }
+    json_decref(root);
+    return rc ? cmd_report(&e, rc) : CMD_OK;
+}
+
+static void print_report(const struct replay_opts *o,
+                         const struct replay_stats *st)
+{
+    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+    double offered = st->idle_node_seconds / 3600.0;
+    double used = st->allocated_node_seconds / 3600.0;
+
+    printf("bfsim replay (%s mode, allocator %s)%s\n",
+           o->mode == REPLAY_COMPAT ? "bftrainer" : "default", o->alloc.name,
+           st->partial ? " - INTERRUPTED, partial results" : "");
+    printf("  trace            %s (%zu nodes)\n", o->trace_path,
+           st->trace_nodes);
+    printf("  jobs             %s (%zu jobs)\n", o->jobs_path, st->jobs_total);
+    printf("  replayed         %s .. %s, %zu events\n",
+           bfs_time_format(st->first_time, t0),
+           bfs_time_format(st->last_event_time, t1), st->events);
+    printf("  jobs             %zu admitted, %zu finished\n", st->jobs_admitted,
+           st->jobs_finished);
+    printf(
+        "  idle node-hours  %.1f offered, %.1f used (harvest ratio %.1f%%)\n",
+        offered, used, offered > 0 ? 100.0 * used / offered : 0.0);
+    printf("  samples          %.6g trained, %.6g lost to rescaling, %.6g to "
+           "preemption\n",
+           st->samples_trained, st->rescale_cost, st->preempt_cost);
+    printf("  rescales         %zu, preemptions %zu\n", st->rescales,
+           st->preemptions);
+    printf("  allocator        %zu calls, solve time median %.3g s, max %.3g "
+           "s\n",
+           st->solves, st->solve_s_median, st->solve_s_max);
+    printf("  wall time        %.2f s\n", st->wall_seconds);
+}
+
+enum {
+    OPT_TRACE = 256,
+    OPT_JOBS,
+    OPT_CURVES,
+    OPT_START,
+    OPT_END,
+    OPT_NODES,
+    OPT_MAX_JOBS,
+    OPT_TFWD,
+    OPT_ALLOCATOR,
+    OPT_COMPAT,
+    OPT_BIG_M,
+    OPT_STEPS,
+    OPT_SUMMARY,
+};
+
+int cmd_replay(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"trace", required_argument, NULL, OPT_TRACE},
+        {"jobs", required_argument, NULL, OPT_JOBS},
+        {"curves", required_argument, NULL, OPT_CURVES},
+        {"start", required_argument, NULL, OPT_START},
+        {"end", required_argument, NULL, OPT_END},
+        {"nodes", required_argument, NULL, OPT_NODES},
+        {"max-jobs", required_argument, NULL, OPT_MAX_JOBS},
+        {"tfwd", required_argument, NULL, OPT_TFWD},
+        {"allocator", required_argument, NULL, OPT_ALLOCATOR},
+        {"compat", required_argument, NULL, OPT_COMPAT},
+        {"big-m", required_argument, NULL, OPT_BIG_M},
+        {"steps", required_argument, NULL, OPT_STEPS},
+        {"summary", required_argument, NULL, OPT_SUMMARY},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+    struct progress pg;
+    const char *summary = NULL;
+    char *trace = NULL, *jobs = NULL;
+    int quiet = 0, c, rc;
+
+    replay_opts_default(&o);
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_TRACE:
+            o.trace_path = optarg;
+            break;
+        case OPT_JOBS:
+            o.jobs_path = optarg;
+            break;
+        case OPT_CURVES:
+            o.curves_path = optarg;
+            break;
+        case OPT_START:
+        case OPT_END:
+            if (bfs_time_parse(optarg, c == OPT_START ? &o.start : &o.end)) {
+                fprintf(stderr,
+                        "bfsim replay: --%s: '%s' is neither "
+                        "'YYYY-MM-DD HH:MM:SS' nor Unix seconds\n",
+                        c == OPT_START ? "start" : "end", optarg);
+                return CMD_USAGE;
+            }
+            *(c == OPT_START ? &o.has_start : &o.has_end) = 1;
+            break;
+        case OPT_NODES:
+            if (parse_nodes(optarg, &o.node_skip, &o.node_count)) {
+                fprintf(stderr,
+                        "bfsim replay: --nodes: '%s' is not [SKIP:]COUNT "
+                        "with COUNT >= 1\n",
+                        optarg);
+                return CMD_USAGE;
+            }
+            break;
+        case OPT_MAX_JOBS:
+            if (bfs_parse_int(optarg, &o.max_jobs) || o.max_jobs < 0) {
+                fprintf(stderr,
+                        "bfsim replay: --max-jobs: '%s' is not a count\n",
+                        optarg);
+                return CMD_USAGE;
+            }
+            break;
+        case OPT_TFWD:
+            if (bfs_parse_double(optarg, &o.tfwd) || !(o.tfwd > 0)) {
+                fprintf(stderr,
+                        "bfsim replay: --tfwd: '%s' is not a positive number "
+                        "of seconds\n",
+                        optarg);
+                return CMD_USAGE;
+            }
+            break;
+        case OPT_ALLOCATOR:
+            o.alloc.name = optarg;
+            break;
+        case OPT_COMPAT:
+            if (strcmp(optarg, "bftrainer") != 0) {
+                fprintf(stderr,
+                        "bfsim replay: --compat: unknown mode '%s' (known: "
+                        "bftrainer)\n",
+                        optarg);
+                return CMD_USAGE;
+            }
+            o.mode = REPLAY_COMPAT;
+            break;
+        case OPT_BIG_M:
+            if (strcmp(optarg, "legacy") != 0 && strcmp(optarg, "exact") != 0) {
+                fprintf(stderr,
+                        "bfsim replay: --big-m: '%s' is neither legacy nor "
+                        "exact\n",
+                        optarg);
+                return CMD_USAGE;
+            }
+            o.legacy_cap = strcmp(optarg, "legacy") == 0;
+            break;
+        case OPT_STEPS:
+            o.steps_path = optarg;
+            break;
+        case OPT_SUMMARY:
+            summary = optarg;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return CMD_OK;
+        default:
+            fprintf(stderr, "bfsim replay: unknown or incomplete option '%s'\n",
+                    argv[optind - 1]);
+            usage(stderr);
+            return CMD_USAGE;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "bfsim replay: unexpected argument '%s'\n",
+                argv[optind]);
+        return CMD_USAGE;
+    }
+    if (!o.trace_path)
+        o.trace_path = trace = cmd_data_path(DEFAULT_TRACE);
+    if (!o.jobs_path)
+        o.jobs_path = jobs = cmd_data_path(DEFAULT_JOBS);
+    if (o.has_start && o.has_end && o.end < o.start) {
+        fprintf(stderr, "bfsim replay: --end is before --start\n");
+        return CMD_USAGE;
+    }
+
+    signal(SIGINT, on_sigint);
+    o.stop = &stop_flag;
+    if (!quiet && isatty(STDERR_FILENO)) {
+        pg.start = pg.last = bfs_now();
+        o.progress = show_progress;
+        o.progress_arg = &pg;
+    }
+    bfs_error_clear(&e);
+    rc = replay_run(&o, &st, &e);
+    if (o.progress)
+        fputs("\r\033[K", stderr);
+    if (rc) {
+        rc = cmd_report(&e, rc);
+    } else if (summary) {
+        rc = write_summary(summary, &o, &st);
+    } else {
+        print_report(&o, &st);
+        rc = CMD_OK;
+    }
+    if (rc == CMD_OK && st.partial) {
+        fprintf(stderr, "bfsim replay: interrupted; results are partial\n");
+        rc = 130;
+    }
+    xfree(trace);
+    xfree(jobs);
+    return rc;
+}

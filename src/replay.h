@@ -1,0 +1,83 @@
+/* replay.h - replaying a node trace with elastic training jobs.
+ *
+ * replay_run() streams a trace, admits jobs from a job set, calls an
+ * allocator at every event and accounts for the training done, under one
+ * of two semantics (DESIGN.md):
+ *
+ * - REPLAY_COMPAT: the published BFTrainer log replayer, event for event
+ *   and quirks included, so that its step log can be reproduced;
+ * - REPLAY_DEFAULT: the discrete-event simulation an admin can trust
+ *   (exact completion and arrival times, costs as pauses).
+ *
+ * Results go to the optional step log (CSV, written atomically) and to
+ * struct replay_stats.
+ */
+#ifndef BFS_REPLAY_H
+#define BFS_REPLAY_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alloc.h"
+#include "error.h"
+
+enum replay_mode { REPLAY_DEFAULT, REPLAY_COMPAT };
+
+struct replay_opts {
+    const char *trace_path;  /* native trace */
+    const char *jobs_path;   /* job set, native or BFTrainer bounds */
+    const char *curves_path; /* BFTrainer long curves, or NULL */
+    int has_start, has_end;
+    int64_t start, end; /* Unix seconds; default: the trace's span */
+    size_t node_skip;   /* use nodes [skip, skip + count) of the trace */
+    size_t node_count;  /* 0 = every node after skip */
+    int max_jobs;       /* jobs in the system at once; 0 = no limit */
+    double tfwd;        /* allocator horizon, seconds */
+    enum replay_mode mode;
+    int legacy_cap;     /* cap changes at floor((N+1)/2) (--big-m legacy) */
+    int apply_feasible; /* apply time-limited answers (default mode) */
+    struct alloc_opts alloc;
+    const char *steps_path; /* step log CSV, or NULL */
+    /* Polled between events; when it becomes non-zero the replay stops
+     * and reports what it has, marked partial.  May be NULL. */
+    volatile sig_atomic_t *stop;
+    /* Called about every progress_every seconds of wall time (if set). */
+    void (*progress)(void *arg, size_t events, int64_t now, double wall);
+    void *progress_arg;
+};
+
+/* Fills o with the defaults of `bfsim replay` (paths left NULL). */
+void replay_opts_default(struct replay_opts *o);
+
+/* What a replay measured.  Node-seconds and samples are sums over the
+ * replayed window [t0, last event]. */
+struct replay_stats {
+    int partial;        /* stopped by *stop before the trace's end */
+    size_t events;      /* events processed (rows of the step log) */
+    size_t trace_nodes; /* nodes in the selected subset */
+    size_t jobs_total;  /* jobs in the job set */
+    size_t jobs_admitted;
+    size_t jobs_finished;
+    int64_t first_time; /* t0 */
+    int64_t last_event_time;
+    double samples_trained;        /* sum of the step log's Thr */
+    double rescale_cost;           /* samples lost to rescaling, charged */
+    double preempt_cost;           /* samples lost to preemption */
+    double idle_node_seconds;      /* pool size integrated over time */
+    double allocated_node_seconds; /* nodes in use integrated over time */
+    size_t rescales;               /* rescale decisions (up or down) */
+    size_t preemptions;            /* jobs that lost nodes to the scheduler */
+    size_t solves;                 /* allocator calls */
+    size_t solves_by_status[ALLOC_N_STATUSES];
+    double solve_s_median, solve_s_p95, solve_s_max, solve_s_total;
+    size_t max_rows, max_cols, max_nnz;
+    double wall_seconds;
+};
+
+/* Runs a replay.  Returns 0 (also when stopped early: stats->partial) or a
+ * negative code with the problem in e; on error no step log is left. */
+int replay_run(const struct replay_opts *o, struct replay_stats *stats,
+               struct bfs_error *e);
+
+#endif

@@ -1,0 +1,409 @@
+/* check_replay.c - golden tests of the BFTrainer-compatible replay.
+ *
+ * Each test replays a small hand-made trace and job set and compares the
+ * step log with rows worked out by hand in the comments (DESIGN.md,
+ * "Replay semantics: BFTrainer-compatible mode", steps 1-9, and the
+ * even-share rule).  T = 1612988400 = 2021-02-10 20:20:00 UTC.
+ */
+#include "config.h"
+
+#include "replay.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <string.h>
+
+static struct replay_stats run_compat(const char *trace, const char *jobs,
+                                      const char *steps, const char *start,
+                                      const char *nodes, int max_jobs)
+{
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+    int rc;
+
+    replay_opts_default(&o);
+    o.mode = REPLAY_COMPAT;
+    o.alloc.name = "even";
+    o.trace_path = trace;
+    o.jobs_path = jobs;
+    o.steps_path = steps;
+    o.max_jobs = max_jobs;
+    if (start) {
+        o.has_start = 1;
+        ck_assert_int_eq(bfs_time_parse(start, &o.start), 0);
+    }
+    if (nodes) {
+        ck_assert_int_eq(sscanf(nodes, "%zu:%zu", &o.node_skip, &o.node_count),
+                         2);
+    }
+    bfs_error_clear(&e);
+    rc = replay_run(&o, &st, &e);
+    ck_assert_msg(rc == 0, "replay failed: %s", e.msg);
+    return st;
+}
+
+#define HEADER                                                                 \
+    "evtTime,Thr,Rate,ReScost,evt,Nleft,Npre,Njoin,nJob,nNd,nJrun,nNrun,"      \
+    "PreCost\n"
+
+/* Three nodes, two jobs.  A: Tsub T, Jmin 1, Jmax 4, Tcup 18, Tcdw 12,
+ * P = O = 0:0 1:100 2:180 4:300 (so P(3) = 180 + (300-180)/2 = 240).
+ * B: Tsub T+50, Jmin 2, Jmax 4, P = 0:0 2:150 4:250 (P(3) = 200).
+ *
+ * t0 = T (the trace's first time, nothing idle): A admitted, no node,
+ * rate 0, start-up cost 0.
+ * evt1 T+10, n0 joins: Thr 0.  Even, N=1, J=1: q=1 is not > Jmin 1, so
+ *   quota 0; the leftover 1 raises A to 1.  A takes n0; its cost is
+ *   P(0)*18 = 0; rate P(1) = 100.
+ * evt2 T+30, n1 n2 join: progress 20*100 - 0 = 2000.  q=3 > 1: quota 3;
+ *   A takes n1, n2; cost P(1)*18 = 1800; rate P(3) = 240.
+ * evt3 T+60, n0 leaves: 30*240 - 1800 = 5400, preemption 12*240 = 2880,
+ *   so Thr 2520 (A has 4520).  B admitted.  N=2, J=2, q=1: both quotas 0;
+ *   the leftover 2 goes to A (0+2 >= 1), none to B.  A keeps n1 n2: no
+ *   cost; rates 180 and 0.
+ * evt4 T+100, n0 joins (appended after n1 n2): 40*180 = 7200.  N=3, q=1:
+ *   quotas 0; leftover 3 to A.  A (2 nodes) takes n0; cost P(2)*18 =
+ *   3240; rate 240.
+ */
+START_TEST(test_compat_basic)
+{
+    const char *trace = tu_write("basic.trace", "bfsim-trace 1\n"
+                                                "node n0\nnode n1\nnode n2\n"
+                                                "1612988400\n"
+                                                "1612988410 +0\n"
+                                                "1612988430 +1 +2\n"
+                                                "1612988460 -0\n"
+                                                "1612988500 +0\n");
+    const char *jobs =
+        tu_write("basic.jobs", "# bfsim-jobs 1\n"
+                               "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                               "A,1612988400,1,4,1000000000,18,12,0:0:0 "
+                               "1:100:100 2:180:180 4:300:300\n"
+                               "B,1612988450,2,4,10000,10,5,0:0:0 2:150:150 "
+                               "4:250:250\n");
+    const char *steps = tu_tmp("basic.csv");
+    struct replay_stats st = run_compat(trace, jobs, steps, NULL, NULL, 10);
+    char *got = tu_slurp(steps);
+
+    ck_assert_ptr_nonnull(got);
+    ck_assert_str_eq(got, HEADER
+                     "2021-02-10 20:20:10,0.000000,100.000000,0.000000,"
+                     "1,0,0,1,1,1,1,1,0.000000\n"
+                     "2021-02-10 20:20:30,2000.000000,240.000000,1800.000000,"
+                     "2,0,0,2,1,3,1,3,0.000000\n"
+                     "2021-02-10 20:21:00,2520.000000,180.000000,0.000000,"
+                     "3,1,1,0,2,2,1,2,2880.000000\n"
+                     "2021-02-10 20:21:40,7200.000000,240.000000,3240.000000,"
+                     "4,0,0,1,2,3,1,3,0.000000\n");
+    /* Summary: 4 events; 0+2000+2520+7200 samples; rescale cost charged
+     * 0 + 1800 (the 3240 decided at evt4 is never charged); pool 0,1,3,2
+     * nodes over 10,20,30,40 s = 190 node-s, all of it allocated. */
+    ck_assert_uint_eq(st.events, 4);
+    ck_assert_uint_eq(st.jobs_admitted, 2);
+    ck_assert_uint_eq(st.jobs_finished, 0);
+    ck_assert_double_eq(st.samples_trained, 11720.0);
+    ck_assert_double_eq(st.rescale_cost, 1800.0);
+    ck_assert_double_eq(st.preempt_cost, 2880.0);
+    ck_assert_double_eq(st.idle_node_seconds, 190.0);
+    ck_assert_double_eq(st.allocated_node_seconds, 190.0);
+    ck_assert_int_eq(st.last_event_time, 1612988500);
+    free(got);
+}
+END_TEST
+
+/* Four nodes, --nodes 1:3 (n1 n2 n3; n0 is outside), --start T, at most
+ * two jobs at once.  Jobs:
+ *   X: Tsub T,      Jmin 1, Jmax 2, Pmax 1000, Tcup 2, Tcdw 1, P 1:10 2:15
+ *   Y: Tsub T,      Jmin 1, Jmax 1, Pmax 50,   Tcup 0, Tcdw 0, P 1:5
+ *   Z: Tsub T+5,    Jmin 1, Jmax 3, Pmax 100,  Tcup 1, Tcdw 1, P 1:4 3:12
+ *   W: Tsub T+1000, Jmin 1, Jmax 1, Pmax 10,   Tcup 0, Tcdw 0, P 1:1
+ *
+ * t0 = T: n0 n1 n2 idle since T-10, so the pool is [n1 n2].  X and Y
+ *   admitted (Z not yet submitted).  Round-robin: n1 to X, n2 to Y.  X
+ *   rate 10, start-up cost 10*2 = 20; Y rate 5, cost 0.
+ * T+20: only n0 changes, outside the subset: no event.
+ * evt1 T+40, n3 joins: X 40*10-20 = 380; Y 40*5 = 200 >= 50: Y done,
+ *   overshoot 150 removed, progress 50; n2 freed.  Thr 430.  Pool
+ *   [n1 n2 n3]; Z admitted.  N=3, J=2, q=1: quotas 0; leftover: X +2
+ *   (left 1), Z +1.  X takes n2, Z takes n3.  Costs X P(1)*2 = 20, Z 0;
+ *   rates 15 and 4: Rate 19.
+ * evt2 T+50, n1 n2 n3 leave: X 10*15-20 = 130, Z 40.  X loses n1 (and n2):
+ *   pays 1*15 once -> 115; Z loses n3: pays 4 -> 36.  Npre 2, PreCost 19,
+ *   Thr 151.  The pool is empty: rates and costs become 0.
+ * evt3 T+70, n1 joins: no progress.  N=1, q=0: leftover 1 to X.  X takes
+ *   n1, cost P(0)*2 = 0, rate 10.
+ * evt4 T+200, n2 joins: X 130*10 = 1300, X has 495+1300 = 1795 >= 1000:
+ *   done, progress 1300-795 = 505; n1 freed.  Pool [n1 n2], Z alone:
+ *   q=2 > 1, quota 2: Z takes n1 n2, cost P(0)*1 = 0, rate P(2) = 8.
+ * evt5 T+210, n2 leaves: Z 10*8 = 80, preempted 1*8 -> 72; Z has
+ *   36+72 = 108 >= 100: done, progress 64.  No job left but W is still to
+ *   come: the row shows the stale nJrun of the last decision (1).
+ * evt6 T+1000, n3 joins: no job, Thr 0.  W admitted; N=2, q=2 > 1: quota
+ *   min(2, 1) = 1; W takes n1; rate 1.
+ * evt7 T+1020, n3 leaves (free): W 20*1 = 20 >= 10: done, progress 10.
+ *   No job left and none to come: the last row, with Rate = W's rate 1.
+ * T+1100 is never reached.
+ */
+START_TEST(test_compat_lifecycle)
+{
+    const char *trace = tu_write("life.trace", "bfsim-trace 1\n"
+                                               "node n0\nnode n1\nnode n2\n"
+                                               "node n3\n"
+                                               "1612988390 +0 +1 +2\n"
+                                               "1612988420 -0\n"
+                                               "1612988440 +3\n"
+                                               "1612988450 -1 -2 -3\n"
+                                               "1612988470 +1\n"
+                                               "1612988600 +2\n"
+                                               "1612988610 -2\n"
+                                               "1612989400 +3\n"
+                                               "1612989420 -3\n"
+                                               "1612989500 +3\n");
+    const char *jobs =
+        tu_write("life.jobs", "# bfsim-jobs 1\n"
+                              "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                              "X,1612988400,1,2,1000,2,1,0:0:0 1:10:10 "
+                              "2:15:15\n"
+                              "Y,1612988400,1,1,50,0,0,0:0:0 1:5:5\n"
+                              "Z,1612988405,1,3,100,1,1,0:0:0 1:4:4 3:12:12\n"
+                              "W,1612989400,1,1,10,0,0,0:0:0 1:1:1\n");
+    const char *steps = tu_tmp("life.csv");
+    struct replay_stats st =
+        run_compat(trace, jobs, steps, "2021-02-10 20:20:00", "1:3", 2);
+    char *got = tu_slurp(steps);
+
+    ck_assert_ptr_nonnull(got);
+    ck_assert_str_eq(got, HEADER
+                     "2021-02-10 20:20:40,430.000000,19.000000,20.000000,"
+                     "1,0,0,1,2,3,2,3,0.000000\n"
+                     "2021-02-10 20:20:50,151.000000,0.000000,0.000000,"
+                     "2,3,2,0,2,0,0,0,19.000000\n"
+                     "2021-02-10 20:21:10,0.000000,10.000000,0.000000,"
+                     "3,0,0,1,2,1,1,1,0.000000\n"
+                     "2021-02-10 20:23:20,505.000000,8.000000,0.000000,"
+                     "4,0,0,1,1,2,1,2,0.000000\n"
+                     "2021-02-10 20:23:30,64.000000,0.000000,0.000000,"
+                     "5,1,1,0,0,1,1,0,8.000000\n"
+                     "2021-02-10 20:36:40,0.000000,1.000000,0.000000,"
+                     "6,0,0,1,1,2,1,1,0.000000\n"
+                     "2021-02-10 20:37:00,10.000000,1.000000,0.000000,"
+                     "7,1,0,0,0,1,0,0,0.000000\n");
+    /* Every job finished, so the samples add up to the total work 1160.
+     * Rescale cost charged: 20 (start-up) + 20 (decided at evt1).
+     * Preemption: 19 + 8.  Pool over time: 2 nodes for 40 s, 3 for 10,
+     * 0 for 20, 1 for 130, 2 for 10, 1 for 790, 2 for 20 = 1090 node-s;
+     * in use: 2x40 + 3x10 + 1x130 + 2x10 + 0x790 + 1x20 = 280. */
+    ck_assert_uint_eq(st.events, 7);
+    ck_assert_uint_eq(st.jobs_admitted, 4);
+    ck_assert_uint_eq(st.jobs_finished, 4);
+    ck_assert_double_eq(st.samples_trained, 1160.0);
+    ck_assert_double_eq(st.rescale_cost, 40.0);
+    ck_assert_double_eq(st.preempt_cost, 27.0);
+    ck_assert_double_eq(st.idle_node_seconds, 1090.0);
+    ck_assert_double_eq(st.allocated_node_seconds, 280.0);
+    ck_assert_int_eq(st.last_event_time, 1612989420);
+    free(got);
+}
+END_TEST
+
+/* The initial map deals the idle nodes round-robin: with 5 idle nodes and
+ * jobs P (Jmax 1) and Q (Jmin 3): P is dealt n0 n2 n4 and keeps only the
+ * last (its first extra nodes are dropped); Q is dealt n1 n3, below Jmin
+ * 3, and gets none.  P: rate 7, start-up cost 7*3 = 21.
+ * evt1 T+10, n5 joins: P 10*7 - 21 = 49.  Even, N=6, J=2, q=3: P has
+ * 3 > Jmin 1, quota min(3, Jmax 1) = 1; Q has 3 > Jmin 3 false, quota 0.
+ * Leftover 5: P is at Jmax; Q +3 (min(Jmax 3, 5)) reaches Jmin 3: Q=3.
+ * P keeps n4.  Q takes the lowest-position free nodes n0 n1 n2, cost 0,
+ * rate P(3) = 30.  Rate 37. */
+START_TEST(test_compat_initial_map)
+{
+    const char *trace =
+        tu_write("init.trace", "bfsim-trace 1\n"
+                               "node n0\nnode n1\nnode n2\nnode n3\n"
+                               "node n4\nnode n5\n"
+                               "1612988400 +0 +1 +2 +3 +4\n"
+                               "1612988410 +5\n");
+    const char *jobs =
+        tu_write("init.jobs", "# bfsim-jobs 1\n"
+                              "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                              "P,1612988400,1,1,1000,3,1,0:0:0 1:7:7\n"
+                              "Q,1612988400,3,3,1000,2,1,0:0:0 3:30:30\n");
+    const char *steps = tu_tmp("init.csv");
+    char *got;
+
+    run_compat(trace, jobs, steps, NULL, NULL, 10);
+    got = tu_slurp(steps);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_str_eq(got,
+                     HEADER "2021-02-10 20:20:10,49.000000,37.000000,0.000000,"
+                            "1,0,0,1,2,6,2,4,0.000000\n");
+    free(got);
+}
+END_TEST
+
+/* A bad job file: the replay fails, names the file and line, and leaves
+ * no step log behind. */
+START_TEST(test_bad_input_leaves_nothing)
+{
+    const char *trace = tu_write("bad.trace", "bfsim-trace 1\nnode n0\n"
+                                              "1612988400 +0\n");
+    const char *jobs =
+        tu_write("bad.jobs", "# bfsim-jobs 1\n"
+                             "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                             "A,1612988400,5,4,1000,1,1,0:0:0 4:1:1\n");
+    const char *steps = tu_tmp("bad.csv");
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+
+    replay_opts_default(&o);
+    o.mode = REPLAY_COMPAT;
+    o.trace_path = trace;
+    o.jobs_path = jobs;
+    o.steps_path = steps;
+    bfs_error_clear(&e);
+    ck_assert_int_lt(replay_run(&o, &st, &e), 0);
+    ck_assert_msg(strstr(e.msg, "bad.jobs:3") != NULL, "message: %s", e.msg);
+    ck_assert_int_eq(tu_exists(steps), 0);
+}
+END_TEST
+
+/* The published replayer's non-MILP run on its own data (issue 2's worked
+ * example): --nodes 10 --start '2021-02-10 20:21:15'.  evt 1 at 20:22:36:
+ * one node joins, the only job takes it, Rate 2831.  evt 2 at 20:24:07:
+ * the node leaves: Thr = 91 x 2831 - 12 x 2831 = 223649, Npre 1,
+ * PreCost 33972. */
+START_TEST(test_compat_summit_first_rows)
+{
+    const char *trace = tu_src("traces/summit-2021-02.trace.gz");
+    const char *jobs = tu_src("datasets/hps-shufflenet-10J.jobs");
+    const char *steps = tu_tmp("summit.csv");
+    const char *row1 = "2021-02-10 20:22:36,0.000000,2831.000000,0.000000,"
+                       "1,0,0,1,1,1,1,1,0.000000\n";
+    const char *row2_want = "2021-02-10 20:24:07,223649.000000,0.000000,"
+                            "0.000000,2,1,1,0,1,0,0,0,33972.000000\n";
+    char *got, *row2;
+
+    if (!tu_exists(trace) || !tu_exists(jobs)) {
+        fprintf(stderr, "skipped: bundled Summit data not present\n");
+        return;
+    }
+    run_compat(trace, jobs, steps, "2021-02-10 20:21:15", "0:10", 10);
+    got = tu_slurp(steps);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_msg(strncmp(got + strlen(HEADER), row1, strlen(row1)) == 0,
+                  "row 1: %.90s", got + strlen(HEADER));
+    row2 = strchr(got + strlen(HEADER), '\n') + 1;
+    ck_assert_msg(strncmp(row2, row2_want, strlen(row2_want)) == 0,
+                  "row 2: %.90s", row2);
+    free(got);
+}
+END_TEST
+
+/* The default mode on two nodes, even-share allocator.
+ *   A: Tsub T,    Jmin 1, Jmax 2, Pmax 1000, Tcup 5, Tcdw 3, P 1:10 2:18
+ *   B: Tsub T+50, Jmin 1, Jmax 1, Pmax 100,  Tcup 0, Tcdw 0, P 1:4
+ * t0 = T, n0 idle: A admitted and given n0 (starting is free), rate 10.
+ * evt1 T+20, n1 joins: A did 20 x 10 = 200.  Even gives A 2 nodes: it
+ *   pauses Tcup = 5 s (until T+25); decided cost 5 x O(1) = 50; rate 18.
+ * evt2 T+23, n1 leaves, during the pause: no progress (3 s paused, 54
+ *   samples lost to rescaling).  A is preempted: cost 3 x O(2) = 54; the
+ *   pause is extended to T+26 (not added).  A keeps n0, rate 10.
+ * evt3 T+50, n1 joins and B arrives at the same second: A pauses 2 s
+ *   (rescale, 20 lost) and 1 s (preemption, 10 lost), then runs 24 s: 240,
+ *   A has 440.  Even, N=2, J=2, q=1: quotas 0, the leftover 2 to A; A
+ *   pauses 5 s again (until T+55), cost 50, rate 18; B gets nothing.
+ * evt4 T+87: A's completion between trace rows: after the pause it needs
+ *   560 / 18 = 31.1 s: T+55+31.1 = T+86.1, so the event is at T+87 and A
+ *   trains 560.  B takes n0 (N=2, q=2 > 1: min(2, Jmax 1)), rate 4.
+ * evt5 T+100, n0 and n1 leave: B did 13 x 4 = 52; it loses every node
+ *   (preempted, Tcdw 0: no cost); the pool is empty.
+ * evt6 T+130, n0 joins: B takes it again, rate 4; it needs 48 / 4 = 12 s.
+ * evt7 T+142: B done (48 samples); no job left or to come: the last row.
+ */
+START_TEST(test_default_lifecycle)
+{
+    const char *trace = tu_write("dflt.trace", "bfsim-trace 1\n"
+                                               "node n0\nnode n1\n"
+                                               "1612988400 +0\n"
+                                               "1612988420 +1\n"
+                                               "1612988423 -1\n"
+                                               "1612988450 +1\n"
+                                               "1612988500 -0 -1\n"
+                                               "1612988530 +0\n"
+                                               "1612988600 -0\n");
+    const char *jobs =
+        tu_write("dflt.jobs", "# bfsim-jobs 1\n"
+                              "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                              "A,1612988400,1,2,1000,5,3,0:0:0 1:10:10 "
+                              "2:18:18\n"
+                              "B,1612988450,1,1,100,0,0,0:0:0 1:4:4\n");
+    const char *steps = tu_tmp("dflt.csv");
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+    char *got;
+
+    replay_opts_default(&o);
+    o.alloc.name = "even";
+    o.trace_path = trace;
+    o.jobs_path = jobs;
+    o.steps_path = steps;
+    bfs_error_clear(&e);
+    ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);
+    got = tu_slurp(steps);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_str_eq(got, HEADER
+                     "2021-02-10 20:20:20,200.000000,18.000000,50.000000,"
+                     "1,0,0,1,1,2,1,2,0.000000\n"
+                     "2021-02-10 20:20:23,0.000000,10.000000,0.000000,"
+                     "2,1,1,0,1,1,1,1,54.000000\n"
+                     "2021-02-10 20:20:50,240.000000,18.000000,50.000000,"
+                     "3,0,0,1,2,2,1,2,0.000000\n"
+                     "2021-02-10 20:21:27,560.000000,4.000000,0.000000,"
+                     "4,0,0,0,1,2,1,1,0.000000\n"
+                     "2021-02-10 20:21:40,52.000000,0.000000,0.000000,"
+                     "5,2,1,0,1,0,0,0,0.000000\n"
+                     "2021-02-10 20:22:10,0.000000,4.000000,0.000000,"
+                     "6,0,0,1,1,1,1,1,0.000000\n"
+                     "2021-02-10 20:22:22,48.000000,0.000000,0.000000,"
+                     "7,0,0,0,0,1,0,0,0.000000\n");
+    /* Samples: every job's Pmax, 1100.  Lost to rescaling: 3 x 18 +
+     * 2 x 10 + 5 x 18 = 164; to preemption: 1 x 10.  Pool: 1 node for
+     * 20 s, 2 for 3, 1 for 27, 2 for 37, 2 for 13, 0 for 30, 1 for 12 =
+     * 165 node-s; in use: the same but 1 (not 2) from T+87 to T+100: 152. */
+    ck_assert_uint_eq(st.events, 7);
+    ck_assert_uint_eq(st.jobs_finished, 2);
+    ck_assert_double_eq_tol(st.samples_trained, 1100.0, 1e-9);
+    ck_assert_double_eq_tol(st.rescale_cost, 164.0, 1e-9);
+    ck_assert_double_eq_tol(st.preempt_cost, 10.0, 1e-9);
+    ck_assert_double_eq(st.idle_node_seconds, 165.0);
+    ck_assert_double_eq(st.allocated_node_seconds, 152.0);
+    ck_assert_int_eq(st.last_event_time, 1612988542);
+    free(got);
+}
+END_TEST
+
+static Suite *replay_suite(void)
+{
+    Suite *s = suite_create("replay");
+    TCase *tc = tcase_create("compat");
+
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_compat_basic);
+    tcase_add_test(tc, test_compat_lifecycle);
+    tcase_add_test(tc, test_compat_initial_map);
+    tcase_add_test(tc, test_bad_input_leaves_nothing);
+    tcase_add_test(tc, test_compat_summit_first_rows);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("default");
+    tcase_add_test(tc, test_default_lifecycle);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run(replay_suite());
+}

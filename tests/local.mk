@@ -1,0 +1,17 @@
+# Check test programs: one per module, each linking the library.
+BFS_TEST_LIBS = libbfsim.a $(BFS_LIBS) $(CHECK_LIBS)
+BFS_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+EXTRA_DIST += tests/testutil.h
+include $(srcdir)/tests/jobs.mk
+include $(srcdir)/tests/import.mk
+
+check_PROGRAMS += tests/check_replay
+tests_check_replay_SOURCES = tests/check_replay.c tests/testutil.h
+tests_check_replay_CFLAGS = $(BFS_TEST_CFLAGS)
+tests_check_replay_LDADD = $(BFS_TEST_LIBS)
+include $(srcdir)/tests/trace.mk
+
+check_PROGRAMS += tests/check_evq
+tests_check_evq_SOURCES = tests/check_evq.c tests/testutil.h
+tests_check_evq_CFLAGS = $(BFS_TEST_CFLAGS)
+tests_check_evq_LDADD = $(BFS_TEST_LIBS)

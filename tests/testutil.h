@@ -1,0 +1,138 @@
+/* testutil.h - small helpers shared by the Check test programs.
+ *
+ * Header-only (static functions) so that every test program stays one
+ * .c file.  Paths: BFS_TOP_SRCDIR (set by `make check`) or the source
+ * directory compiled in; the published data in ../shared/data beside the
+ * source tree, when it is there.  Temporary files go to one directory per
+ * test process, under $TMPDIR or /tmp, removed at exit.
+ */
+#ifndef BFS_TESTUTIL_H
+#define BFS_TESTUTIL_H
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/* The source tree's top directory. */
+static inline const char *tu_srcdir(void)
+{
+    const char *s = getenv("BFS_TOP_SRCDIR");
+    return s && *s ? s : BFS_SRCDIR;
+}
+
+/* "srcdir/rel" in a buffer that lives until exit (leaked on purpose:
+ * tests are short-lived processes). */
+static inline const char *tu_src(const char *rel)
+{
+    const char *top = tu_srcdir();
+    char *p = xmalloc(strlen(top) + strlen(rel) + 2);
+    sprintf(p, "%s/%s", top, rel);
+    return p;
+}
+
+/* The published data directory (../shared/data beside the source tree),
+ * or NULL when it is not there. */
+static inline const char *tu_shared(void)
+{
+    struct stat st;
+    const char *p = tu_src("../shared/data");
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode) ? p : NULL;
+}
+
+/* "shared/rel", or NULL when the shared data is not there. */
+static inline const char *tu_shared_file(const char *rel)
+{
+    const char *d = tu_shared();
+    char *p;
+    if (!d)
+        return NULL;
+    p = xmalloc(strlen(d) + strlen(rel) + 2);
+    sprintf(p, "%s/%s", d, rel);
+    return p;
+}
+
+static char tu_tmpdir_path[4096];
+
+static inline void tu_tmpdir_remove(void)
+{
+    char cmd[4200];
+    if (tu_tmpdir_path[0]) {
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tu_tmpdir_path);
+        if (system(cmd) != 0)
+            fprintf(stderr, "cannot remove %s\n", tu_tmpdir_path);
+    }
+}
+
+/* A fresh path "TMPDIR/bfsim-test.XXXXXX/name" (the directory is made
+ * once per process and removed at exit; forked tests share it). */
+static inline const char *tu_tmp(const char *name)
+{
+    char *p;
+    if (!tu_tmpdir_path[0]) {
+        const char *t = getenv("TMPDIR");
+        snprintf(tu_tmpdir_path, sizeof tu_tmpdir_path, "%s/bfsim-test.XXXXXX",
+                 t && *t ? t : "/tmp");
+        if (!mkdtemp(tu_tmpdir_path)) {
+            perror("mkdtemp");
+            abort();
+        }
+        atexit(tu_tmpdir_remove);
+    }
+    p = xmalloc(strlen(tu_tmpdir_path) + strlen(name) + 2);
+    sprintf(p, "%s/%s", tu_tmpdir_path, name);
+    return p;
+}
+
+/* Writes text to the temporary file name and returns its path. */
+static inline const char *tu_write(const char *name, const char *text)
+{
+    const char *p = tu_tmp(name);
+    FILE *f = fopen(p, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fputs(text, f) >= 0, 1);
+    ck_assert_int_eq(fclose(f), 0);
+    return p;
+}
+
+/* The whole content of a file (malloc'd), or NULL if it cannot be read. */
+static inline char *tu_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+    if (!f)
+        return NULL;
+    do {
+        BFS_GROW(buf, cap, len + 65536);
+        n = fread(buf + len, 1, cap - len - 1, f);
+        len += n;
+    } while (n > 0);
+    fclose(f);
+    buf[len] = '\0';
+    return buf;
+}
+
+/* Whether a file exists. */
+static inline int tu_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* Runs the suite in fork mode and returns the process exit status. */
+static inline int tu_run(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    int failed;
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+#endif

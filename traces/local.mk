@@ -1,0 +1,5 @@
+# traces: files added by this area.
+# The bundled Summit trace (see traces/README for its source and the
+# command that made it).
+nobase_dist_pkgdata_DATA += traces/summit-2021-02.trace.gz
+EXTRA_DIST += traces/README
