@@ -7,6 +7,7 @@
 #include "util.h"
 
 #include <getopt.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -46,7 +47,14 @@ static void usage(FILE *f)
         "(default 10)\n"
         "  --tfwd SECONDS     allocator's forward-looking horizon (default "
         "10)\n"
-        "  --allocator NAME   even (default)\n"
+        "  --allocator NAME   even (default), dp, milp\n"
+        "  --solver NAME      MILP backend: cbc, glpk\n"
+        "  --model NAME       MILP formulation: count, node\n"
+        "  --time-limit S     wall-clock limit per solve, seconds (default "
+        "10)\n"
+        "  --gap G            relative MIP gap\n"
+        "  --apply-feasible   apply answers found at the time limit (default\n"
+        "                     mode; the compatible mode never does)\n"
         "  --compat bftrainer reproduce the published BFTrainer replayer\n"
         "  --big-m legacy|exact  legacy caps every change at (N+1)/2 nodes\n"
         "                     per job and event, as the published MILP did\n"
@@ -56,8 +64,55 @@ static void usage(FILE *f)
         "  --steps FILE       one CSV row per event, BFTrainer's columns\n"
         "  --summary FILE     JSON summary ('-' for standard output); without\n"
         "                     it a short report goes to standard output\n"
+        "  --job-log FILE     one CSV row per job of the set\n"
         "  -q, --quiet        no progress line on standard error\n"
         "  -h, --help         this help\n");
+}
+
+/* ---- the per-job CSV ------------------------------------------------ */
+
+struct joblog {
+    struct bfs_out out;
+    struct bfs_error e;
+};
+
+static void put_time(FILE *f, int64_t t)
+{
+    char ts[BFS_TIME_LEN];
+
+    if (t >= 0)
+        fputs(bfs_time_format(t, ts), f);
+    fputc(',', f);
+}
+
+static int joblog_job(void *arg, const struct replay_jobrec *j)
+{
+    struct joblog *jl = arg;
+    FILE *f = jl->out.fp;
+
+    fprintf(f, "%s,", j->name);
+    put_time(f, j->tsub);
+    put_time(f, j->admitted);
+    put_time(f, j->first_start);
+    put_time(f, j->finished);
+    if (j->finished >= 0)
+        fprintf(f, "%" PRId64, j->finished - j->tsub);
+    fprintf(f, ",%.17g,%.17g,%zu,%zu,%.17g,%.17g,%.17g\n", j->samples,
+            j->node_seconds, j->rescales, j->preemptions, j->paused_s,
+            j->lost_rescale, j->lost_preempt);
+    return ferror(f) ? BFS_EIO : 0;
+}
+
+static int joblog_open(struct joblog *jl, const char *path)
+{
+    bfs_error_clear(&jl->e);
+    if (bfs_out_open(&jl->out, path, &jl->e))
+        return -1;
+    fputs("job,tsub,admitted,first_start,finished,completion_s,samples,"
+          "node_seconds,rescales,preemptions,paused_s,lost_rescale,"
+          "lost_preempt\n",
+          jl->out.fp);
+    return 0;
 }
 
 static volatile sig_atomic_t stop_flag;
@@ -144,7 +199,24 @@ static json_t *summary_json(const struct replay_opts *o,
                         json_real(st->solve_s_median));
     json_object_set_new(root, "solve_seconds_p95", json_real(st->solve_s_p95));
     json_object_set_new(root, "solve_seconds_max", json_real(st->solve_s_max));
+    json_object_set_new(root, "jct_mean_seconds", json_real(st->jct_mean));
+    json_object_set_new(root, "jct_median_seconds", json_real(st->jct_median));
+    json_object_set_new(root, "jct_p95_seconds", json_real(st->jct_p95));
+    json_object_set_new(root, "makespan_seconds",
+                        json_integer((json_int_t)st->makespan));
+    json_object_set_new(root, "fairness_jain", json_real(st->fairness));
+    json_object_set_new(root, "efficiency", json_real(st->efficiency));
+    json_object_set_new(root, "max_model_rows",
+                        json_integer((json_int_t)st->max_rows));
+    json_object_set_new(root, "max_model_cols",
+                        json_integer((json_int_t)st->max_cols));
+    json_object_set_new(root, "max_model_nnz",
+                        json_integer((json_int_t)st->max_nnz));
     json_object_set_new(root, "wall_seconds", json_real(st->wall_seconds));
+    json_object_set_new(root, "events_per_second",
+                        json_real(st->events_per_second));
+    json_object_set_new(root, "peak_rss_kib",
+                        json_integer((json_int_t)st->peak_rss_kib));
     return root;
 }
 
@@ -196,12 +268,18 @@ static void print_report(const struct replay_opts *o,
     printf("  samples          %.6g trained, %.6g lost to rescaling, %.6g to "
            "preemption\n",
            st->samples_trained, st->rescale_cost, st->preempt_cost);
-    printf("  rescales         %zu, preemptions %zu\n", st->rescales,
-           st->preemptions);
+    printf("  rescales         %zu, preemptions %zu, efficiency %.1f%%\n",
+           st->rescales, st->preemptions, 100.0 * st->efficiency);
+    printf("  completion time  mean %.0f s, median %.0f s, p95 %.0f s; "
+           "makespan %" PRId64 " s\n",
+           st->jct_mean, st->jct_median, st->jct_p95, st->makespan);
+    printf("  fairness         %.3f (Jain's index of node shares)\n",
+           st->fairness);
     printf("  allocator        %zu calls, solve time median %.3g s, max %.3g "
            "s\n",
            st->solves, st->solve_s_median, st->solve_s_max);
-    printf("  wall time        %.2f s\n", st->wall_seconds);
+    printf("  wall time        %.2f s (%.0f events/s, peak memory %ld MiB)\n",
+           st->wall_seconds, st->events_per_second, st->peak_rss_kib / 1024);
 }
 
 enum {
@@ -218,6 +296,12 @@ enum {
     OPT_BIG_M,
     OPT_STEPS,
     OPT_SUMMARY,
+    OPT_JOB_LOG,
+    OPT_SOLVER,
+    OPT_MODEL,
+    OPT_TIME_LIMIT,
+    OPT_GAP,
+    OPT_APPLY_FEASIBLE,
 };
 
 int cmd_replay(int argc, char **argv)
@@ -236,6 +320,12 @@ int cmd_replay(int argc, char **argv)
         {"big-m", required_argument, NULL, OPT_BIG_M},
         {"steps", required_argument, NULL, OPT_STEPS},
         {"summary", required_argument, NULL, OPT_SUMMARY},
+        {"job-log", required_argument, NULL, OPT_JOB_LOG},
+        {"solver", required_argument, NULL, OPT_SOLVER},
+        {"model", required_argument, NULL, OPT_MODEL},
+        {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
+        {"gap", required_argument, NULL, OPT_GAP},
+        {"apply-feasible", no_argument, NULL, OPT_APPLY_FEASIBLE},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -244,7 +334,10 @@ int cmd_replay(int argc, char **argv)
     struct replay_stats st;
     struct bfs_error e;
     struct progress pg;
-    const char *summary = NULL;
+    const char *summary = NULL, *job_log = NULL;
+    struct joblog jl;
+    struct replay_sink jl_sink = {.arg = &jl, .job = joblog_job};
+    const struct replay_sink *sinks[2];
     char *trace = NULL, *jobs = NULL;
     int quiet = 0, c, rc;
 
@@ -328,6 +421,31 @@ int cmd_replay(int argc, char **argv)
         case OPT_SUMMARY:
             summary = optarg;
             break;
+        case OPT_JOB_LOG:
+            job_log = optarg;
+            break;
+        case OPT_SOLVER:
+            o.alloc.solver = optarg;
+            break;
+        case OPT_MODEL:
+            o.alloc.model = optarg;
+            break;
+        case OPT_TIME_LIMIT:
+        case OPT_GAP: {
+            double v;
+            if (bfs_parse_double(optarg, &v) || v < 0 ||
+                (c == OPT_TIME_LIMIT && v == 0)) {
+                fprintf(stderr, "bfsim replay: --%s: '%s' is not a %s\n",
+                        c == OPT_GAP ? "gap" : "time-limit", optarg,
+                        c == OPT_GAP ? "gap >= 0" : "positive time");
+                return CMD_USAGE;
+            }
+            *(c == OPT_GAP ? &o.alloc.gap_rel : &o.alloc.time_limit) = v;
+            break;
+        }
+        case OPT_APPLY_FEASIBLE:
+            o.apply_feasible = 1;
+            break;
         case 'q':
             quiet = 1;
             break;
@@ -362,10 +480,22 @@ int cmd_replay(int argc, char **argv)
         o.progress = show_progress;
         o.progress_arg = &pg;
     }
+    o.sinks = sinks;
+    if (job_log) {
+        if (joblog_open(&jl, job_log))
+            return cmd_report(&jl.e, BFS_EIO);
+        sinks[o.n_sinks++] = &jl_sink;
+    }
     bfs_error_clear(&e);
     rc = replay_run(&o, &st, &e);
     if (o.progress)
         fputs("\r\033[K", stderr);
+    if (job_log) {
+        if (rc == 0)
+            rc = bfs_out_commit(&jl.out, &e);
+        else
+            bfs_out_abort(&jl.out);
+    }
     if (rc) {
         rc = cmd_report(&e, rc);
     } else if (summary) {

@@ -26,6 +26,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 void replay_opts_default(struct replay_opts *o)
 {
@@ -41,11 +42,13 @@ struct rjob {
     const struct job *def; /* borrowed from the job set */
     double *p, *o;         /* owned; P(n), O(n) for n = 0..jmax */
     int admitted, finished;
-    int held;    /* pool nodes held */
-    int target;  /* count decided by the allocator, for the map rule */
-    double rate; /* samples/s set at the last decision */
-    double pend; /* rescale cost decided then, charged at the next event */
-    double accs; /* samples done */
+    int held;     /* pool nodes held */
+    int target;   /* count decided by the allocator, for the map rule */
+    int slot;     /* index among the active jobs at the last allocation */
+    int reported; /* count last given to the sinks' alloc, -1 = none */
+    double rate;  /* samples/s set at the last decision */
+    double pend;  /* rescale cost decided then, charged at the next event */
+    double accs;  /* samples done */
     double progr, pre; /* this event's progress and preemption cost */
 
     /* Default mode: pauses, as segments [.., until) ending in order. */
@@ -98,6 +101,7 @@ struct replay {
     struct bfs_out steps;
     struct evq q;
     int tsub_sorted; /* the job file is sorted by tsub */
+    int sink_rc;     /* first error a sink returned */
 };
 
 /* ---- setup ----------------------------------------------------------- */
@@ -153,6 +157,7 @@ static int setup(struct replay *r)
         r->jobs[j].def = &r->js.jobs[j];
         r->jobs[j].admit_time = r->jobs[j].first_start = -1;
         r->jobs[j].done_time = -1;
+        r->jobs[j].reported = -1;
         job_tables(&r->jobs[j]);
     }
     r->tsub_sorted = 1;
@@ -406,7 +411,7 @@ static void record_solve(struct replay *r, const struct alloc_result *res)
 /* Asks the allocator for new counts of the active jobs.  Returns 1 when
  * they are to be applied (r->counts[a] per active job), 0 when the map
  * is kept, or a negative code. */
-static int allocate(struct replay *r, int *status)
+static int allocate(struct replay *r, size_t evt, int64_t t, int *status)
 {
     struct alloc_problem p;
     struct alloc_result res;
@@ -414,6 +419,7 @@ static int allocate(struct replay *r, int *status)
 
     for (size_t a = 0; a < r->n_act; a++) {
         const struct rjob *rj = &r->jobs[r->act[a]];
+        r->jobs[r->act[a]].slot = (int)a;
         r->ajobs[a] = (struct alloc_job){
             .cur = rj->held,
             .jmin = rj->def->jmin,
@@ -425,11 +431,7 @@ static int allocate(struct replay *r, int *status)
     }
     for (size_t pos = 0; pos < r->n_pool; pos++) {
         int32_t j = r->owner[r->pool[pos]];
-        int ai = -1;
-        for (size_t a = 0; j >= 0 && a < r->n_act; a++)
-            if (r->act[a] == (size_t)j)
-                ai = (int)a;
-        r->owner_pos[pos] = ai;
+        r->owner_pos[pos] = j >= 0 ? r->jobs[j].slot : -1;
     }
     p = (struct alloc_problem){
         .pool = (int)r->n_pool,
@@ -445,11 +447,89 @@ static int allocate(struct replay *r, int *status)
     if (rc)
         return rc;
     record_solve(r, &res);
+    {
+        struct replay_solve rs = {
+            .evt = evt,
+            .time = t,
+            .status = res.status,
+            .pool = p.pool,
+            .n_jobs = p.n_jobs,
+            .objective = res.objective,
+            .bound = res.bound,
+            .build_s = res.build_s,
+            .solve_s = res.solve_s,
+            .rows = res.rows,
+            .cols = res.cols,
+            .nnz = res.nnz,
+        };
+        for (size_t i = 0; i < r->o->n_sinks && !r->sink_rc; i++)
+            if (r->o->sinks[i]->solve)
+                r->sink_rc = r->o->sinks[i]->solve(r->o->sinks[i]->arg, &rs);
+    }
     *status = res.status;
     if (res.status == ALLOC_OPTIMAL)
         return 1;
     return res.status == ALLOC_FEASIBLE && r->o->apply_feasible &&
            r->o->mode == REPLAY_DEFAULT;
+}
+
+/* A job runs at P(n) on n >= Jmin nodes, and not at all below. */
+static void set_rate(struct rjob *rj)
+{
+    rj->rate = rj->held >= rj->def->jmin ? rj->p[rj->held] : 0.0;
+}
+
+/* ---- sinks ----------------------------------------------------------- */
+
+static void emit_alloc(struct replay *r, size_t j, size_t evt, int64_t t)
+{
+    struct rjob *rj = &r->jobs[j];
+
+    if (rj->held == rj->reported)
+        return;
+    rj->reported = rj->held;
+    for (size_t i = 0; i < r->o->n_sinks && !r->sink_rc; i++)
+        if (r->o->sinks[i]->alloc)
+            r->sink_rc =
+                r->o->sinks[i]->alloc(r->o->sinks[i]->arg, evt, t, j, rj->held);
+}
+
+/* Reports the counts that changed at event evt: those of the jobs active
+ * when it began (some may have finished) and of the jobs active now. */
+static void emit_allocs(struct replay *r, size_t evt, int64_t t)
+{
+    if (r->o->n_sinks == 0)
+        return;
+    for (size_t a = 0; a < r->n_ev_act; a++)
+        emit_alloc(r, r->ev_act[a], evt, t);
+    for (size_t a = 0; a < r->n_act; a++)
+        emit_alloc(r, r->act[a], evt, t);
+}
+
+static int emit_jobs(struct replay *r)
+{
+    for (size_t j = 0; j < r->js.n && !r->sink_rc; j++) {
+        const struct rjob *rj = &r->jobs[j];
+        struct replay_jobrec jr = {
+            .index = j,
+            .name = rj->def->name,
+            .tsub = rj->def->tsub,
+            .admitted = rj->admit_time,
+            .first_start = rj->first_start,
+            .finished = rj->done_time,
+            .samples = rj->accs,
+            .node_seconds = rj->node_seconds,
+            .paused_s = rj->paused_s,
+            .lost_rescale = rj->lost[PAUSE_RESCALE],
+            .lost_preempt = rj->lost[PAUSE_PREEMPT],
+            .rescales = rj->n_rescales,
+            .preemptions = rj->n_preempts,
+        };
+        for (size_t i = 0; i < r->o->n_sinks && !r->sink_rc; i++)
+            if (r->o->sinks[i]->job)
+                r->sink_rc = r->o->sinks[i]->job(r->o->sinks[i]->arg, &jr);
+    }
+    return r->sink_rc;
 }
 
 /* ---- the compatible mode --------------------------------------------- */
@@ -460,7 +540,26 @@ static void step_row(struct replay *r, int64_t t, double thr, double rate,
                      size_t nnrun, double precost)
 {
     char ts[BFS_TIME_LEN];
+    struct replay_step row = {
+        .evt = evt,
+        .time = t,
+        .thr = thr,
+        .rate = rate,
+        .rescost = rescost,
+        .precost = precost,
+        .nleft = nleft,
+        .npre = npre,
+        .njoin = njoin,
+        .njob = njob,
+        .npool = nnd,
+        .njrun = njrun,
+        .nnrun = nnrun,
+    };
 
+    for (size_t i = 0; i < r->o->n_sinks && !r->sink_rc; i++)
+        if (r->o->sinks[i]->step)
+            r->sink_rc = r->o->sinks[i]->step(r->o->sinks[i]->arg, &row);
+    emit_allocs(r, evt, t);
     if (!r->steps.fp)
         return;
     fprintf(r->steps.fp, "%s,%f,%f,%f,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%zu,%f\n",
@@ -507,8 +606,10 @@ static void compat_initial_map(struct replay *r)
                 r->owner[r->pool[p]] = (int32_t)r->act[a];
                 rj->held++;
             }
-        rj->rate = rj->held >= rj->def->jmin ? rj->p[rj->held] : 0.0;
+        set_rate(rj);
         rj->pend = rj->rate * rj->def->tcup;
+        if (rj->held > 0)
+            rj->first_start = r->st->first_time;
     }
     xfree(dealt);
 }
@@ -551,6 +652,8 @@ static int compat_run(struct replay *r)
             struct rjob *rj = &r->jobs[r->act[a]];
             rj->progr = dt * rj->rate - rj->pend;
             rj->pre = 0.0;
+            rj->node_seconds += dt * rj->held;
+            rj->lost[PAUSE_RESCALE] += rj->pend;
             st->rescale_cost += rj->pend;
         }
         /* 2. departures: a job losing nodes pays Tcdw * rate once */
@@ -568,6 +671,9 @@ static int compat_run(struct replay *r)
         for (size_t a = 0; a < n_ev; a++)
             if (r->jobs[r->ev_act[a]].pre > 0) {
                 npre++;
+                r->jobs[r->ev_act[a]].n_preempts++;
+                r->jobs[r->ev_act[a]].lost[PAUSE_PREEMPT] +=
+                    r->jobs[r->ev_act[a]].pre;
                 st->preempt_cost += r->jobs[r->ev_act[a]].pre;
             }
         st->preemptions += npre;
@@ -580,6 +686,7 @@ static int compat_run(struct replay *r)
                 rj->progr -= rj->accs - rj->def->pmax;
                 rj->accs = rj->def->pmax;
                 rj->finished = 1;
+                rj->done_time = t;
                 st->jobs_finished++;
                 for (size_t p = 0; p < r->n_pool; p++)
                     if (r->owner[r->pool[p]] == (int32_t)r->ev_act[a])
@@ -624,7 +731,7 @@ static int compat_run(struct replay *r)
         } else {
             /* 7-8. allocate; only an optimal answer is applied */
             int status;
-            rc = allocate(r, &status);
+            rc = allocate(r, evt, t, &status);
             if (rc < 0)
                 return rc;
             for (size_t a = 0; a < r->n_act; a++) {
@@ -636,14 +743,18 @@ static int compat_run(struct replay *r)
                     rj->pend = rj->p[old] * rj->def->tcup;
                 else if (rc && rj->target < old)
                     rj->pend = rj->p[old] * rj->def->tcdw;
-                if (rj->target != old)
+                if (rj->target != old) {
+                    rj->n_rescales++;
                     st->rescales++;
+                }
             }
             if (rc)
                 apply_targets(r);
             for (size_t a = 0; a < r->n_act; a++) {
                 struct rjob *rj = &r->jobs[r->act[a]];
-                rj->rate = rj->held >= rj->def->jmin ? rj->p[rj->held] : 0.0;
+                set_rate(rj);
+                if (rj->held > 0 && rj->first_start < 0)
+                    rj->first_start = t;
             }
             stale_njrun = jobs_running(r);
             alloc_nodes = nodes_in_use(r);
@@ -653,6 +764,8 @@ static int compat_run(struct replay *r)
                      njoin, r->n_act, r->n_pool, stale_njrun, alloc_nodes,
                      precost);
         }
+        if (r->sink_rc)
+            return r->sink_rc;
         if (r->o->progress)
             r->o->progress(r->o->progress_arg, evt, t, 0.0);
         rc = next_event(r, &t);
@@ -764,22 +877,18 @@ static void schedule_arrival(struct replay *r, int64_t now)
         evq_push(&r->q, (struct evq_event){.time = next, .kind = EV_ARRIVAL});
 }
 
-static void set_rate(struct rjob *rj)
-{
-    rj->rate = rj->held >= rj->def->jmin ? rj->p[rj->held] : 0.0;
-}
-
 /* Allocates at time t and applies the answer: rescaled jobs that were
  * running pause for Tcup or Tcdw.  Returns the rescale cost decided (the
  * objective's r * Tc) through *rescost, or a negative code. */
-static int default_allocate(struct replay *r, int64_t t, double *rescost)
+static int default_allocate(struct replay *r, size_t evt, int64_t t,
+                            double *rescost)
 {
     int status, rc;
 
     *rescost = 0.0;
     if (r->n_act == 0 || r->n_pool == 0)
         return 0;
-    rc = allocate(r, &status);
+    rc = allocate(r, evt, t, &status);
     if (rc <= 0)
         return rc;
     for (size_t a = 0; a < r->n_act; a++) {
@@ -832,13 +941,16 @@ static int default_run(struct replay *r)
     /* t0: admission and a first allocation; starting jobs is free. */
     admit(r, t0);
     schedule_arrival(r, t0);
-    rc = default_allocate(r, t0, &rescost);
+    rc = default_allocate(r, 0, t0, &rescost);
     if (rc < 0)
         return rc;
     for (size_t a = 0; a < r->n_act; a++) {
         set_rate(&r->jobs[r->act[a]]);
+        if (r->jobs[r->act[a]].held > 0)
+            r->jobs[r->act[a]].first_start = t0;
         schedule_completion(r, r->act[a], t0);
     }
+    emit_allocs(r, 0, t0);
 
     for (;;) {
         const struct evq_event *top = next_valid(r);
@@ -863,6 +975,8 @@ static int default_run(struct replay *r)
         evt++;
         trace_now = have && tnext == t;
 
+        memcpy(r->ev_act, r->act, r->n_act * sizeof *r->act);
+        r->n_ev_act = r->n_act;
         /* Progress up to t. */
         st->idle_node_seconds += (double)(t - prev) * (double)r->n_pool;
         for (size_t a = 0; a < r->n_act; a++) {
@@ -938,7 +1052,7 @@ static int default_run(struct replay *r)
             schedule_arrival(r, t);
 
         /* One allocation for the instant. */
-        rc = default_allocate(r, t, &rescost);
+        rc = default_allocate(r, evt, t, &rescost);
         if (rc < 0)
             return rc;
         for (size_t a = 0; a < r->n_act; a++) {
@@ -954,6 +1068,8 @@ static int default_run(struct replay *r)
         step_row(r, t, thr, rate, rescost, evt, nleft, npre, njoin, r->n_act,
                  r->n_pool, njrun, nnrun, precost);
         st->last_event_time = prev = t;
+        if (r->sink_rc)
+            return r->sink_rc;
         if (r->o->progress)
             r->o->progress(r->o->progress_arg, evt, t, 0.0);
 
@@ -992,12 +1108,50 @@ static double quantile(const double *v, size_t n, double p)
 static void finish_stats(struct replay *r)
 {
     struct replay_stats *st = r->st;
-    size_t n = r->n_solve_times;
+    size_t n = r->n_solve_times, nf = 0, na = 0;
+    double *jct = xmalloc((r->js.n + 1) * sizeof *jct);
+    double sum = 0.0, sx = 0.0, sxx = 0.0, ideal;
+    int64_t first_tsub = INT64_MAX, last_done = INT64_MIN;
+    struct rusage ru;
 
     qsort(r->solve_times, n, sizeof *r->solve_times, cmp_double);
     st->solve_s_median = quantile(r->solve_times, n, 0.5);
     st->solve_s_p95 = quantile(r->solve_times, n, 0.95);
     st->solve_s_max = n ? r->solve_times[n - 1] : 0.0;
+
+    for (size_t j = 0; j < r->js.n; j++) {
+        const struct rjob *rj = &r->jobs[j];
+        int64_t left;
+        if (!rj->admitted)
+            continue;
+        if (rj->def->tsub < first_tsub)
+            first_tsub = rj->def->tsub;
+        /* The node share: node-seconds per second in the system. */
+        left = rj->done_time >= 0 ? rj->done_time : st->last_event_time;
+        if (left > rj->admit_time) {
+            double x = rj->node_seconds / (double)(left - rj->admit_time);
+            sx += x;
+            sxx += x * x;
+        }
+        na++;
+        if (rj->done_time < 0)
+            continue;
+        jct[nf++] = (double)(rj->done_time - rj->def->tsub);
+        sum += jct[nf - 1];
+        if (rj->done_time > last_done)
+            last_done = rj->done_time;
+    }
+    qsort(jct, nf, sizeof *jct, cmp_double);
+    st->jct_mean = nf ? sum / (double)nf : 0.0;
+    st->jct_median = quantile(jct, nf, 0.5);
+    st->jct_p95 = quantile(jct, nf, 0.95);
+    st->makespan = nf ? last_done - first_tsub : 0;
+    st->fairness = sxx > 0 ? sx * sx / ((double)na * sxx) : 0.0;
+    ideal = st->samples_trained + st->rescale_cost + st->preempt_cost;
+    st->efficiency = ideal > 0 ? st->samples_trained / ideal : 0.0;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        st->peak_rss_kib = ru.ru_maxrss;
+    xfree(jct);
 }
 
 int replay_run(const struct replay_opts *o, struct replay_stats *stats,
@@ -1015,12 +1169,17 @@ int replay_run(const struct replay_opts *o, struct replay_stats *stats,
     rc = setup(&r);
     if (rc == 0)
         rc = o->mode == REPLAY_COMPAT ? compat_run(&r) : default_run(&r);
+    if (rc == 0)
+        rc = emit_jobs(&r);
     if (rc == 0) {
         finish_stats(&r);
         if (r.steps.fp)
             rc = bfs_out_commit(&r.steps, e);
     }
     stats->wall_seconds = bfs_now() - t0;
+    stats->events_per_second = stats->wall_seconds > 0
+                                   ? (double)stats->events / stats->wall_seconds
+                                   : 0.0;
     teardown(&r);
     return rc;
 }

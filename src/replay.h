@@ -24,6 +24,58 @@
 
 enum replay_mode { REPLAY_DEFAULT, REPLAY_COMPAT };
 
+/* One processed event: the step log's row. */
+struct replay_step {
+    size_t evt;     /* 1, 2, ... */
+    int64_t time;   /* Unix seconds */
+    double thr;     /* samples trained in the interval before the event */
+    double rate;    /* sum of the jobs' rates after the decision */
+    double rescost; /* rescale cost decided at the event */
+    double precost; /* preemption cost of the event */
+    size_t nleft, npre, njoin; /* nodes that left, jobs preempted, joins */
+    size_t njob, npool, njrun, nnrun; /* admitted jobs, pool size, jobs
+                                         holding nodes, nodes in use */
+};
+
+/* One allocator call. */
+struct replay_solve {
+    size_t evt;
+    int64_t time;
+    int status; /* enum alloc_status */
+    int pool;
+    size_t n_jobs;
+    double objective, bound, build_s, solve_s;
+    size_t rows, cols, nnz;
+};
+
+/* One job of the job set, at the end of the replay.  Times are Unix
+ * seconds, -1 when the thing never happened. */
+struct replay_jobrec {
+    size_t index;     /* in the job set, 0-based */
+    const char *name; /* borrowed */
+    int64_t tsub, admitted, first_start, finished;
+    double samples;                    /* samples done */
+    double node_seconds;               /* nodes held, integrated over time */
+    double paused_s;                   /* seconds paused (default mode) */
+    double lost_rescale, lost_preempt; /* samples lost */
+    size_t rescales, preemptions;
+};
+
+/* A consumer of what a replay produces (an HDF5 file, a job log).  Each
+ * callback may be NULL; a non-zero return aborts the replay with that
+ * code, and the sink reports its own error. */
+struct replay_sink {
+    void *arg;
+    int (*step)(void *arg, const struct replay_step *s);
+    int (*solve)(void *arg, const struct replay_solve *s);
+    /* Job j (index in the job set) holds count nodes from event evt on;
+     * called for every change of a job's count, after the event's
+     * decision, in job order. */
+    int (*alloc)(void *arg, size_t evt, int64_t time, size_t job, int count);
+    /* Every job of the set, in file order, once the replay ends. */
+    int (*job)(void *arg, const struct replay_jobrec *j);
+};
+
 struct replay_opts {
     const char *trace_path;  /* native trace */
     const char *jobs_path;   /* job set, native or BFTrainer bounds */
@@ -38,7 +90,9 @@ struct replay_opts {
     int legacy_cap;     /* cap changes at floor((N+1)/2) (--big-m legacy) */
     int apply_feasible; /* apply time-limited answers (default mode) */
     struct alloc_opts alloc;
-    const char *steps_path; /* step log CSV, or NULL */
+    const char *steps_path;                 /* step log CSV, or NULL */
+    const struct replay_sink *const *sinks; /* borrowed; n_sinks of them */
+    size_t n_sinks;
     /* Polled between events; when it becomes non-zero the replay stops
      * and reports what it has, marked partial.  May be NULL. */
     volatile sig_atomic_t *stop;
@@ -72,7 +126,14 @@ struct replay_stats {
     size_t solves_by_status[ALLOC_N_STATUSES];
     double solve_s_median, solve_s_p95, solve_s_max, solve_s_total;
     size_t max_rows, max_cols, max_nnz;
+    /* Job completion times (finished - Tsub, seconds) of finished jobs. */
+    double jct_mean, jct_median, jct_p95;
+    int64_t makespan;  /* last completion - first admitted job's Tsub */
+    double fairness;   /* Jain's index of the admitted jobs' node shares */
+    double efficiency; /* samples / (samples + rescale + preempt cost) */
     double wall_seconds;
+    double events_per_second;
+    long peak_rss_kib; /* peak resident memory of the process */
 };
 
 /* Runs a replay.  Returns 0 (also when stopped early: stats->partial) or a

@@ -203,6 +203,13 @@ START_TEST(test_compat_lifecycle)
     ck_assert_double_eq(st.idle_node_seconds, 1090.0);
     ck_assert_double_eq(st.allocated_node_seconds, 280.0);
     ck_assert_int_eq(st.last_event_time, 1612989420);
+    /* Completion times from Tsub: Y 40, X 200, Z 205 (Tsub T+5), W 20:
+     * mean 465 / 4, median (nearest rank 2 of 4) 40, p95 (rank 4) 205;
+     * makespan from the first Tsub T to W's end T+1020. */
+    ck_assert_double_eq(st.jct_mean, 116.25);
+    ck_assert_double_eq(st.jct_median, 40.0);
+    ck_assert_double_eq(st.jct_p95, 205.0);
+    ck_assert_int_eq(st.makespan, 1020);
     free(got);
 }
 END_TEST
@@ -381,6 +388,21 @@ START_TEST(test_default_lifecycle)
     ck_assert_double_eq(st.idle_node_seconds, 165.0);
     ck_assert_double_eq(st.allocated_node_seconds, 152.0);
     ck_assert_int_eq(st.last_event_time, 1612988542);
+    /* A finished 87 s and B 92 s after submission; makespan 142 s.
+     * Node shares: A held 1x20 + 2x3 + 1x27 + 2x37 = 127 node-s over its
+     * 87 s; B 13 + 12 = 25 node-s over 92 s.  Jain's index of the two;
+     * efficiency 1100 / (1100 + 164 + 10). */
+    ck_assert_double_eq(st.jct_mean, 89.5);
+    ck_assert_double_eq(st.jct_median, 87.0);
+    ck_assert_double_eq(st.jct_p95, 92.0);
+    ck_assert_int_eq(st.makespan, 142);
+    {
+        double xa = 127.0 / 87.0, xb = 25.0 / 92.0;
+        ck_assert_double_eq_tol(
+            st.fairness, (xa + xb) * (xa + xb) / (2 * (xa * xa + xb * xb)),
+            1e-12);
+    }
+    ck_assert_double_eq_tol(st.efficiency, 1100.0 / 1274.0, 1e-12);
     free(got);
 }
 END_TEST
