@@ -15,3 +15,10 @@ check_PROGRAMS += tests/check_evq
 tests_check_evq_SOURCES = tests/check_evq.c tests/testutil.h
 tests_check_evq_CFLAGS = $(BFS_TEST_CFLAGS)
 tests_check_evq_LDADD = $(BFS_TEST_LIBS)
+include $(srcdir)/tests/alloc.mk
+
+# Runs the bfsim program itself.
+check_PROGRAMS += tests/check_cli
+tests_check_cli_SOURCES = tests/check_cli.c tests/testutil.h
+tests_check_cli_CFLAGS = $(BFS_TEST_CFLAGS)
+tests_check_cli_LDADD = $(BFS_TEST_LIBS)

@@ -1,0 +1,199 @@
+/* check_cli.c - the bfsim program as a user runs it: exit statuses, error
+ * messages that name the file and line, and no output left behind by a
+ * failed run. */
+#include "config.h"
+
+#include "testutil.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define T0 "1612988400"
+
+static const char *bfsim(void)
+{
+    const char *b = getenv("BFS_TOP_BUILDDIR");
+    char *p = xmalloc(strlen(b ? b : ".") + 8);
+    sprintf(p, "%s/bfsim", b ? b : ".");
+    return p;
+}
+
+/* Runs "bfsim ARGS" with stderr captured; returns the exit status and
+ * the captured text in *err (malloc'd). */
+static int run(const char *args, char **err)
+{
+    const char *errf = tu_tmp("stderr.txt");
+    char *cmd = xmalloc(strlen(args) + strlen(errf) + 4096);
+    int st;
+
+    sprintf(cmd, "%s %s >/dev/null 2>%s", bfsim(), args, errf);
+    st = system(cmd);
+    free(cmd);
+    *err = tu_slurp(errf);
+    ck_assert_ptr_nonnull(*err);
+    ck_assert_msg(WIFEXITED(st), "bfsim did not exit normally");
+    return WEXITSTATUS(st);
+}
+
+static const char *good_trace(void)
+{
+    return tu_write("good.trace", "bfsim-trace 1\nnode a\nnode b\n" T0
+                                  " +0\n1612988500 +1\n1612988600 -0\n");
+}
+
+static const char *good_jobs(void)
+{
+    return tu_write("good.jobs", "# bfsim-jobs 1\n"
+                                 "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                                 "A," T0 ",1,2,1000,1,1,0:0:0 1:1:1 2:2:2\n");
+}
+
+/* A failing replay: status 1, the message names "file:line", and
+ * neither the step log nor the summary exists afterwards. */
+static void expect_input_error(const char *trace, const char *jobs,
+                               const char *where)
+{
+    const char *steps = tu_tmp("out-steps.csv");
+    const char *summ = tu_tmp("out-summary.json");
+    char args[8192], *err;
+
+    snprintf(args, sizeof args,
+             "replay -q --trace %s --jobs %s --steps %s --summary %s", trace,
+             jobs, steps, summ);
+    ck_assert_int_eq(run(args, &err), 1);
+    ck_assert_msg(strstr(err, where) != NULL, "expected '%s' in: %s", where,
+                  err);
+    ck_assert_int_eq(tu_exists(steps), 0);
+    ck_assert_int_eq(tu_exists(summ), 0);
+    free(err);
+}
+
+START_TEST(test_missing_column)
+{
+    const char *jobs =
+        tu_write("nocol.jobs", "# bfsim-jobs 1\n"
+                               "job,tsub,jmin,jmax,pmax,tcup,curve\n"
+                               "A," T0 ",1,2,1000,1,0:0:0 1:1:1 2:2:2\n");
+    expect_input_error(good_trace(), jobs, "nocol.jobs:2:");
+}
+END_TEST
+
+START_TEST(test_negative_count)
+{
+    const char *jobs =
+        tu_write("neg.jobs", "# bfsim-jobs 1\n"
+                             "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                             "A," T0 ",-1,2,1000,1,1,0:0:0 1:1:1 2:2:2\n");
+    char *err;
+
+    expect_input_error(good_trace(), jobs, "neg.jobs:3:");
+    /* A negative node count on the command line is a usage error. */
+    ck_assert_int_eq(run("replay --nodes -3", &err), 2);
+    ck_assert_ptr_nonnull(strstr(err, "--nodes"));
+    free(err);
+}
+END_TEST
+
+START_TEST(test_jmin_above_jmax)
+{
+    const char *jobs =
+        tu_write("jmin.jobs", "# bfsim-jobs 1\n"
+                              "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                              "A," T0 ",1,2,1000,1,1,0:0:0 1:1:1 2:2:2\n"
+                              "B," T0 ",3,2,1000,1,1,0:0:0 3:1:1\n");
+    expect_input_error(good_trace(), jobs, "jmin.jobs:4:");
+}
+END_TEST
+
+START_TEST(test_times_out_of_order)
+{
+    const char *trace =
+        tu_write("order.trace",
+                 "bfsim-trace 1\nnode a\nnode b\n" T0 " +0\n1612988300 +1\n");
+    expect_input_error(trace, good_jobs(), "order.trace:5:");
+}
+END_TEST
+
+START_TEST(test_unknown_node)
+{
+    const char *trace = tu_write("unk.trace", "bfsim-trace 1\nnode a\n"
+                                              "node b\n" T0 " +0 +7\n");
+    expect_input_error(trace, good_jobs(), "unk.trace:4:");
+}
+END_TEST
+
+START_TEST(test_curve_without_zero)
+{
+    const char *jobs =
+        tu_write("zero.jobs", "# bfsim-jobs 1\n"
+                              "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                              "A," T0 ",1,2,1000,1,1,1:1:1 2:2:2\n");
+    expect_input_error(good_trace(), jobs, "zero.jobs:3:");
+}
+END_TEST
+
+START_TEST(test_missing_file)
+{
+    expect_input_error(tu_tmp("no-such.trace"), good_jobs(), "no-such.trace");
+}
+END_TEST
+
+/* The good inputs replay, and write what was asked. */
+START_TEST(test_good_run)
+{
+    const char *steps = tu_tmp("ok-steps.csv");
+    const char *summ = tu_tmp("ok-summary.json");
+    char args[8192], *err, *json;
+
+    snprintf(args, sizeof args,
+             "replay -q --trace %s --jobs %s --steps %s --summary %s",
+             good_trace(), good_jobs(), steps, summ);
+    ck_assert_int_eq(run(args, &err), 0);
+    json = tu_slurp(summ);
+    ck_assert_ptr_nonnull(json);
+    ck_assert_ptr_nonnull(strstr(json, "\"events\": "));
+    ck_assert_ptr_nonnull(strstr(json, "\"samples_trained\": "));
+    ck_assert_int_eq(tu_exists(steps), 1);
+    free(json);
+    free(err);
+}
+END_TEST
+
+START_TEST(test_usage)
+{
+    char *err;
+
+    ck_assert_int_eq(run("--version", &err), 0);
+    free(err);
+    ck_assert_int_eq(run("replay --no-such-option", &err), 2);
+    ck_assert_ptr_nonnull(strstr(err, "--no-such-option"));
+    free(err);
+    ck_assert_int_eq(run("no-such-command", &err), 2);
+    free(err);
+    ck_assert_int_eq(run("replay --start yesterday", &err), 2);
+    free(err);
+    ck_assert_int_eq(run("replay --compat other", &err), 2);
+    free(err);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("errors");
+
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_missing_column);
+    tcase_add_test(tc, test_negative_count);
+    tcase_add_test(tc, test_jmin_above_jmax);
+    tcase_add_test(tc, test_times_out_of_order);
+    tcase_add_test(tc, test_unknown_node);
+    tcase_add_test(tc, test_curve_without_zero);
+    tcase_add_test(tc, test_missing_file);
+    tcase_add_test(tc, test_good_run);
+    tcase_add_test(tc, test_usage);
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}
