@@ -75,11 +75,15 @@ int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
 void alloc_opts_default(struct alloc_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->name = "even";
-    o->solver = "cbc";
+    /* the count model on the preferred solver compiled in (CBC, else
+     * GLPK); the DP when there is none */
+    o->solver = alloc_milp_default_solver();
+    o->name = o->solver ? "milp" : "dp";
     o->model = "count";
     o->time_limit = 10.0;
-    o->gap_rel = 1e-9;
+    /* a tenth of the tie tolerance (alloc.h), so that every exact method
+     * reaches the same tie set */
+    o->gap_rel = 1e-8;
     o->gap_abs = 1e-6;
 }
 
@@ -153,6 +157,8 @@ static const struct alloc_ops even_ops = {
 /* Every allocator compiled in, in the order `--help` lists them. */
 static const struct alloc_ops *const registry[] = {
     &even_ops,
+    &alloc_dp_ops,
+    &alloc_milp_ops,
 };
 
 struct allocator {

@@ -36,6 +36,7 @@ struct convert_args {
     const char *const *comments; /* NULL-terminated */
     /* values[k]: the value given to the format's opts[k], or NULL. */
     const char *const *values;
+    int quiet; /* -q given: print nothing but errors */
 };
 
 struct convert_format {
@@ -57,6 +58,67 @@ static int run_bftrainer(const struct convert_args *a, struct import_stats *st,
     return import_bftrainer(a->input, a->output, a->comments, st, e);
 }
 
+/* ---- swf, slurm: job logs (import_swf.c, import_slurm.c) ------------- */
+
+static const struct convert_opt swf_opts[] = {
+    {"procs-per-node", "P", "default: MaxProcs / MaxNodes, else 1"},
+    {"machine-nodes", "N", "default: header MaxNodes"},
+    {"placement", "RULE", "first-fit (default) or contiguous"},
+    {"overflow", "RULE", "truncate (default) or skip"},
+    {"start", "TIME", "window start (UTC or Unix s)"},
+    {"end", "TIME", "window end (default: last job end)"},
+    {"outage-threshold", "F", "idle fraction marking an outage"},
+    {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
+    {NULL, NULL, NULL}};
+
+typedef int (*log_importer)(const char *, const char *, const char *const *,
+                            const struct import_log_opts *,
+                            struct import_stats *, struct import_log_report *,
+                            struct bfs_error *);
+
+static int run_log(const struct convert_args *a, const struct convert_opt *opts,
+                   log_importer import, struct import_stats *st,
+                   struct bfs_error *e)
+{
+    struct import_log_opts o;
+    struct import_log_report r;
+    int rc;
+
+    import_log_opts_init(&o);
+    for (size_t k = 0; opts[k].name; k++)
+        if (a->values[k] &&
+            (rc = import_log_opts_set(&o, opts[k].name, a->values[k], e)) != 0)
+            return rc;
+    rc = import(a->input, a->output, a->comments, &o, st, &r, e);
+    if (rc == 0 && !a->quiet)
+        import_log_report_write(&r, stderr);
+    return rc;
+}
+
+static int run_swf(const struct convert_args *a, struct import_stats *st,
+                   struct bfs_error *e)
+{
+    return run_log(a, swf_opts, import_swf, st, e);
+}
+
+static const struct convert_opt slurm_opts[] = {
+    {"machine-nodes", "N", "without NodeList (default: peak use)"},
+    {"nodes-file", "FILE", "node names, one a line, in order"},
+    {"tz-offset", "OFF", "local - UTC: seconds or +HH:MM (default 0)"},
+    {"placement", "RULE", "first-fit (default) or contiguous"},
+    {"overflow", "RULE", "truncate (default) or skip"},
+    {"start", "TIME", "window start (UTC or Unix s)"},
+    {"end", "TIME", "window end (default: last job end)"},
+    {"outage-threshold", "F", "idle fraction marking an outage"},
+    {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
+    {NULL, NULL, NULL}};
+
+static int run_slurm(const struct convert_args *a, struct import_stats *st,
+                     struct bfs_error *e)
+{
+    return run_log(a, slurm_opts, import_slurm, st, e);
+}
+
 /* ---- the table --------------------------------------------------------- */
 
 static const struct convert_format formats[] = {
@@ -65,6 +127,14 @@ static const struct convert_format formats[] = {
      "             rows.csv and transitions.csv[.gz] (or INPUT is the\n"
      "             transitions file)",
      bftrainer_opts, run_bftrainer},
+    {"swf", "FILE",
+     "Standard Workload Format job log (Parallel Workloads\n"
+     "             Archive); nodes placed by a rule (see bfsim(1))",
+     swf_opts, run_swf},
+    {"slurm", "FILE",
+     "Slurm accounting: sacct --parsable2 or fixed-width\n"
+     "             output (JobID, Start, End, NNodes or NodeList)",
+     slurm_opts, run_slurm},
 };
 #define N_FORMATS (sizeof formats / sizeof *formats)
 
@@ -317,7 +387,7 @@ int cmd_convert(int argc, char **argv)
              "converted by bfsim %s: bfsim convert --from %s %s",
              PACKAGE_VERSION, fmt->name, base_name(argv[optind], b1));
     {
-        struct convert_args a = {argv[optind], out, comments, values};
+        struct convert_args a = {argv[optind], out, comments, values, quiet};
         struct import_stats st;
         struct bfs_error e;
         char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];

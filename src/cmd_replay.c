@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "cmd.h"
+#include "h5out.h"
 #include "replay.h"
 #include "util.h"
 
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #define DEFAULT_TRACE "traces/summit-2021-02.trace.gz"
 #define DEFAULT_JOBS "datasets/hps-shufflenet-10J.jobs"
@@ -65,6 +67,8 @@ static void usage(FILE *f)
         "  --summary FILE     JSON summary ('-' for standard output); without\n"
         "                     it a short report goes to standard output\n"
         "  --job-log FILE     one CSV row per job of the set\n"
+        "  -o, --output FILE  HDF5 file with the event, solve, allocation and\n"
+        "                     job tables and the run's options as attributes\n"
         "  -q, --quiet        no progress line on standard error\n"
         "  -h, --help         this help\n");
 }
@@ -113,6 +117,129 @@ static int joblog_open(struct joblog *jl, const char *path)
           "lost_preempt\n",
           jl->out.fp);
     return 0;
+}
+
+/* ---- the HDF5 file ---------------------------------------------------- */
+
+/* CRC-32 (zlib's) of a file's bytes as 8 hex digits, or "unreadable". */
+static void file_crc(const char *path, char out[16])
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char buf[65536];
+    uLong crc = crc32(0L, Z_NULL, 0);
+    size_t n;
+
+    if (!f) {
+        strcpy(out, "unreadable");
+        return;
+    }
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        crc = crc32(crc, buf, (uInt)n);
+    fclose(f);
+    snprintf(out, 16, "%08lx", (unsigned long)crc);
+}
+
+/* Root attributes: version, command line, every option, input CRCs. */
+static int h5_attrs(struct h5out *h, int argc, char **argv,
+                    const struct replay_opts *o)
+{
+    char *cmdline, crc[16];
+    size_t len = 1;
+    int rc = 0;
+
+    for (int i = 0; i < argc; i++)
+        len += strlen(argv[i]) + 3;
+    cmdline = xmalloc(len + 8);
+    strcpy(cmdline, "bfsim");
+    for (int i = 0; i < argc; i++) {
+        strcat(cmdline, " ");
+        strcat(cmdline, argv[i]);
+    }
+    rc = rc ? rc : h5out_attr_str(h, "bfsim_version", PACKAGE_VERSION);
+    rc = rc ? rc : h5out_attr_str(h, "command_line", cmdline);
+    rc = rc ? rc : h5out_attr_str(h, "trace", o->trace_path);
+    rc = rc ? rc : h5out_attr_str(h, "jobs", o->jobs_path);
+    file_crc(o->trace_path, crc);
+    rc = rc ? rc : h5out_attr_str(h, "trace_crc32", crc);
+    file_crc(o->jobs_path, crc);
+    rc = rc ? rc : h5out_attr_str(h, "jobs_crc32", crc);
+    if (o->curves_path) {
+        rc = rc ? rc : h5out_attr_str(h, "curves", o->curves_path);
+        file_crc(o->curves_path, crc);
+        rc = rc ? rc : h5out_attr_str(h, "curves_crc32", crc);
+    }
+    rc =
+        rc ? rc
+           : h5out_attr_str(h, "mode",
+                            o->mode == REPLAY_COMPAT ? "bftrainer" : "default");
+    rc = rc ? rc : h5out_attr_str(h, "allocator", o->alloc.name);
+    rc = rc ? rc : h5out_attr_str(h, "solver", o->alloc.solver);
+    rc = rc ? rc : h5out_attr_str(h, "model", o->alloc.model);
+    rc = rc ? rc
+            : h5out_attr_str(h, "big_m", o->legacy_cap ? "legacy" : "exact");
+    rc = rc ? rc : h5out_attr_double(h, "tfwd", o->tfwd);
+    rc = rc ? rc : h5out_attr_double(h, "time_limit", o->alloc.time_limit);
+    rc = rc ? rc : h5out_attr_double(h, "gap", o->alloc.gap_rel);
+    rc = rc ? rc : h5out_attr_int(h, "max_jobs", o->max_jobs);
+    rc = rc ? rc : h5out_attr_int(h, "apply_feasible", o->apply_feasible);
+    rc = rc ? rc : h5out_attr_int(h, "node_skip", (int64_t)o->node_skip);
+    rc = rc ? rc : h5out_attr_int(h, "node_count", (int64_t)o->node_count);
+    if (o->has_start)
+        rc = rc ? rc : h5out_attr_int(h, "start", o->start);
+    if (o->has_end)
+        rc = rc ? rc : h5out_attr_int(h, "end", o->end);
+    xfree(cmdline);
+    return rc;
+}
+
+/* The summary's numbers as attributes of /summary. */
+static int h5_summary(struct h5out *h, const struct replay_stats *st)
+{
+    const struct {
+        const char *key;
+        double v;
+    } d[] = {
+        {"samples_trained", st->samples_trained},
+        {"rescale_cost", st->rescale_cost},
+        {"preempt_cost", st->preempt_cost},
+        {"idle_node_seconds", st->idle_node_seconds},
+        {"allocated_node_seconds", st->allocated_node_seconds},
+        {"jct_mean_seconds", st->jct_mean},
+        {"jct_median_seconds", st->jct_median},
+        {"jct_p95_seconds", st->jct_p95},
+        {"fairness_jain", st->fairness},
+        {"efficiency", st->efficiency},
+        {"solve_seconds_median", st->solve_s_median},
+        {"solve_seconds_p95", st->solve_s_p95},
+        {"solve_seconds_max", st->solve_s_max},
+        {"wall_seconds", st->wall_seconds},
+    };
+    const struct {
+        const char *key;
+        int64_t v;
+    } n[] = {
+        {"events", (int64_t)st->events},
+        {"jobs_admitted", (int64_t)st->jobs_admitted},
+        {"jobs_finished", (int64_t)st->jobs_finished},
+        {"first_time", st->first_time},
+        {"last_event_time", st->last_event_time},
+        {"makespan_seconds", st->makespan},
+        {"rescales", (int64_t)st->rescales},
+        {"preemptions", (int64_t)st->preemptions},
+        {"solves", (int64_t)st->solves},
+    };
+    int rc = 0;
+
+    for (size_t i = 0; i < sizeof d / sizeof *d && !rc; i++)
+        rc = h5out_summary_double(h, d[i].key, d[i].v);
+    for (size_t i = 0; i < sizeof n / sizeof *n && !rc; i++)
+        rc = h5out_summary_int(h, n[i].key, n[i].v);
+    for (int s = 0; s < ALLOC_N_STATUSES && !rc; s++) {
+        char key[64];
+        snprintf(key, sizeof key, "solves_%s", alloc_status_name(s));
+        rc = h5out_summary_int(h, key, (int64_t)st->solves_by_status[s]);
+    }
+    return rc;
 }
 
 static volatile sig_atomic_t stop_flag;
@@ -321,6 +448,7 @@ int cmd_replay(int argc, char **argv)
         {"steps", required_argument, NULL, OPT_STEPS},
         {"summary", required_argument, NULL, OPT_SUMMARY},
         {"job-log", required_argument, NULL, OPT_JOB_LOG},
+        {"output", required_argument, NULL, 'o'},
         {"solver", required_argument, NULL, OPT_SOLVER},
         {"model", required_argument, NULL, OPT_MODEL},
         {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
@@ -338,13 +466,16 @@ int cmd_replay(int argc, char **argv)
     struct joblog jl;
     struct replay_sink jl_sink = {.arg = &jl, .job = joblog_job};
     const struct replay_sink *sinks[2];
+    const char *h5path = NULL;
+    struct h5out *h5 = NULL;
+    struct replay_sink h5_sink;
     char *trace = NULL, *jobs = NULL;
     int quiet = 0, c, rc;
 
     replay_opts_default(&o);
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_TRACE:
             o.trace_path = optarg;
@@ -424,6 +555,9 @@ int cmd_replay(int argc, char **argv)
         case OPT_JOB_LOG:
             job_log = optarg;
             break;
+        case 'o':
+            h5path = optarg;
+            break;
         case OPT_SOLVER:
             o.alloc.solver = optarg;
             break;
@@ -487,9 +621,32 @@ int cmd_replay(int argc, char **argv)
         sinks[o.n_sinks++] = &jl_sink;
     }
     bfs_error_clear(&e);
+    if (h5path) {
+        if (h5out_open(h5path, &h5, &e) || h5_attrs(h5, argc, argv, &o)) {
+            if (h5)
+                e = *h5out_error(h5);
+            h5out_abort(h5);
+            if (job_log)
+                bfs_out_abort(&jl.out);
+            return cmd_report(&e, BFS_EIO);
+        }
+        h5out_sink(h5, &h5_sink);
+        sinks[o.n_sinks++] = &h5_sink;
+    }
     rc = replay_run(&o, &st, &e);
     if (o.progress)
         fputs("\r\033[K", stderr);
+    if (h5) {
+        if (rc == 0 && h5_summary(h5, &st) != 0)
+            rc = BFS_EIO;
+        if (rc == 0)
+            rc = h5out_finish(h5, st.partial, &e);
+        else {
+            if (!e.msg[0])
+                e = *h5out_error(h5);
+            h5out_abort(h5);
+        }
+    }
     if (job_log) {
         if (rc == 0)
             rc = bfs_out_commit(&jl.out, &e);

@@ -219,8 +219,8 @@ static int expand_expr(struct parser *ps, struct hostlist *h, size_t *total,
                        const char *at)
 {
     size_t count = 1, len = 1;
-    size_t *ri;       /* per part: current range */
-    uint64_t *val;    /* per part: current number */
+    size_t *ri;    /* per part: current range */
+    uint64_t *val; /* per part: current number */
     char *buf;
 
     for (size_t i = 0; i < ps->n_parts; i++) {

@@ -146,11 +146,13 @@ struct import_log_report {
     size_t nnodes_mismatch; /* Slurm: NNodes != hosts in NodeList */
     int64_t log_end;        /* Slurm: the latest time in the log */
     int64_t reorder_lag;    /* Slurm: largest start before a later one */
+    int64_t submit_lag;     /* Slurm: largest start before a Submit
+                               read earlier; -1: no usable Submit */
     /* the machine */
     size_t nodes;
     char nodes_from[48];    /* where the node count came from */
     int64_t procs_per_node; /* SWF */
-    char ppn_from[64];
+    char ppn_from[96];
     int64_t unix_start; /* SWF: UnixStartTime */
     /* placement */
     enum import_placement placement;

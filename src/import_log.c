@@ -66,8 +66,9 @@ struct bev {
 
 struct import_log {
     struct import_log_opts o;
-    size_t n;              /* nodes; 0 in count mode */
+    size_t n;               /* nodes; 0 in count mode */
     struct trace_writer *w; /* borrowed; NULL in count mode */
+    const char *path;       /* borrowed */
 
     struct entry *heap;
     size_t n_heap, cap_heap;
@@ -107,10 +108,10 @@ struct import_log {
     /* outages */
     size_t thr; /* 0: off */
     int ostate;
-    int64_t oa;                /* start of the candidate or outage */
-    int64_t tt_prev;           /* last event seen by the filter */
-    size_t ti_prev;            /* true idle count after it */
-    uint64_t cand_ns;          /* true idle node-seconds since oa */
+    int64_t oa;       /* start of the candidate or outage */
+    int64_t tt_prev;  /* last event seen by the filter */
+    size_t ti_prev;   /* true idle count after it */
+    uint64_t cand_ns; /* true idle node-seconds since oa */
     size_t outages;
     uint64_t outage_ns;
     struct bev *buf;
@@ -267,8 +268,7 @@ int import_log_opts_set(struct import_log_opts *o, const char *name,
     return 0;
 }
 
-int import_log_check_opts(const struct import_log_opts *o,
-                          struct bfs_error *e)
+int import_log_check_opts(const struct import_log_opts *o, struct bfs_error *e)
 {
     if (o->start != IMPORT_TIME_NONE && o->end != IMPORT_TIME_NONE &&
         o->end <= o->start)
@@ -313,8 +313,7 @@ char **import_log_comments(const char *const *comments, const char *format,
     for (size_t i = 0; extra && extra[i]; i++)
         c[k++] = xstrdup(extra[i]);
     c[k++] = fmt("placement: %s, overflow: %s",
-                 o->placement == IMPORT_CONTIGUOUS ? "contiguous"
-                                                   : "first-fit",
+                 o->placement == IMPORT_CONTIGUOUS ? "contiguous" : "first-fit",
                  o->overflow == IMPORT_SKIP ? "skip" : "truncate");
     c[k++] = fmt("window: %s .. %s",
                  o->start == IMPORT_TIME_NONE
@@ -359,8 +358,8 @@ void import_log_report_write(const struct import_log_report *r, FILE *f)
                 "bfsim: skipped: %zu unknown submit time, %zu unknown run "
                 "time, %zu ran 0 s, %zu unknown size, %zu summaries of "
                 "partial executions\n",
-                r->unknown_submit, r->unknown_run, r->zero_run,
-                r->unknown_size, r->partial_summary);
+                r->unknown_submit, r->unknown_run, r->zero_run, r->unknown_size,
+                r->partial_summary);
     else
         fprintf(f,
                 "bfsim: skipped: %zu job steps, %zu never ran, %zu ran 0 s, "
@@ -373,27 +372,37 @@ void import_log_report_write(const struct import_log_report *r, FILE *f)
     if (!swf)
         fputc('\n', f);
     if (swf && r->wait_unknown)
-        fprintf(f, "bfsim: %zu jobs with unknown wait time started at "
-                   "submission\n",
+        fprintf(f,
+                "bfsim: %zu jobs with unknown wait time started at "
+                "submission\n",
                 r->wait_unknown);
     if (!swf) {
-        fprintf(f,
-                "bfsim: %zu running jobs end at the log's end %s UTC; start "
-                "order lag %" PRId64 " s\n",
-                r->running, bfs_time_format(r->log_end, t0), r->reorder_lag);
+        fprintf(f, "bfsim: %zu running jobs end at the log's end %s UTC\n",
+                r->running, bfs_time_format(r->log_end, t0));
+        fprintf(f, "bfsim: rows out of start order by up to %" PRId64 " s",
+                r->reorder_lag);
+        if (r->submit_lag >= 0)
+            fprintf(f,
+                    "; starts before an earlier row's Submit by up to "
+                    "%" PRId64 " s",
+                    r->submit_lag);
+        fputc('\n', f);
         if (r->nnodes_mismatch)
             fprintf(f,
                     "bfsim: %zu jobs whose NNodes differs from their "
                     "NodeList (NodeList used)\n",
                     r->nnodes_mismatch);
         if (r->outside_nodes)
-            fprintf(f, "bfsim: %zu node mentions outside --nodes-file "
-                       "ignored\n",
+            fprintf(f,
+                    "bfsim: %zu node mentions outside --nodes-file "
+                    "ignored\n",
                     r->outside_nodes);
     }
     fprintf(f, "bfsim: machine: %zu nodes (%s)", r->nodes, r->nodes_from);
     if (swf)
-        fprintf(f, ", %" PRId64 " processors per node (%s), UnixStartTime %" PRId64,
+        fprintf(f,
+                ", processors per node: %" PRId64
+                " (%s), UnixStartTime %" PRId64,
                 r->procs_per_node, r->ppn_from, r->unix_start);
     fputc('\n', f);
     fprintf(f,
@@ -436,8 +445,12 @@ char **import_log_names(size_t n)
     int w = import_log_name_width(n);
 
     for (size_t i = 0; i < n; i++) {
-        v[i] = xmalloc((size_t)w + 24);
-        sprintf(v[i], "n%0*zu", w, i);
+        size_t x = i;
+        v[i] = xmalloc((size_t)w + 2);
+        v[i][0] = 'n';
+        v[i][w + 1] = '\0';
+        for (int k = w; k >= 1; k--, x /= 10)
+            v[i][k] = (char)('0' + x % 10);
     }
     return v;
 }
@@ -533,10 +546,11 @@ static int add_job(struct import_log *l, int64_t start, int64_t end,
     if (nodes) {
         j->n = n;
         j->nodes = xmalloc((n ? n : 1) * sizeof *j->nodes);
-        memcpy(j->nodes, nodes, n * sizeof *nodes);
+        if (n)
+            memcpy(j->nodes, nodes, n * sizeof *nodes);
     }
-    heap_push(l, (struct entry){start, (uint64_t)KIND_START << 63 | l->seq++,
-                                id});
+    heap_push(l,
+              (struct entry){start, (uint64_t)KIND_START << 63 | l->seq++, id});
     return 0;
 }
 
@@ -714,8 +728,10 @@ static void buffer_push(struct import_log *l, int64_t t, const uint32_t *join,
 
     BFS_GROW(l->buf, l->cap_buf, l->n_buf + 1);
     BFS_GROW(l->bufnodes, l->cap_bufnodes, l->n_bufnodes + nj + nl);
-    memcpy(l->bufnodes + off, join, nj * sizeof *join);
-    memcpy(l->bufnodes + off + nj, leave, nl * sizeof *leave);
+    if (nj)
+        memcpy(l->bufnodes + off, join, nj * sizeof *join);
+    if (nl)
+        memcpy(l->bufnodes + off + nj, leave, nl * sizeof *leave);
     l->n_bufnodes += nj + nl;
     l->buf[l->n_buf++] = (struct bev){t, off, nj, nl};
 }
@@ -912,13 +928,15 @@ int import_log_advance(struct import_log *l, int64_t horizon,
 /* ---- life cycle ---------------------------------------------------- */
 
 struct import_log *import_log_new(const struct import_log_opts *o,
-                                  size_t n_nodes, struct trace_writer *w)
+                                  size_t n_nodes, struct trace_writer *w,
+                                  const char *path)
 {
     struct import_log *l = xcalloc(1, sizeof *l);
     size_t n = n_nodes;
 
     l->o = *o;
     l->o.nodes_file = NULL;
+    l->path = path;
     l->n = n;
     l->w = w;
     l->final_before = INT64_MIN;
@@ -958,10 +976,9 @@ int import_log_finish(struct import_log *l, struct import_log_report *rep,
         return 0;
     if (!l->started) {
         if (l->o.start == IMPORT_TIME_NONE)
-            return bfs_fail(e, BFS_EINVAL,
-                            "no job ran%s: nothing to convert",
-                            l->o.end != IMPORT_TIME_NONE ? " before --end"
-                                                         : "");
+            return bfs_fail_at(
+                e, BFS_EINVAL, l->path, 0, "no job ran%s: nothing to convert",
+                l->o.end != IMPORT_TIME_NONE ? " before --end" : "");
         if ((rc = start_at(l, l->o.start, e)) != 0)
             return rc;
     }

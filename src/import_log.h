@@ -25,8 +25,7 @@ struct import_log;
 
 /* Checks the options against each other (the window's end after its
  * start).  Returns 0 or BFS_EINVAL (reported in e). */
-int import_log_check_opts(const struct import_log_opts *o,
-                          struct bfs_error *e);
+int import_log_check_opts(const struct import_log_opts *o, struct bfs_error *e);
 
 /* The comment lines (malloc'd, NULL-terminated; free with
  * import_log_comments_free) for a trace header: comments, then "source:
@@ -39,9 +38,10 @@ void import_log_comments_free(char **c);
 
 /* Starts an engine over n_nodes nodes writing to w (borrowed; the caller
  * opens and finishes it), or in count mode when w is NULL and n_nodes 0.
- * o is copied. */
+ * o is copied; path (borrowed) names the input in messages. */
 struct import_log *import_log_new(const struct import_log_opts *o,
-                                  size_t n_nodes, struct trace_writer *w);
+                                  size_t n_nodes, struct trace_writer *w,
+                                  const char *path);
 
 /* Adds a job holding need nodes (>= 1) from start to end (start < end).
  * Returns 0, or BFS_ERANGE when start is before a time already final

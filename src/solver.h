@@ -8,7 +8,7 @@
  * A solve always ends in a status, never in an error code: an infeasible
  * model, a time limit, a solver error or a solver crash are results to
  * record.  solver_solve checks the model (milp_check) before a backend
- * sees it, and can run the backend in a forked child so that a crash in
+ * sees it, and can run the backend in a child process so that a crash in
  * the solver library (CBC 2.10 segfaults on some models) costs one solve
  * and not the process.
  */
@@ -77,9 +77,9 @@ void solver_opts_default(struct solver_opts *o);
 struct solve_result {
     int status;       /* enum solve_status */
     double objective; /* milp_objective(m, x) when x is written */
-    double bound;     /* best bound proven (objective when optimal and the
-                         solver does not report one); -HUGE_VAL/HUGE_VAL
-                         (for max/min) when none is known */
+    double bound;     /* best bound proven (the objective when optimal and
+                         the solver reports none); HUGE_VAL (maximising)
+                         or -HUGE_VAL (minimising) when none is known */
     double *x;        /* caller-allocated, m->n_cols entries; written
                          when status is OPTIMAL or FEASIBLE */
     double build_s;   /* seconds spent passing the model to the solver */
@@ -104,12 +104,16 @@ struct solver_ops {
     void (*destroy)(struct solver *s);
 };
 
+struct solver_worker;
+
 /* The part of every solver the wrappers use.  A backend's own state
  * struct begins with it (`struct cbc_solver { struct solver base; ... }`)
- * and its create sets ops and opts. */
+ * and its create sets opts; solver.c sets the rest. */
 struct solver {
     const struct solver_ops *ops; /* borrowed, static */
-    struct solver_opts opts;
+    struct solver_opts opts;      /* read by the backend at each solve */
+    struct solver_worker *worker; /* solver.c's: the child process of an
+                                     isolated solver, or NULL */
 };
 
 /* The backends' tables; only those compiled in exist (see solver.c). */
@@ -136,6 +140,11 @@ const char *solver_default_name(void);
 int solver_create(const char *name, const struct solver_opts *o,
                   struct solver **out, struct bfs_error *e);
 
+/* Replaces the options of s for the next solves (the isolation chosen at
+ * creation stays).  Returns 0 or BFS_EINVAL (reported in e). */
+int solver_set_opts(struct solver *s, const struct solver_opts *o,
+                    struct bfs_error *e);
+
 /* Checks m and solves it into res (res->x must hold m->n_cols entries).
  * Returns 0 when the solve was carried out, whatever its status, or
  * BFS_EINVAL for a malformed model (reported in e; no backend ran).  A
@@ -146,15 +155,22 @@ int solver_solve(struct solver *s, const struct milp *m,
 /* The backend's name (static). */
 const char *solver_name(const struct solver *s);
 
-/* Whether solves of s run in a child process. */
+/* Whether solves of s run in a child process: one per solver, started
+ * at its first solve, kept for the next ones, started again after a
+ * crash, ended by solver_destroy. */
 int solver_isolated(const struct solver *s);
 
 /* Frees s; solver_destroy(NULL) is a no-op. */
 void solver_destroy(struct solver *s);
 
-/* Environment variable read by an isolated child before it solves: "1"
- * makes it raise SIGSEGV, so that tests can check that a crashing solver
- * costs one solve and not the process. */
+/* Environment variable read at every isolated solve: "1" makes the child
+ * raise SIGSEGV instead of solving, so that tests can check that a
+ * crashing solver costs one solve and not the process. */
 #define SOLVER_TEST_CRASH_ENV "BFSIM_TEST_CRASH"
+
+/* Environment variable read by the GLPK backend: "1" makes it commit a
+ * fatal GLPK error in the middle of a solve, so that tests can check that
+ * the error hook turns it into SOLVE_FAILED instead of abort(). */
+#define SOLVER_TEST_GLPK_ERROR_ENV "BFSIM_TEST_GLPK_ERROR"
 
 #endif

@@ -32,7 +32,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-/* gzip level of written traces: they are written once and read often. */
+/* Default gzip level of written traces: a converted trace is written once
+ * and read often (trace_writer_set_level changes it). */
 #define TRACE_GZ_LEVEL 9
 
 /* ---- shared helpers ---------------------------------------------------- */
@@ -619,6 +620,18 @@ int trace_writer_open(const char *path, const char *const *names, size_t n,
         return rc;
     }
     *out = w;
+    return 0;
+}
+
+int trace_writer_set_level(struct trace_writer *w, int level)
+{
+    if (level < 1 || level > 9)
+        return BFS_EINVAL;
+    /* gzsetparams flushes what was written at the old level first. */
+    if (w->gz && gzsetparams(w->gz, level, Z_DEFAULT_STRATEGY) != Z_OK) {
+        w->failed = BFS_EIO;
+        return BFS_EIO;
+    }
     return 0;
 }
 

@@ -82,6 +82,11 @@ int trace_writer_open(const char *path, const char *const *names, size_t n,
                       const char *const *comments, struct trace_writer **out,
                       struct bfs_error *e);
 
+/* Sets the gzip level (1 = fastest .. 9 = smallest) of a compressed
+ * writer from now on; the default is 9.  No effect on plain output.
+ * Returns 0, or BFS_EINVAL for a level outside 1..9. */
+int trace_writer_set_level(struct trace_writer *w, int level);
+
 /* Appends an event.  join/leave need not be sorted; the writer checks the
  * same rules as the reader (time order, state consistency).  Returns 0 or
  * a negative code (reported in e; the writer must then be aborted). */

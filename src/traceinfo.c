@@ -97,7 +97,8 @@ static int cmp_i64(const void *a, const void *b)
 static void sort_big(struct traceinfo_hist *h)
 {
     if (!h->big_sorted) {
-        qsort(h->big, h->n_big, sizeof *h->big, cmp_i64);
+        if (h->n_big > 1)
+            qsort(h->big, h->n_big, sizeof *h->big, cmp_i64);
         h->big_sorted = 1;
     }
 }
@@ -131,8 +132,7 @@ int64_t traceinfo_hist_percentile(struct traceinfo_hist *h, double p)
     return traceinfo_hist_kth(h, k);
 }
 
-int64_t traceinfo_hist_sum_below(const struct traceinfo_hist *h,
-                                 int64_t limit)
+int64_t traceinfo_hist_sum_below(const struct traceinfo_hist *h, int64_t limit)
 {
     int64_t s = 0;
 
@@ -199,10 +199,10 @@ void traceinfo_opts_init(struct traceinfo_opts *o)
 /* The pass's working state. */
 struct pass {
     struct traceinfo *ti;
-    int64_t *since;   /* owned; last change of each subset node */
-    uint8_t *idle;    /* owned; the subset's own state (the reader's runs
-                         one event ahead when the window opens) */
-    uint8_t *ever;    /* owned */
+    int64_t *since;     /* owned; last change of each subset node */
+    uint8_t *idle;      /* owned; the subset's own state (the reader's runs
+                           one event ahead when the window opens) */
+    uint8_t *ever;      /* owned */
     int64_t *pool_time; /* owned; seconds spent at each pool size */
     size_t pool;
     int opened;
@@ -262,10 +262,10 @@ static void finish_stats(struct traceinfo *ti, const int64_t *pool_time)
             ti->pool_pct[k] = ti->pool_start;
     }
     for (k = 0; k < TRACEINFO_N_PCT; k++) {
-        ti->hole_pct[k] = traceinfo_hist_percentile(&ti->holes,
-                                                    traceinfo_pct[k]);
-        ti->busy_pct[k] = traceinfo_hist_percentile(&ti->busy,
-                                                    traceinfo_pct[k]);
+        ti->hole_pct[k] =
+            traceinfo_hist_percentile(&ti->holes, traceinfo_pct[k]);
+        ti->busy_pct[k] =
+            traceinfo_hist_percentile(&ti->busy, traceinfo_pct[k]);
     }
     ti->hole_p99 = traceinfo_hist_percentile(&ti->holes, 99);
     for (k = 0; k < TRACEINFO_N_SHORT; k++)
@@ -439,8 +439,8 @@ static json_t *lengths_json(const struct traceinfo_hist *h,
                      h->count ? (double)h->sum / (double)h->count : 0.0,
                      "min_s", (json_int_t)h->min, "p5_s", (json_int_t)pct[0],
                      "p25_s", (json_int_t)pct[1], "median_s",
-                     (json_int_t)pct[2], "p75_s", (json_int_t)pct[3],
-                     "p95_s", (json_int_t)pct[4], "max_s", (json_int_t)h->max);
+                     (json_int_t)pct[2], "p75_s", (json_int_t)pct[3], "p95_s",
+                     (json_int_t)pct[4], "max_s", (json_int_t)h->max);
 }
 
 json_t *traceinfo_json(const struct traceinfo *ti)
@@ -449,16 +449,14 @@ json_t *traceinfo_json(const struct traceinfo *ti)
     int64_t span = ti->end - ti->start;
     json_t *root, *pool, *holes, *busy, *shares, *hist;
 
-    pool = json_pack("{s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-                     "mean", ti->pool_mean, "min", (json_int_t)ti->pool_min,
-                     "p5", (json_int_t)ti->pool_pct[0], "p25",
-                     (json_int_t)ti->pool_pct[1], "median",
-                     (json_int_t)ti->pool_pct[2], "p75",
-                     (json_int_t)ti->pool_pct[3], "p95",
-                     (json_int_t)ti->pool_pct[4], "max",
-                     (json_int_t)ti->pool_max, "at_start",
-                     (json_int_t)ti->pool_start, "at_end",
-                     (json_int_t)ti->pool_end);
+    pool = json_pack(
+        "{s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "mean",
+        ti->pool_mean, "min", (json_int_t)ti->pool_min, "p5",
+        (json_int_t)ti->pool_pct[0], "p25", (json_int_t)ti->pool_pct[1],
+        "median", (json_int_t)ti->pool_pct[2], "p75",
+        (json_int_t)ti->pool_pct[3], "p95", (json_int_t)ti->pool_pct[4], "max",
+        (json_int_t)ti->pool_max, "at_start", (json_int_t)ti->pool_start,
+        "at_end", (json_int_t)ti->pool_end);
     holes = lengths_json(&ti->holes, ti->hole_pct);
     json_object_set_new(holes, "p99_s", json_integer(ti->hole_p99));
     json_object_set_new(holes, "total_s", json_integer(ti->holes.sum));
@@ -468,10 +466,9 @@ json_t *traceinfo_json(const struct traceinfo *ti)
                         json_integer((json_int_t)ti->holes_cut_end));
     shares = json_array();
     for (int k = 0; k < TRACEINFO_N_SHORT; k++)
-        json_array_append_new(shares,
-                              json_pack("{s:i, s:f}", "minutes",
-                                        traceinfo_short_min[k], "share",
-                                        ti->hole_short_share[k]));
+        json_array_append_new(shares, json_pack("{s:i, s:f}", "minutes",
+                                                traceinfo_short_min[k], "share",
+                                                ti->hole_short_share[k]));
     json_object_set_new(holes, "short_share", shares);
     hist = json_array();
     for (int b = 0; b < TRACEINFO_LOG_BINS && ti->holes.count; b++) {
@@ -493,16 +490,15 @@ json_t *traceinfo_json(const struct traceinfo *ti)
         "{s:s, s:I, s:I, s:I, s:I, s:I, s:s, s:s, s:I, s:f, s:I, s:I, s:f, "
         "s:I, s:I, s:I, s:f, s:o, s:I, s:o, s:o}",
         "trace", ti->path, "nodes", (json_int_t)ti->nodes, "nodes_total",
-        (json_int_t)ti->nodes_total, "node_skip", (json_int_t)ti->skip,
-        "start", (json_int_t)ti->start, "end", (json_int_t)ti->end,
-        "start_utc", bfs_time_format(ti->start, t0), "end_utc",
-        bfs_time_format(ti->end, t1), "span_s", (json_int_t)span, "span_h",
-        (double)span / 3600.0, "events", (json_int_t)ti->events,
-        "events_with_changes", (json_int_t)ti->events_changed,
-        "events_per_day",
+        (json_int_t)ti->nodes_total, "node_skip", (json_int_t)ti->skip, "start",
+        (json_int_t)ti->start, "end", (json_int_t)ti->end, "start_utc",
+        bfs_time_format(ti->start, t0), "end_utc", bfs_time_format(ti->end, t1),
+        "span_s", (json_int_t)span, "span_h", (double)span / 3600.0, "events",
+        (json_int_t)ti->events, "events_with_changes",
+        (json_int_t)ti->events_changed, "events_per_day",
         span > 0 ? (double)ti->events * 86400.0 / (double)span : 0.0, "joins",
-        (json_int_t)ti->joins, "leaves", (json_int_t)ti->leaves,
-        "idle_node_s", (json_int_t)ti->idle_node_s, "idle_node_h",
+        (json_int_t)ti->joins, "leaves", (json_int_t)ti->leaves, "idle_node_s",
+        (json_int_t)ti->idle_node_s, "idle_node_h",
         (double)ti->idle_node_s / 3600.0, "pool", pool, "nodes_ever_idle",
         (json_int_t)ti->nodes_ever_idle, "holes", holes, "busy", busy);
     return root;

@@ -33,9 +33,9 @@ struct traceinfo_hist {
     int64_t *big; /* owned; lengths >= TRACEINFO_DENSE_MAX */
     size_t n_big, cap_big;
     int big_sorted;
-    uint64_t count;    /* intervals */
-    int64_t sum;       /* their total length, seconds */
-    int64_t min, max;  /* 0 when count == 0 */
+    uint64_t count;   /* intervals */
+    int64_t sum;      /* their total length, seconds */
+    int64_t min, max; /* 0 when count == 0 */
     /* Log-scale bins: bin b holds lengths in [2^b, 2^(b+1)). */
     uint64_t bin_count[TRACEINFO_LOG_BINS];
     int64_t bin_sum[TRACEINFO_LOG_BINS];
@@ -54,8 +54,7 @@ int64_t traceinfo_hist_kth(struct traceinfo_hist *h, uint64_t k);
 int64_t traceinfo_hist_percentile(struct traceinfo_hist *h, double p);
 
 /* Total length of the intervals shorter than limit seconds. */
-int64_t traceinfo_hist_sum_below(const struct traceinfo_hist *h,
-                                 int64_t limit);
+int64_t traceinfo_hist_sum_below(const struct traceinfo_hist *h, int64_t limit);
 
 /* The distinct lengths in ascending order and, for each, the number of
  * intervals no longer than it: two malloc'd arrays of the returned size
@@ -87,22 +86,22 @@ extern const double traceinfo_pct[TRACEINFO_N_PCT]; /* 5 25 50 75 95 */
 extern const int traceinfo_short_min[TRACEINFO_N_SHORT]; /* 2 .. 120 */
 
 struct traceinfo {
-    char *path; /* owned */
+    char *path;         /* owned */
     size_t nodes_total; /* nodes in the trace */
     size_t skip, nodes; /* the subset: nodes skip .. skip + nodes - 1 */
     int64_t trace_first, trace_last; /* first and last event of the trace
                                         (trace_last: of the part read) */
-    int64_t start, end; /* the window covered: the options' window
-                           clipped to the trace's first and last events */
-    size_t events;         /* trace events with start <= time <= end */
-    size_t events_changed; /* ... listing a change of a subset node */
-    uint64_t joins, leaves; /* subset changes in those events */
-    int64_t idle_node_s;    /* pool size integrated over the window */
-    double pool_mean;       /* idle_node_s / (end - start) */
+    int64_t start, end;              /* the window covered: the options' window
+                                        clipped to the trace's first and last events */
+    size_t events;             /* trace events with start <= time <= end */
+    size_t events_changed;     /* ... listing a change of a subset node */
+    uint64_t joins, leaves;    /* subset changes in those events */
+    int64_t idle_node_s;       /* pool size integrated over the window */
+    double pool_mean;          /* idle_node_s / (end - start) */
     size_t pool_min, pool_max; /* over the window's intervals */
     size_t pool_pct[TRACEINFO_N_PCT]; /* time-weighted, nearest rank */
     size_t pool_start, pool_end;      /* pool at start and at end */
-    size_t nodes_ever_idle; /* subset nodes idle at some instant */
+    size_t nodes_ever_idle;           /* subset nodes idle at some instant */
     /* Idle intervals within the window, those open at its ends cut there
      * (zero-length pieces dropped). */
     struct traceinfo_hist holes;

@@ -313,8 +313,17 @@ int bfs_lines_next(struct bfs_lines *r, char **line, struct bfs_error *e)
         if (gzeof(r->gz))
             break;
     }
-    if (len > 0 && r->buf[len - 1] == '\n')
+    if (len > 0 && r->buf[len - 1] == '\n') {
         r->buf[--len] = '\0';
+    } else {
+        /* A last line without a newline: make sure the stream did not
+         * just stop in the middle (a truncated gzip file). */
+        int zerr;
+        gzerror(r->gz, &zerr);
+        if (zerr == Z_BUF_ERROR)
+            return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1,
+                               "unexpected end of compressed data");
+    }
     if (len > 0 && r->buf[len - 1] == '\r')
         r->buf[--len] = '\0';
     r->lineno++;
@@ -388,10 +397,26 @@ int bfs_out_open(struct bfs_out *o, const char *path, struct bfs_error *e)
 {
     int fd;
 
+    struct stat st;
+
     memset(o, 0, sizeof *o);
     o->path = xstrdup(path);
     if (strcmp(path, "-") == 0) {
         o->fp = stdout;
+        return 0;
+    }
+    /* A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written in
+     * place: renaming over it would replace it. */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        o->fp = fopen(path, "w");
+        if (!o->fp) {
+            int err = errno;
+            xfree(o->path);
+            memset(o, 0, sizeof *o);
+            return bfs_fail_at(e, BFS_EIO, path, 0, "cannot open: %s",
+                               strerror(err));
+        }
+        o->direct = 1;
         return 0;
     }
     o->tmp = xmalloc(strlen(path) + 16);
@@ -420,6 +445,9 @@ int bfs_out_commit(struct bfs_out *o, struct bfs_error *e)
         return 0;
     if (!o->tmp) {
         if (fflush(o->fp) != 0)
+            rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "write error: %s",
+                             strerror(errno));
+        if (o->direct && fclose(o->fp) != 0 && rc == 0)
             rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "write error: %s",
                              strerror(errno));
         o->fp = NULL;
@@ -456,6 +484,8 @@ void bfs_out_abort(struct bfs_out *o)
     if (o->fp && o->tmp) {
         fclose(o->fp);
         unlink(o->tmp);
+    } else if (o->fp && o->direct) {
+        fclose(o->fp);
     }
     o->fp = NULL;
     xfree(o->tmp);

@@ -99,11 +99,13 @@ size_t bfs_split_ws(char *line, char **fields, size_t max);
 /* An output file written to "PATH.tmp.XXXXXX" beside PATH and renamed
  * over PATH by bfs_out_commit, so that a reader never sees a half-written
  * file and a failed run leaves nothing behind.  Path "-" writes to
- * standard output directly. */
+ * standard output, and a path naming something other than a regular file
+ * (/dev/null, a FIFO) is written in place. */
 struct bfs_out {
     FILE *fp;   /* write here */
     char *path; /* owned */
-    char *tmp;  /* owned; NULL for standard output */
+    char *tmp;  /* owned; NULL for standard output and devices */
+    int direct; /* a device or pipe opened in place */
 };
 
 /* Opens the temporary file.  Returns 0 or BFS_EIO (reported in e). */

@@ -15,7 +15,7 @@
 static const char *bfsim(void)
 {
     const char *b = getenv("BFS_TOP_BUILDDIR");
-    char *p = xmalloc(strlen(b ? b : ".") + 8);
+    char *p = tu_keep(xmalloc(strlen(b ? b : ".") + 8));
     sprintf(p, "%s/bfsim", b ? b : ".");
     return p;
 }

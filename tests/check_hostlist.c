@@ -44,8 +44,7 @@ static void expect_error(const char *list, const char *want)
                   "'%s' expanded", list);
     ck_assert_msg(strstr(e.msg, want) != NULL, "'%s': message '%s'", list,
                   e.msg);
-    ck_assert_msg(strncmp(e.msg, "log:7: ", 7) == 0, "'%s': '%s'", list,
-                  e.msg);
+    ck_assert_msg(strncmp(e.msg, "log:7: ", 7) == 0, "'%s': '%s'", list, e.msg);
     /* The list is left as it was. */
     ck_assert_uint_eq(h.n, 1);
     ck_assert_str_eq(h.names[0], "keep");
@@ -129,8 +128,8 @@ END_TEST
 START_TEST(test_order)
 {
     struct hostlist h;
-    const char *want[] = {"a", "a1", "a2", "a02", "a10", "b", "c1n2", "c1n10",
-                          "c2n1"};
+    const char *want[] = {"a", "a1",   "a2",    "a02", "a10",
+                          "b", "c1n2", "c1n10", "c2n1"};
 
     ck_assert_int_lt(hostlist_name_cmp("n2", "n10"), 0);
     ck_assert_int_gt(hostlist_name_cmp("n10", "n9"), 0);

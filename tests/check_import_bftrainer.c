@@ -125,15 +125,21 @@ START_TEST(test_gzip_and_file_argument)
 }
 END_TEST
 
+/* Copies made by subst, freed at the end of the test. */
+static char *copies[32];
+static size_t n_copies;
+
 /* Replaces the first occurrence of from by to in a copy of s. */
-static char *subst(const char *s, const char *from, const char *to)
+static const char *subst(const char *s, const char *from, const char *to)
 {
     const char *p = strstr(s, from);
     char *r;
 
     ck_assert_ptr_nonnull(p);
+    ck_assert_uint_lt(n_copies, 32);
     r = xmalloc(strlen(s) + strlen(to) + 1);
     sprintf(r, "%.*s%s%s", (int)(p - s), s, to, p + strlen(from));
+    copies[n_copies++] = r;
     return r;
 }
 
@@ -199,6 +205,8 @@ START_TEST(test_bad_exports)
                "transitions.csv", 6, "4 fields, the header has 5");
     expect_bad("b15", nodes_csv, subst(rows_csv, "1060,2,2,0", "1000,2,2,0"),
                trans_csv, "rows.csv", 3, "does not match epoch_s 1000");
+    while (n_copies > 0)
+        free(copies[--n_copies]);
 }
 END_TEST
 

@@ -11,6 +11,11 @@ tests_check_replay_CFLAGS = $(BFS_TEST_CFLAGS)
 tests_check_replay_LDADD = $(BFS_TEST_LIBS)
 include $(srcdir)/tests/trace.mk
 
+check_PROGRAMS += tests/check_util
+tests_check_util_SOURCES = tests/check_util.c tests/testutil.h
+tests_check_util_CFLAGS = $(BFS_TEST_CFLAGS)
+tests_check_util_LDADD = $(BFS_TEST_LIBS)
+
 check_PROGRAMS += tests/check_evq
 tests_check_evq_SOURCES = tests/check_evq.c tests/testutil.h
 tests_check_evq_CFLAGS = $(BFS_TEST_CFLAGS)
@@ -22,3 +27,4 @@ check_PROGRAMS += tests/check_cli
 tests_check_cli_SOURCES = tests/check_cli.c tests/testutil.h
 tests_check_cli_CFLAGS = $(BFS_TEST_CFLAGS)
 tests_check_cli_LDADD = $(BFS_TEST_LIBS)
+include $(srcdir)/tests/h5out.mk

@@ -1,0 +1,645 @@
+/* check_alloc.c - every exact allocator against brute force.
+ *
+ * The brute force here is independent of the allocators: it enumerates
+ * every count vector (n_j = 0 or Jmin..Jmax, sum <= N, |n_j - C_j| <=
+ * cap under a cap), evaluates each with alloc_objective, and applies the
+ * tie-break rule of alloc.h written out again: the vectors within the tie
+ * tolerance of the best objective, then the most jobs at their current
+ * count, the fewest nodes, the lexicographically largest in job order.
+ *
+ * Loop tests run over the exact methods compiled in: dp, then milp with
+ * the count model and the node model on every backend.  Random instances
+ * are seeded and cover non-concave and non-monotone curves, plateaus and
+ * identical jobs (real ties), Jmin > 1, jobs holding fewer than Jmin
+ * nodes, empty pools, no job, a single job, Tfwd from 1 to 10,000, and
+ * the published replayer's cap.
+ */
+#include "config.h"
+
+#include "alloc.h"
+#include "alloc_impl.h"
+#include "solver.h"
+#include "testutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXJ 8
+#define MAXN 12
+
+/* ---- the methods under test ------------------------------------------ */
+
+struct method {
+    char name[8], solver[16], model[8];
+};
+
+static struct method methods[16];
+static int n_methods;
+
+static void list_methods(void)
+{
+    n_methods = 0;
+    strcpy(methods[n_methods++].name, "dp");
+    for (int model = 0; model < 2; model++)
+        for (size_t i = 0; i < solver_count(); i++) {
+            struct method *m = &methods[n_methods++];
+            strcpy(m->name, "milp");
+            strcpy(m->solver, solver_get(i)->name);
+            strcpy(m->model, model ? "node" : "count");
+        }
+}
+
+static const char *method_desc(int i)
+{
+    static char buf[64];
+    snprintf(buf, sizeof buf, "%s/%s/%s", methods[i].name, methods[i].model,
+             methods[i].solver);
+    return buf;
+}
+
+static int is_node(int i)
+{
+    return strcmp(methods[i].model, "node") == 0;
+}
+
+static struct allocator *make(int i)
+{
+    struct alloc_opts o;
+    struct allocator *a = NULL;
+    struct bfs_error e;
+
+    alloc_opts_default(&o);
+    o.name = methods[i].name;
+    o.solver = methods[i].solver[0] ? methods[i].solver : NULL;
+    o.model = methods[i].model[0] ? methods[i].model : NULL;
+    bfs_error_clear(&e);
+    ck_assert_msg(allocator_create(&o, &a, &e) == 0, "%s: %s",
+                  method_desc(i), e.msg);
+    return a;
+}
+
+/* ---- random instances -------------------------------------------------- */
+
+struct inst {
+    struct alloc_problem p;
+    struct alloc_job jobs[MAXJ];
+    double o[MAXJ][MAXN + 3];
+    int owner[MAXN];
+};
+
+static unsigned long long rng;
+
+static unsigned rnd(unsigned n) /* uniform in 0..n-1 */
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (unsigned)((rng >> 11) % n);
+}
+
+static double rnd01(void)
+{
+    return rnd(1u << 30) / (double)(1u << 30);
+}
+
+static void fix_pointers(struct inst *in)
+{
+    in->p.jobs = in->jobs;
+    for (int j = 0; j < MAXJ; j++)
+        in->jobs[j].o = in->o[j];
+}
+
+/* A random instance with at most maxj jobs on at most maxn nodes. */
+static void gen(struct inst *in, unsigned seed, int maxj, int maxn, int cap)
+{
+    int used = 0, kind;
+    static const double tfwd[] = {1, 7, 60, 600, 3600, 10000};
+
+    memset(in, 0, sizeof *in);
+    rng = 0x9E3779B97F4A7C15ull ^ ((unsigned long long)seed * 0x2545F491u);
+    for (int i = 0; i < 8; i++)
+        rnd(2);
+    in->p.pool = rnd(8) == 0 ? 0 : (int)rnd((unsigned)maxn + 1);
+    in->p.n_jobs = rnd(10) == 0 ? (size_t)rnd(2) : 1 + rnd((unsigned)maxj);
+    in->p.tfwd = rnd(2) ? tfwd[rnd(6)] : 1 + rnd01() * 9999;
+    in->p.cap = cap ? (in->p.pool + 1) / 2 : 0;
+    kind = (int)rnd(5);
+    for (size_t j = 0; j < in->p.n_jobs; j++) {
+        struct alloc_job *jb = &in->jobs[j];
+        double *o = in->o[j];
+        int room = in->p.pool - used;
+        jb->jmax = 1 + (int)rnd((unsigned)maxn + 2);
+        jb->jmin = rnd(3) ? 1 : 1 + (int)rnd((unsigned)jb->jmax);
+        jb->cur = rnd(3) == 0 ? 0 : (int)rnd((unsigned)jb->jmax + 1);
+        if (jb->cur > room)
+            jb->cur = room;
+        used += jb->cur;
+        jb->tcup = rnd(4) ? rnd(30) : rnd01() * 30;
+        jb->tcdw = rnd(4) ? rnd(20) : rnd01() * 20;
+        if (j > 0 && rnd(3) == 0) { /* identical to the previous job */
+            jb->jmin = in->jobs[j - 1].jmin;
+            jb->jmax = in->jobs[j - 1].jmax;
+            jb->tcup = in->jobs[j - 1].tcup;
+            jb->tcdw = in->jobs[j - 1].tcdw;
+            if (jb->cur > jb->jmax)
+                jb->cur = jb->jmax;
+            memcpy(o, in->o[j - 1], sizeof in->o[j]);
+            continue;
+        }
+        o[0] = 0;
+        for (int n = 1; n <= jb->jmax; n++)
+            switch (kind) {
+            case 0: /* small integers: plateaus and many ties */
+                o[n] = o[n - 1] + rnd(3);
+                break;
+            case 1: /* non-monotone reals */
+                o[n] = rnd01() * 100;
+                break;
+            case 2: /* concave-ish throughput in the thousands */
+                o[n] = o[n - 1] + 2831.0 / (1 + 0.1 * n) + rnd(50);
+                break;
+            case 3: /* speed-ups, with a dip */
+                o[n] = n == 1 ? 1 : o[n - 1] + (rnd(4) ? 0.9 : -0.3);
+                break;
+            default: /* integer-valued, convex then flat */
+                o[n] = n < 4 ? n * n : o[n - 1];
+                break;
+            }
+    }
+    /* a scattered current map for the node model */
+    {
+        int q = 0, perm[MAXN];
+        for (int i = 0; i < in->p.pool; i++) {
+            perm[i] = i;
+            in->owner[i] = -1;
+        }
+        for (int i = in->p.pool - 1; i > 0; i--) {
+            int k = (int)rnd((unsigned)i + 1), t = perm[i];
+            perm[i] = perm[k];
+            perm[k] = t;
+        }
+        for (size_t j = 0; j < in->p.n_jobs; j++)
+            for (int k = 0; k < in->jobs[j].cur; k++)
+                in->owner[perm[q++]] = (int)j;
+        in->p.owner = rnd(2) ? in->owner : NULL;
+    }
+    fix_pointers(in);
+}
+
+/* ---- brute force --------------------------------------------------------- */
+
+struct bf {
+    const struct alloc_problem *p;
+    int n[MAXJ], best[MAXJ];
+    double zmax, thr;
+    int pass, have;
+    long count;
+};
+
+static int bf_ok(const struct alloc_problem *p, size_t j, int n)
+{
+    const struct alloc_job *jb = &p->jobs[j];
+    if (n != 0 && (n < jb->jmin || n > jb->jmax))
+        return 0;
+    return p->cap == 0 || abs(n - jb->cur) <= p->cap;
+}
+
+/* 1 if a is preferred to b (both feasible, both in the tie set) */
+static int bf_better(const struct alloc_problem *p, const int *a,
+                     const int *b)
+{
+    int ka = 0, kb = 0, sa = 0, sb = 0;
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        ka += a[j] == p->jobs[j].cur;
+        kb += b[j] == p->jobs[j].cur;
+        sa += a[j];
+        sb += b[j];
+    }
+    if (ka != kb)
+        return ka > kb;
+    if (sa != sb)
+        return sa < sb;
+    for (size_t j = 0; j < p->n_jobs; j++)
+        if (a[j] != b[j])
+            return a[j] > b[j];
+    return 0;
+}
+
+static void bf_rec(struct bf *b, size_t j, int left)
+{
+    const struct alloc_problem *p = b->p;
+
+    if (j == p->n_jobs) {
+        double z = alloc_objective(p, b->n);
+        b->count++;
+        if (b->pass == 0) {
+            if (z > b->zmax)
+                b->zmax = z;
+        } else if (z >= b->thr &&
+                   (!b->have || bf_better(p, b->n, b->best))) {
+            memcpy(b->best, b->n, sizeof b->best);
+            b->have = 1;
+        }
+        return;
+    }
+    for (int n = 0; n <= left && n <= p->jobs[j].jmax; n++)
+        if (bf_ok(p, j, n)) {
+            b->n[j] = n;
+            bf_rec(b, j + 1, left - n);
+        }
+}
+
+/* The tie tolerance, computed here from its definition in alloc.h. */
+static double bf_tol(const struct alloc_problem *p)
+{
+    double s = 0;
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        const struct alloc_job *jb = &p->jobs[j];
+        double r = jb->cur >= jb->jmin ? jb->o[jb->cur] : 0, big = 0;
+        for (int n = 0; n <= jb->jmax && n <= p->pool; n++) {
+            double v = p->tfwd * jb->o[n];
+            if (!bf_ok(p, j, n))
+                continue;
+            if (n > jb->cur)
+                v -= jb->tcup * r;
+            if (n < jb->cur)
+                v -= jb->tcdw * r;
+            if (fabs(v) > big)
+                big = fabs(v);
+        }
+        s += big;
+    }
+    return ALLOC_TIE_REL * (s > 1 ? s : 1);
+}
+
+/* Returns 1 and the rule's counts in out, or 0 if nothing is feasible. */
+static int brute_force(const struct alloc_problem *p, int *out)
+{
+    struct bf b;
+
+    memset(&b, 0, sizeof b);
+    b.p = p;
+    b.zmax = -HUGE_VAL;
+    bf_rec(&b, 0, p->pool);
+    if (b.zmax == -HUGE_VAL)
+        return 0;
+    b.pass = 1;
+    b.thr = b.zmax - bf_tol(p);
+    bf_rec(&b, 0, p->pool);
+    memcpy(out, b.best, p->n_jobs * sizeof *out);
+    return 1;
+}
+
+static void describe(const struct alloc_problem *p, char *buf, size_t size)
+{
+    size_t off = (size_t)snprintf(buf, size, "N=%d Tfwd=%g cap=%d owner=%s",
+                                  p->pool, p->tfwd, p->cap,
+                                  p->owner ? "map" : "none");
+    for (size_t j = 0; j < p->n_jobs && off < size; j++) {
+        const struct alloc_job *jb = &p->jobs[j];
+        off += (size_t)snprintf(buf + off, size - off,
+                                " | job%zu cur=%d %d..%d up=%g dw=%g o=", j,
+                                jb->cur, jb->jmin, jb->jmax, jb->tcup,
+                                jb->tcdw);
+        for (int n = 0; n <= jb->jmax && off < size; n++)
+            off += (size_t)snprintf(buf + off, size - off, "%s%.17g",
+                                    n ? "," : "", jb->o[n]);
+    }
+}
+
+/* Solves p with a and compares with brute force. */
+static void check_one(struct allocator *a, int method,
+                      const struct alloc_problem *p, unsigned seed)
+{
+    int want[MAXJ + 1], got[MAXJ + 1];
+    struct alloc_result r;
+    struct bfs_error e;
+    int feasible = brute_force(p, want), rc;
+    char desc[4096];
+
+    memset(&r, 0, sizeof r);
+    r.counts = got;
+    bfs_error_clear(&e);
+    rc = allocator_solve(a, p, &r, &e);
+    describe(p, desc, sizeof desc);
+    ck_assert_msg(rc == 0, "%s seed %u: %s", method_desc(method), seed,
+                  e.msg);
+    if (!feasible) {
+        ck_assert_msg(r.status == ALLOC_INFEASIBLE,
+                      "%s seed %u: %s, brute force: infeasible; %s",
+                      method_desc(method), seed,
+                      alloc_status_name(r.status), desc);
+        return;
+    }
+    ck_assert_msg(r.status == ALLOC_OPTIMAL, "%s seed %u: status %s; %s",
+                  method_desc(method), seed, alloc_status_name(r.status),
+                  desc);
+    for (size_t j = 0; j < p->n_jobs; j++)
+        if (got[j] != want[j]) {
+            char g[256] = "", w[256] = "";
+            for (size_t k = 0; k < p->n_jobs; k++) {
+                snprintf(g + strlen(g), sizeof g - strlen(g), " %d", got[k]);
+                snprintf(w + strlen(w), sizeof w - strlen(w), " %d",
+                         want[k]);
+            }
+            ck_abort_msg("%s seed %u: counts%s (objective %.17g), brute "
+                         "force%s (objective %.17g); %s",
+                         method_desc(method), seed, g,
+                         alloc_objective(p, got), w,
+                         alloc_objective(p, want), desc);
+        }
+    ck_assert_msg(r.objective == alloc_objective(p, want),
+                  "%s seed %u: objective %.17g", method_desc(method), seed,
+                  r.objective);
+    ck_assert(r.bound >= r.objective);
+}
+
+/* Instances per method: the node model is the slow one.  BFSIM_SOAK=K
+ * runs K times as many (and with K > 1 a longer timeout is needed:
+ * CK_DEFAULT_TIMEOUT is overridden by tcase_set_timeout, so use
+ * CK_TIMEOUT_MULTIPLIER). */
+static int rounds(int method, int base)
+{
+    const char *soak = getenv("BFSIM_SOAK");
+    int k = soak && atoi(soak) > 0 ? atoi(soak) : 1;
+    return k * (is_node(method)               ? base / 4
+                : methods[method].solver[0] ? base / 2
+                                            : base * 2);
+}
+
+START_TEST(test_random)
+{
+    struct allocator *a = make(_i);
+    struct inst in;
+    int n = rounds(_i, 200);
+
+    for (int s = 0; s < n; s++) {
+        unsigned seed = 1000 + (unsigned)s * 7919u;
+        gen(&in, seed, is_node(_i) ? 5 : MAXJ, is_node(_i) ? 8 : MAXN, 0);
+        check_one(a, _i, &in.p, seed);
+    }
+    allocator_free(a);
+}
+END_TEST
+
+START_TEST(test_random_legacy_cap)
+{
+    struct allocator *a = make(_i);
+    struct inst in;
+    int n = rounds(_i, 120);
+
+    for (int s = 0; s < n; s++) {
+        unsigned seed = 5000 + (unsigned)s * 7919u;
+        gen(&in, seed, is_node(_i) ? 5 : MAXJ, is_node(_i) ? 8 : MAXN, 1);
+        check_one(a, _i, &in.p, seed);
+    }
+    allocator_free(a);
+}
+END_TEST
+
+/* DESIGN.md: a lone job on 10 idle nodes gets 5 under the published
+ * replayer's cap, 10 without it. */
+START_TEST(test_lone_job_cap)
+{
+    static const double o[11] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    struct alloc_job jb = {.cur = 0, .jmin = 1, .jmax = 10, .o = o};
+    struct alloc_problem p = {.pool = 10, .tfwd = 100, .n_jobs = 1,
+                              .jobs = &jb};
+    struct allocator *a = make(_i);
+    struct alloc_result r;
+    int n;
+
+    memset(&r, 0, sizeof r);
+    r.counts = &n;
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_int_eq(r.status, ALLOC_OPTIMAL);
+    ck_assert_int_eq(n, 10);
+    p.cap = (p.pool + 1) / 2;
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_int_eq(r.status, ALLOC_OPTIMAL);
+    ck_assert_int_eq(n, 5);
+    ck_assert_double_eq(r.objective, 500);
+    allocator_free(a);
+}
+END_TEST
+
+/* Under the cap a job holding 4 nodes below its Jmin of 5 can neither
+ * stop (4 > cap 2) nor reach 5 (more than the pool of 4). */
+START_TEST(test_infeasible_cap)
+{
+    static const double o[7] = {0, 1, 2, 3, 4, 5, 6};
+    struct alloc_job jb = {.cur = 4, .jmin = 5, .jmax = 6, .o = o};
+    struct alloc_problem p = {.pool = 4, .tfwd = 10, .n_jobs = 1,
+                              .jobs = &jb, .cap = 2};
+    struct allocator *a = make(_i);
+    struct alloc_result r;
+    int n = -7;
+
+    memset(&r, 0, sizeof r);
+    r.counts = &n;
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_str_eq(alloc_status_name(r.status), "infeasible");
+    ck_assert_int_eq(n, -7);
+    allocator_free(a);
+}
+END_TEST
+
+/* Hand-made ties: the rule of alloc.h decides. */
+START_TEST(test_ties_by_hand)
+{
+    static const double same[4] = {0, 10, 20, 30};
+    static const double flat[5] = {0, 10, 10, 10, 10};
+    struct alloc_job jobs[3] = {
+        {.cur = 0, .jmin = 1, .jmax = 3, .o = same},
+        {.cur = 0, .jmin = 1, .jmax = 3, .o = same},
+        {.cur = 0, .jmin = 1, .jmax = 3, .o = same},
+    };
+    struct alloc_problem p = {.pool = 4, .tfwd = 1, .n_jobs = 3,
+                              .jobs = jobs};
+    struct allocator *a = make(_i);
+    struct alloc_result r;
+    int n[3];
+
+    memset(&r, 0, sizeof r);
+    r.counts = n;
+    /* identical idle jobs, 4 nodes: every split of 4 ties; the earlier
+     * jobs get more: 3, 1, 0 */
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_int_eq(n[0], 3);
+    ck_assert_int_eq(n[1], 1);
+    ck_assert_int_eq(n[2], 0);
+    /* job 1 already runs on 2 (free to keep, costs to change): 2 stays,
+     * job 0 takes the other 2 */
+    jobs[1].cur = 2;
+    jobs[1].tcup = jobs[1].tcdw = 0;
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_int_eq(n[0], 2);
+    ck_assert_int_eq(n[1], 2);
+    ck_assert_int_eq(n[2], 0);
+    /* a flat curve: one node does as well as four; the fewest nodes win */
+    p.n_jobs = 1;
+    jobs[0].o = flat;
+    jobs[0].jmax = 4;
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_int_eq(n[0], 1);
+    /* ... unless the job already holds three: keeping wins */
+    jobs[0].cur = 3;
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_int_eq(n[0], 3);
+    allocator_free(a);
+}
+END_TEST
+
+/* Ten identical ShuffleNet jobs (the published curve) on 64 nodes with
+ * various current maps: every method agrees with the DP, which brute
+ * force checks on the small instances above. */
+START_TEST(test_shufflenet)
+{
+    static const double bpN[] = {0, 1, 2, 4, 8, 16, 32, 64};
+    static const double bpO[] = {0,       2831,    5259,    9988,
+                                 20379.2, 38895.3, 74125.1, 145081.5};
+    static double o[65];
+    struct alloc_job jobs[10];
+    struct alloc_problem p = {.pool = 64, .tfwd = 600, .n_jobs = 10,
+                              .jobs = jobs};
+    struct allocator *a = make(_i), *dp;
+    struct alloc_opts od;
+    struct alloc_result r;
+    int n[10], want[10];
+
+    for (int k = 0, i = 0; k <= 64; k++) {
+        while (bpN[i + 1] < k)
+            i++;
+        o[k] = bpO[i] +
+               (bpO[i + 1] - bpO[i]) / (bpN[i + 1] - bpN[i]) * (k - bpN[i]);
+    }
+    alloc_opts_default(&od);
+    od.name = "dp";
+    ck_assert_int_eq(allocator_create(&od, &dp, NULL), 0);
+    memset(&r, 0, sizeof r);
+    for (int round = 0; round < (is_node(_i) ? 2 : 6); round++) {
+        int used = 0;
+        rng = 77 + (unsigned)round;
+        p.n_jobs = is_node(_i) ? 4 : 10;
+        p.cap = round % 2 ? (p.pool + 1) / 2 : 0;
+        for (int j = 0; j < 10; j++) {
+            jobs[j] = (struct alloc_job){.jmin = 1 + (round == 4),
+                                         .jmax = 64,
+                                         .tcup = 18,
+                                         .tcdw = 12,
+                                         .o = o};
+            jobs[j].cur = (int)rnd(13);
+            if (used + jobs[j].cur > p.pool)
+                jobs[j].cur = 0;
+            used += jobs[j].cur;
+        }
+        r.counts = want;
+        ck_assert_int_eq(allocator_solve(dp, &p, &r, NULL), 0);
+        r.counts = n;
+        ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+        ck_assert_msg(r.status == ALLOC_OPTIMAL, "%s: %s", method_desc(_i),
+                      alloc_status_name(r.status));
+        for (size_t j = 0; j < p.n_jobs; j++)
+            ck_assert_msg(n[j] == want[j],
+                          "%s round %d job %zu: %d, dp %d", method_desc(_i),
+                          round, j, n[j], want[j]);
+    }
+    allocator_free(dp);
+    allocator_free(a);
+}
+END_TEST
+
+START_TEST(test_node_map_checked)
+{
+    static const double o[4] = {0, 1, 2, 3};
+    struct alloc_job jobs[2] = {{.cur = 2, .jmin = 1, .jmax = 3, .o = o},
+                                {.cur = 1, .jmin = 1, .jmax = 3, .o = o}};
+    int owner[4] = {0, 1, -1, -1}; /* job 0 holds 1 node, not 2 */
+    struct alloc_problem p = {.pool = 4, .tfwd = 1, .n_jobs = 2,
+                              .jobs = jobs, .owner = owner};
+    struct allocator *a = make(_i);
+    struct alloc_result r;
+    struct bfs_error e;
+    int n[2];
+
+    memset(&r, 0, sizeof r);
+    r.counts = n;
+    bfs_error_clear(&e);
+    if (!is_node(_i)) { /* count-level methods ignore the map */
+        ck_assert_int_eq(allocator_solve(a, &p, &r, &e), 0);
+        allocator_free(a);
+        return;
+    }
+    ck_assert_int_eq(allocator_solve(a, &p, &r, &e), BFS_EINVAL);
+    ck_assert_msg(strstr(e.msg, "job 0 holds 1"), "%s", e.msg);
+    owner[3] = 0; /* now consistent, scattered */
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_int_eq(r.status, ALLOC_OPTIMAL);
+    ck_assert_int_eq(n[0] + n[1], 4);
+    ck_assert(r.rows > 0 && r.cols > 0 && r.nnz > 0);
+    allocator_free(a);
+}
+END_TEST
+
+START_TEST(test_options)
+{
+    struct alloc_opts o;
+    struct allocator *a;
+    struct bfs_error e;
+
+    alloc_opts_default(&o);
+    if (solver_count() > 0) {
+        ck_assert_str_eq(o.name, "milp");
+        ck_assert_str_eq(o.solver, solver_get(0)->name);
+        ck_assert_str_eq(o.model, "count");
+    } else
+        ck_assert_str_eq(o.name, "dp");
+    o.name = "milp";
+    o.model = "edge";
+    bfs_error_clear(&e);
+    ck_assert_int_ne(allocator_create(&o, &a, &e), 0);
+    ck_assert_ptr_nonnull(strstr(e.msg, "edge"));
+    if (solver_count() == 0)
+        return;
+    o.model = "node";
+    o.solver = "nosuch";
+    bfs_error_clear(&e);
+    ck_assert_int_eq(allocator_create(&o, &a, &e), BFS_ENOTFOUND);
+    for (size_t i = 0; i < solver_count(); i++) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "%s,isolate=no", solver_get(i)->name);
+        o.solver = spec;
+        ck_assert_int_eq(allocator_create(&o, &a, NULL), 0);
+        allocator_free(a);
+        snprintf(spec, sizeof spec, "%s,isolate=maybe", solver_get(i)->name);
+        bfs_error_clear(&e);
+        ck_assert_int_eq(allocator_create(&o, &a, &e), BFS_EINVAL);
+        ck_assert_ptr_nonnull(strstr(e.msg, "isolate=maybe"));
+    }
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("alloc");
+    TCase *tc = tcase_create("exact");
+
+    list_methods();
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_random, 0, n_methods);
+    tcase_add_loop_test(tc, test_random_legacy_cap, 0, n_methods);
+    tcase_add_loop_test(tc, test_lone_job_cap, 0, n_methods);
+    tcase_add_loop_test(tc, test_infeasible_cap, 0, n_methods);
+    tcase_add_loop_test(tc, test_ties_by_hand, 0, n_methods);
+    tcase_add_loop_test(tc, test_shufflenet, 0, n_methods);
+    tcase_add_loop_test(tc, test_node_map_checked, 0, n_methods);
+    tcase_add_test(tc, test_options);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run(suite());
+}

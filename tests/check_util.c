@@ -1,0 +1,221 @@
+/* check_util.c - time conversion, strict number parsing, numpy-order
+ * summation, the line reader and atomic output. */
+#include "config.h"
+
+#include "testutil.h"
+#include "util.h"
+
+#include <check.h>
+#include <string.h>
+#include <zlib.h>
+
+START_TEST(test_time)
+{
+    char buf[BFS_TIME_LEN];
+    int64_t t = 0;
+
+    /* 2021-02-10 20:21:15 UTC: 18668 days after 1970-01-01 (51 years, 13
+     * of them leap, plus 40 days) = 1612915200, plus 73275 s. */
+    ck_assert_int_eq(bfs_time_parse("2021-02-10 20:21:15", &t), 0);
+    ck_assert_int_eq(t, 1612988475);
+    ck_assert_str_eq(bfs_time_format(1612988475, buf), "2021-02-10 20:21:15");
+    ck_assert_int_eq(bfs_time_parse("2021-02-10T20:21:15", &t), 0);
+    ck_assert_int_eq(bfs_time_parse("1612988475", &t), 0);
+    ck_assert_int_eq(t, 1612988475);
+    ck_assert_str_eq(bfs_time_format(0, buf), "1970-01-01 00:00:00");
+    ck_assert_str_eq(bfs_time_format(-1, buf), "1969-12-31 23:59:59");
+    ck_assert_int_eq(bfs_time_parse("2024-02-29 00:00:00", &t), 0);
+    ck_assert_int_eq(t, 1709164800);
+    t = 7;
+    ck_assert_int_eq(bfs_time_parse("2023-02-29 00:00:00", &t), BFS_EPARSE);
+    ck_assert_int_eq(bfs_time_parse("2021-02-10 24:00:00", &t), BFS_EPARSE);
+    ck_assert_int_eq(bfs_time_parse("2021-02-10 20:21", &t), BFS_EPARSE);
+    ck_assert_int_eq(bfs_time_parse("2021-02-10 20:21:15x", &t), BFS_EPARSE);
+    ck_assert_int_eq(bfs_time_parse("", &t), BFS_EPARSE);
+    ck_assert_int_eq(t, 7); /* untouched on failure */
+    /* Round trip over a few centuries, day by day and a prime stride. */
+    for (int64_t x = -5000000000LL; x < 5000000000LL; x += 86400 * 7 + 13) {
+        ck_assert_int_eq(bfs_time_parse(bfs_time_format(x, buf), &t), 0);
+        ck_assert_int_eq(t, x);
+    }
+}
+END_TEST
+
+START_TEST(test_numbers)
+{
+    int64_t i = 0;
+    int n = 0;
+    double d = 0;
+
+    ck_assert_int_eq(bfs_parse_i64("-42", &i), 0);
+    ck_assert_int_eq(i, -42);
+    ck_assert_int_eq(bfs_parse_i64("42 ", &i), BFS_EPARSE);
+    ck_assert_int_eq(bfs_parse_i64(" 42", &i), BFS_EPARSE);
+    ck_assert_int_eq(bfs_parse_i64("99999999999999999999", &i), BFS_ERANGE);
+    ck_assert_int_eq(bfs_parse_int("3000000000", &n), BFS_ERANGE);
+    ck_assert_int_eq(bfs_parse_double("7115.3000000000002", &d), 0);
+    ck_assert(d == 7115.3000000000002);
+    ck_assert_int_eq(bfs_parse_double("nan", &d), BFS_ERANGE);
+    ck_assert_int_eq(bfs_parse_double("1e999", &d), BFS_ERANGE);
+    ck_assert_int_eq(bfs_parse_double("", &d), BFS_EPARSE);
+}
+END_TEST
+
+/* numpy adds 8 or more values in eight running sums combined pairwise,
+ * then the rest in order.  For 1e16 followed by eight 1s (doubles near
+ * 1e16 are 2 apart; ties go to the even mantissa):
+ *   r = 1e16, 1, 1, 1, 1, 1, 1, 1 (no full block after the first)
+ *   ((1e16 + 1) + (1 + 1)) + ((1 + 1) + (1 + 1)) = (1e16 + 2) + 4
+ *   = 1e16 + 6, then + 1 = 1e16 + 7, a tie between 1e16 + 6 (mantissa
+ *   5e15 + 3, odd) and 1e16 + 8 (even): 1e16 + 8.
+ * Adding in order instead loses every 1: 1e16 + 1 ties back to 1e16. */
+START_TEST(test_pairwise_sum)
+{
+    double a[9] = {1e16, 1, 1, 1, 1, 1, 1, 1, 1};
+    double seq = 0;
+
+    for (int i = 0; i < 9; i++)
+        seq += a[i];
+    ck_assert(seq == 1e16);
+    ck_assert(bfs_pairwise_sum(a, 9) == 1e16 + 8);
+    /* Under 8 values numpy adds in order. */
+    ck_assert(bfs_pairwise_sum(a, 7) == 1e16);
+    ck_assert(bfs_pairwise_sum(a, 0) == 0.0);
+}
+END_TEST
+
+START_TEST(test_lines)
+{
+    char big[10000 + 1];
+    char *text, *line;
+    struct bfs_lines *r;
+    struct bfs_error e;
+    const char *p;
+
+    memset(big, 'x', 10000);
+    big[10000] = '\0';
+    text = xmalloc(20000);
+    sprintf(text, "a,b\r\n\n%s\nlast", big);
+    p = tu_write("lines.txt", text);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(bfs_lines_open(p, &r, &e), 0);
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+    ck_assert_str_eq(line, "a,b");
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+    ck_assert_str_eq(line, "");
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+    ck_assert_str_eq(line, big);
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+    ck_assert_str_eq(line, "last");
+    ck_assert_uint_eq(bfs_lines_lineno(r), 4);
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 0);
+    bfs_lines_close(r);
+    free(text);
+
+    ck_assert_int_lt(bfs_lines_open(tu_tmp("missing"), &r, &e), 0);
+    ck_assert_ptr_nonnull(strstr(e.msg, "missing"));
+}
+END_TEST
+
+/* A gzip file cut short is an error at the line where it stops, not a
+ * silently shorter input. */
+START_TEST(test_lines_truncated_gzip)
+{
+    const char *p = tu_tmp("cut.gz");
+    gzFile gz = gzopen(p, "wb9");
+    struct bfs_lines *r;
+    struct bfs_error e;
+    char *line, *all;
+    FILE *f;
+    size_t n;
+    int rc;
+
+    for (int i = 0; i < 20000; i++)
+        gzprintf(gz, "line %d with some text to compress %d\n", i, i * 7919);
+    gzclose(gz);
+    all = tu_slurp(p);
+    f = fopen(p, "rb");
+    fseek(f, 0, SEEK_END);
+    n = (size_t)ftell(f);
+    fclose(f);
+    f = fopen(p, "wb");
+    fwrite(all, 1, n / 2, f);
+    fclose(f);
+    free(all);
+
+    bfs_error_clear(&e);
+    ck_assert_int_eq(bfs_lines_open(p, &r, &e), 0);
+    while ((rc = bfs_lines_next(r, &line, &e)) == 1)
+        ck_assert_int_eq(strncmp(line, "line ", 5), 0);
+    ck_assert_int_eq(rc, BFS_EIO);
+    ck_assert_ptr_nonnull(strstr(e.msg, "unexpected end of compressed data"));
+    bfs_lines_close(r);
+}
+END_TEST
+
+START_TEST(test_split)
+{
+    char a[] = "x,,y", b[] = "  p \t q  ";
+    char *f[4];
+
+    ck_assert_uint_eq(bfs_split(a, ',', f, 4), 3);
+    ck_assert_str_eq(f[0], "x");
+    ck_assert_str_eq(f[1], "");
+    ck_assert_str_eq(f[2], "y");
+    ck_assert_uint_eq(bfs_split_ws(b, f, 4), 2);
+    ck_assert_str_eq(f[0], "p");
+    ck_assert_str_eq(f[1], "q");
+}
+END_TEST
+
+START_TEST(test_atomic_output)
+{
+    const char *p = tu_tmp("out.txt");
+    struct bfs_out o;
+    struct bfs_error e;
+    char *got;
+
+    bfs_error_clear(&e);
+    ck_assert_int_eq(bfs_out_open(&o, p, &e), 0);
+    fputs("hello\n", o.fp);
+    ck_assert_int_eq(tu_exists(p), 0); /* not there before the commit */
+    ck_assert_int_eq(bfs_out_commit(&o, &e), 0);
+    got = tu_slurp(p);
+    ck_assert_str_eq(got, "hello\n");
+    free(got);
+
+    /* An aborted rewrite leaves the old file as it was. */
+    ck_assert_int_eq(bfs_out_open(&o, p, &e), 0);
+    fputs("half", o.fp);
+    bfs_out_abort(&o);
+    got = tu_slurp(p);
+    ck_assert_str_eq(got, "hello\n");
+    free(got);
+
+    /* A device is written in place, not replaced. */
+    ck_assert_int_eq(bfs_out_open(&o, "/dev/null", &e), 0);
+    fputs("discarded", o.fp);
+    ck_assert_int_eq(bfs_out_commit(&o, &e), 0);
+    ck_assert_int_eq(system("test -c /dev/null"), 0);
+
+    ck_assert_int_lt(bfs_out_open(&o, tu_tmp("no/such/dir/x"), &e), 0);
+    ck_assert_ptr_nonnull(strstr(e.msg, "no/such/dir/x"));
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("util");
+    TCase *tc = tcase_create("util");
+
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_time);
+    tcase_add_test(tc, test_numbers);
+    tcase_add_test(tc, test_pairwise_sum);
+    tcase_add_test(tc, test_lines);
+    tcase_add_test(tc, test_lines_truncated_gzip);
+    tcase_add_test(tc, test_split);
+    tcase_add_test(tc, test_atomic_output);
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}
