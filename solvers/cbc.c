@@ -17,7 +17,7 @@
  * apply: the LP flags and column solution are read instead.
  *
  * Calls into CBC are not thread-safe in this build: one solve at a time
- * per process (solver.c's isolation runs each in its own process).
+ * per process (an isolated solver has a child process of its own).
  */
 #include "config.h"
 
@@ -98,8 +98,8 @@ static void load(Cbc_Model *cm, const struct milp *m)
         rlb[r] = finite_or_max(m->row_lb[r]);
         rub[r] = finite_or_max(m->row_ub[r]);
     }
-    Cbc_loadProblem(cm, (int)nc, (int)nr, start, index, value, clb, cub,
-                    m->obj, rlb, rub);
+    Cbc_loadProblem(cm, (int)nc, (int)nr, start, index, value, clb, cub, m->obj,
+                    rlb, rub);
     for (size_t i = 0; i < nc; i++)
         if (m->col_int[i])
             Cbc_setInteger(cm, (int)i);
@@ -190,8 +190,8 @@ static void decode(Cbc_Model *cm, const struct milp *m,
             take(res, m, best, SOLVE_FEASIBLE);
         else
             res->status = SOLVE_NO_SOLUTION;
-        snprintf(res->msg, sizeof res->msg, "CBC stopped (secondary %d%s)",
-                 sec, sec == 4 ? ", time limit" : "");
+        snprintf(res->msg, sizeof res->msg, "CBC stopped (secondary %d%s)", sec,
+                 sec == 4 ? ", time limit" : "");
         break;
     case 2:
         if (best)

@@ -38,11 +38,11 @@ struct glpk_solver {
 /* What the hooks and the callback share with glpk_solve. */
 struct glpk_ctx {
     jmp_buf jb;
-    int log;          /* echo GLPK's output to stderr */
-    char tail[200];   /* the last output, for error messages */
-    double gap_abs;   /* stop when |bound - incumbent| <= this */
-    int gap_stop;     /* the callback stopped the search on gap_abs */
-    int have_bound;   /* bound holds the best node's bound */
+    int log;        /* echo GLPK's output to stderr */
+    char tail[200]; /* the last output, for error messages */
+    double gap_abs; /* stop when |bound - incumbent| <= this */
+    int gap_stop;   /* the callback stopped the search on gap_abs */
+    int have_bound; /* bound holds the best node's bound */
     double bound;
 };
 
@@ -158,8 +158,8 @@ static void load(glp_prob *P, const struct milp *m, int *ia, int *ja,
         glp_load_matrix(P, (int)m->nnz, ia, ja, ar);
 }
 
-static void take(struct solve_result *res, const struct milp *m,
-                 glp_prob *P, int status)
+static void take(struct solve_result *res, const struct milp *m, glp_prob *P,
+                 int status)
 {
     for (size_t i = 0; i < m->n_cols; i++)
         res->x[i] = glp_mip_col_val(P, (int)i + 1);
@@ -218,8 +218,8 @@ static void decode(int ret, glp_prob *P, const struct milp *m,
         break;
     }
     res->status = SOLVE_FAILED;
-    snprintf(res->msg, sizeof res->msg, "GLPK: glp_intopt returned %d%s%s",
-             ret, c->tail[0] ? ": " : "", c->tail);
+    snprintf(res->msg, sizeof res->msg, "GLPK: glp_intopt returned %d%s%s", ret,
+             c->tail[0] ? ": " : "", c->tail);
 }
 
 static int glpk_solve(struct solver *s, const struct milp *m,

@@ -230,8 +230,7 @@ static int dp_solve(void *state, const struct alloc_problem *p,
     (void)e;
     d.hi = xcalloc(d.nj + 1, sizeof *d.hi);
     d.keepable = xcalloc(d.nj + 1, sizeof *d.keepable);
-    d.v = xreallocarray(NULL, (d.nj + 1) * ((size_t)p->pool + 1),
-                        sizeof *d.v);
+    d.v = xreallocarray(NULL, (d.nj + 1) * ((size_t)p->pool + 1), sizeof *d.v);
     for (size_t j = 0; j < d.nj; j++) {
         d.hi[j] = -1;
         for (int n = 0; n <= p->pool; n++) {

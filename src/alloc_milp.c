@@ -30,17 +30,22 @@
  *
  * Stages (each a fresh model and a fresh solve; the time limit covers
  * them all):
- *   1. maximise the objective: z = alloc_objective of the counts found.
- *      A time limit here ends the solve (FEASIBLE or NO_SOLUTION).
- *   2. add the tie row "objective >= z - tol" and maximise
- *      A * keeps - B * nodes + W, integer weights with A > the range of
- *      the rest and B > the range of W; W = sum_j w_j n_j is the exact
- *      lexicographic order (w_j = prod_{i>j} (hi_i + 1)) when the whole
- *      objective stays below LEX_EXACT_MAX, else a hint (w_j = J - j).
+ *   1. maximise the objective with the chosen model: z = alloc_objective
+ *      of the counts found.  A limit here ends the solve (FEASIBLE or
+ *      NO_SOLUTION).
+ *   2. on the count model (the rule is about counts, and both models
+ *      admit exactly the same count vectors, so the node model need not
+ *      be solved three times: 3-4x faster), add the tie row "objective >=
+ *      z - tol" and maximise A * keeps - B * nodes + W, integer weights
+ *      with A > the range of the rest and B > the range of W; W = sum_j
+ *      w_j n_j is the exact lexicographic order (w_j = prod_{i>j} (hi_i +
+ *      1)) when the whole objective stays below LEX_EXACT_MAX, else a
+ *      hint (w_j = J - j).
  *   3. unless W was exact: while a count vector with the same keeps and
  *      nodes, in the tie set, lexicographically after the incumbent
- *      exists (binaries d_j mark the first job that differs), take it.
- *      An infeasible answer proves the incumbent is the rule's choice.
+ *      exists (binaries d_j mark the first job that differs, tied to the
+ *      y[j,n] binaries without big-M), take it.  An infeasible answer
+ *      proves the incumbent is the rule's choice.
  * Every candidate is checked exactly (admissible counts within the pool,
  * alloc_objective >= z - tol, a strictly better tie-break key) before it
  * replaces the incumbent, so a numerically wrong answer from a solver
@@ -79,8 +84,10 @@
 enum { MODEL_COUNT, MODEL_NODE };
 
 struct mstate {
-    char *solver;         /* owned; backend name */
-    int model;            /* MODEL_* */
+    char *name;              /* owned; the backend's name */
+    struct solver *solver;   /* owned; kept from solve to solve, so that an
+                                isolated one keeps its child process */
+    int model;               /* MODEL_* */
     struct solver_opts base; /* time limit, gaps, threads, log, isolate */
 };
 
@@ -88,7 +95,7 @@ struct mstate {
 
 struct lexpr {
     size_t n, cap;
-    int *col;   /* owned */
+    int *col;    /* owned */
     double *val; /* owned */
     double c0;
 };
@@ -133,7 +140,7 @@ static double lexpr_eval(const struct lexpr *x, const double *sol)
 /* ---- models ---------------------------------------------------------- */
 
 struct amodel {
-    struct milp m;      /* stage 1: maximise the scaled objective */
+    struct milp m; /* stage 1: maximise the scaled objective */
     size_t nj;
     struct lexpr *cnt;  /* owned, nj: n_j */
     struct lexpr *keep; /* owned, nj: [n_j == C_j] */
@@ -141,7 +148,7 @@ struct amodel {
     double unit;        /* objective unit = the tie tolerance */
     /* count model only: ycol[j * ystride + n] is the column of y[j,n], or
      * -1; NULL for the node model */
-    int *ycol;          /* owned */
+    int *ycol; /* owned */
     size_t ystride;
 };
 
@@ -245,8 +252,8 @@ static int node_owner(const struct alloc_problem *p, int *owner,
         if (o < -1 || o >= (int)p->n_jobs) {
             xfree(held);
             return bfs_fail(e, BFS_EINVAL,
-                            "node model: node %d owned by job %d of %zu", i,
-                            o, p->n_jobs);
+                            "node model: node %d owned by job %d of %zu", i, o,
+                            p->n_jobs);
         }
         owner[i] = o;
         if (o >= 0)
@@ -553,9 +560,7 @@ static int run_stage(const struct mstate *st, const struct milp *m,
                      struct alloc_result *res, struct bfs_error *e)
 {
     struct solver_opts o = st->base;
-    struct solver *s;
     struct solve_result r;
-    int rc;
 
     o.gap_rel = gap_rel;
     o.gap_abs = gap_abs;
@@ -563,14 +568,11 @@ static int run_stage(const struct mstate *st, const struct milp *m,
     o.time_limit = deadline - bfs_now();
     if (!(o.time_limit > 0))
         return SOLVE_NO_SOLUTION;
-    rc = solver_create(st->solver, &o, &s, e);
-    if (rc)
+    if (solver_set_opts(st->solver, &o, e) != 0)
         return -1;
     memset(&r, 0, sizeof r);
     r.x = x;
-    rc = solver_solve(s, m, &r, e);
-    solver_destroy(s);
-    if (rc)
+    if (solver_solve(st->solver, m, &r, e) != 0)
         return -1;
     res->build_s += r.build_s;
     res->solve_s += r.solve_s;
@@ -592,22 +594,25 @@ static int accept(const struct alloc_problem *p, double thr, const int *c,
     return 1;
 }
 
+/* Solves p: stage 1 on a (the count or the node model), the tie-break
+ * stages on c, the count model of p (which may be a itself). */
 static int solve_model(const struct mstate *st, const struct alloc_problem *p,
-                       struct amodel *a, struct alloc_result *res,
-                       struct bfs_error *e)
+                       const struct amodel *a, const struct amodel *c,
+                       struct alloc_result *res, struct bfs_error *e)
 {
-    size_t nj = a->nj, cols = a->m.n_cols;
+    size_t nj = a->nj, cols = c->m.n_cols + nj;
     double deadline = bfs_now() + st->base.time_limit, z, thr;
     double gap_abs = st->base.gap_abs / a->unit, A, B, P = 1, Smax = 0, mag;
-    double bound1 = HUGE_VAL;
-    double *x = xcalloc(cols + nj + 1, sizeof *x), *w;
+    double bound1 = HUGE_VAL, *x, *w;
     int *best = xcalloc(nj + 1, sizeof *best);
     int *cand = xcalloc(nj + 1, sizeof *cand);
-    int effort = st->model == MODEL_COUNT ? SOLVER_EFFORT_LIGHT
-                                          : SOLVER_EFFORT_DEFAULT;
+    int effort = a == c ? SOLVER_EFFORT_LIGHT : SOLVER_EFFORT_DEFAULT;
     int ss, exact, rc = 0;
     struct milp m2;
 
+    if (a->m.n_cols > cols)
+        cols = a->m.n_cols;
+    x = xcalloc(cols + 1, sizeof *x);
     res->rows = a->m.n_rows;
     res->cols = a->m.n_cols;
     res->nnz = a->m.nnz;
@@ -633,7 +638,8 @@ static int solve_model(const struct mstate *st, const struct alloc_problem *p,
     if (ss != SOLVE_OPTIMAL || nj == 0)
         goto done;
 
-    /* stage 2: keeps, nodes and the lexicographic order in one objective */
+    /* stage 2, on the count model: keeps, nodes and the lexicographic
+     * order in one objective */
     w = xcalloc(nj + 1, sizeof *w);
     for (size_t j = 0; j < nj; j++)
         Smax += a->hi[j];
@@ -658,27 +664,27 @@ static int solve_model(const struct mstate *st, const struct alloc_problem *p,
             A = Smax + 1;
         }
     }
-    milp_copy(&m2, &a->m);
-    add_tie_row(&m2, a, z);
-    set_secondary(&m2, a, A, B, w);
-    ss = run_stage(st, &m2, 0.0, 0.5, effort, deadline, x, NULL, res,
-                   NULL);
+    milp_copy(&m2, &c->m);
+    add_tie_row(&m2, c, z);
+    set_secondary(&m2, c, A, B, w);
+    ss = run_stage(st, &m2, 0.0, 0.5, SOLVER_EFFORT_LIGHT, deadline, x, NULL,
+                   res, NULL);
     milp_release(&m2);
     if (ss == SOLVE_OPTIMAL || ss == SOLVE_FEASIBLE) {
-        counts_of(a, x, cand);
+        counts_of(c, x, cand);
         accept(p, thr, cand, best);
     }
     /* stage 3: certificates that no later vector ties */
-    for (int round = 0; ss == SOLVE_OPTIMAL && !exact && nj > 1 &&
-                        round < CERT_MAX_ROUNDS;
+    for (int round = 0;
+         ss == SOLVE_OPTIMAL && !exact && nj > 1 && round < CERT_MAX_ROUNDS;
          round++) {
-        build_cert(&m2, a, p, z, best, w);
-        ss = run_stage(st, &m2, 0.0, 0.5, effort, deadline, x, NULL, res,
-                       NULL);
+        build_cert(&m2, c, p, z, best, w);
+        ss = run_stage(st, &m2, 0.0, 0.5, SOLVER_EFFORT_LIGHT, deadline, x,
+                       NULL, res, NULL);
         milp_release(&m2);
         if (ss != SOLVE_OPTIMAL && ss != SOLVE_FEASIBLE)
             break; /* INFEASIBLE: proven; anything else: best effort */
-        counts_of(a, x, cand);
+        counts_of(c, x, cand);
         if (!accept(p, thr, cand, best))
             break;
         ss = SOLVE_OPTIMAL;
@@ -712,9 +718,9 @@ static int parse_solver(const char *spec, struct mstate *st,
     const char *comma = strchr(spec, ',');
     size_t len = comma ? (size_t)(comma - spec) : strlen(spec);
 
-    st->solver = xmalloc(len + 1);
-    memcpy(st->solver, spec, len);
-    st->solver[len] = '\0';
+    st->name = xmalloc(len + 1);
+    memcpy(st->name, spec, len);
+    st->name[len] = '\0';
     while (comma) {
         const char *opt = comma + 1;
         size_t olen;
@@ -738,7 +744,8 @@ static void milp_destroy(void *state)
     struct mstate *st = state;
 
     if (st) {
-        xfree(st->solver);
+        solver_destroy(st->solver);
+        xfree(st->name);
         xfree(st);
     }
 }
@@ -748,7 +755,6 @@ static int milp_create(const struct alloc_opts *o, void **state,
 {
     struct mstate *st = xcalloc(1, sizeof *st);
     const char *spec = o->solver ? o->solver : solver_default_name();
-    struct solver *probe;
     int rc;
 
     solver_opts_default(&st->base);
@@ -773,14 +779,12 @@ static int milp_create(const struct alloc_opts *o, void **state,
                         "this build of bfsim");
     }
     rc = parse_solver(spec, st, e);
-    /* check the name and the options now rather than at the first event */
     if (rc == 0)
-        rc = solver_create(st->solver, &st->base, &probe, e);
+        rc = solver_create(st->name, &st->base, &st->solver, e);
     if (rc) {
         milp_destroy(st);
         return rc;
     }
-    solver_destroy(probe);
     *state = st;
     return 0;
 }
@@ -790,33 +794,34 @@ static int milp_alloc_solve(void *state, const struct alloc_problem *p,
 {
     const struct mstate *st = state;
     double t0 = bfs_now();
-    struct amodel a;
+    struct amodel a, c;
     int rc = 0;
 
     res->status = ALLOC_FAILED;
-    res->objective = NAN;
+    res->objective = nan("");
     res->bound = HUGE_VAL;
     res->build_s = res->solve_s = 0.0;
     res->rows = res->cols = res->nnz = 0;
+    amodel_init(&c, p);
     amodel_init(&a, p);
-    for (size_t j = 0; j < a.nj; j++)
-        if (a.hi[j] < 0) { /* no admissible count: the cap forbids all */
+    for (size_t j = 0; j < c.nj; j++)
+        if (c.hi[j] < 0) { /* no admissible count: the cap forbids all */
             res->status = ALLOC_INFEASIBLE;
             goto out;
         }
-    if (st->model == MODEL_COUNT)
-        build_count(p, &a);
-    else
+    build_count(p, &c);
+    if (st->model == MODEL_NODE)
         rc = build_node(p, &a, e);
     if (rc)
         goto out;
     {
         double tb = bfs_now() - t0;
-        rc = solve_model(st, p, &a, res, e);
+        rc = solve_model(st, p, st->model == MODEL_NODE ? &a : &c, &c, res, e);
         res->build_s += tb;
     }
 out:
     amodel_release(&a);
+    amodel_release(&c);
     return rc;
 }
 

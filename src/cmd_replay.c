@@ -43,15 +43,19 @@ static void usage(FILE *f)
         "end)\n"
         "  --nodes [SKIP:]COUNT  use COUNT nodes of the trace's node order\n"
         "                     after skipping SKIP (default: all)\n"
+        "  --align-jobs       shift the job set's submission times so that "
+        "the\n"
+        "                     first is the replay's start\n"
         "\n"
         "Policy:\n"
         "  --max-jobs N       jobs in the system at once, 0 = no limit "
         "(default 10)\n"
         "  --tfwd SECONDS     allocator's forward-looking horizon (default "
         "10)\n"
-        "  --allocator NAME   even (default), dp, milp\n"
-        "  --solver NAME      MILP backend: cbc, glpk\n"
-        "  --model NAME       MILP formulation: count, node\n"
+        "  --allocator NAME   milp (default), dp, or even (the published\n"
+        "                     replayer's even-share baseline)\n"
+        "  --solver NAME      MILP backend: cbc (default), glpk\n"
+        "  --model NAME       MILP formulation: count (default), node\n"
         "  --time-limit S     wall-clock limit per solve, seconds (default "
         "10)\n"
         "  --gap G            relative MIP gap\n"
@@ -429,6 +433,7 @@ enum {
     OPT_TIME_LIMIT,
     OPT_GAP,
     OPT_APPLY_FEASIBLE,
+    OPT_ALIGN_JOBS,
 };
 
 int cmd_replay(int argc, char **argv)
@@ -454,6 +459,7 @@ int cmd_replay(int argc, char **argv)
         {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
         {"gap", required_argument, NULL, OPT_GAP},
         {"apply-feasible", no_argument, NULL, OPT_APPLY_FEASIBLE},
+        {"align-jobs", no_argument, NULL, OPT_ALIGN_JOBS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -579,6 +585,9 @@ int cmd_replay(int argc, char **argv)
         }
         case OPT_APPLY_FEASIBLE:
             o.apply_feasible = 1;
+            break;
+        case OPT_ALIGN_JOBS:
+            o.align_jobs = 1;
             break;
         case 'q':
             quiet = 1;

@@ -24,43 +24,51 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "Usage: bfsim solve [OPTIONS] FILE\n"
-            "\n"
-            "Solve one allocation instance (a bfsim-instance JSON file, "
-            "'-' for standard\n"
-            "input, as written by `bfsim replay --dump-instances`) and "
-            "print every job's\n"
-            "new node count.\n"
-            "\n"
-            "Options:\n"
-            "  --allocator NAME  dp, milp or even (default: milp, or dp "
-            "when no MILP\n"
-            "                    solver is compiled in)\n"
-            "  --solver NAME     cbc or glpk (milp; default: cbc, else "
-            "glpk); append\n"
-            "                    ',isolate=yes' or ',isolate=no' to run "
-            "each solve in a\n"
-            "                    child process or not (default: yes for "
-            "cbc, no for glpk)\n"
-            "  --model NAME      count or node (milp; default: count)\n"
-            "  --time-limit S    wall-clock seconds per solve (default: "
-            "10)\n"
-            "  --gap G           relative MIP gap (default: 1e-8)\n"
-            "  --big-m MODE      legacy: cap every job's change at "
-            "floor((N+1)/2) nodes,\n"
-            "                    as the published replayer's big-M does; "
-            "exact: no cap\n"
-            "                    (default: the file's \"cap\")\n"
-            "  --threads N       solver threads where the solver has them "
-            "(CBC)\n"
-            "  --log-level N     solver output (default: 0, silent)\n"
-            "  --json            print the result as one JSON object\n"
-            "  -h, --help        print this help\n");
+    fprintf(f, "Usage: bfsim solve [OPTIONS] FILE\n"
+               "\n"
+               "Solve one allocation instance (a bfsim-instance JSON file, "
+               "'-' for standard\n"
+               "input, as written by `bfsim replay --dump-instances`) and "
+               "print every job's\n"
+               "new node count.\n"
+               "\n"
+               "Options:\n"
+               "  --allocator NAME  dp, milp or even (default: milp, or dp "
+               "when no MILP\n"
+               "                    solver is compiled in)\n"
+               "  --solver NAME     cbc or glpk (milp; default: cbc, else "
+               "glpk); append\n"
+               "                    ',isolate=yes' or ',isolate=no' to run "
+               "each solve in a\n"
+               "                    child process or not (default: yes for "
+               "cbc, no for glpk)\n"
+               "  --model NAME      count or node (milp; default: count)\n"
+               "  --time-limit S    wall-clock seconds per solve (default: "
+               "10)\n"
+               "  --gap G           relative MIP gap (default: 1e-8)\n"
+               "  --big-m MODE      legacy: cap every job's change at "
+               "floor((N+1)/2) nodes,\n"
+               "                    as the published replayer's big-M does; "
+               "exact: no cap\n"
+               "                    (default: the file's \"cap\")\n"
+               "  --threads N       solver threads where the solver has them "
+               "(CBC)\n"
+               "  --log-level N     solver output (default: 0, silent)\n"
+               "  --json            print the result as one JSON object\n"
+               "  -h, --help        print this help\n");
 }
 
-enum { OPT_ALLOC = 1, OPT_SOLVER, OPT_MODEL, OPT_TIME, OPT_GAP, OPT_BIGM,
-       OPT_THREADS, OPT_LOG, OPT_JSON };
+enum {
+    OPT_ALLOC = 1,
+    OPT_SOLVER,
+    OPT_MODEL,
+    OPT_TIME,
+    OPT_GAP,
+    OPT_BIGM,
+    OPT_THREADS,
+    OPT_LOG,
+    OPT_JSON
+};
 
 static const struct option longopts[] = {
     {"allocator", required_argument, NULL, OPT_ALLOC},
@@ -76,7 +84,8 @@ static const struct option longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-static int bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad_usage(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
 
 static int bad_usage(const char *fmt, ...)
 {
@@ -97,8 +106,7 @@ static json_t *num(int have, double v)
 }
 
 static void print_json(const char *path, const struct alloc_opts *o,
-                       const struct instance *in,
-                       const struct alloc_result *r)
+                       const struct instance *in, const struct alloc_result *r)
 {
     json_t *root = json_object(), *counts = json_array();
     char *s;
@@ -133,16 +141,14 @@ static void print_json(const char *path, const struct alloc_opts *o,
 }
 
 static void print_text(const char *path, const struct alloc_opts *o,
-                       const struct instance *in,
-                       const struct alloc_result *r)
+                       const struct instance *in, const struct alloc_result *r)
 {
     int solved = r->status == ALLOC_OPTIMAL || r->status == ALLOC_FEASIBLE;
 
     printf("instance   %s: %zu jobs, pool %d, Tfwd %.17g, cap %d\n", path,
            in->p.n_jobs, in->p.pool, in->p.tfwd, in->p.cap);
     if (strcmp(o->name, "milp") == 0)
-        printf("allocator  milp (model %s, solver %s)\n", o->model,
-               o->solver);
+        printf("allocator  milp (model %s, solver %s)\n", o->model, o->solver);
     else
         printf("allocator  %s\n", o->name);
     printf("status     %s\n", alloc_status_name(r->status));
@@ -162,8 +168,8 @@ static void print_text(const char *path, const struct alloc_opts *o,
     for (size_t j = 0; j < in->p.n_jobs; j++) {
         const struct alloc_job *jb = &in->p.jobs[j];
         printf("%-5zu %-20s %6d %6d %6d %6d\n", j,
-               in->names[j] ? in->names[j] : "-", jb->jmin, jb->jmax,
-               jb->cur, r->counts[j]);
+               in->names[j] ? in->names[j] : "-", jb->jmin, jb->jmax, jb->cur,
+               r->counts[j]);
     }
 }
 

@@ -143,7 +143,7 @@ static int setup(struct swf *s, const char *out_path,
     } else {
         s->ppn = 1;
         snprintf(r->ppn_from, sizeof r->ppn_from,
-                 "default: no MaxProcs and MaxNodes in the header");
+                 "default: the header lacks MaxProcs or MaxNodes");
     }
     if (o->machine_nodes > 0) {
         s->nodes = o->machine_nodes;

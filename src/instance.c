@@ -69,8 +69,8 @@ static int known_keys(json_t *obj, const char *const *keys,
 
 /* An integer in lo..hi under key (def when absent and not required). */
 static int get_int(json_t *obj, const char *key, int required, int def,
-                   long long lo, long long hi, int *out,
-                   const struct where *w, struct bfs_error *e)
+                   long long lo, long long hi, int *out, const struct where *w,
+                   struct bfs_error *e)
 {
     json_t *v = json_object_get(obj, key);
     long long x;
@@ -119,8 +119,9 @@ static int read_objective(json_t *job, int jmax, double *o,
     size_t n;
 
     if (!tab == !cur)
-        return fail(w, e, BFS_EPARSE, "give exactly one of \"o\" and "
-                                      "\"curve\"");
+        return fail(w, e, BFS_EPARSE,
+                    "give exactly one of \"o\" and "
+                    "\"curve\"");
     if (tab) {
         if (!json_is_array(tab) || json_array_size(tab) != (size_t)jmax + 1)
             return fail(w, e, BFS_EPARSE,
@@ -176,8 +177,7 @@ static int read_objective(json_t *job, int jmax, double *o,
             else if (bn[i + 1] == k)
                 o[k] = bo[i + 1];
             else
-                o[k] = (bo[i + 1] - bo[i]) / (bn[i + 1] - bn[i]) *
-                           (k - bn[i]) +
+                o[k] = (bo[i + 1] - bo[i]) / (bn[i + 1] - bn[i]) * (k - bn[i]) +
                        bo[i];
         }
         xfree(bo);
@@ -186,11 +186,10 @@ static int read_objective(json_t *job, int jmax, double *o,
     }
 }
 
-static const char *const top_keys[] = {"format", "version", "note", "pool",
-                                       "tfwd",   "cap",     "jobs", "owner",
-                                       NULL};
-static const char *const job_keys[] = {"name", "cur",  "jmin", "jmax", "tcup",
-                                       "tcdw", "o",    "curve", NULL};
+static const char *const top_keys[] = {
+    "format", "version", "note", "pool", "tfwd", "cap", "jobs", "owner", NULL};
+static const char *const job_keys[] = {"name", "cur", "jmin",  "jmax", "tcup",
+                                       "tcdw", "o",   "curve", NULL};
 
 static int parse(json_t *root, struct instance *in, struct where *w,
                  struct bfs_error *e)
@@ -205,12 +204,14 @@ static int parse(json_t *root, struct instance *in, struct where *w,
     fmt = json_object_get(root, "format");
     if (!json_is_string(fmt) ||
         strcmp(json_string_value(fmt), INSTANCE_FORMAT) != 0)
-        return fail(w, e, BFS_EPARSE, "not a bfsim instance (\"format\" "
-                                      "must be \"" INSTANCE_FORMAT "\")");
+        return fail(w, e, BFS_EPARSE,
+                    "not a bfsim instance (\"format\" "
+                    "must be \"" INSTANCE_FORMAT "\")");
     if ((rc = get_int(root, "version", 1, 0, 1, INSTANCE_VERSION, &version, w,
                       e)) ||
         (rc = known_keys(root, top_keys, w, e)) ||
-        (rc = get_int(root, "pool", 1, 0, 0, INSTANCE_MAX_NODES, &pool, w, e)) ||
+        (rc =
+             get_int(root, "pool", 1, 0, 0, INSTANCE_MAX_NODES, &pool, w, e)) ||
         (rc = get_num(root, "tfwd", 0, 1, &in->p.tfwd, w, e)) ||
         (rc = get_int(root, "cap", 0, 0, 0, INSTANCE_MAX_NODES, &cap, w, e)))
         return rc;
@@ -240,14 +241,13 @@ static int parse(json_t *root, struct instance *in, struct where *w,
             return fail(w, e, BFS_EPARSE, "\"name\" is not a string");
         if (name) {
             in->names[j] = xstrdup(json_string_value(name));
-            snprintf(w->at, sizeof w->at, "job %zu (%.100s)", j,
-                     in->names[j]);
+            snprintf(w->at, sizeof w->at, "job %zu (%.100s)", j, in->names[j]);
         }
         if ((rc = known_keys(job, job_keys, w, e)) ||
-            (rc = get_int(job, "jmin", 1, 0, 1, INSTANCE_MAX_NODES, &jb->jmin, w,
-                          e)) ||
-            (rc = get_int(job, "jmax", 1, 0, jb->jmin, INSTANCE_MAX_NODES, &jb->jmax,
+            (rc = get_int(job, "jmin", 1, 0, 1, INSTANCE_MAX_NODES, &jb->jmin,
                           w, e)) ||
+            (rc = get_int(job, "jmax", 1, 0, jb->jmin, INSTANCE_MAX_NODES,
+                          &jb->jmax, w, e)) ||
             (rc = get_int(job, "cur", 1, 0, 0, jb->jmax, &jb->cur, w, e)) ||
             (rc = get_num(job, "tcup", 0, 0, &jb->tcup, w, e)) ||
             (rc = get_num(job, "tcdw", 0, 0, &jb->tcdw, w, e)))
@@ -260,12 +260,11 @@ static int parse(json_t *root, struct instance *in, struct where *w,
     for (size_t j = 0; j < nj; j++) {
         struct alloc_job *jb = &in->jobs[j];
         if (in->names[j])
-            snprintf(w->at, sizeof w->at, "job %zu (%.100s)", j,
-                     in->names[j]);
+            snprintf(w->at, sizeof w->at, "job %zu (%.100s)", j, in->names[j]);
         else
             snprintf(w->at, sizeof w->at, "job %zu", j);
-        rc = read_objective(json_array_get(jobs, j), jb->jmax, in->o + off,
-                            w, e);
+        rc = read_objective(json_array_get(jobs, j), jb->jmax, in->o + off, w,
+                            e);
         if (rc)
             return rc;
         jb->o = in->o + off;
@@ -320,8 +319,7 @@ static int parse(json_t *root, struct instance *in, struct where *w,
     return 0;
 }
 
-int instance_read(const char *path, struct instance *out,
-                  struct bfs_error *e)
+int instance_read(const char *path, struct instance *out, struct bfs_error *e)
 {
     struct instance in;
     struct where w = {.path = path};

@@ -45,21 +45,20 @@
 /* An instance read from a file: the problem and the memory it points
  * into. */
 struct instance {
-    struct alloc_problem p;  /* jobs and owner point into this struct */
-    struct alloc_job *jobs;  /* owned, p.n_jobs */
-    double *o;               /* owned: the jobs' tables, back to back */
-    int *owner;              /* owned, p.pool entries, or NULL */
-    char **names;            /* owned, p.n_jobs entries, each owned or
-                                NULL */
-    char *note;              /* owned or NULL */
+    struct alloc_problem p; /* jobs and owner point into this struct */
+    struct alloc_job *jobs; /* owned, p.n_jobs */
+    double *o;              /* owned: the jobs' tables, back to back */
+    int *owner;             /* owned, p.pool entries, or NULL */
+    char **names;           /* owned, p.n_jobs entries, each owned or
+                               NULL */
+    char *note;             /* owned or NULL */
 };
 
 /* Reads the instance in path ("-": standard input) into *out.  Returns 0,
  * or BFS_EIO / BFS_EPARSE / BFS_EINVAL with a message that names the file,
  * the line for JSON syntax errors, and the problem ("inst.json: job 2
  * (J00002): jmin 5 > jmax 4"); *out is written only on success. */
-int instance_read(const char *path, struct instance *out,
-                  struct bfs_error *e);
+int instance_read(const char *path, struct instance *out, struct bfs_error *e);
 
 /* Writes p to path atomically (bfs_out_open), one job per line.  names
  * (p->n_jobs entries, NULL entries skipped) and note may be NULL.  The

@@ -71,8 +71,7 @@ void milp_copy(struct milp *dst, const struct milp *src)
     dst->row_open = src->row_open;
 }
 
-int milp_add_col(struct milp *m, double lb, double ub, int integer,
-                 double obj)
+int milp_add_col(struct milp *m, double lb, double ub, int integer, double obj)
 {
     size_t i = m->n_cols;
 
@@ -225,8 +224,7 @@ int milp_check(const struct milp *m, struct bfs_error *e)
             double v = m->row_val[k];
             if (c < 0 || (size_t)c >= m->n_cols)
                 return bfs_fail(e, BFS_EINVAL,
-                                "model: row %zu: column %d out of range", r,
-                                c);
+                                "model: row %zu: column %d out of range", r, c);
             if (k > m->row_beg[r] && c <= m->row_ind[k - 1])
                 return bfs_fail(e, BFS_EINVAL,
                                 "model: row %zu: column %d repeated or out "

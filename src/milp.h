@@ -35,15 +35,15 @@ struct milp {
     unsigned char *col_int; /* owned, n_cols; 1 = integer column */
 
     size_t n_rows;
-    double *row_lb;   /* owned, n_rows */
-    double *row_ub;   /* owned, n_rows */
-    size_t *row_beg;  /* owned, n_rows + 1; row r is [row_beg[r],
-                         row_beg[r+1]) in row_ind/row_val */
-    int *row_ind;     /* owned, nnz; strictly increasing within a row */
-    double *row_val;  /* owned, nnz; nonzero */
+    double *row_lb;  /* owned, n_rows */
+    double *row_ub;  /* owned, n_rows */
+    size_t *row_beg; /* owned, n_rows + 1; row r is [row_beg[r],
+                        row_beg[r+1]) in row_ind/row_val */
+    int *row_ind;    /* owned, nnz; strictly increasing within a row */
+    double *row_val; /* owned, nnz; nonzero */
     size_t nnz;
 
-    int row_open;     /* a row was begun and not yet ended */
+    int row_open;                       /* a row was begun and not yet ended */
     size_t cap_cols, cap_rows, cap_nnz; /* allocated capacities */
 };
 
@@ -57,8 +57,7 @@ void milp_release(struct milp *m);
 void milp_copy(struct milp *dst, const struct milp *src);
 
 /* Appends a column and returns its index. */
-int milp_add_col(struct milp *m, double lb, double ub, int integer,
-                 double obj);
+int milp_add_col(struct milp *m, double lb, double ub, int integer, double obj);
 
 /* Starts a row with bounds lb..ub and returns its index.  Entries follow
  * with milp_row_add; milp_row_end closes the row. */

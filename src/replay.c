@@ -388,6 +388,22 @@ static size_t admit(struct replay *r, int64_t now)
     return n;
 }
 
+/* With --align-jobs, shifts every submission time by the same amount so
+ * that the earliest is t0: a job set recorded at another time (the
+ * bundled sets date from February 2021) can be replayed on any trace. */
+static void align_jobs(struct replay *r, int64_t t0)
+{
+    int64_t first = INT64_MAX;
+
+    if (!r->o->align_jobs || r->js.n == 0)
+        return;
+    for (size_t j = 0; j < r->js.n; j++)
+        if (r->js.jobs[j].tsub < first)
+            first = r->js.jobs[j].tsub;
+    for (size_t j = 0; j < r->js.n; j++)
+        r->js.jobs[j].tsub += t0 - first;
+}
+
 /* ---- allocation ------------------------------------------------------ */
 
 static void record_solve(struct replay *r, const struct alloc_result *res)
@@ -626,6 +642,7 @@ static int compat_run(struct replay *r)
         return rc;
     have = rc;
     st->first_time = st->last_event_time = t0;
+    align_jobs(r, t0);
     admit(r, t0);
     compat_initial_map(r);
     stale_njrun = jobs_running(r);
@@ -823,8 +840,10 @@ static double advance_job(struct replay *r, struct rjob *rj, int64_t t1,
             break;
     }
     /* Drop the segments that ended. */
-    memmove(rj->segs, rj->segs + k, (rj->n_segs - k) * sizeof *rj->segs);
-    rj->n_segs -= k;
+    if (k > 0) {
+        memmove(rj->segs, rj->segs + k, (rj->n_segs - k) * sizeof *rj->segs);
+        rj->n_segs -= k;
+    }
     work = rj->rate * (end - t);
     if (rj->accs + work >= rj->def->pmax)
         work = rj->def->pmax - rj->accs;
@@ -939,6 +958,7 @@ static int default_run(struct replay *r)
     st->first_time = st->last_event_time = prev = t0;
 
     /* t0: admission and a first allocation; starting jobs is free. */
+    align_jobs(r, t0);
     admit(r, t0);
     schedule_arrival(r, t0);
     rc = default_allocate(r, 0, t0, &rescost);
@@ -1114,7 +1134,8 @@ static void finish_stats(struct replay *r)
     int64_t first_tsub = INT64_MAX, last_done = INT64_MIN;
     struct rusage ru;
 
-    qsort(r->solve_times, n, sizeof *r->solve_times, cmp_double);
+    if (n > 0)
+        qsort(r->solve_times, n, sizeof *r->solve_times, cmp_double);
     st->solve_s_median = quantile(r->solve_times, n, 0.5);
     st->solve_s_p95 = quantile(r->solve_times, n, 0.95);
     st->solve_s_max = n ? r->solve_times[n - 1] : 0.0;
@@ -1141,7 +1162,8 @@ static void finish_stats(struct replay *r)
         if (rj->done_time > last_done)
             last_done = rj->done_time;
     }
-    qsort(jct, nf, sizeof *jct, cmp_double);
+    if (nf > 0)
+        qsort(jct, nf, sizeof *jct, cmp_double);
     st->jct_mean = nf ? sum / (double)nf : 0.0;
     st->jct_median = quantile(jct, nf, 0.5);
     st->jct_p95 = quantile(jct, nf, 0.95);

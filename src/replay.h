@@ -85,6 +85,7 @@ struct replay_opts {
     size_t node_skip;   /* use nodes [skip, skip + count) of the trace */
     size_t node_count;  /* 0 = every node after skip */
     int max_jobs;       /* jobs in the system at once; 0 = no limit */
+    int align_jobs;     /* shift every Tsub so the first is t0 */
     double tfwd;        /* allocator horizon, seconds */
     enum replay_mode mode;
     int legacy_cap;     /* cap changes at floor((N+1)/2) (--big-m legacy) */

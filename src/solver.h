@@ -22,11 +22,11 @@
 
 /* How a solve ended; the same order as the allocation statuses. */
 #define SOLVE_STATUSES(X)                                                      \
-    X(OPTIMAL, "optimal") /* proven optimal within the gap limits */          \
-    X(FEASIBLE, "feasible") /* a limit was hit; x is the incumbent */         \
+    X(OPTIMAL, "optimal")   /* proven optimal within the gap limits */         \
+    X(FEASIBLE, "feasible") /* a limit was hit; x is the incumbent */          \
     X(INFEASIBLE, "infeasible")                                                \
-    X(NO_SOLUTION, "no-solution") /* a limit was hit before any incumbent */  \
-    X(FAILED, "failed") /* solver error or crash; see msg */
+    X(NO_SOLUTION, "no-solution") /* a limit was hit before any incumbent */   \
+    X(FAILED, "failed")           /* solver error or crash; see msg */
 
 enum solve_status {
 #define SOLVE_ST_ENUM(name, text) SOLVE_##name,
@@ -160,7 +160,11 @@ const char *solver_name(const struct solver *s);
  * crash, ended by solver_destroy. */
 int solver_isolated(const struct solver *s);
 
-/* Frees s; solver_destroy(NULL) is a no-op. */
+/* The process id of the child of an isolated solver, or 0 when it has
+ * none at the moment (for diagnostics and tests). */
+long solver_worker_pid(const struct solver *s);
+
+/* Frees s (and ends its child); solver_destroy(NULL) is a no-op. */
 void solver_destroy(struct solver *s);
 
 /* Environment variable read at every isolated solve: "1" makes the child

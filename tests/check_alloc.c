@@ -74,8 +74,8 @@ static struct allocator *make(int i)
     o.solver = methods[i].solver[0] ? methods[i].solver : NULL;
     o.model = methods[i].model[0] ? methods[i].model : NULL;
     bfs_error_clear(&e);
-    ck_assert_msg(allocator_create(&o, &a, &e) == 0, "%s: %s",
-                  method_desc(i), e.msg);
+    ck_assert_msg(allocator_create(&o, &a, &e) == 0, "%s: %s", method_desc(i),
+                  e.msg);
     return a;
 }
 
@@ -206,8 +206,7 @@ static int bf_ok(const struct alloc_problem *p, size_t j, int n)
 }
 
 /* 1 if a is preferred to b (both feasible, both in the tie set) */
-static int bf_better(const struct alloc_problem *p, const int *a,
-                     const int *b)
+static int bf_better(const struct alloc_problem *p, const int *a, const int *b)
 {
     int ka = 0, kb = 0, sa = 0, sb = 0;
     for (size_t j = 0; j < p->n_jobs; j++) {
@@ -236,8 +235,7 @@ static void bf_rec(struct bf *b, size_t j, int left)
         if (b->pass == 0) {
             if (z > b->zmax)
                 b->zmax = z;
-        } else if (z >= b->thr &&
-                   (!b->have || bf_better(p, b->n, b->best))) {
+        } else if (z >= b->thr && (!b->have || bf_better(p, b->n, b->best))) {
             memcpy(b->best, b->n, sizeof b->best);
             b->have = 1;
         }
@@ -293,15 +291,14 @@ static int brute_force(const struct alloc_problem *p, int *out)
 
 static void describe(const struct alloc_problem *p, char *buf, size_t size)
 {
-    size_t off = (size_t)snprintf(buf, size, "N=%d Tfwd=%g cap=%d owner=%s",
-                                  p->pool, p->tfwd, p->cap,
-                                  p->owner ? "map" : "none");
+    size_t off =
+        (size_t)snprintf(buf, size, "N=%d Tfwd=%g cap=%d owner=%s", p->pool,
+                         p->tfwd, p->cap, p->owner ? "map" : "none");
     for (size_t j = 0; j < p->n_jobs && off < size; j++) {
         const struct alloc_job *jb = &p->jobs[j];
-        off += (size_t)snprintf(buf + off, size - off,
-                                " | job%zu cur=%d %d..%d up=%g dw=%g o=", j,
-                                jb->cur, jb->jmin, jb->jmax, jb->tcup,
-                                jb->tcdw);
+        off += (size_t)snprintf(
+            buf + off, size - off, " | job%zu cur=%d %d..%d up=%g dw=%g o=", j,
+            jb->cur, jb->jmin, jb->jmax, jb->tcup, jb->tcdw);
         for (int n = 0; n <= jb->jmax && off < size; n++)
             off += (size_t)snprintf(buf + off, size - off, "%s%.17g",
                                     n ? "," : "", jb->o[n]);
@@ -323,31 +320,27 @@ static void check_one(struct allocator *a, int method,
     bfs_error_clear(&e);
     rc = allocator_solve(a, p, &r, &e);
     describe(p, desc, sizeof desc);
-    ck_assert_msg(rc == 0, "%s seed %u: %s", method_desc(method), seed,
-                  e.msg);
+    ck_assert_msg(rc == 0, "%s seed %u: %s", method_desc(method), seed, e.msg);
     if (!feasible) {
         ck_assert_msg(r.status == ALLOC_INFEASIBLE,
                       "%s seed %u: %s, brute force: infeasible; %s",
-                      method_desc(method), seed,
-                      alloc_status_name(r.status), desc);
+                      method_desc(method), seed, alloc_status_name(r.status),
+                      desc);
         return;
     }
     ck_assert_msg(r.status == ALLOC_OPTIMAL, "%s seed %u: status %s; %s",
-                  method_desc(method), seed, alloc_status_name(r.status),
-                  desc);
+                  method_desc(method), seed, alloc_status_name(r.status), desc);
     for (size_t j = 0; j < p->n_jobs; j++)
         if (got[j] != want[j]) {
             char g[256] = "", w[256] = "";
             for (size_t k = 0; k < p->n_jobs; k++) {
                 snprintf(g + strlen(g), sizeof g - strlen(g), " %d", got[k]);
-                snprintf(w + strlen(w), sizeof w - strlen(w), " %d",
-                         want[k]);
+                snprintf(w + strlen(w), sizeof w - strlen(w), " %d", want[k]);
             }
             ck_abort_msg("%s seed %u: counts%s (objective %.17g), brute "
                          "force%s (objective %.17g); %s",
-                         method_desc(method), seed, g,
-                         alloc_objective(p, got), w,
-                         alloc_objective(p, want), desc);
+                         method_desc(method), seed, g, alloc_objective(p, got),
+                         w, alloc_objective(p, want), desc);
         }
     ck_assert_msg(r.objective == alloc_objective(p, want),
                   "%s seed %u: objective %.17g", method_desc(method), seed,
@@ -363,7 +356,7 @@ static int rounds(int method, int base)
 {
     const char *soak = getenv("BFSIM_SOAK");
     int k = soak && atoi(soak) > 0 ? atoi(soak) : 1;
-    return k * (is_node(method)               ? base / 4
+    return k * (is_node(method)             ? base / 4
                 : methods[method].solver[0] ? base / 2
                                             : base * 2);
 }
@@ -404,8 +397,8 @@ START_TEST(test_lone_job_cap)
 {
     static const double o[11] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
     struct alloc_job jb = {.cur = 0, .jmin = 1, .jmax = 10, .o = o};
-    struct alloc_problem p = {.pool = 10, .tfwd = 100, .n_jobs = 1,
-                              .jobs = &jb};
+    struct alloc_problem p = {
+        .pool = 10, .tfwd = 100, .n_jobs = 1, .jobs = &jb};
     struct allocator *a = make(_i);
     struct alloc_result r;
     int n;
@@ -430,8 +423,8 @@ START_TEST(test_infeasible_cap)
 {
     static const double o[7] = {0, 1, 2, 3, 4, 5, 6};
     struct alloc_job jb = {.cur = 4, .jmin = 5, .jmax = 6, .o = o};
-    struct alloc_problem p = {.pool = 4, .tfwd = 10, .n_jobs = 1,
-                              .jobs = &jb, .cap = 2};
+    struct alloc_problem p = {
+        .pool = 4, .tfwd = 10, .n_jobs = 1, .jobs = &jb, .cap = 2};
     struct allocator *a = make(_i);
     struct alloc_result r;
     int n = -7;
@@ -455,8 +448,7 @@ START_TEST(test_ties_by_hand)
         {.cur = 0, .jmin = 1, .jmax = 3, .o = same},
         {.cur = 0, .jmin = 1, .jmax = 3, .o = same},
     };
-    struct alloc_problem p = {.pool = 4, .tfwd = 1, .n_jobs = 3,
-                              .jobs = jobs};
+    struct alloc_problem p = {.pool = 4, .tfwd = 1, .n_jobs = 3, .jobs = jobs};
     struct allocator *a = make(_i);
     struct alloc_result r;
     int n[3];
@@ -501,8 +493,8 @@ START_TEST(test_shufflenet)
                                  20379.2, 38895.3, 74125.1, 145081.5};
     static double o[65];
     struct alloc_job jobs[10];
-    struct alloc_problem p = {.pool = 64, .tfwd = 600, .n_jobs = 10,
-                              .jobs = jobs};
+    struct alloc_problem p = {
+        .pool = 64, .tfwd = 600, .n_jobs = 10, .jobs = jobs};
     struct allocator *a = make(_i), *dp;
     struct alloc_opts od;
     struct alloc_result r;
@@ -541,9 +533,8 @@ START_TEST(test_shufflenet)
         ck_assert_msg(r.status == ALLOC_OPTIMAL, "%s: %s", method_desc(_i),
                       alloc_status_name(r.status));
         for (size_t j = 0; j < p.n_jobs; j++)
-            ck_assert_msg(n[j] == want[j],
-                          "%s round %d job %zu: %d, dp %d", method_desc(_i),
-                          round, j, n[j], want[j]);
+            ck_assert_msg(n[j] == want[j], "%s round %d job %zu: %d, dp %d",
+                          method_desc(_i), round, j, n[j], want[j]);
     }
     allocator_free(dp);
     allocator_free(a);
@@ -556,8 +547,8 @@ START_TEST(test_node_map_checked)
     struct alloc_job jobs[2] = {{.cur = 2, .jmin = 1, .jmax = 3, .o = o},
                                 {.cur = 1, .jmin = 1, .jmax = 3, .o = o}};
     int owner[4] = {0, 1, -1, -1}; /* job 0 holds 1 node, not 2 */
-    struct alloc_problem p = {.pool = 4, .tfwd = 1, .n_jobs = 2,
-                              .jobs = jobs, .owner = owner};
+    struct alloc_problem p = {
+        .pool = 4, .tfwd = 1, .n_jobs = 2, .jobs = jobs, .owner = owner};
     struct allocator *a = make(_i);
     struct alloc_result r;
     struct bfs_error e;

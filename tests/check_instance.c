@@ -24,13 +24,16 @@ START_TEST(test_round_trip)
     static const double o0[5] = {0, 0.1, 1.0 / 3, 1e-300, 12345.678901234567};
     static const double o1[3] = {0, -2.5, 7};
     struct alloc_job jobs[2] = {
-        {.cur = 2, .jmin = 1, .jmax = 4, .tcup = 18, .tcdw = 1.0 / 7,
-         .o = o0},
+        {.cur = 2, .jmin = 1, .jmax = 4, .tcup = 18, .tcdw = 1.0 / 7, .o = o0},
         {.cur = 1, .jmin = 2, .jmax = 2, .tcup = 0, .tcdw = 12, .o = o1},
     };
     int owner[5] = {-1, 0, 1, -1, 0};
-    struct alloc_problem p = {.pool = 5, .tfwd = 600.25, .n_jobs = 2,
-                              .jobs = jobs, .cap = 3, .owner = owner};
+    struct alloc_problem p = {.pool = 5,
+                              .tfwd = 600.25,
+                              .n_jobs = 2,
+                              .jobs = jobs,
+                              .cap = 3,
+                              .owner = owner};
     const char *names[2] = {"J\"0\" \xc3\xa9t\xc3\xa9", NULL};
     const char *path = tu_tmp("rt.json");
     struct instance in;
@@ -205,14 +208,13 @@ END_TEST
 
 static const char *bfsim(void)
 {
+    static char path[4096];
     const char *b = getenv("BFS_TOP_BUILDDIR");
-    char *p;
 
     if (!b || !*b)
         return NULL;
-    p = xmalloc(strlen(b) + 8);
-    sprintf(p, "%s/bfsim", b);
-    return tu_exists(p) ? p : NULL;
+    snprintf(path, sizeof path, "%s/bfsim", b);
+    return tu_exists(path) ? path : NULL;
 }
 
 /* Runs bfsim with args, standard output to a file; returns its exit
@@ -251,8 +253,7 @@ START_TEST(test_cli_solve)
         if (i == 0)
             snprintf(how, sizeof how, "--allocator dp");
         else
-            snprintf(how, sizeof how,
-                     "--allocator milp --solver %s --model %s",
+            snprintf(how, sizeof how, "--allocator milp --solver %s --model %s",
                      solver_get((i - 1) / 2)->name,
                      (i - 1) % 2 ? "node" : "count");
         for (int legacy = 0; legacy < 2; legacy++) {
@@ -261,9 +262,8 @@ START_TEST(test_cli_solve)
             ck_assert_int_eq(run(args, &out), 0);
             root = json_loads(out, 0, &jerr);
             ck_assert_msg(root, "%s: not JSON: %s", args, out);
-            ck_assert_str_eq(
-                json_string_value(json_object_get(root, "status")),
-                "optimal");
+            ck_assert_str_eq(json_string_value(json_object_get(root, "status")),
+                             "optimal");
             ck_assert_int_eq(json_integer_value(json_array_get(
                                  json_object_get(root, "counts"), 0)),
                              legacy ? 5 : 10);
@@ -303,8 +303,7 @@ START_TEST(test_cli_errors)
     snprintf(args, sizeof args, "solve --big-m huge %s", path);
     ck_assert_int_eq(run(args, &out), 2);
     free(out);
-    snprintf(args, sizeof args, "solve --allocator milp --model edge %s",
-             path);
+    snprintf(args, sizeof args, "solve --allocator milp --model edge %s", path);
     ck_assert_int_eq(run(args, &out), 1);
     ck_assert_ptr_nonnull(strstr(out, "edge"));
     free(out);

@@ -407,6 +407,54 @@ START_TEST(test_default_lifecycle)
 }
 END_TEST
 
+/* --align-jobs: the job set of test_compat_basic with its submissions
+ * moved to 1970 (A at 1000, B at 1050) is shifted back so that A's is
+ * t0 = T and B's T+50: the step log is the one worked out there. */
+START_TEST(test_align_jobs)
+{
+    const char *trace = tu_write("align.trace", "bfsim-trace 1\n"
+                                                "node n0\nnode n1\nnode n2\n"
+                                                "1612988400\n"
+                                                "1612988410 +0\n"
+                                                "1612988430 +1 +2\n"
+                                                "1612988460 -0\n"
+                                                "1612988500 +0\n");
+    const char *jobs =
+        tu_write("align.jobs", "# bfsim-jobs 1\n"
+                               "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                               "A,1000,1,4,1000000000,18,12,0:0:0 "
+                               "1:100:100 2:180:180 4:300:300\n"
+                               "B,1050,2,4,10000,10,5,0:0:0 2:150:150 "
+                               "4:250:250\n");
+    const char *steps = tu_tmp("align.csv");
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+    char *got;
+
+    replay_opts_default(&o);
+    o.mode = REPLAY_COMPAT;
+    o.alloc.name = "even";
+    o.align_jobs = 1;
+    o.trace_path = trace;
+    o.jobs_path = jobs;
+    o.steps_path = steps;
+    bfs_error_clear(&e);
+    ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);
+    got = tu_slurp(steps);
+    ck_assert_str_eq(got, HEADER
+                     "2021-02-10 20:20:10,0.000000,100.000000,0.000000,"
+                     "1,0,0,1,1,1,1,1,0.000000\n"
+                     "2021-02-10 20:20:30,2000.000000,240.000000,1800.000000,"
+                     "2,0,0,2,1,3,1,3,0.000000\n"
+                     "2021-02-10 20:21:00,2520.000000,180.000000,0.000000,"
+                     "3,1,1,0,2,2,1,2,2880.000000\n"
+                     "2021-02-10 20:21:40,7200.000000,240.000000,3240.000000,"
+                     "4,0,0,1,2,3,1,3,0.000000\n");
+    free(got);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
     Suite *s = suite_create("replay");
@@ -418,6 +466,7 @@ static Suite *replay_suite(void)
     tcase_add_test(tc, test_compat_initial_map);
     tcase_add_test(tc, test_bad_input_leaves_nothing);
     tcase_add_test(tc, test_compat_summit_first_rows);
+    tcase_add_test(tc, test_align_jobs);
     suite_add_tcase(s, tc);
     tc = tcase_create("default");
     tcase_add_test(tc, test_default_lifecycle);
