@@ -486,9 +486,10 @@ START_TEST(test_ties_by_hand)
 }
 END_TEST
 
-/* Ten identical ShuffleNet jobs (the published curve) on 64 nodes with
- * various current maps: every method agrees with the DP, which brute
- * force checks on the small instances above. */
+/* Ten identical ShuffleNet jobs (the published curve) on 64 nodes (four
+ * on 24 for the node model) with various current maps: every method
+ * agrees with the DP, which brute force checks on the small instances
+ * above. */
 START_TEST(test_shufflenet)
 {
     static const double bpN[] = {0, 1, 2, 4, 8, 16, 32, 64};
@@ -516,7 +517,9 @@ START_TEST(test_shufflenet)
     for (int round = 0; round < (is_node(_i) ? 2 : 6); round++) {
         int used = 0;
         rng = 77 + (unsigned)round;
+        /* the node model is slow on many nodes: a smaller pool */
         p.n_jobs = is_node(_i) ? 4 : 10;
+        p.pool = is_node(_i) ? 24 : 64;
         p.cap = round % 2 ? (p.pool + 1) / 2 : 0;
         for (int j = 0; j < 10; j++) {
             jobs[j] = (struct alloc_job){.jmin = 1 + (round == 4),
@@ -576,6 +579,88 @@ START_TEST(test_node_map_checked)
 }
 END_TEST
 
+/* A time limit too short for the node model on 10 jobs x 64 nodes: the
+ * answer may be optimal, or an incumbent (FEASIBLE, feasible counts, a
+ * bound above them), or nothing; never an error, and soon. */
+START_TEST(test_time_limit)
+{
+    static double o[65];
+    struct alloc_job jobs[10];
+    struct alloc_problem p = {
+        .pool = 64, .tfwd = 600, .n_jobs = 10, .jobs = jobs};
+    struct alloc_opts od;
+    struct allocator *a;
+    struct alloc_result r;
+    int n[10];
+    double t0;
+
+    for (int k = 1; k <= 64; k++)
+        o[k] = o[k - 1] + 2831.0 / (1 + 0.05 * k);
+    for (int j = 0; j < 10; j++)
+        jobs[j] = (struct alloc_job){.cur = j % 3 * 2,
+                                     .jmin = 1,
+                                     .jmax = 64,
+                                     .tcup = 18,
+                                     .tcdw = 12,
+                                     .o = o};
+    alloc_opts_default(&od);
+    od.name = methods[_i].name;
+    od.solver = methods[_i].solver[0] ? methods[_i].solver : NULL;
+    od.model = methods[_i].model[0] ? methods[_i].model : NULL;
+    od.time_limit = 0.2;
+    ck_assert_int_eq(allocator_create(&od, &a, NULL), 0);
+    memset(&r, 0, sizeof r);
+    r.counts = n;
+    t0 = bfs_now();
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_msg(bfs_now() - t0 < 5, "%s: %.2f s", method_desc(_i),
+                  bfs_now() - t0);
+    ck_assert_msg(r.status == ALLOC_OPTIMAL || r.status == ALLOC_FEASIBLE ||
+                      r.status == ALLOC_NO_SOLUTION,
+                  "%s: %s", method_desc(_i), alloc_status_name(r.status));
+    if (r.status != ALLOC_NO_SOLUTION) {
+        ck_assert(alloc_feasible(&p, n));
+        ck_assert(r.objective == alloc_objective(&p, n));
+        ck_assert(r.bound >= r.objective);
+    }
+    allocator_free(a);
+}
+END_TEST
+
+/* A solver that crashes in its child process costs one solve: FAILED,
+ * return value 0, and the next solve works. */
+START_TEST(test_solver_crash)
+{
+    static const double o[4] = {0, 1, 2, 3};
+    struct alloc_job jb = {.cur = 1, .jmin = 1, .jmax = 3, .o = o};
+    struct alloc_problem p = {.pool = 3, .tfwd = 10, .n_jobs = 1, .jobs = &jb};
+    struct alloc_opts od;
+    struct allocator *a;
+    struct alloc_result r;
+    char spec[64];
+    int n;
+
+    if (!methods[_i].solver[0])
+        return;
+    snprintf(spec, sizeof spec, "%s,isolate=yes", methods[_i].solver);
+    alloc_opts_default(&od);
+    od.name = "milp";
+    od.solver = spec;
+    od.model = methods[_i].model;
+    ck_assert_int_eq(allocator_create(&od, &a, NULL), 0);
+    memset(&r, 0, sizeof r);
+    r.counts = &n;
+    setenv(SOLVER_TEST_CRASH_ENV, "1", 1);
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_str_eq(alloc_status_name(r.status), "failed");
+    unsetenv(SOLVER_TEST_CRASH_ENV);
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_str_eq(alloc_status_name(r.status), "optimal");
+    ck_assert_int_eq(n, 3);
+    allocator_free(a);
+}
+END_TEST
+
 START_TEST(test_options)
 {
     struct alloc_opts o;
@@ -628,6 +713,8 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_ties_by_hand, 0, n_methods);
     tcase_add_loop_test(tc, test_shufflenet, 0, n_methods);
     tcase_add_loop_test(tc, test_node_map_checked, 0, n_methods);
+    tcase_add_loop_test(tc, test_time_limit, 0, n_methods);
+    tcase_add_loop_test(tc, test_solver_crash, 0, n_methods);
     tcase_add_test(tc, test_options);
     suite_add_tcase(s, tc);
     return s;
