@@ -179,21 +179,6 @@ static void usage(FILE *f)
     }
 }
 
-static int usage_error(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-
-    fputs("bfsim convert: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nTry `bfsim convert --help`.\n", stderr);
-    return CMD_USAGE;
-}
-
 enum {
     OPT_FROM = 256,
     OPT_JOBS,
@@ -311,19 +296,22 @@ int cmd_convert(int argc, char **argv)
             n_given++;
             break;
         case ':':
-            status = usage_error("option %s needs a value", argv[optind - 1]);
+            status = cmd_usage_error("convert", "option %s needs a value",
+                                     argv[optind - 1]);
             goto done;
         default:
-            status = usage_error("unknown option '%s'", argv[optind - 1]);
+            status = cmd_usage_error("convert", "unknown option '%s'",
+                                     argv[optind - 1]);
             goto done;
         }
     }
     if (!out) {
-        status = usage_error("%s", "no output file (-o OUT)");
+        status = cmd_usage_error("convert", "%s", "no output file (-o OUT)");
         goto done;
     }
     if (!from == !jobs) {
-        status = usage_error("%s", "give one of --from FORMAT or --jobs FILE");
+        status = cmd_usage_error("convert", "%s",
+                                 "give one of --from FORMAT or --jobs FILE");
         goto done;
     }
 
@@ -339,8 +327,9 @@ int cmd_convert(int argc, char **argv)
                      "converted by bfsim %s: bfsim convert --jobs %s",
                      PACKAGE_VERSION, base_name(jobs, b1));
         if (optind < argc || n_given > 0) {
-            status = usage_error("unexpected argument '%s' with --jobs",
-                                 optind < argc ? argv[optind] : given[0].name);
+            status = cmd_usage_error(
+                "convert", "unexpected argument '%s' with --jobs",
+                optind < argc ? argv[optind] : given[0].name);
             goto done;
         }
         status = convert_jobs(jobs, curves, out, comments, quiet);
@@ -348,20 +337,22 @@ int cmd_convert(int argc, char **argv)
     }
 
     if (curves) {
-        status = usage_error("%s", "--curves goes with --jobs");
+        status = cmd_usage_error("convert", "%s", "--curves goes with --jobs");
         goto done;
     }
     for (size_t i = 0; i < N_FORMATS; i++)
         if (strcmp(formats[i].name, from) == 0)
             fmt = &formats[i];
     if (!fmt) {
-        status = usage_error("unknown format '%s' (see --help)", from);
+        status = cmd_usage_error("convert", "unknown format '%s' (see --help)",
+                                 from);
         goto done;
     }
     if (argc - optind != 1) {
         status =
-            usage_error("%s", argc - optind == 0 ? "no INPUT given"
-                                                 : "more than one INPUT given");
+            cmd_usage_error("convert", "%s",
+                            argc - optind == 0 ? "no INPUT given"
+                                               : "more than one INPUT given");
         goto done;
     }
     /* Resolve the format-specific options against the chosen format. */
@@ -376,8 +367,9 @@ int cmd_convert(int argc, char **argv)
             if (strcmp(o->name, given[g].name) == 0)
                 break;
         if (!o->name) {
-            status = usage_error("--%s is not an option of --from %s",
-                                 given[g].name, fmt->name);
+            status =
+                cmd_usage_error("convert", "--%s is not an option of --from %s",
+                                given[g].name, fmt->name);
             goto done;
         }
         values[j] = given[g].value;

@@ -78,21 +78,6 @@ static void usage(FILE *f)
         f);
 }
 
-static int usage_error(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-
-    fputs("bfsim gen-trace: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nTry `bfsim gen-trace --help`.\n", stderr);
-    return CMD_USAGE;
-}
-
 int cmd_gen_trace(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -132,7 +117,8 @@ int cmd_gen_trace(int argc, char **argv)
         switch (c) {
         case 'N':
             if (bfs_parse_i64(optarg, &v) || v < 1 || v > UINT32_MAX) {
-                status = usage_error("bad --nodes '%s'", optarg);
+                status =
+                    cmd_usage_error("gen-trace", "bad --nodes '%s'", optarg);
                 goto done;
             }
             o.nodes = (size_t)v;
@@ -140,20 +126,23 @@ int cmd_gen_trace(int argc, char **argv)
             break;
         case 'D':
             if (gentrace_parse_duration(optarg, &o.duration)) {
-                status = usage_error("bad --duration '%s'", optarg);
+                status =
+                    cmd_usage_error("gen-trace", "bad --duration '%s'", optarg);
                 goto done;
             }
             dur_arg = optarg;
             break;
         case 's':
             if (bfs_parse_i64(optarg, &seed) || seed < 0) {
-                status = usage_error("bad --seed '%s'", optarg);
+                status =
+                    cmd_usage_error("gen-trace", "bad --seed '%s'", optarg);
                 goto done;
             }
             break;
         case 'S':
             if (bfs_time_parse(optarg, &o.start)) {
-                status = usage_error("bad --start '%s'", optarg);
+                status =
+                    cmd_usage_error("gen-trace", "bad --start '%s'", optarg);
                 goto done;
             }
             break;
@@ -172,7 +161,8 @@ int cmd_gen_trace(int argc, char **argv)
         case 'L':
             if (bfs_parse_int(optarg, &o.gzip_level) || o.gzip_level < 1 ||
                 o.gzip_level > 9) {
-                status = usage_error("bad --gzip-level '%s' (1..9)", optarg);
+                status = cmd_usage_error(
+                    "gen-trace", "bad --gzip-level '%s' (1..9)", optarg);
                 goto done;
             }
             break;
@@ -183,19 +173,23 @@ int cmd_gen_trace(int argc, char **argv)
             usage(stdout);
             goto done;
         case ':':
-            status = usage_error("option %s needs a value", argv[optind - 1]);
+            status = cmd_usage_error("gen-trace", "option %s needs a value",
+                                     argv[optind - 1]);
             goto done;
         default:
-            status = usage_error("unknown option '%s'", argv[optind - 1]);
+            status = cmd_usage_error("gen-trace", "unknown option '%s'",
+                                     argv[optind - 1]);
             goto done;
         }
     }
     if (optind < argc) {
-        status = usage_error("unexpected argument '%s'", argv[optind]);
+        status = cmd_usage_error("gen-trace", "unexpected argument '%s'",
+                                 argv[optind]);
         goto done;
     }
     if (!nodes_arg || !dur_arg || !out) {
-        status = usage_error("%s", "--nodes, --duration and -o are required");
+        status = cmd_usage_error("gen-trace", "%s",
+                                 "--nodes, --duration and -o are required");
         goto done;
     }
     o.seed = (uint64_t)seed;

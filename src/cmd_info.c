@@ -48,44 +48,6 @@ static void usage(FILE *f)
           f);
 }
 
-static int usage_error(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-
-    fputs("bfsim info: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputs("\nTry `bfsim info --help`.\n", stderr);
-    return CMD_USAGE;
-}
-
-/* Parses "[SKIP:]COUNT" (COUNT >= 1). */
-static int parse_nodes(const char *s, size_t *skip, size_t *count)
-{
-    const char *colon = strchr(s, ':');
-    int64_t a = 0, b;
-    char buf[64];
-
-    if (colon) {
-        if ((size_t)(colon - s) >= sizeof buf)
-            return -1;
-        memcpy(buf, s, (size_t)(colon - s));
-        buf[colon - s] = '\0';
-        if (bfs_parse_i64(buf, &a) || a < 0)
-            return -1;
-        s = colon + 1;
-    }
-    if (bfs_parse_i64(s, &b) || b < 1)
-        return -1;
-    *skip = (size_t)a;
-    *count = (size_t)b;
-    return 0;
-}
-
 /* A duration for people: "45s", "7m55s", "3h02m", "2d03h". */
 static const char *human(int64_t s, char *buf, size_t size)
 {
@@ -222,16 +184,16 @@ int cmd_info(int argc, char **argv)
         switch (c) {
         case 'S':
             if (bfs_time_parse(optarg, &o.start))
-                return usage_error("bad --start '%s'", optarg);
+                return cmd_usage_error("info", "bad --start '%s'", optarg);
             break;
         case 'E':
             if (bfs_time_parse(optarg, &o.end))
-                return usage_error("bad --end '%s'", optarg);
+                return cmd_usage_error("info", "bad --end '%s'", optarg);
             break;
         case 'N':
-            if (parse_nodes(optarg, &o.skip, &o.count))
-                return usage_error("bad --nodes '%s' (expected [SKIP:]COUNT)",
-                                   optarg);
+            if (cmd_parse_nodes(optarg, &o.skip, &o.count))
+                return cmd_usage_error(
+                    "info", "bad --nodes '%s' (expected [SKIP:]COUNT)", optarg);
             break;
         case 'j':
             json = 1;
@@ -243,16 +205,19 @@ int cmd_info(int argc, char **argv)
             usage(stdout);
             return CMD_OK;
         case ':':
-            return usage_error("option %s needs a value", argv[optind - 1]);
+            return cmd_usage_error("info", "option %s needs a value",
+                                   argv[optind - 1]);
         default:
-            return usage_error("unknown option '%s'", argv[optind - 1]);
+            return cmd_usage_error("info", "unknown option '%s'",
+                                   argv[optind - 1]);
         }
     }
     if (argc - optind != 1)
-        return usage_error("%s", argc == optind ? "no TRACE given"
-                                                : "more than one TRACE given");
+        return cmd_usage_error("info", "%s",
+                               argc == optind ? "no TRACE given"
+                                              : "more than one TRACE given");
     if (o.start >= o.end)
-        return usage_error("%s", "--start must be before --end");
+        return cmd_usage_error("info", "%s", "--start must be before --end");
 
     bfs_error_clear(&e);
     rc = traceinfo_compute(argv[optind], &o, &ti, &e);

@@ -272,29 +272,6 @@ static void show_progress(void *arg, size_t events, int64_t now, double wall)
             bfs_time_format(now, ts), (double)events / (t - pg->start));
 }
 
-/* Parses "[SKIP:]COUNT". */
-static int parse_nodes(const char *s, size_t *skip, size_t *count)
-{
-    const char *colon = strchr(s, ':');
-    int64_t a = 0, b;
-    char buf[64];
-
-    if (colon) {
-        if ((size_t)(colon - s) >= sizeof buf)
-            return -1;
-        memcpy(buf, s, (size_t)(colon - s));
-        buf[colon - s] = '\0';
-        if (bfs_parse_i64(buf, &a) || a < 0)
-            return -1;
-        s = colon + 1;
-    }
-    if (bfs_parse_i64(s, &b) || b < 1)
-        return -1;
-    *skip = (size_t)a;
-    *count = (size_t)b;
-    return 0;
-}
-
 static json_t *summary_json(const struct replay_opts *o,
                             const struct replay_stats *st)
 {
@@ -504,7 +481,7 @@ int cmd_replay(int argc, char **argv)
             *(c == OPT_START ? &o.has_start : &o.has_end) = 1;
             break;
         case OPT_NODES:
-            if (parse_nodes(optarg, &o.node_skip, &o.node_count)) {
+            if (cmd_parse_nodes(optarg, &o.node_skip, &o.node_count)) {
                 fprintf(stderr,
                         "bfsim replay: --nodes: '%s' is not [SKIP:]COUNT "
                         "with COUNT >= 1\n",

@@ -9,6 +9,8 @@
 #include "cmd.h"
 #include "util.h"
 
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +50,40 @@ int cmd_report(const struct bfs_error *e, int code)
     else
         fprintf(stderr, "bfsim: %s\n", bfs_strerror(code));
     return CMD_FAIL;
+}
+
+int cmd_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "bfsim %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry `bfsim %s --help`.\n", cmd);
+    return CMD_USAGE;
+}
+
+int cmd_parse_nodes(const char *s, size_t *skip, size_t *count)
+{
+    const char *colon = strchr(s, ':');
+    int64_t a = 0, b;
+    char buf[64];
+
+    if (colon) {
+        if ((size_t)(colon - s) >= sizeof buf)
+            return -1;
+        memcpy(buf, s, (size_t)(colon - s));
+        buf[colon - s] = '\0';
+        if (bfs_parse_i64(buf, &a) || a < 0)
+            return -1;
+        s = colon + 1;
+    }
+    if (bfs_parse_i64(s, &b) || b < 1)
+        return -1;
+    *skip = (size_t)a;
+    *count = (size_t)b;
+    return 0;
 }
 
 char *cmd_data_path(const char *rel)

@@ -826,14 +826,13 @@ static double advance_job(struct replay *r, struct rjob *rj, int64_t t1,
     for (; k < rj->n_segs; k++) {
         double s_end = rj->segs[k].until < end ? rj->segs[k].until : end;
         if (s_end > t) {
+            double lost = rj->rate * (s_end - t);
             rj->paused_s += s_end - t;
-            rj->lost[rj->segs[k].cause] += rj->rate * (s_end - t);
-            r->st->rescale_cost += rj->segs[k].cause == PAUSE_RESCALE
-                                       ? rj->rate * (s_end - t)
-                                       : 0.0;
-            r->st->preempt_cost += rj->segs[k].cause == PAUSE_PREEMPT
-                                       ? rj->rate * (s_end - t)
-                                       : 0.0;
+            rj->lost[rj->segs[k].cause] += lost;
+            if (rj->segs[k].cause == PAUSE_RESCALE)
+                r->st->rescale_cost += lost;
+            else
+                r->st->preempt_cost += lost;
             t = s_end;
         }
         if (rj->segs[k].until > end)

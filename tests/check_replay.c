@@ -66,15 +66,29 @@ static struct replay_stats run_compat(const char *trace, const char *jobs,
  *   quotas 0; leftover 3 to A.  A (2 nodes) takes n0; cost P(2)*18 =
  *   3240; rate 240.
  */
+#define BASIC_TRACE                                                            \
+    "bfsim-trace 1\n"                                                          \
+    "node n0\nnode n1\nnode n2\n"                                              \
+    "1612988400\n"                                                             \
+    "1612988410 +0\n"                                                          \
+    "1612988430 +1 +2\n"                                                       \
+    "1612988460 -0\n"                                                          \
+    "1612988500 +0\n"
+
+#define BASIC_ROWS                                                             \
+    HEADER                                                                     \
+    "2021-02-10 20:20:10,0.000000,100.000000,0.000000,"                        \
+    "1,0,0,1,1,1,1,1,0.000000\n"                                               \
+    "2021-02-10 20:20:30,2000.000000,240.000000,1800.000000,"                  \
+    "2,0,0,2,1,3,1,3,0.000000\n"                                               \
+    "2021-02-10 20:21:00,2520.000000,180.000000,0.000000,"                     \
+    "3,1,1,0,2,2,1,2,2880.000000\n"                                            \
+    "2021-02-10 20:21:40,7200.000000,240.000000,3240.000000,"                  \
+    "4,0,0,1,2,3,1,3,0.000000\n"
+
 START_TEST(test_compat_basic)
 {
-    const char *trace = tu_write("basic.trace", "bfsim-trace 1\n"
-                                                "node n0\nnode n1\nnode n2\n"
-                                                "1612988400\n"
-                                                "1612988410 +0\n"
-                                                "1612988430 +1 +2\n"
-                                                "1612988460 -0\n"
-                                                "1612988500 +0\n");
+    const char *trace = tu_write("basic.trace", BASIC_TRACE);
     const char *jobs =
         tu_write("basic.jobs", "# bfsim-jobs 1\n"
                                "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
@@ -87,15 +101,7 @@ START_TEST(test_compat_basic)
     char *got = tu_slurp(steps);
 
     ck_assert_ptr_nonnull(got);
-    ck_assert_str_eq(got, HEADER
-                     "2021-02-10 20:20:10,0.000000,100.000000,0.000000,"
-                     "1,0,0,1,1,1,1,1,0.000000\n"
-                     "2021-02-10 20:20:30,2000.000000,240.000000,1800.000000,"
-                     "2,0,0,2,1,3,1,3,0.000000\n"
-                     "2021-02-10 20:21:00,2520.000000,180.000000,0.000000,"
-                     "3,1,1,0,2,2,1,2,2880.000000\n"
-                     "2021-02-10 20:21:40,7200.000000,240.000000,3240.000000,"
-                     "4,0,0,1,2,3,1,3,0.000000\n");
+    ck_assert_str_eq(got, BASIC_ROWS);
     /* Summary: 4 events; 0+2000+2520+7200 samples; rescale cost charged
      * 0 + 1800 (the 3240 decided at evt4 is never charged); pool 0,1,3,2
      * nodes over 10,20,30,40 s = 190 node-s, all of it allocated. */
@@ -412,13 +418,7 @@ END_TEST
  * t0 = T and B's T+50: the step log is the one worked out there. */
 START_TEST(test_align_jobs)
 {
-    const char *trace = tu_write("align.trace", "bfsim-trace 1\n"
-                                                "node n0\nnode n1\nnode n2\n"
-                                                "1612988400\n"
-                                                "1612988410 +0\n"
-                                                "1612988430 +1 +2\n"
-                                                "1612988460 -0\n"
-                                                "1612988500 +0\n");
+    const char *trace = tu_write("align.trace", BASIC_TRACE);
     const char *jobs =
         tu_write("align.jobs", "# bfsim-jobs 1\n"
                                "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
@@ -442,15 +442,7 @@ START_TEST(test_align_jobs)
     bfs_error_clear(&e);
     ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);
     got = tu_slurp(steps);
-    ck_assert_str_eq(got, HEADER
-                     "2021-02-10 20:20:10,0.000000,100.000000,0.000000,"
-                     "1,0,0,1,1,1,1,1,0.000000\n"
-                     "2021-02-10 20:20:30,2000.000000,240.000000,1800.000000,"
-                     "2,0,0,2,1,3,1,3,0.000000\n"
-                     "2021-02-10 20:21:00,2520.000000,180.000000,0.000000,"
-                     "3,1,1,0,2,2,1,2,2880.000000\n"
-                     "2021-02-10 20:21:40,7200.000000,240.000000,3240.000000,"
-                     "4,0,0,1,2,3,1,3,0.000000\n");
+    ck_assert_str_eq(got, BASIC_ROWS);
     free(got);
 }
 END_TEST
