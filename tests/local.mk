@@ -28,3 +28,5 @@ tests_check_cli_SOURCES = tests/check_cli.c tests/testutil.h
 tests_check_cli_CFLAGS = $(BFS_TEST_CFLAGS)
 tests_check_cli_LDADD = $(BFS_TEST_LIBS)
 include $(srcdir)/tests/h5out.mk
+include $(srcdir)/tests/sweep.mk
+include $(srcdir)/tests/conserve.mk

@@ -1,1 +1,3 @@
 # tools: files added by this area.
+include $(srcdir)/tools/bench.mk
+include $(srcdir)/tools/plot.mk

@@ -1,0 +1,1 @@
+# conserve.mk: filled in by its area.

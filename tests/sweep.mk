@@ -1,0 +1,1 @@
+# sweep.mk: filled in by its area.

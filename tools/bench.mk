@@ -1,0 +1,1 @@
+# bench.mk: filled in by its area.

@@ -1,0 +1,1 @@
+# plot.mk: filled in by its area.
