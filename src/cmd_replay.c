@@ -4,6 +4,7 @@
 
 #include "cmd.h"
 #include "h5out.h"
+#include "jobs.h"
 #include "replay.h"
 #include "util.h"
 
@@ -52,6 +53,9 @@ static void usage(FILE *f)
         "(default 10)\n"
         "  --tfwd SECONDS     allocator's forward-looking horizon (default "
         "10)\n"
+        "  --objective NAME   metric O(n) maximised: file (default: the job\n"
+        "                     file's O column), throughput, speedup,\n"
+        "                     prop-fair\n"
         "  --allocator NAME   milp (default), dp, or even (the published\n"
         "                     replayer's even-share baseline)\n"
         "  --solver NAME      MILP backend: cbc (default), glpk\n"
@@ -73,6 +77,8 @@ static void usage(FILE *f)
         "  --job-log FILE     one CSV row per job of the set\n"
         "  -o, --output FILE  HDF5 file with the event, solve, allocation and\n"
         "                     job tables and the run's options as attributes\n"
+        "  --dump-instances DIR  write every allocation instance solved as\n"
+        "                     DIR/evt-NNNNNN.json, for `bfsim solve`\n"
         "  -q, --quiet        no progress line on standard error\n"
         "  -h, --help         this help\n");
 }
@@ -177,6 +183,8 @@ static int h5_attrs(struct h5out *h, int argc, char **argv,
            : h5out_attr_str(h, "mode",
                             o->mode == REPLAY_COMPAT ? "bftrainer" : "default");
     rc = rc ? rc : h5out_attr_str(h, "allocator", o->alloc.name);
+    rc = rc ? rc
+            : h5out_attr_str(h, "objective", job_objective_name(o->objective));
     rc = rc ? rc : h5out_attr_str(h, "solver", o->alloc.solver);
     rc = rc ? rc : h5out_attr_str(h, "model", o->alloc.model);
     rc = rc ? rc
@@ -301,6 +309,8 @@ static json_t *summary_json(const struct replay_opts *o,
         "allocated_node_seconds", st->allocated_node_seconds, "harvest_ratio",
         ratio, "rescales", (json_int_t)st->rescales, "preemptions",
         (json_int_t)st->preemptions);
+    json_object_set_new(root, "objective",
+                        json_string(job_objective_name(o->objective)));
     json_object_set_new(root, "solves", json_integer((json_int_t)st->solves));
     json_object_set_new(root, "solves_by_status", by);
     json_object_set_new(root, "solve_seconds_median",
@@ -359,8 +369,9 @@ static void print_report(const struct replay_opts *o,
     double offered = st->idle_node_seconds / 3600.0;
     double used = st->allocated_node_seconds / 3600.0;
 
-    printf("bfsim replay (%s mode, allocator %s)%s\n",
+    printf("bfsim replay (%s mode, allocator %s, objective %s)%s\n",
            o->mode == REPLAY_COMPAT ? "bftrainer" : "default", o->alloc.name,
+           job_objective_name(o->objective),
            st->partial ? " - INTERRUPTED, partial results" : "");
     printf("  trace            %s (%zu nodes)\n", o->trace_path,
            st->trace_nodes);
@@ -399,6 +410,8 @@ enum {
     OPT_NODES,
     OPT_MAX_JOBS,
     OPT_TFWD,
+    OPT_OBJECTIVE,
+    OPT_DUMP,
     OPT_ALLOCATOR,
     OPT_COMPAT,
     OPT_BIG_M,
@@ -424,6 +437,8 @@ int cmd_replay(int argc, char **argv)
         {"nodes", required_argument, NULL, OPT_NODES},
         {"max-jobs", required_argument, NULL, OPT_MAX_JOBS},
         {"tfwd", required_argument, NULL, OPT_TFWD},
+        {"objective", required_argument, NULL, OPT_OBJECTIVE},
+        {"dump-instances", required_argument, NULL, OPT_DUMP},
         {"allocator", required_argument, NULL, OPT_ALLOCATOR},
         {"compat", required_argument, NULL, OPT_COMPAT},
         {"big-m", required_argument, NULL, OPT_BIG_M},
@@ -505,6 +520,19 @@ int cmd_replay(int argc, char **argv)
                         optarg);
                 return CMD_USAGE;
             }
+            break;
+        case OPT_OBJECTIVE:
+            o.objective = job_objective_parse(optarg);
+            if (o.objective < 0) {
+                fprintf(stderr,
+                        "bfsim replay: --objective: unknown metric '%s' "
+                        "(known: file, throughput, speedup, prop-fair)\n",
+                        optarg);
+                return CMD_USAGE;
+            }
+            break;
+        case OPT_DUMP:
+            o.dump_dir = optarg;
             break;
         case OPT_ALLOCATOR:
             o.alloc.name = optarg;

@@ -861,3 +861,57 @@ int jobset_write(const char *path, const struct jobset *js,
     }
     return bfs_out_commit(&o, e);
 }
+
+/* ---- objective metrics ------------------------------------------------ */
+
+static const char *const objective_names[] = {
+#define JOB_OBJ_NAME(name, text) text,
+    JOB_OBJECTIVES(JOB_OBJ_NAME)
+#undef JOB_OBJ_NAME
+};
+
+const char *job_objective_name(int objective)
+{
+    return objective >= 0 && objective < JOB_N_OBJECTIVES
+               ? objective_names[objective]
+               : "unknown";
+}
+
+int job_objective_parse(const char *s)
+{
+    for (int i = 0; i < JOB_N_OBJECTIVES; i++)
+        if (strcmp(s, objective_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+int job_objective_table(const struct job *d, int objective, double *o,
+                        const char *path, struct bfs_error *e)
+{
+    const struct curve *c = &d->curve;
+    double p1 = curve_eval(c, c->P, 1);
+
+    if ((objective == JOB_OBJ_SPEEDUP || objective == JOB_OBJ_PROP_FAIR) &&
+        !(p1 > 0))
+        return bfs_fail_at(e, BFS_EINVAL, path, d->line,
+                           "job %s: P(1) = %g, so its speed-up (--objective "
+                           "%s) is undefined",
+                           d->name, p1, job_objective_name(objective));
+    for (int n = 0; n <= d->jmax; n++) {
+        double p = curve_eval(c, c->P, n);
+        switch (objective) {
+        case JOB_OBJ_THROUGHPUT:
+            o[n] = p;
+            break;
+        case JOB_OBJ_SPEEDUP:
+            o[n] = p / p1;
+            break;
+        case JOB_OBJ_PROP_FAIR:
+            o[n] = log1p(p / p1);
+            break;
+        default:
+            o[n] = curve_eval(c, c->O, n);
+        }
+    }
+    return 0;
+}

@@ -85,4 +85,40 @@ int jobset_write(const char *path, const struct jobset *js,
 /* Frees what js owns; js is left empty. */
 void jobset_release(struct jobset *js);
 
+/* The objective metric O_j(n) the allocator maximises (--objective),
+ * with S(n) = P(n) / P(1) the job's speed-up over one node (P(1) by the
+ * curve's interpolation when 1 is not a breakpoint):
+ *   file        O(n) from the curve's O column, as the published
+ *               replayer does
+ *   throughput  O(n) = P(n), samples/s
+ *   speedup     O(n) = S(n): fair across models of different speeds
+ *   prop-fair   O(n) = log(1 + S(n)): a concave transform of the speed-up,
+ *               so that the sum favours spreading nodes over jobs
+ *               (proportional fairness); the 1 keeps a job without nodes
+ *               at 0 rather than minus infinity. */
+#define JOB_OBJECTIVES(X)                                                      \
+    X(FILE, "file")                                                            \
+    X(THROUGHPUT, "throughput")                                                \
+    X(SPEEDUP, "speedup")                                                      \
+    X(PROP_FAIR, "prop-fair")
+
+enum job_objective {
+#define JOB_OBJ_ENUM(name, text) JOB_OBJ_##name,
+    JOB_OBJECTIVES(JOB_OBJ_ENUM)
+#undef JOB_OBJ_ENUM
+        JOB_N_OBJECTIVES
+};
+
+/* "file", "throughput", ...; "unknown" for anything else. */
+const char *job_objective_name(int objective);
+
+/* The objective named s, or -1 when there is none. */
+int job_objective_parse(const char *s);
+
+/* Fills o[0..d->jmax] with O(n) for the objective.  Returns 0, or
+ * BFS_EINVAL when the speed-up is undefined (P(1) <= 0), reported in e
+ * against path and the job's line. */
+int job_objective_table(const struct job *d, int objective, double *o,
+                        const char *path, struct bfs_error *e);
+
 #endif

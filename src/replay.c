@@ -19,14 +19,18 @@
 #include "replay.h"
 
 #include "evq.h"
+#include "instance.h"
 #include "jobs.h"
 #include "trace.h"
 #include "util.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 void replay_opts_default(struct replay_opts *o)
 {
@@ -93,6 +97,7 @@ struct replay {
 
     struct allocator *alloc;
     struct alloc_job *ajobs;
+    const char **anames; /* names of the active jobs, for instance dumps */
     int *counts;
     int *owner_pos; /* node-level view for the allocator */
     double *solve_times;
@@ -106,16 +111,16 @@ struct replay {
 
 /* ---- setup ----------------------------------------------------------- */
 
-static void job_tables(struct rjob *rj)
+static int job_tables(struct replay *r, struct rjob *rj)
 {
     const struct job *d = rj->def;
 
     rj->p = xmalloc(((size_t)d->jmax + 1) * sizeof *rj->p);
     rj->o = xmalloc(((size_t)d->jmax + 1) * sizeof *rj->o);
-    for (int n = 0; n <= d->jmax; n++) {
+    for (int n = 0; n <= d->jmax; n++)
         rj->p[n] = curve_eval(&d->curve, d->curve.P, n);
-        rj->o[n] = curve_eval(&d->curve, d->curve.O, n);
-    }
+    return job_objective_table(d, r->o->objective, rj->o, r->o->jobs_path,
+                               r->e);
 }
 
 static int setup(struct replay *r)
@@ -158,7 +163,11 @@ static int setup(struct replay *r)
         r->jobs[j].admit_time = r->jobs[j].first_start = -1;
         r->jobs[j].done_time = -1;
         r->jobs[j].reported = -1;
-        job_tables(&r->jobs[j]);
+    }
+    for (size_t j = 0; j < r->js.n; j++) {
+        rc = job_tables(r, &r->jobs[j]);
+        if (rc)
+            return rc;
     }
     r->tsub_sorted = 1;
     for (size_t j = 1; j < r->js.n; j++)
@@ -168,6 +177,10 @@ static int setup(struct replay *r)
     r->ev_act = xmalloc((r->js.n + 1) * sizeof *r->ev_act);
     r->sumbuf = xmalloc((r->js.n + 1) * sizeof *r->sumbuf);
     r->ajobs = xmalloc((r->js.n + 1) * sizeof *r->ajobs);
+    r->anames = xmalloc((r->js.n + 1) * sizeof *r->anames);
+    if (o->dump_dir && mkdir(o->dump_dir, 0777) != 0 && errno != EEXIST)
+        return bfs_fail(r->e, BFS_EIO, "--dump-instances: cannot create %s: %s",
+                        o->dump_dir, strerror(errno));
     r->counts = xmalloc((r->js.n + 1) * sizeof *r->counts);
 
     rc = allocator_create(&o->alloc, &r->alloc, r->e);
@@ -201,6 +214,7 @@ static void teardown(struct replay *r)
     xfree(r->ev_act);
     xfree(r->sumbuf);
     xfree(r->ajobs);
+    xfree(r->anames);
     xfree(r->counts);
     xfree(r->owner_pos);
     xfree(r->solve_times);
@@ -424,6 +438,22 @@ static void record_solve(struct replay *r, const struct alloc_result *res)
         st->max_nnz = res->nnz;
 }
 
+/* Writes the instance of event evt as DIR/evt-NNNNNN.json. */
+static int dump_instance(struct replay *r, const struct alloc_problem *p,
+                         size_t evt, int64_t t)
+{
+    char *path = xmalloc(strlen(r->o->dump_dir) + 32);
+    char note[160], when[BFS_TIME_LEN];
+    int rc;
+
+    sprintf(path, "%s/evt-%06zu.json", r->o->dump_dir, evt);
+    snprintf(note, sizeof note, "bfsim replay: event %zu at %s, %zu jobs", evt,
+             bfs_time_format(t, when), p->n_jobs);
+    rc = instance_write(path, p, r->anames, note, r->e);
+    xfree(path);
+    return rc;
+}
+
 /* Asks the allocator for new counts of the active jobs.  Returns 1 when
  * they are to be applied (r->counts[a] per active job), 0 when the map
  * is kept, or a negative code. */
@@ -444,6 +474,7 @@ static int allocate(struct replay *r, size_t evt, int64_t t, int *status)
             .tcdw = rj->def->tcdw,
             .o = rj->o,
         };
+        r->anames[a] = rj->def->name;
     }
     for (size_t pos = 0; pos < r->n_pool; pos++) {
         int32_t j = r->owner[r->pool[pos]];
@@ -457,6 +488,11 @@ static int allocate(struct replay *r, size_t evt, int64_t t, int *status)
         .cap = r->o->legacy_cap ? ((int)r->n_pool + 1) / 2 : 0,
         .owner = r->owner_pos,
     };
+    if (r->o->dump_dir) {
+        rc = dump_instance(r, &p, evt, t);
+        if (rc)
+            return rc;
+    }
     memset(&res, 0, sizeof res);
     res.counts = r->counts;
     rc = allocator_solve(r->alloc, &p, &res, r->e);

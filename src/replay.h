@@ -87,11 +87,13 @@ struct replay_opts {
     int max_jobs;       /* jobs in the system at once; 0 = no limit */
     int align_jobs;     /* shift every Tsub so the first is t0 */
     double tfwd;        /* allocator horizon, seconds */
+    int objective;      /* enum job_objective (default JOB_OBJ_FILE) */
     enum replay_mode mode;
     int legacy_cap;     /* cap changes at floor((N+1)/2) (--big-m legacy) */
     int apply_feasible; /* apply time-limited answers (default mode) */
     struct alloc_opts alloc;
-    const char *steps_path;                 /* step log CSV, or NULL */
+    const char *steps_path; /* step log CSV, or NULL */
+    const char *dump_dir;   /* write every instance solved here, or NULL */
     const struct replay_sink *const *sinks; /* borrowed; n_sinks of them */
     size_t n_sinks;
     /* Polled between events; when it becomes non-zero the replay stops

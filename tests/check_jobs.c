@@ -731,6 +731,73 @@ START_TEST(test_dataset_imagenet)
 }
 END_TEST
 
+/* ---- objective metrics ---------------------------------------------- */
+
+/* Job A: Jmin 1, Jmax 4, curve 0:0:0 1:100:7 2:150:9 4:200:10, so
+ * P = 0, 100, 150, 175, 200 and the O column 0, 7, 9, 9.5, 10.  Job B
+ * starts at Jmin 4 with breakpoints 0:0:0 4:400:1: P(1) = 100 by
+ * interpolation, so its speed-ups are n.  Job C has P(1) = 0. */
+#define OBJ_JOBS                                                               \
+    "# bfsim-jobs 1\n"                                                         \
+    "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"                                \
+    "A,0,1,4,1000,1,1,0:0:0 1:100:7 2:150:9 4:200:10\n"                        \
+    "B,0,4,4,1000,1,1,0:0:0 4:400:1\n"                                         \
+    "C,0,2,2,1000,1,1,0:0:0 1:0:0 2:50:1\n"
+
+START_TEST(test_objective_tables)
+{
+    static const double want[JOB_N_OBJECTIVES][5] = {
+        [JOB_OBJ_FILE] = {0, 7, 9, 9.5, 10},
+        [JOB_OBJ_THROUGHPUT] = {0, 100, 150, 175, 200},
+        [JOB_OBJ_SPEEDUP] = {0, 1, 1.5, 1.75, 2},
+        /* log(1 + S): ln 2, ln 2.5, ln 2.75, ln 3 */
+        [JOB_OBJ_PROP_FAIR] = {0, 0.69314718055994531, 0.91629073187415511,
+                               1.0116009116784799, 1.0986122886681098},
+    };
+    struct jobset js;
+    struct bfs_error e;
+    double o[5];
+
+    load_ok(tu_write("obj.jobs", OBJ_JOBS), NULL, &js);
+    for (int k = 0; k < JOB_N_OBJECTIVES; k++) {
+        ck_assert_int_eq(job_objective_parse(job_objective_name(k)), k);
+        ck_assert_int_eq(job_objective_table(&js.jobs[0], k, o, "x", &e), 0);
+        for (int n = 0; n <= 4; n++)
+            ck_assert_msg(fabs(o[n] - want[k][n]) <= 1e-15 * (1 + want[k][n]),
+                          "%s O(%d) = %.17g, want %.17g", job_objective_name(k),
+                          n, o[n], want[k][n]);
+    }
+    ck_assert_int_eq(
+        job_objective_table(&js.jobs[1], JOB_OBJ_SPEEDUP, o, "x", &e), 0);
+    ck_assert_double_eq(o[4], 4.0);
+    ck_assert_double_eq(o[2], 2.0);
+    ck_assert_int_eq(job_objective_parse("fairness"), -1);
+    jobset_release(&js);
+}
+END_TEST
+
+/* A speed-up over P(1) = 0 is an error naming the file, line and job. */
+START_TEST(test_objective_undefined)
+{
+    struct jobset js;
+    struct bfs_error e;
+    double o[3];
+
+    load_ok(tu_write("obj0.jobs", OBJ_JOBS), NULL, &js);
+    ck_assert_int_eq(job_objective_table(&js.jobs[2], JOB_OBJ_THROUGHPUT, o,
+                                         "obj0.jobs", &e),
+                     0);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(
+        job_objective_table(&js.jobs[2], JOB_OBJ_PROP_FAIR, o, "obj0.jobs", &e),
+        BFS_EINVAL);
+    ck_assert_msg(strstr(e.msg, "obj0.jobs:5:") && strstr(e.msg, "job C") &&
+                      strstr(e.msg, "prop-fair"),
+                  "%s", e.msg);
+    jobset_release(&js);
+}
+END_TEST
+
 static Suite *jobs_suite(void)
 {
     Suite *s = suite_create("jobs");
@@ -748,6 +815,11 @@ static Suite *jobs_suite(void)
     tcase_add_test(tc, test_native_read);
     tcase_add_test(tc, test_native_round_trip);
     tcase_add_test(tc, test_write_bad_name);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("objective");
+    tcase_add_test(tc, test_objective_tables);
+    tcase_add_test(tc, test_objective_undefined);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("bftrainer");

@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include "instance.h"
+#include "jobs.h"
 #include "replay.h"
 #include "testutil.h"
 
@@ -447,6 +449,161 @@ START_TEST(test_align_jobs)
 }
 END_TEST
 
+/* --objective decides the first allocation.  Two nodes idle from T to
+ * T+100, two jobs submitted at T, neither holding a node (so no rescale
+ * cost: r = 0), Jmin 1, Jmax 2, work that never finishes:
+ *   A: P = 100, 210 on 1, 2 nodes (speed-up 1, 2.1); O column 1, 1
+ *   B: P = 1000, 1500 (speed-up 1, 1.5);           O column 0, 0
+ * The candidates (A, B) and their value / Tfwd:
+ *   objective   (2,0)         (1,1)            (0,2)       (1,0)
+ *   file        1             1                0           1
+ *   throughput  210           1100             1500        100
+ *   speedup     2.1           2                1.5         1
+ *   prop-fair   ln 3.1=1.131  2 ln 2=1.386     ln 2.5=0.916 ln 2=0.693
+ * so throughput gives (0,2), speedup (2,0), prop-fair (1,1), and file a
+ * three-way tie between (2,0), (1,1) and (1,0) that the tie-break rule
+ * settles: (2,0) and (1,0) keep B at 0 (one job kept, against none),
+ * and (1,0) uses fewer nodes. */
+struct first_counts {
+    int n[2];
+};
+
+static int record_first(void *arg, size_t evt, int64_t t, size_t job, int count)
+{
+    struct first_counts *fc = arg;
+
+    (void)evt;
+    if (t == 1612988400 && job < 2)
+        fc->n[job] = count;
+    return 0;
+}
+
+START_TEST(test_objectives)
+{
+    static const struct {
+        const char *name;
+        int a, b;
+    } want[] = {
+        {"file", 1, 0},
+        {"throughput", 0, 2},
+        {"speedup", 2, 0},
+        {"prop-fair", 1, 1},
+    };
+    const char *trace = tu_write("obj.trace", "bfsim-trace 1\n"
+                                              "node n0\nnode n1\n"
+                                              "1612988400 +0 +1\n"
+                                              "1612988500 -0 -1\n");
+    const char *jobs =
+        tu_write("obj.jobs", "# bfsim-jobs 1\n"
+                             "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                             "A,1612988400,1,2,1e12,5,3,0:0:0 1:100:1 "
+                             "2:210:1\n"
+                             "B,1612988400,1,2,1e12,5,3,0:0:0 1:1000:0 "
+                             "2:1500:0\n");
+    struct first_counts fc;
+    struct replay_sink sink = {.arg = &fc, .alloc = record_first};
+    const struct replay_sink *sinks[] = {&sink};
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+
+    replay_opts_default(&o);
+    o.alloc.name = "dp";
+    o.objective = job_objective_parse(want[_i].name);
+    ck_assert_int_ge(o.objective, 0);
+    o.trace_path = trace;
+    o.jobs_path = jobs;
+    o.sinks = sinks;
+    o.n_sinks = 1;
+    fc.n[0] = fc.n[1] = 0;
+    bfs_error_clear(&e);
+    ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);
+    ck_assert_msg(fc.n[0] == want[_i].a && fc.n[1] == want[_i].b,
+                  "%s: (%d,%d), want (%d,%d)", want[_i].name, fc.n[0], fc.n[1],
+                  want[_i].a, want[_i].b);
+}
+END_TEST
+
+/* --dump-instances: every solve of the replay leaves DIR/evt-NNNNNN.json,
+ * and solving that file alone gives the objective the replay recorded
+ * (the same allocator on the same numbers: equal to the bit). */
+struct solves_seen {
+    size_t n;
+    size_t evt[64];
+    double objective[64];
+};
+
+static int record_solve_sink(void *arg, const struct replay_solve *rs)
+{
+    struct solves_seen *ss = arg;
+
+    ck_assert_uint_lt(ss->n, 64);
+    ss->evt[ss->n] = rs->evt;
+    ss->objective[ss->n++] = rs->objective;
+    return 0;
+}
+
+START_TEST(test_dump_instances)
+{
+    const char *trace = tu_write("dump.trace", "bfsim-trace 1\n"
+                                               "node n0\nnode n1\nnode n2\n"
+                                               "1612988400 +0\n"
+                                               "1612988420 +1 +2\n"
+                                               "1612988423 -1\n"
+                                               "1612988450 +1\n"
+                                               "1612988500 -0 -1\n");
+    const char *jobs =
+        tu_write("dump.jobs", "# bfsim-jobs 1\n"
+                              "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                              "A,1612988400,1,2,1e9,5,3,0:0:0 1:10:10 "
+                              "2:18:18\n"
+                              "B,1612988410,1,3,1e9,2,1,0:0:0 1:7:7 "
+                              "3:20:20\n");
+    const char *dir = tu_tmp("dump.d");
+    struct solves_seen ss = {0};
+    struct replay_sink sink = {.arg = &ss, .solve = record_solve_sink};
+    const struct replay_sink *sinks[] = {&sink};
+    struct alloc_opts ao;
+    struct allocator *a;
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+    char path[4096];
+
+    replay_opts_default(&o);
+    o.alloc.name = "dp";
+    o.trace_path = trace;
+    o.jobs_path = jobs;
+    o.dump_dir = dir;
+    o.sinks = sinks;
+    o.n_sinks = 1;
+    bfs_error_clear(&e);
+    ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);
+    /* a solve at each of the five trace rows and at B's arrival (T+10):
+     * the pool is never empty and some job is always admitted */
+    ck_assert_uint_eq(ss.n, 6);
+    ck_assert_uint_eq(st.solves, ss.n);
+    alloc_opts_default(&ao);
+    ao.name = "dp";
+    ck_assert_int_eq(allocator_create(&ao, &a, &e), 0);
+    for (size_t i = 0; i < ss.n; i++) {
+        struct instance in;
+        struct alloc_result res = {0};
+        int counts[2];
+        snprintf(path, sizeof path, "%s/evt-%06zu.json", dir, ss.evt[i]);
+        ck_assert_msg(instance_read(path, &in, &e) == 0, "%s", e.msg);
+        res.counts = counts;
+        ck_assert_int_eq(allocator_solve(a, &in.p, &res, &e), 0);
+        ck_assert_int_eq(res.status, ALLOC_OPTIMAL);
+        ck_assert_double_eq(res.objective, ss.objective[i]);
+        instance_release(&in);
+    }
+    snprintf(path, sizeof path, "%s/evt-%06zu.json", dir, ss.evt[ss.n - 1] + 1);
+    ck_assert(!tu_exists(path));
+    allocator_free(a);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
     Suite *s = suite_create("replay");
@@ -462,6 +619,8 @@ static Suite *replay_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("default");
     tcase_add_test(tc, test_default_lifecycle);
+    tcase_add_loop_test(tc, test_objectives, 0, 4);
+    tcase_add_test(tc, test_dump_instances);
     suite_add_tcase(s, tc);
     return s;
 }
