@@ -681,6 +681,7 @@ static int compat_run(struct replay *r)
     align_jobs(r, t0);
     admit(r, t0);
     compat_initial_map(r);
+    emit_allocs(r, 0, t0);
     stale_njrun = jobs_running(r);
     alloc_nodes = nodes_in_use(r);
     prev = t0;
