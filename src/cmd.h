@@ -16,6 +16,7 @@ int cmd_convert(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_gen_trace(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 /* Prints "bfsim: MESSAGE" for e (or the code's message) on stderr and
  * returns CMD_FAIL. */

@@ -266,18 +266,22 @@ struct progress {
     double start, last;
 };
 
-static void show_progress(void *arg, size_t events, int64_t now, double wall)
+static void show_progress(void *arg, size_t events, int64_t now, double done)
 {
     struct progress *pg = arg;
-    double t = bfs_now();
-    char ts[BFS_TIME_LEN];
+    double t = bfs_now(), el;
+    char ts[BFS_TIME_LEN], eta[32] = "?";
 
-    (void)wall;
     if (t - pg->last < 0.5)
         return;
     pg->last = t;
-    fprintf(stderr, "\r%zu events, at %s, %.0f events/s   ", events,
-            bfs_time_format(now, ts), (double)events / (t - pg->start));
+    el = t - pg->start;
+    if (done > 0.001)
+        snprintf(eta, sizeof eta, "%.0f s", el * (1.0 - done) / done);
+    fprintf(stderr,
+            "\r%zu events, at %s, %.0f events/s, %.0f%% done, %s left   ",
+            events, bfs_time_format(now, ts), (double)events / el, 100.0 * done,
+            eta);
 }
 
 static json_t *summary_json(const struct replay_opts *o,
@@ -622,6 +626,7 @@ int cmd_replay(int argc, char **argv)
     }
 
     signal(SIGINT, on_sigint);
+    signal(SIGTERM, on_sigint); /* scancel, a batch system's time limit */
     o.stop = &stop_flag;
     if (!quiet && isatty(STDERR_FILENO)) {
         pg.start = pg.last = bfs_now();

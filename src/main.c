@@ -26,6 +26,7 @@ static const struct command {
     {"convert", cmd_convert, "convert traces and job sets to bfsim's formats"},
     {"info", cmd_info, "statistics of a trace"},
     {"gen-trace", cmd_gen_trace, "generate a synthetic trace"},
+    {"sweep", cmd_sweep, "run replays over a grid of options, resumably"},
 };
 
 static void usage(FILE *f)

@@ -75,6 +75,7 @@ enum { EV_TRACE, EV_COMPLETION, EV_ARRIVAL };
 struct replay {
     const struct replay_opts *o;
     struct replay_stats *st;
+    double work; /* the job set's total Pmax */
     struct bfs_error *e;
 
     struct trace_reader *tr;
@@ -110,6 +111,21 @@ struct replay {
 };
 
 /* ---- setup ----------------------------------------------------------- */
+
+/* How far the replay has come, 0..1, for a progress line: the share of
+ * the job set's work done, or of the window when --end is given, which
+ * ever is further (a replay ends when every job has finished or the
+ * window has, and a streamed trace does not tell its end in advance). */
+static double done_fraction(const struct replay *r, int64_t t)
+{
+    double f = r->work > 0 ? r->st->samples_trained / r->work : 0.0;
+    if (r->o->has_end && r->o->end > r->st->first_time) {
+        double w = (double)(t - r->st->first_time) /
+                   (double)(r->o->end - r->st->first_time);
+        f = w > f ? w : f;
+    }
+    return f < 0 ? 0 : f > 1 ? 1 : f;
+}
 
 static int job_tables(struct replay *r, struct rjob *rj)
 {
@@ -169,6 +185,8 @@ static int setup(struct replay *r)
         if (rc)
             return rc;
     }
+    for (size_t j = 0; j < r->js.n; j++)
+        r->work += r->js.jobs[j].pmax;
     r->tsub_sorted = 1;
     for (size_t j = 1; j < r->js.n; j++)
         if (r->js.jobs[j].tsub < r->js.jobs[j - 1].tsub)
@@ -821,7 +839,7 @@ static int compat_run(struct replay *r)
         if (r->sink_rc)
             return r->sink_rc;
         if (r->o->progress)
-            r->o->progress(r->o->progress_arg, evt, t, 0.0);
+            r->o->progress(r->o->progress_arg, evt, t, done_fraction(r, t));
         rc = next_event(r, &t);
         if (rc < 0)
             return rc;
@@ -1127,7 +1145,7 @@ static int default_run(struct replay *r)
         if (r->sink_rc)
             return r->sink_rc;
         if (r->o->progress)
-            r->o->progress(r->o->progress_arg, evt, t, 0.0);
+            r->o->progress(r->o->progress_arg, evt, t, done_fraction(r, t));
 
         if (trace_now) {
             rc = next_event(r, &tnext);

@@ -99,8 +99,10 @@ struct replay_opts {
     /* Polled between events; when it becomes non-zero the replay stops
      * and reports what it has, marked partial.  May be NULL. */
     volatile sig_atomic_t *stop;
-    /* Called about every progress_every seconds of wall time (if set). */
-    void (*progress)(void *arg, size_t events, int64_t now, double wall);
+    /* Called after every event (if set) with the events so far, the
+     * simulated time and the share done, 0..1 (of the jobs' work, or of
+     * the window when it has an end, whichever is further). */
+    void (*progress)(void *arg, size_t events, int64_t now, double done);
     void *progress_arg;
 };
 
