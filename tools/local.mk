@@ -1,3 +1,8 @@
 # tools: files added by this area.
 include $(srcdir)/tools/bench.mk
 include $(srcdir)/tools/plot.mk
+# The example sweep of the README and what it produced.
+EXTRA_DIST += tools/sweep-objectives.json tools/figures/objectives-tfwd.csv \
+	tools/figures/objectives-tfwd.png \
+	tools/figures/replay-prop-fair-tfwd100-pool.png \
+	tools/figures/replay-prop-fair-tfwd100-jobs.png
