@@ -12,14 +12,6 @@
 
 #define T0 "1612988400"
 
-static const char *bfsim(void)
-{
-    const char *b = getenv("BFS_TOP_BUILDDIR");
-    char *p = tu_keep(xmalloc(strlen(b ? b : ".") + 8));
-    sprintf(p, "%s/bfsim", b ? b : ".");
-    return p;
-}
-
 /* Runs "bfsim ARGS" with stderr captured; returns the exit status and
  * the captured text in *err (malloc'd). */
 static int run(const char *args, char **err)
@@ -28,7 +20,7 @@ static int run(const char *args, char **err)
     char *cmd = xmalloc(strlen(args) + strlen(errf) + 4096);
     int st;
 
-    sprintf(cmd, "%s %s >/dev/null 2>%s", bfsim(), args, errf);
+    sprintf(cmd, "%s %s >/dev/null 2>%s", tu_bfsim(), args, errf);
     st = system(cmd);
     free(cmd);
     *err = tu_slurp(errf);

@@ -154,14 +154,6 @@ static const struct rcase cases[] = {
 
 /* ---- running bfsim ---------------------------------------------------- */
 
-static const char *bfsim(void)
-{
-    const char *b = getenv("BFS_TOP_BUILDDIR");
-    char *p = tu_keep(xmalloc(strlen(b ? b : ".") + 8));
-    sprintf(p, "%s/bfsim", b ? b : ".");
-    return p;
-}
-
 /* Runs bfsim with argv (argv[0] included, NULL-terminated), standard
  * output to /dev/null and standard error to errpath; returns the wait
  * status. */
@@ -524,11 +516,6 @@ static struct arow *read_allocs(const char *path, size_t *n, size_t *n_events)
 /* ---- the test ---------------------------------------------------------- */
 
 /* A copy of s that lives until exit, for an argv. */
-static char *arg(const char *s)
-{
-    return tu_keep(xstrdup(s));
-}
-
 static const char *out_path(const struct rcase *c, const char *what)
 {
     char name[256];
@@ -566,48 +553,48 @@ START_TEST(conservation)
         printf("%s: skipped, solver %s not compiled in\n", c->name, c->solver);
         return;
     }
-    argv[argc++] = arg(bfsim());
-    argv[argc++] = arg("replay");
-    argv[argc++] = arg("-q");
-    argv[argc++] = arg("--trace");
-    argv[argc++] = arg(tu_src(TRACE));
-    argv[argc++] = arg("--jobs");
-    argv[argc++] = arg(tu_src(c->jobs));
-    argv[argc++] = arg("--allocator");
-    argv[argc++] = arg(c->allocator);
+    argv[argc++] = tu_arg(tu_bfsim());
+    argv[argc++] = tu_arg("replay");
+    argv[argc++] = tu_arg("-q");
+    argv[argc++] = tu_arg("--trace");
+    argv[argc++] = tu_arg(tu_src(TRACE));
+    argv[argc++] = tu_arg("--jobs");
+    argv[argc++] = tu_arg(tu_src(c->jobs));
+    argv[argc++] = tu_arg("--allocator");
+    argv[argc++] = tu_arg(c->allocator);
     if (c->solver) {
-        argv[argc++] = arg("--solver");
-        argv[argc++] = arg(c->solver);
+        argv[argc++] = tu_arg("--solver");
+        argv[argc++] = tu_arg(c->solver);
         /* a generous limit: a time-limited answer would be kept or
          * applied, and conservation must hold either way, but the runs
          * should be the same on a loaded machine */
-        argv[argc++] = arg("--time-limit");
-        argv[argc++] = arg("60");
+        argv[argc++] = tu_arg("--time-limit");
+        argv[argc++] = tu_arg("60");
     }
     if (c->compat) {
-        argv[argc++] = arg("--compat");
-        argv[argc++] = arg("bftrainer");
+        argv[argc++] = tu_arg("--compat");
+        argv[argc++] = tu_arg("bftrainer");
     }
     if (c->nodes) {
-        argv[argc++] = arg("--nodes");
-        argv[argc++] = arg(c->nodes);
+        argv[argc++] = tu_arg("--nodes");
+        argv[argc++] = tu_arg(c->nodes);
     }
     if (c->end) {
-        argv[argc++] = arg("--end");
-        argv[argc++] = arg(c->end);
+        argv[argc++] = tu_arg("--end");
+        argv[argc++] = tu_arg(c->end);
     }
     if (c->start) {
-        argv[argc++] = arg("--start");
-        argv[argc++] = arg(c->start);
+        argv[argc++] = tu_arg("--start");
+        argv[argc++] = tu_arg(c->start);
     }
-    argv[argc++] = arg("--steps");
-    argv[argc++] = arg(steps);
-    argv[argc++] = arg("--job-log");
-    argv[argc++] = arg(jlog);
-    argv[argc++] = arg("--summary");
-    argv[argc++] = arg(summ);
-    argv[argc++] = arg("-o");
-    argv[argc++] = arg(h5);
+    argv[argc++] = tu_arg("--steps");
+    argv[argc++] = tu_arg(steps);
+    argv[argc++] = tu_arg("--job-log");
+    argv[argc++] = tu_arg(jlog);
+    argv[argc++] = tu_arg("--summary");
+    argv[argc++] = tu_arg(summ);
+    argv[argc++] = tu_arg("-o");
+    argv[argc++] = tu_arg(h5);
     argv[argc] = NULL;
     t_run = bfs_now();
     st = run_bfsim(argv, errf);

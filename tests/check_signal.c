@@ -58,14 +58,6 @@
 
 /* ---- running bfsim ---------------------------------------------------- */
 
-static const char *bfsim(void)
-{
-    const char *b = getenv("BFS_TOP_BUILDDIR");
-    char *p = tu_keep(xmalloc(strlen(b ? b : ".") + 8));
-    sprintf(p, "%s/bfsim", b ? b : ".");
-    return p;
-}
-
 /* What the child's standard error is. */
 enum err_kind {
     ERR_PTY,  /* a pseudo-terminal */
@@ -97,11 +89,6 @@ struct run {
     double wall; /* seconds from fork to exit */
     int saw_tmp; /* INTR_SIGNAL: a temporary output file was seen */
 };
-
-static char *arg(const char *s)
-{
-    return tu_keep(xstrdup(s));
-}
 
 /* Whether directory dir holds a file whose name contains ".tmp.". */
 static int has_tmp_file(const char *dir)
@@ -160,7 +147,7 @@ static void run_bfsim(char *const argv[], struct run *r, double timeout)
         ck_assert_int_eq(unlockpt(master), 0);
         slave = ptsname(master);
         ck_assert_ptr_nonnull(slave);
-        slave = arg(slave);
+        slave = tu_arg(slave);
         /* the bytes as written: no echo of ^C, no \n -> \r\n; ISIG (and
          * VINTR = ^C) stay on */
         ck_assert_int_eq(tcgetattr(master, &tio), 0);
@@ -528,22 +515,22 @@ static char **replay_argv(const char *dir, const char *extra1,
     tu_keep((void *)argv);
     int n = 0;
 
-    argv[n++] = arg(bfsim());
-    argv[n++] = arg("replay");
-    argv[n++] = arg("--trace");
-    argv[n++] = arg(tu_src(TRACE));
-    argv[n++] = arg("--jobs");
-    argv[n++] = arg(tu_src(JOBS1000));
-    argv[n++] = arg("--allocator");
-    argv[n++] = arg("dp");
-    argv[n++] = arg("--steps");
-    argv[n++] = arg(in_dir(dir, "steps.csv"));
-    argv[n++] = arg("--summary");
-    argv[n++] = arg(in_dir(dir, "summary.json"));
+    argv[n++] = tu_arg(tu_bfsim());
+    argv[n++] = tu_arg("replay");
+    argv[n++] = tu_arg("--trace");
+    argv[n++] = tu_arg(tu_src(TRACE));
+    argv[n++] = tu_arg("--jobs");
+    argv[n++] = tu_arg(tu_src(JOBS1000));
+    argv[n++] = tu_arg("--allocator");
+    argv[n++] = tu_arg("dp");
+    argv[n++] = tu_arg("--steps");
+    argv[n++] = tu_arg(in_dir(dir, "steps.csv"));
+    argv[n++] = tu_arg("--summary");
+    argv[n++] = tu_arg(in_dir(dir, "summary.json"));
     if (extra1)
-        argv[n++] = arg(extra1);
+        argv[n++] = tu_arg(extra1);
     if (extra2)
-        argv[n++] = arg(extra2);
+        argv[n++] = tu_arg(extra2);
     argv[n] = NULL;
     return argv;
 }
@@ -731,29 +718,29 @@ static void interrupted(const char *name, enum err_kind err,
         return;
     argv = xcalloc(32, sizeof *argv);
     tu_keep((void *)argv);
-    argv[n_arg++] = arg(bfsim());
-    argv[n_arg++] = arg("replay");
-    argv[n_arg++] = arg("--trace");
-    argv[n_arg++] = arg(tu_src(TRACE));
-    argv[n_arg++] = arg("--jobs");
-    argv[n_arg++] = arg(tu_src(JOBS1000));
+    argv[n_arg++] = tu_arg(tu_bfsim());
+    argv[n_arg++] = tu_arg("replay");
+    argv[n_arg++] = tu_arg("--trace");
+    argv[n_arg++] = tu_arg(tu_src(TRACE));
+    argv[n_arg++] = tu_arg("--jobs");
+    argv[n_arg++] = tu_arg(tu_src(JOBS1000));
     /* from the first submission on, so that every event is solved */
-    argv[n_arg++] = arg("--start");
-    argv[n_arg++] = arg("2021-02-10 20:21:15");
-    argv[n_arg++] = arg("--allocator");
-    argv[n_arg++] = arg("milp");
-    argv[n_arg++] = arg("--solver");
-    argv[n_arg++] = arg(solver);
-    argv[n_arg++] = arg("--steps");
-    argv[n_arg++] = arg(in_dir(dir, "steps.csv"));
-    argv[n_arg++] = arg("--summary");
-    argv[n_arg++] = arg(in_dir(dir, "summary.json"));
-    argv[n_arg++] = arg("--job-log");
-    argv[n_arg++] = arg(in_dir(dir, "jobs.csv"));
-    argv[n_arg++] = arg("-o");
-    argv[n_arg++] = arg(in_dir(dir, "out.h5"));
+    argv[n_arg++] = tu_arg("--start");
+    argv[n_arg++] = tu_arg("2021-02-10 20:21:15");
+    argv[n_arg++] = tu_arg("--allocator");
+    argv[n_arg++] = tu_arg("milp");
+    argv[n_arg++] = tu_arg("--solver");
+    argv[n_arg++] = tu_arg(solver);
+    argv[n_arg++] = tu_arg("--steps");
+    argv[n_arg++] = tu_arg(in_dir(dir, "steps.csv"));
+    argv[n_arg++] = tu_arg("--summary");
+    argv[n_arg++] = tu_arg(in_dir(dir, "summary.json"));
+    argv[n_arg++] = tu_arg("--job-log");
+    argv[n_arg++] = tu_arg(in_dir(dir, "jobs.csv"));
+    argv[n_arg++] = tu_arg("-o");
+    argv[n_arg++] = tu_arg(in_dir(dir, "out.h5"));
     if (quiet)
-        argv[n_arg++] = arg("-q");
+        argv[n_arg++] = tu_arg("-q");
     argv[n_arg] = NULL;
     r.err_file = tu_tmp("stderr.txt"); /* beside dir, not in it */
     r.watch = dir;

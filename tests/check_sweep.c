@@ -30,14 +30,6 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static const char *bfsim(void)
-{
-    const char *b = getenv("BFS_TOP_BUILDDIR");
-    char *p = tu_keep(xmalloc(strlen(b ? b : ".") + 8));
-    sprintf(p, "%s/bfsim", b ? b : ".");
-    return p;
-}
-
 /* FNV-1a 64, written independently of sweep.c. */
 static uint64_t ref_fnv(const char *s)
 {
@@ -64,7 +56,7 @@ static int run(const char *args, char **out, char **err)
     char *cmd = xmalloc(strlen(args) + strlen(of) + strlen(ef) + 4096);
     int st;
 
-    sprintf(cmd, "cd / && %s %s >%s 2>%s", bfsim(), args, of, ef);
+    sprintf(cmd, "cd / && %s %s >%s 2>%s", tu_bfsim(), args, of, ef);
     st = system(cmd);
     free(cmd);
     *out = tu_slurp(of);
@@ -862,7 +854,7 @@ START_TEST(test_gnu_parallel)
     snprintf(cmd, sizeof cmd,
              "cd / && parallel --will-cite %s sweep %s -q --out %s/par "
              "--shard {}/3 ::: 0 1 2 </dev/null >/dev/null 2>&1",
-             bfsim(), cfg, dir);
+             tu_bfsim(), cfg, dir);
     ck_assert_int_eq(system(cmd), 0);
     snprintf(cmd, sizeof cmd, "sweep %s -q --out %s/par --merge", cfg, dir);
     run_ok(cmd, 0);
@@ -961,7 +953,7 @@ START_TEST(test_interrupt)
     if (pid == 0) {
         if (!freopen("/dev/null", "w", stderr))
             _exit(127);
-        execl(bfsim(), "bfsim", "sweep", cfg, "-q", (char *)NULL);
+        execl(tu_bfsim(), "bfsim", "sweep", cfg, "-q", (char *)NULL);
         _exit(127);
     }
     /* Interrupt the sweep once the second replay is under way: it has

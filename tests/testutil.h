@@ -128,6 +128,22 @@ static inline char *tu_slurp(const char *path)
     return buf;
 }
 
+/* The bfsim program of the build tree: $BFS_TOP_BUILDDIR/bfsim (set by
+ * `make check`), else ./bfsim. */
+static inline const char *tu_bfsim(void)
+{
+    const char *b = getenv("BFS_TOP_BUILDDIR");
+    char *p = tu_keep(xmalloc(strlen(b ? b : ".") + 8));
+    sprintf(p, "%s/bfsim", b ? b : ".");
+    return p;
+}
+
+/* A copy of s that lives until exit, for argument vectors. */
+static inline char *tu_arg(const char *s)
+{
+    return tu_keep(xstrdup(s));
+}
+
 /* Whether a file exists. */
 static inline int tu_exists(const char *path)
 {
