@@ -104,6 +104,11 @@ static void load(Cbc_Model *cm, const struct milp *m)
         if (m->col_int[i])
             Cbc_setInteger(cm, (int)i);
     Cbc_setObjSense(cm, m->maximize ? -1.0 : 1.0);
+    if (m->start) {
+        for (size_t i = 0; i < nc; i++)
+            fill[i] = (int)i;
+        Cbc_setMIPStartI(cm, (int)nc, fill, m->start);
+    }
     xfree(fill);
     xfree(rub);
     xfree(rlb);
@@ -128,6 +133,10 @@ static void set_options(Cbc_Model *cm, const struct solver_opts *o)
     if (o->effort == SOLVER_EFFORT_LIGHT) {
         Cbc_setParameter(cm, "preprocess", "off");
         Cbc_setParameter(cm, "cuts", "off");
+        Cbc_setParameter(cm, "heuristics", "off");
+    } else if (o->effort == SOLVER_EFFORT_PROVE) {
+        Cbc_setParameter(cm, "preprocess", "off");
+        Cbc_setParameter(cm, "passCuts", "1");
         Cbc_setParameter(cm, "heuristics", "off");
     }
 }
@@ -228,6 +237,7 @@ static int cbc_solve(struct solver *s, const struct milp *m,
 const struct solver_ops solver_cbc_ops = {
     .name = "cbc",
     .isolate_default = SOLVER_ISOLATE_YES,
+    .takes_start = 1,
     .create = cbc_create,
     .solve = cbc_solve,
     .destroy = cbc_destroy,

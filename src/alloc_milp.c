@@ -26,7 +26,12 @@
  *   G_j <= M (1 - b_j) (its "Delta >= X - M b, Delta <= -X + M (1 - b)"
  *   with X = G + L), with M = N + 1 when cap = floor((N+1)/2), as there,
  *   and M = 2 cap + 1 for any other cap: either way every change is
- *   capped at floor(M/2) = cap nodes.
+ *   capped at floor(M/2) = cap nodes.  With start=yes (the default) on a
+ *   backend that takes a start (CBC), the model carries a start point,
+ *   dp's optimum on a map where every job keeps its own nodes
+ *   (start_map), and rows give interchangeable jobs (same_job)
+ *   non-increasing counts in index order, the start's counts sorted to
+ *   fit; the backend runs with SOLVER_EFFORT_PROVE.
  *
  * Stages (each a fresh model and a fresh solve; the time limit covers
  * them all):
@@ -66,6 +71,7 @@
 #include "solver.h"
 #include "util.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +95,10 @@ struct mstate {
                                 isolated one keeps its child process */
     int model;               /* MODEL_* */
     struct solver_opts base; /* time limit, gaps, threads, log, isolate */
+    int start;               /* start=yes: the node model starts from the
+                                DP's optimum, where the backend takes a
+                                start */
+    void *dp;                /* owned; that DP allocator, or NULL */
 };
 
 /* ---- linear expressions ---------------------------------------------- */
@@ -272,15 +282,36 @@ static int node_owner(const struct alloc_problem *p, int *owner,
     return 0;
 }
 
+/* The node model under construction: its columns get their values in
+ * the start point as they are added. */
+struct nbuild {
+    struct amodel *a;
+    const int *n0; /* NULL, or the counts of the start point */
+    double *start; /* owned; grown with the columns when n0 is set */
+    size_t cap;
+};
+
+static int ncol(struct nbuild *b, int integer, double obj, double v)
+{
+    int c = milp_add_col(&b->a->m, 0, 1, integer, obj);
+
+    if (b->n0) {
+        BFS_GROW(b->start, b->cap, (size_t)c + 1);
+        b->start[c] = v;
+    }
+    return c;
+}
+
 /* O_j(n_j) in the incremental formulation over O's breakpoints on
  * 0..nmax, tied to the count expression. */
 static void node_pwl(const struct alloc_problem *p, size_t j, int nmax,
-                     struct amodel *a)
+                     struct nbuild *bld)
 {
     const double *o = p->jobs[j].o;
+    struct amodel *a = bld->a;
     struct milp *m = &a->m;
     int *bp = xcalloc((size_t)nmax + 2, sizeof *bp), nb = 0;
-    int *delta;
+    int *delta, n0 = bld->n0 ? bld->n0[j] : 0;
 
     bp[nb++] = 0;
     for (int n = 1; n < nmax; n++)
@@ -288,11 +319,15 @@ static void node_pwl(const struct alloc_problem *p, size_t j, int nmax,
             bp[nb++] = n;
     bp[nb++] = nmax;
     delta = xcalloc((size_t)nb, sizeof *delta);
-    for (int i = 0; i + 1 < nb; i++)
-        delta[i] = milp_add_col(m, 0, 1, 0,
-                                p->tfwd * (o[bp[i + 1]] - o[bp[i]]) / a->unit);
+    for (int i = 0; i + 1 < nb; i++) {
+        double fill = (double)(n0 - bp[i]) / (bp[i + 1] - bp[i]);
+        delta[i] = ncol(bld, 0, p->tfwd * (o[bp[i + 1]] - o[bp[i]]) / a->unit,
+                        fill < 0   ? 0
+                        : fill > 1 ? 1
+                                   : fill);
+    }
     for (int i = 0; i + 2 < nb; i++) {
-        int w = milp_add_col(m, 0, 1, 1, 0);
+        int w = ncol(bld, 1, 0, n0 >= bp[i + 1]);
         milp_row_begin(m, -HUGE_VAL, 0); /* delta_{i+1} <= w_i */
         milp_row_add(m, delta[i + 1], 1);
         milp_row_add(m, w, -1);
@@ -311,22 +346,94 @@ static void node_pwl(const struct alloc_problem *p, size_t j, int nmax,
     xfree(bp);
 }
 
+/* 1 if jobs i and j are interchangeable: the same current count, bounds,
+ * costs and curve up to their largest count in the pool. */
+static int same_job(const struct alloc_problem *p, size_t i, size_t j)
+{
+    const struct alloc_job *a = &p->jobs[i], *b = &p->jobs[j];
+    int nmax = a->jmax < p->pool ? a->jmax : p->pool;
+
+    if (a->cur != b->cur || a->jmin != b->jmin || a->jmax != b->jmax ||
+        a->tcup != b->tcup || a->tcdw != b->tcdw)
+        return 0;
+    return memcmp(a->o, b->o, ((size_t)nmax + 1) * sizeof *a->o) == 0;
+}
+
+/* twin[j]: the last job before j interchangeable with it, or -1. */
+static int *find_twins(const struct alloc_problem *p)
+{
+    int *twin = xcalloc(p->n_jobs + 1, sizeof *twin);
+
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        twin[j] = -1;
+        for (size_t i = j; i-- > 0;)
+            if (same_job(p, i, j)) {
+                twin[j] = (int)i;
+                break;
+            }
+    }
+    return twin;
+}
+
+/* The new map of the start point: each job keeps its first min(n0, cur)
+ * nodes, then the growing ones take the free and released nodes in pool
+ * order (no job both gains and loses). */
+static void start_map(const struct alloc_problem *p, const int *owner,
+                      const int *n0, int *nown)
+{
+    int *kept = xcalloc(p->n_jobs + 1, sizeof *kept), q = 0;
+
+    for (int i = 0; i < p->pool; i++) {
+        int o = owner[i];
+        nown[i] = o >= 0 && kept[o] < n0[o] ? o : -1;
+        if (nown[i] >= 0)
+            kept[o]++;
+    }
+    for (size_t j = 0; j < p->n_jobs; j++)
+        for (; kept[j] < n0[j]; kept[j]++) {
+            while (nown[q] >= 0)
+                q++;
+            nown[q] = (int)j;
+        }
+    xfree(kept);
+}
+
+/* Builds the node model into a; with n0 (feasible counts, or NULL), also
+ * its start point at those counts and the rows that order interchangeable
+ * jobs. */
 static int build_node(const struct alloc_problem *p, struct amodel *a,
-                      struct bfs_error *e)
+                      const int *n0, struct bfs_error *e)
 {
     struct milp *m = &a->m;
     int N = p->pool, J = (int)a->nj, x0, rc;
     int *owner = xcalloc((size_t)N + 1, sizeof *owner);
+    int *nown = NULL, *twin = NULL, *n1 = NULL;
+    struct nbuild nb = {.a = a};
 
     rc = node_owner(p, owner, e);
     if (rc) {
         xfree(owner);
         return rc;
     }
+    if (n0) {
+        twin = find_twins(p);
+        /* interchangeable jobs' counts in the order of their rows */
+        n1 = xcalloc((size_t)J + 1, sizeof *n1);
+        memcpy(n1, n0, (size_t)J * sizeof *n1);
+        for (int j = 0; j < J; j++)
+            for (int i = j; twin[i] >= 0 && n1[twin[i]] < n1[i]; i = twin[i]) {
+                int t = n1[i];
+                n1[i] = n1[twin[i]];
+                n1[twin[i]] = t;
+            }
+        nown = xcalloc((size_t)N + 1, sizeof *nown);
+        start_map(p, owner, n1, nown);
+        nb.n0 = n1;
+    }
     x0 = (int)m->n_cols;
     for (int j = 0; j < J; j++)
         for (int q = 0; q < N; q++) {
-            int c = milp_add_col(m, 0, 1, 1, 0);
+            int c = ncol(&nb, 1, 0, nown && nown[q] == j);
             lexpr_add(&a->cnt[j], c, 1);
         }
     if (J > 1)
@@ -339,11 +446,12 @@ static int build_node(const struct alloc_problem *p, struct amodel *a,
     for (int j = 0; j < J; j++) {
         const struct alloc_job *jb = &p->jobs[j];
         int cur = jb->cur, nmax = jb->jmax < N ? jb->jmax : N;
+        int n = n1 ? n1[j] : 0;
         double r = cur >= jb->jmin ? jb->o[cur] : 0.0;
         int s, u, d, b;
 
         /* n_j = 0 or jmin..nmax */
-        s = milp_add_col(m, 0, 1, 1, 0);
+        s = ncol(&nb, 1, 0, n > 0);
         milp_row_begin(m, 0, HUGE_VAL);
         lexpr_row(m, &a->cnt[j], 1);
         milp_row_add(m, s, -jb->jmin);
@@ -359,7 +467,7 @@ static int build_node(const struct alloc_problem *p, struct amodel *a,
             double ml = p->cap > 0 ? M : cur;        /* L <= ml/k b */
             double mg = p->cap > 0 ? M : nmax - cur; /* G <= mg/k (1-b) */
             double k = p->cap > 0 ? 2 : 1;
-            b = milp_add_col(m, 0, 1, 1, 0);
+            b = ncol(&nb, 1, 0, n < cur);
             /* k L <= ml b:  k own + ml b >= k cur */
             milp_row_begin(m, k * cur, HUGE_VAL);
             for (int q = 0; q < N; q++)
@@ -378,8 +486,8 @@ static int build_node(const struct alloc_problem *p, struct amodel *a,
         }
 
         /* u = [n > cur], d = [n < cur], exactly */
-        u = milp_add_col(m, 0, 1, 1, -jb->tcup * r / a->unit);
-        d = milp_add_col(m, 0, 1, 1, -jb->tcdw * r / a->unit);
+        u = ncol(&nb, 1, -jb->tcup * r / a->unit, n > cur);
+        d = ncol(&nb, 1, -jb->tcdw * r / a->unit, n < cur);
         milp_row_begin(m, -HUGE_VAL, cur); /* n <= cur + (nmax-cur) u */
         lexpr_row(m, &a->cnt[j], 1);
         if (nmax - cur > 0)
@@ -404,8 +512,29 @@ static int build_node(const struct alloc_problem *p, struct amodel *a,
         lexpr_add(&a->keep[j], d, -1);
 
         if (nmax > 0)
-            node_pwl(p, (size_t)j, nmax, a);
+            node_pwl(p, (size_t)j, nmax, &nb);
     }
+    /* interchangeable jobs in non-increasing count order (with the start
+     * only: without it they slowed GLPK down, from 0.2 s to over a minute
+     * on some instances) */
+    for (int j = 0; j < J && twin; j++)
+        if (twin[j] >= 0) {
+            milp_row_begin(m, 0, HUGE_VAL);
+            lexpr_row(m, &a->cnt[twin[j]], 1);
+            lexpr_row(m, &a->cnt[j], -1);
+            milp_row_end(m);
+        }
+    if (n0) {
+        milp_set_start(m, nb.start);
+        /* a feasible point worth dp's objective, or a bug here */
+        assert(milp_violation(m, m->start) < 1e-9);
+        assert(fabs(milp_objective(m, m->start) * a->unit -
+                    alloc_objective(p, n1)) <= a->unit);
+    }
+    xfree(nb.start);
+    xfree(n1);
+    xfree(nown);
+    xfree(twin);
     xfree(owner);
     return 0;
 }
@@ -606,7 +735,9 @@ static int solve_model(const struct mstate *st, const struct alloc_problem *p,
     double bound1 = HUGE_VAL, *x, *w;
     int *best = xcalloc(nj + 1, sizeof *best);
     int *cand = xcalloc(nj + 1, sizeof *cand);
-    int effort = a == c ? SOLVER_EFFORT_LIGHT : SOLVER_EFFORT_DEFAULT;
+    int effort = a == c       ? SOLVER_EFFORT_LIGHT
+                 : a->m.start ? SOLVER_EFFORT_PROVE
+                              : SOLVER_EFFORT_DEFAULT;
     int ss, exact, rc = 0;
     struct milp m2;
 
@@ -711,7 +842,7 @@ const char *alloc_milp_default_solver(void)
     return solver_default_name();
 }
 
-/* Parses "NAME[,isolate=yes|no]" into st. */
+/* Parses "NAME[,OPTION]..." into st: isolate=yes|no, start=yes|no. */
 static int parse_solver(const char *spec, struct mstate *st,
                         struct bfs_error *e)
 {
@@ -730,10 +861,14 @@ static int parse_solver(const char *spec, struct mstate *st,
             st->base.isolate = SOLVER_ISOLATE_YES;
         else if (olen == 10 && strncmp(opt, "isolate=no", olen) == 0)
             st->base.isolate = SOLVER_ISOLATE_NO;
+        else if (olen == 9 && strncmp(opt, "start=yes", olen) == 0)
+            st->start = 1;
+        else if (olen == 8 && strncmp(opt, "start=no", olen) == 0)
+            st->start = 0;
         else
             return bfs_fail(e, BFS_EINVAL,
                             "solver '%s': unknown option '%.*s' (known: "
-                            "isolate=yes, isolate=no)",
+                            "isolate=yes, isolate=no, start=yes, start=no)",
                             spec, (int)olen, opt);
     }
     return 0;
@@ -744,6 +879,7 @@ static void milp_destroy(void *state)
     struct mstate *st = state;
 
     if (st) {
+        alloc_dp_ops.destroy(st->dp);
         solver_destroy(st->solver);
         xfree(st->name);
         xfree(st);
@@ -778,15 +914,35 @@ static int milp_create(const struct alloc_opts *o, void **state,
                         "allocator 'milp': no MILP solver is compiled into "
                         "this build of bfsim");
     }
+    st->start = 1;
     rc = parse_solver(spec, st, e);
     if (rc == 0)
         rc = solver_create(st->name, &st->base, &st->solver, e);
+    if (rc == 0 && st->model == MODEL_NODE && st->start &&
+        solver_takes_start(st->solver))
+        rc = alloc_dp_ops.create(o, &st->dp, e);
     if (rc) {
         milp_destroy(st);
         return rc;
     }
     *state = st;
     return 0;
+}
+
+/* dp's optimum of p (malloc'd counts), the node model's start, or NULL;
+ * its time counts as building. */
+static int *dp_start(const struct mstate *st, const struct alloc_problem *p,
+                     struct alloc_result *res)
+{
+    struct alloc_result d = {.counts = xcalloc(p->n_jobs + 1, sizeof(int))};
+
+    if (alloc_dp_ops.solve(st->dp, p, &d, NULL) != 0 ||
+        d.status != ALLOC_OPTIMAL) {
+        xfree(d.counts);
+        d.counts = NULL;
+    }
+    res->build_s += d.solve_s;
+    return d.counts;
 }
 
 static int milp_alloc_solve(void *state, const struct alloc_problem *p,
@@ -810,8 +966,11 @@ static int milp_alloc_solve(void *state, const struct alloc_problem *p,
             goto out;
         }
     build_count(p, &c);
-    if (st->model == MODEL_NODE)
-        rc = build_node(p, &a, e);
+    if (st->model == MODEL_NODE) {
+        int *n0 = st->dp ? dp_start(st, p, res) : NULL;
+        rc = build_node(p, &a, n0, e);
+        xfree(n0);
+    }
     if (rc)
         goto out;
     {

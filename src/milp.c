@@ -36,6 +36,7 @@ void milp_release(struct milp *m)
     xfree(m->row_beg);
     xfree(m->row_ind);
     xfree(m->row_val);
+    xfree(m->start);
     memset(m, 0, sizeof *m);
 }
 
@@ -68,13 +69,23 @@ void milp_copy(struct milp *dst, const struct milp *src)
     dst->nnz = dst->cap_nnz = src->nnz;
     dst->row_ind = dup_array(src->row_ind, src->nnz, sizeof *src->row_ind);
     dst->row_val = dup_array(src->row_val, src->nnz, sizeof *src->row_val);
+    dst->start = src->start
+                     ? dup_array(src->start, src->n_cols, sizeof *src->start)
+                     : NULL;
     dst->row_open = src->row_open;
+}
+
+void milp_set_start(struct milp *m, const double *x)
+{
+    xfree(m->start);
+    m->start = x ? dup_array(x, m->n_cols, sizeof *x) : NULL;
 }
 
 int milp_add_col(struct milp *m, double lb, double ub, int integer, double obj)
 {
     size_t i = m->n_cols;
 
+    assert(!m->start); /* the start covers every column */
     if (i == m->cap_cols) {
         size_t cap = m->cap_cols;
         BFS_GROW(m->obj, cap, i + 1);
@@ -209,6 +220,9 @@ int milp_check(const struct milp *m, struct bfs_error *e)
             m->col_lb[i] > m->col_ub[i])
             return bfs_fail(e, BFS_EINVAL, "model: column %zu: bounds %g..%g",
                             i, m->col_lb[i], m->col_ub[i]);
+        if (m->start && !isfinite(m->start[i]))
+            return bfs_fail(e, BFS_EINVAL, "model: column %zu: start %g", i,
+                            m->start[i]);
     }
     if (m->row_beg[0] != 0 || m->row_beg[m->n_rows] != m->nnz)
         return bfs_fail(e, BFS_EINVAL, "model: inconsistent row starts");

@@ -43,6 +43,10 @@ struct milp {
     double *row_val; /* owned, nnz; nonzero */
     size_t nnz;
 
+    /* owned, n_cols, or NULL: a point to start the search from (a MIP
+     * start), a hint that a backend may use or ignore */
+    double *start;
+
     int row_open;                       /* a row was begun and not yet ended */
     size_t cap_cols, cap_rows, cap_nnz; /* allocated capacities */
 };
@@ -55,6 +59,10 @@ void milp_release(struct milp *m);
 
 /* Makes dst (not initialised) a deep copy of src. */
 void milp_copy(struct milp *dst, const struct milp *src);
+
+/* Sets m's start to a copy of x (n_cols values), or clears it (x NULL).
+ * Set it once every column is added. */
+void milp_set_start(struct milp *m, const double *x);
 
 /* Appends a column and returns its index. */
 int milp_add_col(struct milp *m, double lb, double ub, int integer, double obj);

@@ -185,6 +185,7 @@ struct request {
     int maximize;
     double obj_offset;
     size_t n_cols, n_rows, nnz;
+    int has_start; /* n_cols doubles of m->start follow the rows */
 };
 
 /* A reply, followed by n_x doubles of x. */
@@ -267,7 +268,8 @@ static int send_model(int fd, const struct request *q, const struct milp *m)
            send_all(fd, m->row_ub, nr * sizeof(double)) ||
            send_all(fd, m->row_beg, (nr + 1) * sizeof *m->row_beg) ||
            send_all(fd, m->row_ind, m->nnz * sizeof *m->row_ind) ||
-           send_all(fd, m->row_val, m->nnz * sizeof(double));
+           send_all(fd, m->row_val, m->nnz * sizeof(double)) ||
+           (q->has_start && send_all(fd, m->start, nc * sizeof(double)));
 }
 
 /* Reads a model sent by send_model into m (allocated here). */
@@ -290,6 +292,8 @@ static int read_model(int fd, const struct request *q, struct milp *m)
     m->row_beg = xcalloc(nr + 1, sizeof *m->row_beg);
     m->row_ind = xcalloc(nnz + 1, sizeof *m->row_ind);
     m->row_val = xcalloc(nnz + 1, sizeof(double));
+    if (q->has_start)
+        m->start = xcalloc(nc + 1, sizeof(double));
     return read_all(fd, m->obj, nc * sizeof(double)) ||
            read_all(fd, m->col_lb, nc * sizeof(double)) ||
            read_all(fd, m->col_ub, nc * sizeof(double)) ||
@@ -298,7 +302,8 @@ static int read_model(int fd, const struct request *q, struct milp *m)
            read_all(fd, m->row_ub, nr * sizeof(double)) ||
            read_all(fd, m->row_beg, (nr + 1) * sizeof *m->row_beg) ||
            read_all(fd, m->row_ind, nnz * sizeof *m->row_ind) ||
-           read_all(fd, m->row_val, nnz * sizeof(double));
+           read_all(fd, m->row_val, nnz * sizeof(double)) ||
+           (q->has_start && read_all(fd, m->start, nc * sizeof(double)));
 }
 
 /* The child: solves every model it is sent until its socket closes. */
@@ -419,6 +424,11 @@ static void worker_lost(struct solver *s, struct solve_result *res,
     s->worker = NULL;
 }
 
+int solver_takes_start(const struct solver *s)
+{
+    return s->ops->takes_start;
+}
+
 long solver_worker_pid(const struct solver *s)
 {
     return s->worker ? (long)s->worker->pid : 0;
@@ -442,6 +452,7 @@ static void solve_isolated(struct solver *s, const struct milp *m,
     q.n_cols = m->n_cols;
     q.n_rows = m->n_rows;
     q.nnz = m->nnz;
+    q.has_start = m->start != NULL;
     if (s->opts.time_limit < HUGE_VAL)
         deadline = t0 + 2 * s->opts.time_limit + 10.0;
     /* a worker left from an earlier solve may have been killed since:

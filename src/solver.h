@@ -48,9 +48,13 @@ enum {
 /* How much machinery a backend brings to a model. */
 enum {
     SOLVER_EFFORT_DEFAULT = 0, /* the solver's defaults */
-    SOLVER_EFFORT_LIGHT = 1    /* small models with a tight relaxation:
+    SOLVER_EFFORT_LIGHT = 1,   /* small models with a tight relaxation:
                                   CBC skips preprocessing, cuts and
                                   heuristics (10x less overhead) */
+    SOLVER_EFFORT_PROVE = 2    /* the model's start is expected to be
+                                  optimal, the work is the bound: CBC skips
+                                  preprocessing and heuristics and makes
+                                  one pass of root cuts */
 };
 
 /* Options every backend honours (threads only where the solver has them;
@@ -95,6 +99,8 @@ struct solver_ops {
     const char *name; /* "cbc", "glpk" */
     /* Whether solves run in a child process unless told otherwise. */
     int isolate_default;
+    /* Whether the backend uses a model's start (milp.h). */
+    int takes_start;
     /* Creates a solver; returns 0 or a negative code. */
     int (*create)(const struct solver_opts *o, struct solver **out);
     /* Solves a checked model into res (res->x has m->n_cols entries).
@@ -159,6 +165,9 @@ const char *solver_name(const struct solver *s);
  * at its first solve, kept for the next ones, started again after a
  * crash, ended by solver_destroy. */
 int solver_isolated(const struct solver *s);
+
+/* Whether s uses a model's start (CBC does, GLPK ignores it). */
+int solver_takes_start(const struct solver *s);
 
 /* The process id of the child of an isolated solver, or 0 when it has
  * none at the moment (for diagnostics and tests). */

@@ -48,6 +48,13 @@ static void list_methods(void)
             strcpy(m->solver, solver_get(i)->name);
             strcpy(m->model, model ? "node" : "count");
         }
+    /* the node model without its start from dp (CBC alone uses it) */
+    if (solver_find("cbc")) {
+        struct method *m = &methods[n_methods++];
+        strcpy(m->name, "milp");
+        strcpy(m->solver, "cbc,start=no");
+        strcpy(m->model, "node");
+    }
 }
 
 static const char *method_desc(int i)
@@ -147,6 +154,11 @@ static void gen(struct inst *in, unsigned seed, int maxj, int maxn, int cap)
             jb->tcdw = in->jobs[j - 1].tcdw;
             if (jb->cur > jb->jmax)
                 jb->cur = jb->jmax;
+            if (rnd(2) && in->jobs[j - 1].cur <= room) {
+                /* interchangeable: the same current count too */
+                used += in->jobs[j - 1].cur - jb->cur;
+                jb->cur = in->jobs[j - 1].cur;
+            }
             memcpy(o, in->o[j - 1], sizeof in->o[j]);
             continue;
         }
@@ -685,17 +697,20 @@ START_TEST(test_options)
     o.solver = "nosuch";
     bfs_error_clear(&e);
     ck_assert_int_eq(allocator_create(&o, &a, &e), BFS_ENOTFOUND);
-    for (size_t i = 0; i < solver_count(); i++) {
-        char spec[64];
-        snprintf(spec, sizeof spec, "%s,isolate=no", solver_get(i)->name);
-        o.solver = spec;
-        ck_assert_int_eq(allocator_create(&o, &a, NULL), 0);
-        allocator_free(a);
-        snprintf(spec, sizeof spec, "%s,isolate=maybe", solver_get(i)->name);
-        bfs_error_clear(&e);
-        ck_assert_int_eq(allocator_create(&o, &a, &e), BFS_EINVAL);
-        ck_assert_ptr_nonnull(strstr(e.msg, "isolate=maybe"));
-    }
+    for (size_t i = 0; i < solver_count(); i++)
+        for (int k = 0; k < 2; k++) {
+            const char *opt = k ? "start" : "isolate";
+            char spec[64], bad[32];
+            snprintf(spec, sizeof spec, "%s,%s=no", solver_get(i)->name, opt);
+            o.solver = spec;
+            ck_assert_int_eq(allocator_create(&o, &a, NULL), 0);
+            allocator_free(a);
+            snprintf(bad, sizeof bad, "%s=maybe", opt);
+            snprintf(spec, sizeof spec, "%s,%s", solver_get(i)->name, bad);
+            bfs_error_clear(&e);
+            ck_assert_int_eq(allocator_create(&o, &a, &e), BFS_EINVAL);
+            ck_assert_ptr_nonnull(strstr(e.msg, bad));
+        }
 }
 END_TEST
 

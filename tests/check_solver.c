@@ -324,6 +324,56 @@ START_TEST(test_time_limit)
 }
 END_TEST
 
+/* A market split without slacks around a hidden binary point x* (each
+ * row's right-hand side is its weight on x*), minimising random costs:
+ * feasible points are rare, and CBC finds none in a fraction of a second
+ * on its own.  With x* as the start it must return x* or better, so the
+ * start reaches the solver, in the process or in its child. */
+START_TEST(test_start)
+{
+    struct milp m;
+    struct solver *s;
+    struct solve_result r;
+    double x[40], hidden[40], cost = 0;
+    unsigned seed = 11;
+    int st;
+
+    if (strcmp(backend(_i), "cbc") != 0)
+        return; /* GLPK ignores a start (README) */
+    milp_init(&m, 0);
+    for (int j = 0; j < 40; j++) {
+        seed = seed * 1103515245u + 12345u;
+        hidden[j] = (seed >> 16) & 1;
+        milp_add_col(&m, 0, 1, 1, 1 + (seed >> 20) % 50);
+        cost += hidden[j] * m.obj[j];
+    }
+    for (int i = 0; i < 5; i++) {
+        double a[40], rhs = 0;
+        for (int j = 0; j < 40; j++) {
+            seed = seed * 1103515245u + 12345u;
+            a[j] = 1 + (seed >> 16) % 99;
+            rhs += a[j] * hidden[j];
+        }
+        milp_row_begin(&m, rhs, rhs);
+        for (int j = 0; j < 40; j++)
+            milp_row_add(&m, j, a[j]);
+        milp_row_end(&m);
+    }
+    ck_assert_double_eq(milp_violation(&m, hidden), 0);
+    milp_set_start(&m, hidden);
+    ck_assert_int_eq(milp_check(&m, NULL), 0);
+    s = make(_i, 0.3);
+    st = solve(s, &m, &r, x);
+    ck_assert_msg(st == SOLVE_FEASIBLE || st == SOLVE_OPTIMAL,
+                  "%s: status %s with a feasible start", backend(_i),
+                  solve_status_name(st));
+    ck_assert(milp_violation(&m, x) < 1e-6);
+    ck_assert(r.objective <= cost + 1e-9);
+    solver_destroy(s);
+    milp_release(&m);
+}
+END_TEST
+
 START_TEST(test_crash_isolated)
 {
     struct milp m;
@@ -485,10 +535,17 @@ START_TEST(test_milp_build)
     ck_assert_double_eq(milp_violation(&m, x), 0);
     x[0] = 0.75; /* not integer: 0.25 off */
     ck_assert_double_eq(milp_violation(&m, x), 0.25);
+    milp_set_start(&m, x);
+    x[0] = 0;
     milp_copy(&c, &m);
     milp_release(&m);
     ck_assert_int_eq(milp_check(&c, NULL), 0);
     ck_assert_uint_eq(c.n_cols, 3);
+    /* the start was copied twice, never aliased */
+    ck_assert_double_eq(c.start[0], 0.75);
+    ck_assert_double_eq(c.start[2], 0.5);
+    milp_set_start(&c, NULL);
+    ck_assert_ptr_null(c.start);
     milp_add_col(&c, 0, 1, 1, 0);
     milp_row_begin(&c, 1, 1);
     milp_row_add(&c, 3, 1);
@@ -534,6 +591,13 @@ START_TEST(test_milp_check)
     milp_add_col(&m, 0, 1, 0, 0);
     milp_add_col(&m, 0, 1, 0, HUGE_VAL);
     expect_invalid(&m, "column 1: objective");
+    milp_init(&m, 0);
+    milp_add_col(&m, 0, 1, 0, 0);
+    milp_add_col(&m, 0, 1, 0, 0);
+    x[0] = 0;
+    x[1] = nan("");
+    milp_set_start(&m, x);
+    expect_invalid(&m, "column 1: start");
     milp_init(&m, 0);
     milp_add_col(&m, 0, 1, 0, 0);
     milp_row_begin(&m, 0, 1);
@@ -605,6 +669,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_pure_lp, 0, n);
     tcase_add_loop_test(tc, test_empty_model, 0, n);
     tcase_add_loop_test(tc, test_time_limit, 0, n);
+    tcase_add_loop_test(tc, test_start, 0, n);
     tcase_add_loop_test(tc, test_crash_isolated, 0, n);
     tcase_add_loop_test(tc, test_worker_kept, 0, n);
     tcase_add_loop_test(tc, test_glpk_error_hook, 0, n);
