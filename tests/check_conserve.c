@@ -80,6 +80,7 @@
 #include "config.h"
 
 #include "solver.h"
+#include "testjson.h"
 #include "testutil.h"
 
 #include <check.h>
@@ -182,30 +183,10 @@ static int run_bfsim(char *const argv[], const char *errpath)
 
 /* ---- small parsers (our own, not the library's) ------------------------ */
 
-/* "YYYY-MM-DD HH:MM:SS" (UTC) or Unix seconds. */
-static int64_t parse_time(const char *s)
-{
-    struct tm tm;
-    char *end;
-    long long v;
-
-    memset(&tm, 0, sizeof tm);
-    if (sscanf(s, "%4d-%2d-%2d %2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
-               &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) == 6) {
-        tm.tm_year -= 1900;
-        tm.tm_mon -= 1;
-        return (int64_t)timegm(&tm);
-    }
-    errno = 0;
-    v = strtoll(s, &end, 10);
-    ck_assert_msg(errno == 0 && end != s && *end == '\0', "bad time '%s'", s);
-    return (int64_t)v;
-}
-
 /* A time field that may be empty (-1). */
 static int64_t parse_opt_time(const char *s)
 {
-    return *s ? parse_time(s) : -1;
+    return *s ? tu_parse_time(s) : -1;
 }
 
 static double parse_num(const char *s)
@@ -339,7 +320,7 @@ static void jset_load(const char *path, struct jset *js)
         d = &js->j[js->n++];
         memset(d, 0, sizeof *d);
         snprintf(d->name, sizeof d->name, "%s", f[col[0]]);
-        d->tsub = parse_time(f[col[1]]);
+        d->tsub = tu_parse_time(f[col[1]]);
         d->jmin = (int)parse_long(f[col[2]]);
         d->jmax = (int)parse_long(f[col[3]]);
         d->pmax = parse_num(f[col[4]]);
@@ -385,7 +366,7 @@ static struct row *read_steps(const char *path, size_t *n)
         ck_assert_uint_eq(split(chomp(line), ',', f, 16), 13);
         BFS_GROW(rows, cap, *n + 1);
         r = &rows[(*n)++];
-        r->t = parse_time(f[0]);
+        r->t = tu_parse_time(f[0]);
         r->thr = parse_num(f[1]);
         r->rate = parse_num(f[2]);
         r->rescost = parse_num(f[3]);
@@ -430,7 +411,7 @@ static struct jrow *read_joblog(const char *path, const struct jset *js)
         ck_assert_uint_lt(n, js->n);
         ck_assert_str_eq(f[0], js->j[n].name);
         r = &rows[n++];
-        r->tsub = parse_time(f[1]);
+        r->tsub = tu_parse_time(f[1]);
         r->admitted = parse_opt_time(f[2]);
         r->first_start = parse_opt_time(f[3]);
         r->finished = parse_opt_time(f[4]);
@@ -449,20 +430,6 @@ static struct jrow *read_joblog(const char *path, const struct jset *js)
     fclose(fp);
     ck_assert_uint_eq(n, js->n); /* one row per job of the set */
     return rows;
-}
-
-static double jnum(json_t *root, const char *key)
-{
-    json_t *v = json_object_get(root, key);
-    ck_assert_msg(json_is_number(v), "summary: no number %s", key);
-    return json_number_value(v);
-}
-
-static int64_t jtime(json_t *root, const char *key)
-{
-    json_t *v = json_object_get(root, key);
-    ck_assert_msg(json_is_string(v), "summary: no time %s", key);
-    return parse_time(json_string_value(v));
 }
 
 /* A row of /allocations: job holds count nodes from event evt on. */
@@ -539,7 +506,6 @@ START_TEST(conservation)
     struct arow *al;
     size_t K, n_al, n_h5ev, a = 0;
     json_t *sum;
-    json_error_t jerr;
     int64_t t0, t_end, idle = 0, used = 0, nnd0, *ns;
     int *count;
     double *I, *rate_before, lhs = 0.0, sum_thr = 0.0, sum_res = 0.0;
@@ -614,15 +580,14 @@ START_TEST(conservation)
     rows = read_steps(steps, &K);
     jr = read_joblog(jlog, &js);
     al = read_allocs(h5, &n_al, &n_h5ev);
-    sum = json_load_file(summ, 0, &jerr);
-    ck_assert_msg(sum != NULL, "%s: %s", summ, jerr.text);
+    sum = tu_load_json(summ);
     ck_assert(json_is_false(json_object_get(sum, "partial")));
     ck_assert_uint_gt(K, 0);
-    ck_assert_int_eq(jnum(sum, "events"), (double)K);
+    ck_assert_int_eq(tu_jnum(sum, "events"), (double)K);
     ck_assert_uint_eq(n_h5ev, K);
-    ck_assert_int_eq(jnum(sum, "jobs_total"), (double)js.n);
-    t0 = jtime(sum, "first_time");
-    t_end = jtime(sum, "last_event_time");
+    ck_assert_int_eq(tu_jnum(sum, "jobs_total"), (double)js.n);
+    t0 = tu_jtime(sum, "first_time");
+    t_end = tu_jtime(sum, "last_event_time");
     ck_assert_int_eq(t_end, rows[K - 1].t);
     /* %f: 5e-7 per printed number; Rate's error grows with the interval */
     print_tol = 1e-6 * (double)K + 1e-6 * (double)(t_end - t0);
@@ -729,12 +694,12 @@ START_TEST(conservation)
     ck_assert_msg(used <= idle, "%s: allocated %lld > offered %lld", c->name,
                   (long long)used, (long long)idle);
     /* exact: sums of integers */
-    ck_assert_msg(jnum(sum, "idle_node_seconds") == (double)idle,
+    ck_assert_msg(tu_jnum(sum, "idle_node_seconds") == (double)idle,
                   "%s: idle_node_seconds %.17g, integral %lld", c->name,
-                  jnum(sum, "idle_node_seconds"), (long long)idle);
-    ck_assert_msg(jnum(sum, "allocated_node_seconds") == (double)used,
+                  tu_jnum(sum, "idle_node_seconds"), (long long)idle);
+    ck_assert_msg(tu_jnum(sum, "allocated_node_seconds") == (double)used,
                   "%s: allocated_node_seconds %.17g, integral %lld", c->name,
-                  jnum(sum, "allocated_node_seconds"), (long long)used);
+                  tu_jnum(sum, "allocated_node_seconds"), (long long)used);
     {
         int64_t ns_all = 0;
         for (size_t j = 0; j < js.n; j++) {
@@ -772,7 +737,7 @@ START_TEST(conservation)
                       "%s: job %s finished with %.17g samples, Pmax %.17g",
                       c->name, d->name, jr[j].samples, d->pmax);
     }
-    ck_assert_int_eq(jnum(sum, "jobs_finished"), (double)n_fin);
+    ck_assert_int_eq(tu_jnum(sum, "jobs_finished"), (double)n_fin);
 
     /* ---- (c) rates ------------------------------------------------- */
     for (size_t j = 0; j < js.n; j++) {
@@ -825,15 +790,15 @@ START_TEST(conservation)
              lhs, I_all);
         NEAR(sum_thr, sum_s, tol, "%s: sum Thr %.17g, job samples %.17g",
              c->name, sum_thr, sum_s);
-        NEAR(jnum(sum, "samples_trained"), sum_s, 1e-9 * tot,
+        NEAR(tu_jnum(sum, "samples_trained"), sum_s, 1e-9 * tot,
              "%s: samples_trained %.17g, job samples %.17g", c->name,
-             jnum(sum, "samples_trained"), sum_s);
-        NEAR(jnum(sum, "rescale_cost"), sum_lr, 1e-9 * tot,
+             tu_jnum(sum, "samples_trained"), sum_s);
+        NEAR(tu_jnum(sum, "rescale_cost"), sum_lr, 1e-9 * tot,
              "%s: rescale_cost %.17g, jobs' %.17g", c->name,
-             jnum(sum, "rescale_cost"), sum_lr);
-        NEAR(jnum(sum, "preempt_cost"), sum_lp, 1e-9 * tot,
+             tu_jnum(sum, "rescale_cost"), sum_lr);
+        NEAR(tu_jnum(sum, "preempt_cost"), sum_lp, 1e-9 * tot,
              "%s: preempt_cost %.17g, jobs' %.17g", c->name,
-             jnum(sum, "preempt_cost"), sum_lp);
+             tu_jnum(sum, "preempt_cost"), sum_lp);
         if (c->compat) {
             /* the step log alone: Thr, ReScost charged, PreCost */
             double resid = lhs - sum_thr - sum_res - sum_pre;
@@ -853,9 +818,9 @@ START_TEST(conservation)
                           "%s: overshoot %.17g not in [0, %.17g]", c->name,
                           resid, v_max);
         } else {
-            double resid = lhs - jnum(sum, "samples_trained") -
-                           jnum(sum, "rescale_cost") -
-                           jnum(sum, "preempt_cost");
+            double resid = lhs - tu_jnum(sum, "samples_trained") -
+                           tu_jnum(sum, "rescale_cost") -
+                           tu_jnum(sum, "preempt_cost");
             ck_assert_msg(resid >= -tol && resid <= v_max + tol,
                           "%s: sum dt Rate - samples - lost = %.17g, not in "
                           "[0, %.17g] (under one second of rate per finished "
@@ -873,7 +838,7 @@ START_TEST(conservation)
                    sum_lr + sum_lp, lhs - sum_s - sum_lr - sum_lp, v_max,
                    pend0);
         if (sum_s + sum_lr + sum_lp > 0)
-            NEAR(jnum(sum, "efficiency"), sum_s / (sum_s + sum_lr + sum_lp),
+            NEAR(tu_jnum(sum, "efficiency"), sum_s / (sum_s + sum_lr + sum_lp),
                  1e-12, "%s: efficiency", c->name);
     }
 

@@ -26,6 +26,7 @@
 #include "config.h"
 
 #include "solver.h"
+#include "testjson.h"
 #include "testutil.h"
 
 #include <check.h>
@@ -272,22 +273,6 @@ static void run_bfsim(char *const argv[], struct run *r, double timeout)
 
 /* ---- reading the outputs ------------------------------------------------ */
 
-static int64_t parse_time(const char *s)
-{
-    struct tm tm;
-    int n = -1;
-
-    memset(&tm, 0, sizeof tm);
-    ck_assert_msg(sscanf(s, "%4d-%2d-%2d %2d:%2d:%2d%n", &tm.tm_year,
-                         &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
-                         &tm.tm_sec, &n) == 6 &&
-                      n == 19,
-                  "bad time '%s'", s);
-    tm.tm_year -= 1900;
-    tm.tm_mon -= 1;
-    return (int64_t)timegm(&tm);
-}
-
 /* The step log's event times, checking that every line is whole: the
  * header, then rows of 13 fields numbered 1, 2, ..., each ending in a
  * newline.  Returns the times (malloc'd), their number in *n, and in
@@ -319,7 +304,7 @@ static int64_t *read_steps(const char *path, size_t *n, double **cum)
                       line);
         BFS_GROW(t, cap, *n + 1);
         BFS_GROW(c, cap_c, *n + 1);
-        t[*n] = parse_time(f);
+        t[*n] = tu_parse_time(f);
         f = strchr(line, ',') + 1;
         c[*n] = (*n ? c[*n - 1] : 0.0) + strtod(f, NULL);
         for (int i = 0; i < 3; i++)
@@ -401,29 +386,6 @@ static int64_t trace_last_time(const char *path)
     gzclose(g);
     ck_assert_int_gt(last, 0);
     return (int64_t)last;
-}
-
-static json_t *load_summary(const char *path)
-{
-    json_error_t je;
-    json_t *j = json_load_file(path, 0, &je);
-
-    ck_assert_msg(j != NULL, "%s: %s", path, je.text);
-    return j;
-}
-
-static double jnum(json_t *root, const char *key)
-{
-    json_t *v = json_object_get(root, key);
-    ck_assert_msg(json_is_number(v), "summary: no number %s", key);
-    return json_number_value(v);
-}
-
-static int64_t jtime(json_t *root, const char *key)
-{
-    json_t *v = json_object_get(root, key);
-    ck_assert_msg(json_is_string(v), "summary: no time %s", key);
-    return parse_time(json_string_value(v));
 }
 
 /* An integer attribute of an HDF5 object. */
@@ -557,7 +519,7 @@ static int parse_progress(const char *s, size_t len, struct pline *pl)
                &pl->events, date, &pl->rate, &pl->pct, &end) != 4 ||
         end < 0)
         return 0;
-    pl->when = parse_time(date);
+    pl->when = tu_parse_time(date);
     if (strcmp(buf + end, "? left   ") == 0)
         pl->eta = -1;
     else if (sscanf(buf + end, "%ld s left", &pl->eta) != 1 || pl->eta < 0)
@@ -670,15 +632,15 @@ START_TEST(progress_on_terminal)
     run_bfsim(replay_argv(dir, NULL, NULL), &r, 100);
     ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
                   "status %d: %s", r.status, r.out);
-    sum = load_summary(in_dir(dir, "summary.json"));
+    sum = tu_load_json(in_dir(dir, "summary.json"));
     ck_assert(json_is_false(json_object_get(sum, "partial")));
     times = read_steps(in_dir(dir, "steps.csv"), &n, &cum);
-    ck_assert_int_eq(jnum(sum, "events"), (double)n);
+    ck_assert_int_eq(tu_jnum(sum, "events"), (double)n);
     /* the first line comes after 0.5 s of wall time */
     ck_assert_msg(r.wall >= 1.0,
                   "the replay took %.2f s, too short to show progress", r.wall);
     lines = check_progress(&r, times, cum, n, jobs_work(tu_src(JOBS1000)),
-                           jtime(sum, "first_time"), "");
+                           tu_jtime(sum, "first_time"), "");
     ck_assert_uint_ge(lines, 1);
     printf("progress: %zu lines in %.2f s\n", lines, r.wall);
     json_decref(sum);
@@ -763,17 +725,17 @@ static size_t interrupt_once(const char *name, enum err_kind err,
     names = dir_list(dir);
     ck_assert_str_eq(names, "jobs.csv out.h5 steps.csv summary.json");
     free(names);
-    sum = load_summary(in_dir(dir, "summary.json"));
+    sum = tu_load_json(in_dir(dir, "summary.json"));
     ck_assert(json_is_true(json_object_get(sum, "partial")));
     times = read_steps(in_dir(dir, "steps.csv"), &n, &cum);
-    ck_assert_int_eq(jnum(sum, "events"), (double)n);
+    ck_assert_int_eq(tu_jnum(sum, "events"), (double)n);
     check_joblog(in_dir(dir, "jobs.csv"), N_JOBS1000);
     check_h5(in_dir(dir, "out.h5"), 1, n);
     if (n == 0) {
         /* stopped before the first event: nothing past the start */
-        ck_assert_int_eq(jtime(sum, "last_event_time"),
-                         jtime(sum, "first_time"));
-        ck_assert_int_eq(jnum(sum, "jobs_finished"), 0);
+        ck_assert_int_eq(tu_jtime(sum, "last_event_time"),
+                         tu_jtime(sum, "first_time"));
+        ck_assert_int_eq(tu_jnum(sum, "jobs_finished"), 0);
         ck_assert_str_eq(r.out, INTERRUPTED);
         printf("%s: interrupted after %.2f s, before the first event\n", name,
                r.wall);
@@ -781,18 +743,18 @@ static size_t interrupt_once(const char *name, enum err_kind err,
         free(r.out);
         return 0;
     }
-    ck_assert_int_eq(jtime(sum, "last_event_time"), times[n - 1]);
+    ck_assert_int_eq(tu_jtime(sum, "last_event_time"), times[n - 1]);
     /* fewer events than a full run: a full run goes on until every job
      * is done or the trace ends, and this one stopped before both */
     trace_end = trace_last_time(tu_src(TRACE));
     ck_assert_int_lt(times[n - 1], trace_end);
-    ck_assert_int_lt(jnum(sum, "jobs_finished"), N_JOBS1000);
-    ck_assert_int_ge(jnum(sum, "solves"), 1); /* the solver was at work */
+    ck_assert_int_lt(tu_jnum(sum, "jobs_finished"), N_JOBS1000);
+    ck_assert_int_ge(tu_jnum(sum, "solves"), 1); /* the solver was at work */
 
     if ((err == ERR_PTY || err == ERR_CTTY) && !quiet)
         /* progress lines, erased, then the notice */
         check_progress(&r, times, cum, n, jobs_work(tu_src(JOBS1000)),
-                       jtime(sum, "first_time"), INTERRUPTED);
+                       tu_jtime(sum, "first_time"), INTERRUPTED);
     else
         /* not a byte of progress in delay seconds: only the notice */
         ck_assert_str_eq(r.out, INTERRUPTED);
