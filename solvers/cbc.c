@@ -21,8 +21,8 @@
  */
 #include "config.h"
 
-#include "solver.h"
-#include "util.h"
+#include "solver/solver.h"
+#include "base/util.h"
 
 #include <coin/Cbc_C_Interface.h>
 

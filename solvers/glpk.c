@@ -19,8 +19,8 @@
  */
 #include "config.h"
 
-#include "solver.h"
-#include "util.h"
+#include "solver/solver.h"
+#include "base/util.h"
 
 #include <glpk.h>
 

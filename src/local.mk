@@ -1,23 +1,45 @@
-# The library every program and test links, and the bfsim program.
+# The one list of bfsim's sources.  Each folder of src/ is a part of the
+# program; data flows files -> formats -> engine -> alloc -> solver ->
+# backend (solvers/) and back, and cli/ drives it (README, "Inside
+# bfsim").  Everything but cli/ goes into the library the tests link.
 noinst_LIBRARIES += libbfsim.a
 libbfsim_a_SOURCES = \
-	src/error.c src/error.h \
-	src/util.c src/util.h \
-	src/trace.c src/trace.h \
-	src/jobs.c src/jobs.h \
-	src/alloc.c src/alloc.h src/alloc_impl.h \
-	src/evq.c src/evq.h \
-	src/replay.c src/replay.h \
-	src/sweep.c src/sweep.h
+	src/base/error.c src/base/error.h \
+	src/base/util.c src/base/util.h \
+	src/formats/trace.c src/formats/trace.h \
+	src/formats/jobs.c src/formats/jobs.h \
+	src/formats/import.h src/formats/import_bftrainer.c \
+	src/formats/import_log.c src/formats/import_log.h \
+	src/formats/import_swf.c src/formats/import_slurm.c \
+	src/formats/hostlist.c src/formats/hostlist.h \
+	src/formats/traceinfo.c src/formats/traceinfo.h \
+	src/formats/gentrace.c src/formats/gentrace.h \
+	src/formats/h5out.c src/formats/h5out.h \
+	src/engine/evq.c src/engine/evq.h \
+	src/engine/replay.c src/engine/replay.h \
+	src/alloc/alloc.c src/alloc/alloc.h src/alloc/alloc_impl.h \
+	src/alloc/dp.c src/alloc/milp.c \
+	src/alloc/instance.c src/alloc/instance.h \
+	src/solver/milp.c src/solver/milp.h \
+	src/solver/solver.c src/solver/solver.h \
+	src/sweep/sweep.c src/sweep/sweep.h
+
+# solvers/: one file per backend that configure found.
+if HAVE_CBC
+libbfsim_a_SOURCES += solvers/cbc.c
+endif
+if HAVE_GLPK
+libbfsim_a_SOURCES += solvers/glpk.c
+endif
 
 bin_PROGRAMS += bfsim
-bfsim_SOURCES = src/main.c src/cmd.h \
-	src/cmd_replay.c \
-	src/cmd_solve.c \
-	src/cmd_convert.c \
-	src/cmd_info.c \
-	src/cmd_gentrace.c \
-	src/cmd_sweep.c
+bfsim_SOURCES = src/cli/main.c src/cli/cmd.h \
+	src/cli/cmd_replay.c \
+	src/cli/cmd_solve.c \
+	src/cli/cmd_convert.c \
+	src/cli/cmd_info.c \
+	src/cli/cmd_gentrace.c \
+	src/cli/cmd_sweep.c
 bfsim_LDADD = libbfsim.a $(BFS_LIBS)
 
-dist_man1_MANS += src/bfsim.1
+dist_man1_MANS += src/cli/bfsim.1

@@ -18,9 +18,9 @@
  */
 #include "config.h"
 
-#include "replay.h"
+#include "engine/replay.h"
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -16,9 +16,9 @@
  */
 #include "config.h"
 
-#include "alloc.h"
-#include "alloc_impl.h"
-#include "solver.h"
+#include "alloc/alloc.h"
+#include "alloc/alloc_impl.h"
+#include "solver/solver.h"
 #include "testutil.h"
 
 #include <math.h>

@@ -79,7 +79,7 @@
  */
 #include "config.h"
 
-#include "solver.h"
+#include "solver/solver.h"
 #include "testjson.h"
 #include "testutil.h"
 

@@ -1,7 +1,7 @@
 /* check_evq.c - the event queue pops in (time, kind, push order). */
 #include "config.h"
 
-#include "evq.h"
+#include "engine/evq.h"
 #include "testutil.h"
 
 #include <check.h>

@@ -4,9 +4,9 @@
  * standard errors wide but fail on any real bias). */
 #include "config.h"
 
-#include "gentrace.h"
+#include "formats/gentrace.h"
 #include "testutil.h"
-#include "traceinfo.h"
+#include "formats/traceinfo.h"
 
 #include <inttypes.h>
 #include <math.h>

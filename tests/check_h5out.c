@@ -5,8 +5,8 @@
  * pandas are importable. */
 #include "config.h"
 
-#include "alloc.h"
-#include "h5out.h"
+#include "alloc/alloc.h"
+#include "formats/h5out.h"
 #include "testutil.h"
 
 #include <check.h>

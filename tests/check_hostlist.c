@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hostlist.h"
+#include "formats/hostlist.h"
 #include "testutil.h"
 
 /* Expands list and checks the names against the blank-separated want. */

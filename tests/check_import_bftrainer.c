@@ -4,9 +4,9 @@
  * is there) the real Summit export's counts. */
 #include "config.h"
 
-#include "import.h"
+#include "formats/import.h"
 #include "testutil.h"
-#include "trace.h"
+#include "formats/trace.h"
 
 #include <string.h>
 #include <sys/stat.h>

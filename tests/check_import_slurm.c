@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import.h"
+#include "formats/import.h"
 #include "testutil.h"
-#include "trace.h"
+#include "formats/trace.h"
 
 /* 2023-01-01 00:00:00 UTC. */
 #define T0 INT64_C(1672531200)

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import.h"
+#include "formats/import.h"
 #include "testutil.h"
-#include "trace.h"
-#include "traceinfo.h"
+#include "formats/trace.h"
+#include "formats/traceinfo.h"
 
 /* A trace as text, one "TIME +i -j" line per event, and its integral. */
 struct readback {

@@ -8,9 +8,9 @@
  */
 #include "config.h"
 
-#include "alloc.h"
-#include "instance.h"
-#include "solver.h"
+#include "alloc/alloc.h"
+#include "alloc/instance.h"
+#include "solver/solver.h"
 #include "testutil.h"
 
 #include <jansson.h>

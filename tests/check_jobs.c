@@ -1,4 +1,4 @@
-/* check_jobs.c - tests of src/jobs.c.
+/* check_jobs.c - tests of src/formats/jobs.c.
  *
  * curve_eval against values computed by hand (exact where the arithmetic
  * is exact) and against numpy.interp's formula evaluated independently in
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobs.h"
+#include "formats/jobs.h"
 #include "testutil.h"
 
 /* ---- curve_eval ---------------------------------------------------- */

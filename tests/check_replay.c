@@ -7,9 +7,9 @@
  */
 #include "config.h"
 
-#include "instance.h"
-#include "jobs.h"
-#include "replay.h"
+#include "alloc/instance.h"
+#include "formats/jobs.h"
+#include "engine/replay.h"
 #include "testutil.h"
 
 #include <check.h>

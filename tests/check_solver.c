@@ -9,7 +9,7 @@
  */
 #include "config.h"
 
-#include "solver.h"
+#include "solver/solver.h"
 #include "testutil.h"
 
 #include <fcntl.h>

@@ -11,7 +11,7 @@
  */
 #include "config.h"
 
-#include "sweep.h"
+#include "sweep/sweep.h"
 #include "testutil.h"
 
 #include <check.h>

@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include "testutil.h"
-#include "trace.h"
+#include "formats/trace.h"
 
 #include <dirent.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
 #include "config.h"
 
 #include "testutil.h"
-#include "traceinfo.h"
+#include "formats/traceinfo.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #include "config.h"
 
 #include "testutil.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <check.h>
 #include <string.h>

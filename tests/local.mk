@@ -1,32 +1,93 @@
-# Check test programs: one per module, each linking the library.
-BFS_TEST_LIBS = libbfsim.a $(BFS_LIBS) $(CHECK_LIBS)
-BFS_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-EXTRA_DIST += tests/testutil.h
-include $(srcdir)/tests/jobs.mk
-include $(srcdir)/tests/import.mk
+# The Check test programs: tests/check_NAME.c each, linking the library
+# (or running the bfsim program), and the script tests (*.test).  Every
+# test program shares the flags below, so adding one is one line here.
+BFS_TESTLIBS = libbfsim.a $(BFS_LIBS) $(CHECK_LIBS)
+BFS_TESTHDRS = tests/testutil.h tests/testjson.h
+EXTRA_DIST += $(BFS_TESTHDRS)
 
-check_PROGRAMS += tests/check_replay
-tests_check_replay_SOURCES = tests/check_replay.c tests/testutil.h
-tests_check_replay_CFLAGS = $(BFS_TEST_CFLAGS)
-tests_check_replay_LDADD = $(BFS_TEST_LIBS)
-include $(srcdir)/tests/trace.mk
+check_PROGRAMS += \
+	tests/check_util \
+	tests/check_evq \
+	tests/check_trace \
+	tests/check_jobs \
+	tests/check_hostlist \
+	tests/check_import_bftrainer \
+	tests/check_import_swf \
+	tests/check_import_slurm \
+	tests/check_traceinfo \
+	tests/check_gentrace \
+	tests/check_h5out \
+	tests/check_solver \
+	tests/check_alloc \
+	tests/check_instance \
+	tests/check_replay \
+	tests/check_agree \
+	tests/check_conserve \
+	tests/check_signal \
+	tests/check_sweep \
+	tests/check_cli
 
-check_PROGRAMS += tests/check_util
-tests_check_util_SOURCES = tests/check_util.c tests/testutil.h
-tests_check_util_CFLAGS = $(BFS_TEST_CFLAGS)
-tests_check_util_LDADD = $(BFS_TEST_LIBS)
-
-check_PROGRAMS += tests/check_evq
-tests_check_evq_SOURCES = tests/check_evq.c tests/testutil.h
-tests_check_evq_CFLAGS = $(BFS_TEST_CFLAGS)
-tests_check_evq_LDADD = $(BFS_TEST_LIBS)
-include $(srcdir)/tests/alloc.mk
-
-# Runs the bfsim program itself.
-check_PROGRAMS += tests/check_cli
-tests_check_cli_SOURCES = tests/check_cli.c tests/testutil.h
-tests_check_cli_CFLAGS = $(BFS_TEST_CFLAGS)
-tests_check_cli_LDADD = $(BFS_TEST_LIBS)
-include $(srcdir)/tests/h5out.mk
-include $(srcdir)/tests/sweep.mk
-include $(srcdir)/tests/conserve.mk
+# The scripts the tests run: the independent idle-hours count of an SWF
+# log (check_import_swf) and the Python example reading an HDF5 file
+# (check_h5out, when h5py and pandas are importable).
+dist_noinst_SCRIPTS += tools/swf-idle-hours tools/h5read-example.py
+tests_check_util_SOURCES = tests/check_util.c $(BFS_TESTHDRS)
+tests_check_util_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_util_LDADD = $(BFS_TESTLIBS)
+tests_check_evq_SOURCES = tests/check_evq.c $(BFS_TESTHDRS)
+tests_check_evq_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_evq_LDADD = $(BFS_TESTLIBS)
+tests_check_trace_SOURCES = tests/check_trace.c $(BFS_TESTHDRS)
+tests_check_trace_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_trace_LDADD = $(BFS_TESTLIBS)
+tests_check_jobs_SOURCES = tests/check_jobs.c $(BFS_TESTHDRS)
+tests_check_jobs_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_jobs_LDADD = $(BFS_TESTLIBS)
+tests_check_hostlist_SOURCES = tests/check_hostlist.c $(BFS_TESTHDRS)
+tests_check_hostlist_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_hostlist_LDADD = $(BFS_TESTLIBS)
+tests_check_import_bftrainer_SOURCES = tests/check_import_bftrainer.c $(BFS_TESTHDRS)
+tests_check_import_bftrainer_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_import_bftrainer_LDADD = $(BFS_TESTLIBS)
+tests_check_import_swf_SOURCES = tests/check_import_swf.c $(BFS_TESTHDRS)
+tests_check_import_swf_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_import_swf_LDADD = $(BFS_TESTLIBS)
+tests_check_import_slurm_SOURCES = tests/check_import_slurm.c $(BFS_TESTHDRS)
+tests_check_import_slurm_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_import_slurm_LDADD = $(BFS_TESTLIBS)
+tests_check_traceinfo_SOURCES = tests/check_traceinfo.c $(BFS_TESTHDRS)
+tests_check_traceinfo_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_traceinfo_LDADD = $(BFS_TESTLIBS)
+tests_check_gentrace_SOURCES = tests/check_gentrace.c $(BFS_TESTHDRS)
+tests_check_gentrace_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_gentrace_LDADD = $(BFS_TESTLIBS)
+tests_check_h5out_SOURCES = tests/check_h5out.c $(BFS_TESTHDRS)
+tests_check_h5out_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_h5out_LDADD = $(BFS_TESTLIBS)
+tests_check_solver_SOURCES = tests/check_solver.c $(BFS_TESTHDRS)
+tests_check_solver_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_solver_LDADD = $(BFS_TESTLIBS)
+tests_check_alloc_SOURCES = tests/check_alloc.c $(BFS_TESTHDRS)
+tests_check_alloc_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_alloc_LDADD = $(BFS_TESTLIBS)
+tests_check_instance_SOURCES = tests/check_instance.c $(BFS_TESTHDRS)
+tests_check_instance_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_instance_LDADD = $(BFS_TESTLIBS)
+tests_check_replay_SOURCES = tests/check_replay.c $(BFS_TESTHDRS)
+tests_check_replay_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_replay_LDADD = $(BFS_TESTLIBS)
+tests_check_agree_SOURCES = tests/check_agree.c $(BFS_TESTHDRS)
+tests_check_agree_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_agree_LDADD = $(BFS_TESTLIBS)
+tests_check_conserve_SOURCES = tests/check_conserve.c $(BFS_TESTHDRS)
+tests_check_conserve_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_conserve_LDADD = $(BFS_TESTLIBS)
+tests_check_signal_SOURCES = tests/check_signal.c $(BFS_TESTHDRS)
+tests_check_signal_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_signal_LDADD = $(BFS_TESTLIBS)
+tests_check_sweep_SOURCES = tests/check_sweep.c $(BFS_TESTHDRS)
+tests_check_sweep_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_sweep_LDADD = $(BFS_TESTLIBS)
+tests_check_cli_SOURCES = tests/check_cli.c $(BFS_TESTHDRS)
+tests_check_cli_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_cli_LDADD = $(BFS_TESTLIBS)

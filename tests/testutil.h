@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* Strings the helpers below hand out live until exit; they are kept
  * reachable here so that LeakSanitizer does not count them as leaks. */

@@ -1,0 +1,211 @@
+/* alloc.c - the allocator registry, the shared objective, and the
+ * even-share baseline.
+ *
+ * The registry is one array of struct alloc_ops, ended by the methods
+ * compiled in; allocator_create looks names up there.  The even-share
+ * rule is the published replayer's non-MILP allocator, quirks kept
+ * (DESIGN.md): a job's quota is min(q, Jmax) only when q > Jmin, strictly.
+ */
+#include "config.h"
+
+#include "alloc/alloc.h"
+#include "alloc/alloc_impl.h"
+#include "base/util.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *alloc_status_name(int status)
+{
+    switch (status) {
+#define ALLOC_ST_CASE(name, text)                                              \
+    case ALLOC_##name:                                                         \
+        return text;
+        ALLOC_STATUSES(ALLOC_ST_CASE)
+#undef ALLOC_ST_CASE
+    }
+    return "unknown";
+}
+
+double alloc_objective(const struct alloc_problem *p, const int *n)
+{
+    double z = 0.0;
+
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        const struct alloc_job *jb = &p->jobs[j];
+        double r = jb->cur >= jb->jmin ? jb->o[jb->cur] : 0.0;
+        z += p->tfwd * jb->o[n[j]];
+        if (n[j] > jb->cur)
+            z -= jb->tcup * r;
+        else if (n[j] < jb->cur)
+            z -= jb->tcdw * r;
+    }
+    return z;
+}
+
+int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
+{
+    if (p->pool < 0)
+        return bfs_fail(e, BFS_EINVAL, "pool size %d < 0", p->pool);
+    if (!(p->tfwd > 0) || !isfinite(p->tfwd))
+        return bfs_fail(e, BFS_EINVAL, "Tfwd %g is not > 0", p->tfwd);
+    if (p->cap < 0)
+        return bfs_fail(e, BFS_EINVAL, "cap %d < 0", p->cap);
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        const struct alloc_job *jb = &p->jobs[j];
+        if (jb->jmin < 1 || jb->jmax < jb->jmin)
+            return bfs_fail(e, BFS_EINVAL, "job %zu: bounds %d..%d", j,
+                            jb->jmin, jb->jmax);
+        if (jb->cur < 0 || jb->cur > jb->jmax)
+            return bfs_fail(e, BFS_EINVAL, "job %zu: holds %d nodes", j,
+                            jb->cur);
+        if (!(jb->tcup >= 0) || !(jb->tcdw >= 0))
+            return bfs_fail(e, BFS_EINVAL, "job %zu: negative rescale cost", j);
+        if (jb->o[0] != 0.0)
+            return bfs_fail(e, BFS_EINVAL, "job %zu: O(0) = %g, not 0", j,
+                            jb->o[0]);
+        for (int n = 1; n <= jb->jmax; n++)
+            if (!isfinite(jb->o[n]))
+                return bfs_fail(e, BFS_EINVAL, "job %zu: O(%d) not finite", j,
+                                n);
+    }
+    return 0;
+}
+
+void alloc_opts_default(struct alloc_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    /* the count model on the preferred solver compiled in (CBC, else
+     * GLPK); the DP when there is none */
+    o->solver = alloc_milp_default_solver();
+    o->name = o->solver ? "milp" : "dp";
+    o->model = "count";
+    o->time_limit = 10.0;
+    /* a tenth of the tie tolerance (alloc.h), so that every exact method
+     * reaches the same tie set */
+    o->gap_rel = 1e-8;
+    o->gap_abs = 1e-6;
+}
+
+void alloc_even(const struct alloc_problem *p, int *counts)
+{
+    size_t nj = p->n_jobs;
+    int q, left;
+
+    if (nj == 0)
+        return;
+    q = p->pool / (int)nj;
+    left = p->pool;
+    for (size_t j = 0; j < nj; j++) {
+        const struct alloc_job *jb = &p->jobs[j];
+        counts[j] = q > jb->jmin ? (q < jb->jmax ? q : jb->jmax) : 0;
+        left -= counts[j];
+    }
+    /* Leftover nodes, first come first served. */
+    for (size_t j = 0; j < nj && left > 0; j++) {
+        const struct alloc_job *jb = &p->jobs[j];
+        int inc;
+        if (counts[j] >= jb->jmax)
+            continue;
+        inc = jb->jmax - counts[j] < left ? jb->jmax - counts[j] : left;
+        if (counts[j] + inc < jb->jmin)
+            continue;
+        counts[j] += inc;
+        left -= inc;
+    }
+}
+
+/* ---- the registry ---------------------------------------------------- */
+
+static int even_create(const struct alloc_opts *o, void **state,
+                       struct bfs_error *e)
+{
+    (void)o;
+    (void)e;
+    *state = NULL;
+    return 0;
+}
+
+static int even_solve(void *state, const struct alloc_problem *p,
+                      struct alloc_result *res, struct bfs_error *e)
+{
+    double t0 = bfs_now();
+
+    (void)state;
+    (void)e;
+    alloc_even(p, res->counts);
+    res->status = ALLOC_OPTIMAL; /* the baseline's answer is always taken */
+    res->objective = res->bound = alloc_objective(p, res->counts);
+    res->build_s = 0.0;
+    res->solve_s = bfs_now() - t0;
+    res->rows = res->cols = res->nnz = 0;
+    return 0;
+}
+
+static void even_destroy(void *state)
+{
+    (void)state;
+}
+
+static const struct alloc_ops even_ops = {
+    .name = "even",
+    .create = even_create,
+    .solve = even_solve,
+    .destroy = even_destroy,
+};
+
+/* Every allocator compiled in, in the order `--help` lists them. */
+static const struct alloc_ops *const registry[] = {
+    &even_ops,
+    &alloc_dp_ops,
+    &alloc_milp_ops,
+};
+
+struct allocator {
+    const struct alloc_ops *ops;
+    void *state;
+};
+
+int allocator_create(const struct alloc_opts *o, struct allocator **out,
+                     struct bfs_error *e)
+{
+    for (size_t i = 0; i < sizeof registry / sizeof *registry; i++) {
+        struct allocator *a;
+        int rc;
+        if (strcmp(registry[i]->name, o->name) != 0)
+            continue;
+        a = xcalloc(1, sizeof *a);
+        a->ops = registry[i];
+        rc = a->ops->create(o, &a->state, e);
+        if (rc) {
+            xfree(a);
+            return rc;
+        }
+        *out = a;
+        return 0;
+    }
+    return bfs_fail(e, BFS_ENOTFOUND, "unknown allocator '%s'", o->name);
+}
+
+int allocator_solve(struct allocator *a, const struct alloc_problem *p,
+                    struct alloc_result *res, struct bfs_error *e)
+{
+    int rc = alloc_problem_check(p, e);
+
+    if (rc)
+        return rc;
+    return a->ops->solve(a->state, p, res, e);
+}
+
+const char *allocator_name(const struct allocator *a)
+{
+    return a->ops->name;
+}
+
+void allocator_free(struct allocator *a)
+{
+    if (!a)
+        return;
+    a->ops->destroy(a->state);
+    xfree(a);
+}

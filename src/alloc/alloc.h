@@ -1,0 +1,139 @@
+/* alloc.h - the allocation problem solved at every event, and the
+ * interface every allocator implements.
+ *
+ * An instance (DESIGN.md, "The allocation problem"): a pool of N nodes,
+ * the admitted jobs with the count C_j of pool nodes each holds now, their
+ * bounds and costs, and a table of the objective metric O_j(n) at every
+ * admissible count.  An allocator chooses the new count n_j of every job:
+ *
+ *   maximise  sum_j Tfwd * O_j(n_j)
+ *           - sum_j [n_j > C_j] Tcup_j r_j - sum_j [n_j < C_j] Tcdw_j r_j
+ *   s.t.      n_j = 0 or Jmin_j <= n_j <= Jmax_j,   sum_j n_j <= N,
+ *             |n_j - C_j| <= cap when cap > 0 (the published replayer's
+ *             big-M artefact, kept for the compatible mode)
+ *
+ * with r_j = O_j(C_j) if C_j >= Jmin_j, else 0.  Allocators decide counts
+ * only; the replay turns counts into a node map by one fixed rule
+ * (shrinking jobs release their lowest-position nodes, then growing jobs,
+ * in job order, take the lowest-position free nodes).
+ *
+ * Tie-break rule.  Every exact allocator (dp, and milp with either model
+ * and either solver) returns the same counts, chosen among the feasible
+ * count vectors n by these keys in turn:
+ *   1. objective: alloc_objective(n) >= z* - tol, where z* is the best
+ *      objective and tol = 1e-7 * max(1, sum_j max_n |v_j(n)|), v_j(n) =
+ *      Tfwd O_j(n) minus job j's rescale cost at n, over its admissible
+ *      counts (ALLOC_TIE_REL in alloc_impl.h).  Allocations closer than
+ *      tol to the best are equally good: real ties (identical jobs,
+ *      plateaus) and differences below the solvers' numerical precision;
+ *   2. the most jobs keeping their current count (n_j == C_j, idle jobs
+ *      staying idle included): no rescale without a gain;
+ *   3. the fewest nodes in use;
+ *   4. the lexicographically largest vector in job order: earlier jobs
+ *      (in the replay, the earlier admitted) get more nodes.
+ * A solver stopped by its time limit returns its incumbent, for which the
+ * rule is not enforced.
+ */
+#ifndef BFS_ALLOC_H
+#define BFS_ALLOC_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+
+struct alloc_job {
+    int cur;         /* C_j: pool nodes held now, 0 <= cur <= jmax */
+    int jmin, jmax;  /* 1 <= jmin <= jmax */
+    double tcup;     /* seconds lost on scaling up */
+    double tcdw;     /* seconds lost on scaling down */
+    const double *o; /* borrowed; O_j(n) for n = 0..jmax, o[0] = 0 */
+};
+
+struct alloc_problem {
+    int pool;                     /* N, >= 0 */
+    double tfwd;                  /* forward-looking horizon, seconds, > 0 */
+    size_t n_jobs;                /* may be 0 */
+    const struct alloc_job *jobs; /* borrowed */
+    int cap;                      /* max |n_j - C_j| per job; 0 = no cap */
+    /* Optional node-level view for node-level models: owner[p] is the job
+     * holding pool position p (0 <= p < pool), or -1 when free.  NULL lets
+     * a node-level model place each job's current nodes itself. */
+    const int *owner; /* borrowed */
+};
+
+/* How a solve ended.  The order is the order of the statistics tables. */
+#define ALLOC_STATUSES(X)                                                      \
+    X(OPTIMAL, "optimal")                                                      \
+    X(FEASIBLE, "feasible") /* a limit was hit; an incumbent exists */         \
+    X(INFEASIBLE, "infeasible")                                                \
+    X(NO_SOLUTION, "no-solution") /* a limit was hit before any incumbent */   \
+    X(FAILED, "failed")           /* the solver failed or crashed */
+
+enum alloc_status {
+#define ALLOC_ST_ENUM(name, text) ALLOC_##name,
+    ALLOC_STATUSES(ALLOC_ST_ENUM)
+#undef ALLOC_ST_ENUM
+        ALLOC_N_STATUSES
+};
+
+/* "optimal", "feasible", ...; "unknown" for anything else. */
+const char *alloc_status_name(int status);
+
+struct alloc_result {
+    int status;             /* enum alloc_status */
+    double objective;       /* of the returned counts, when there are counts */
+    double bound;           /* best bound (= objective for exact methods) */
+    int *counts;            /* caller-allocated, n_jobs entries; written when
+                               status is OPTIMAL or FEASIBLE */
+    double build_s;         /* seconds spent building the model */
+    double solve_s;         /* seconds spent solving */
+    size_t rows, cols, nnz; /* model size (0 for methods without one) */
+};
+
+/* Objective value of counts n[] for problem p, evaluated the one way every
+ * allocator and test uses (sum in job order). */
+double alloc_objective(const struct alloc_problem *p, const int *n);
+
+/* Checks that p is well formed (bounds, cur <= jmax, o[0] == 0, pool and
+ * tfwd ranges).  Returns 0 or BFS_EINVAL with the problem in e. */
+int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e);
+
+/* Options shared by all allocators; each reads what applies to it. */
+struct alloc_opts {
+    const char *name;   /* "even", "dp", "milp" */
+    const char *solver; /* "cbc", "glpk" (milp) */
+    const char *model;  /* "count", "node" (milp) */
+    double time_limit;  /* seconds of wall time, > 0 */
+    double gap_rel;     /* relative MIP gap */
+    double gap_abs;     /* absolute MIP gap */
+    int threads;        /* solver threads where supported; 0 = default */
+    int log_level;      /* 0 = silent */
+};
+
+/* The defaults: what `bfsim replay` uses without options. */
+void alloc_opts_default(struct alloc_opts *o);
+
+struct allocator;
+
+/* Creates the allocator named by o->name.  Returns 0, or BFS_ENOTFOUND /
+ * BFS_EUNSUP with the problem in e (e.g. a solver not compiled in). */
+int allocator_create(const struct alloc_opts *o, struct allocator **out,
+                     struct bfs_error *e);
+
+/* Solves p into res (res->counts must hold p->n_jobs entries).  Returns 0
+ * when the solve was carried out, whatever its status (a time limit or a
+ * solver crash is a status, not an error); a negative code only for a
+ * malformed problem or a programming error. */
+int allocator_solve(struct allocator *a, const struct alloc_problem *p,
+                    struct alloc_result *res, struct bfs_error *e);
+
+/* The allocator's name as given at creation (borrowed). */
+const char *allocator_name(const struct allocator *a);
+
+void allocator_free(struct allocator *a);
+
+/* The even-share baseline of the published replayer (DESIGN.md): fills
+ * counts[] (p->n_jobs entries).  It ignores costs, Tfwd and the cap. */
+void alloc_even(const struct alloc_problem *p, int *counts);
+
+#endif

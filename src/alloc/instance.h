@@ -1,0 +1,75 @@
+/* instance.h - allocation instances as JSON files.
+ *
+ * One file holds one allocation problem (alloc.h), so that an event of a
+ * replay can be solved again, alone, by `bfsim solve FILE`:
+ *
+ *   {"format": "bfsim-instance", "version": 1,
+ *    "note": "optional free text",
+ *    "pool": 10, "tfwd": 600, "cap": 0,
+ *    "jobs": [
+ *     {"name": "J00000", "cur": 2, "jmin": 1, "jmax": 4,
+ *      "tcup": 18, "tcdw": 12, "o": [0, 2831, 5259, 7623.5, 9988]},
+ *     {"cur": 0, "jmin": 2, "jmax": 3, "tcup": 18, "tcdw": 12,
+ *      "curve": [[0, 0], [1, 2831], [3, 7000]]}
+ *    ],
+ *    "owner": [0, 0, -1, -1, -1, -1, -1, -1, -1, -1]}
+ *
+ * - pool: N, the idle nodes (integer >= 0); tfwd: the horizon in seconds
+ *   (> 0); cap: the largest change of a job's count, 0 for none (the
+ *   published replayer's is floor((N+1)/2)); optional, default 0.
+ * - jobs, in order (the order of the tie-break rule): cur = C_j, the pool
+ *   nodes the job holds now (it may be below jmin); jmin..jmax its bounds
+ *   (1 <= jmin <= jmax, cur <= jmax); tcup, tcdw its rescale costs in
+ *   seconds (>= 0); the objective metric either as "o", its value at every
+ *   count 0..jmax (o[0] = 0; what bfsim writes, exact), or as "curve",
+ *   breakpoints [N, O] from [0, 0] with strictly increasing integer N up
+ *   to at least jmax, interpolated linearly (as numpy.interp) at every
+ *   count; name is optional.  The sum of cur is at most pool.
+ * - owner: optional, the current map for the node model: owner[q] is the
+ *   job holding pool position q, or -1; it must agree with every cur.
+ * - note: optional text (a replay writes the event and its time).
+ *
+ * Unknown keys are errors (they are most likely typos).  Numbers are
+ * written with 17 significant digits, so a written instance reads back to
+ * the same doubles.
+ */
+#ifndef BFS_INSTANCE_H
+#define BFS_INSTANCE_H
+
+#include "alloc/alloc.h"
+#include "base/error.h"
+
+#define INSTANCE_FORMAT "bfsim-instance"
+#define INSTANCE_VERSION 1
+
+/* An instance read from a file: the problem and the memory it points
+ * into. */
+struct instance {
+    struct alloc_problem p; /* jobs and owner point into this struct */
+    struct alloc_job *jobs; /* owned, p.n_jobs */
+    double *o;              /* owned: the jobs' tables, back to back */
+    int *owner;             /* owned, p.pool entries, or NULL */
+    char **names;           /* owned, p.n_jobs entries, each owned or
+                               NULL */
+    char *note;             /* owned or NULL */
+};
+
+/* Reads the instance in path ("-": standard input) into *out.  Returns 0,
+ * or BFS_EIO / BFS_EPARSE / BFS_EINVAL with a message that names the file,
+ * the line for JSON syntax errors, and the problem ("inst.json: job 2
+ * (J00002): jmin 5 > jmax 4"); *out is written only on success. */
+int instance_read(const char *path, struct instance *out, struct bfs_error *e);
+
+/* Writes p to path atomically (bfs_out_open), one job per line.  names
+ * (p->n_jobs entries, NULL entries skipped) and note may be NULL.  The
+ * problem must pass alloc_problem_check.  Returns 0 or a negative code
+ * (reported in e).  This is what `bfsim replay --dump-instances DIR`
+ * calls for every instance it solves. */
+int instance_write(const char *path, const struct alloc_problem *p,
+                   const char *const *names, const char *note,
+                   struct bfs_error *e);
+
+/* Frees what in owns; safe on a zeroed struct. */
+void instance_release(struct instance *in);
+
+#endif

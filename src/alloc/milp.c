@@ -1,0 +1,992 @@
+/* alloc/milp.c - the MILP allocator: the count and node models of the
+ * allocation problem, solved by any backend, with the tie-break rule of
+ * alloc.h enforced by lexicographic stages.
+ *
+ * Models (the objective is scaled: a coefficient is a value divided by
+ * the tie tolerance, so that "a tie" is one unit whatever the instance):
+ *
+ * - count: one binary y[j,n] per job and admissible count, objective
+ *   v_j(n) (Tfwd O_j(n) minus the rescale cost, folded per column), one
+ *   choice row per job (sum_n y[j,n] = 1) and one capacity row
+ *   (sum n y[j,n] <= N).  Its relaxation is tight: CBC runs it with
+ *   preprocessing, cuts and heuristics off.
+ *
+ * - node: DESIGN.md's node-level model without SOS: binary x[j,q] (node q
+ *   to job j; the current map from p->owner, or each job's nodes placed
+ *   on consecutive positions), at most one job per node, a running
+ *   indicator s_j (Jmin s_j <= n_j <= Jmax s_j), exact up and down
+ *   indicators u_j = [n_j > C_j], d_j = [n_j < C_j] priced at Tcup r_j and
+ *   Tcdw r_j, and O_j(n_j) in the incremental (delta) formulation over the
+ *   breakpoints of O_j (where its slope changes): continuous fills
+ *   delta_i in [0,1], binaries w_i with delta_{i+1} <= w_i <= delta_i.
+ *   No migration: with G_j the nodes job j gains and L_j those it loses,
+ *   a direction binary b_j and L_j <= C_j b_j, G_j <= (Nmax_j - C_j)(1 -
+ *   b_j) (the correct big-M).  With a cap (p->cap > 0, the compatible
+ *   mode) these are the published replayer's rows, 2 L_j <= M b_j and 2
+ *   G_j <= M (1 - b_j) (its "Delta >= X - M b, Delta <= -X + M (1 - b)"
+ *   with X = G + L), with M = N + 1 when cap = floor((N+1)/2), as there,
+ *   and M = 2 cap + 1 for any other cap: either way every change is
+ *   capped at floor(M/2) = cap nodes.  With start=yes (the default) on a
+ *   backend that takes a start (CBC), the model carries a start point,
+ *   dp's optimum on a map where every job keeps its own nodes
+ *   (start_map), and rows give interchangeable jobs (same_job)
+ *   non-increasing counts in index order, the start's counts sorted to
+ *   fit; the backend runs with SOLVER_EFFORT_PROVE.
+ *
+ * Stages (each a fresh model and a fresh solve; the time limit covers
+ * them all):
+ *   1. maximise the objective with the chosen model: z = alloc_objective
+ *      of the counts found.  A limit here ends the solve (FEASIBLE or
+ *      NO_SOLUTION).
+ *   2. on the count model (the rule is about counts, and both models
+ *      admit exactly the same count vectors, so the node model need not
+ *      be solved three times: 3-4x faster), add the tie row "objective >=
+ *      z - tol" and maximise A * keeps - B * nodes + W, integer weights
+ *      with A > the range of the rest and B > the range of W; W = sum_j
+ *      w_j n_j is the exact lexicographic order (w_j = prod_{i>j} (hi_i +
+ *      1)) when the whole objective stays below LEX_EXACT_MAX, else a
+ *      hint (w_j = J - j).
+ *   3. unless W was exact: while a count vector with the same keeps and
+ *      nodes, in the tie set, lexicographically after the incumbent
+ *      exists (binaries d_j mark the first job that differs, tied to the
+ *      y[j,n] binaries without big-M), take it.  An infeasible answer
+ *      proves the incumbent is the rule's choice.
+ * Every candidate is checked exactly (admissible counts within the pool,
+ * alloc_objective >= z - tol, a strictly better tie-break key) before it
+ * replaces the incumbent, so a numerically wrong answer from a solver
+ * cannot make the result worse than stage 1's.  If a later stage fails
+ * or runs out of time, the incumbent is still optimal in objective and is
+ * returned as OPTIMAL: only the tie-break is then unproven.
+ *
+ * The agreement of all exact methods assumes the stage-1 gap is small
+ * against the tie tolerance: the absolute gap given to the solver is
+ * never above a tenth of it, and the relative gap is the user's (default
+ * 1e-8).
+ */
+#include "config.h"
+
+#include "alloc/alloc.h"
+#include "alloc/alloc_impl.h"
+#include "solver/milp.h"
+#include "solver/solver.h"
+#include "base/util.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest stage-2 objective magnitude with exact lexicographic weights:
+ * integers well inside what the solvers resolve (their integrality
+ * tolerance is 1e-9). */
+#define LEX_EXACT_MAX 16777216.0
+/* Largest stage-2 objective magnitude with the hint weights (above it the
+ * hint is dropped; keeps and nodes remain). */
+#define LEX_HINT_MAX 1e12
+/* At most this many certificate rounds (each strictly improves). */
+#define CERT_MAX_ROUNDS 64
+
+enum { MODEL_COUNT, MODEL_NODE };
+
+struct mstate {
+    char *name;              /* owned; the backend's name */
+    struct solver *solver;   /* owned; kept from solve to solve, so that an
+                                isolated one keeps its child process */
+    int model;               /* MODEL_* */
+    struct solver_opts base; /* time limit, gaps, threads, log, isolate */
+    int start;               /* start=yes: the node model starts from the
+                                DP's optimum, where the backend takes a
+                                start */
+    void *dp;                /* owned; that DP allocator, or NULL */
+};
+
+/* ---- linear expressions ---------------------------------------------- */
+
+struct lexpr {
+    size_t n, cap;
+    int *col;    /* owned */
+    double *val; /* owned */
+    double c0;
+};
+
+static void lexpr_add(struct lexpr *x, int col, double v)
+{
+    if (x->n == x->cap) {
+        size_t cap = x->cap;
+        BFS_GROW(x->col, cap, x->n + 1);
+        cap = x->cap;
+        BFS_GROW(x->val, cap, x->n + 1);
+        x->cap = cap;
+    }
+    x->col[x->n] = col;
+    x->val[x->n] = v;
+    x->n++;
+}
+
+static void lexpr_release(struct lexpr *x)
+{
+    xfree(x->col);
+    xfree(x->val);
+    memset(x, 0, sizeof *x);
+}
+
+/* Adds coef * (x without its constant) to m's open row. */
+static void lexpr_row(struct milp *m, const struct lexpr *x, double coef)
+{
+    for (size_t k = 0; k < x->n; k++)
+        milp_row_add(m, x->col[k], coef * x->val[k]);
+}
+
+static double lexpr_eval(const struct lexpr *x, const double *sol)
+{
+    double v = x->c0;
+
+    for (size_t k = 0; k < x->n; k++)
+        v += x->val[k] * sol[x->col[k]];
+    return v;
+}
+
+/* ---- models ---------------------------------------------------------- */
+
+struct amodel {
+    struct milp m; /* stage 1: maximise the scaled objective */
+    size_t nj;
+    struct lexpr *cnt;  /* owned, nj: n_j */
+    struct lexpr *keep; /* owned, nj: [n_j == C_j] */
+    int *hi;            /* owned, nj: largest admissible n_j */
+    double unit;        /* objective unit = the tie tolerance */
+    /* count model only: ycol[j * ystride + n] is the column of y[j,n], or
+     * -1; NULL for the node model */
+    int *ycol; /* owned */
+    size_t ystride;
+};
+
+static void amodel_init(struct amodel *a, const struct alloc_problem *p)
+{
+    memset(a, 0, sizeof *a);
+    milp_init(&a->m, 1);
+    a->nj = p->n_jobs;
+    a->cnt = xcalloc(a->nj + 1, sizeof *a->cnt);
+    a->keep = xcalloc(a->nj + 1, sizeof *a->keep);
+    a->hi = xcalloc(a->nj + 1, sizeof *a->hi);
+    a->unit = alloc_tie_tol(p);
+    for (size_t j = 0; j < a->nj; j++) {
+        a->hi[j] = -1;
+        for (int n = 0; n <= p->jobs[j].jmax; n++)
+            if (alloc_admissible(p, j, n))
+                a->hi[j] = n;
+    }
+}
+
+static void amodel_release(struct amodel *a)
+{
+    for (size_t j = 0; j < a->nj; j++) {
+        lexpr_release(&a->cnt[j]);
+        lexpr_release(&a->keep[j]);
+    }
+    xfree(a->ycol);
+    xfree(a->hi);
+    xfree(a->keep);
+    xfree(a->cnt);
+    milp_release(&a->m);
+}
+
+static void build_count(const struct alloc_problem *p, struct amodel *a)
+{
+    struct milp *m = &a->m;
+    size_t *first = xcalloc(a->nj + 1, sizeof *first);
+
+    a->ystride = 1;
+    for (size_t j = 0; j < a->nj; j++)
+        if ((size_t)a->hi[j] + 1 > a->ystride)
+            a->ystride = (size_t)a->hi[j] + 1;
+    a->ycol = xreallocarray(NULL, a->nj * a->ystride + 1, sizeof *a->ycol);
+    for (size_t i = 0; i < a->nj * a->ystride + 1; i++)
+        a->ycol[i] = -1;
+    for (size_t j = 0; j < a->nj; j++) {
+        first[j] = m->n_cols;
+        for (int n = 0; n <= a->hi[j]; n++) {
+            int c;
+            if (!alloc_admissible(p, j, n))
+                continue;
+            c = milp_add_col(m, 0, 1, 1, alloc_value(p, j, n) / a->unit);
+            a->ycol[j * a->ystride + (size_t)n] = c;
+            if (n > 0)
+                lexpr_add(&a->cnt[j], c, n);
+            if (n == p->jobs[j].cur)
+                lexpr_add(&a->keep[j], c, 1);
+        }
+    }
+    first[a->nj] = m->n_cols;
+    for (size_t j = 0; j < a->nj; j++) {
+        milp_row_begin(m, 1, 1);
+        for (size_t c = first[j]; c < first[j + 1]; c++)
+            milp_row_add(m, (int)c, 1);
+        milp_row_end(m);
+    }
+    milp_row_begin(m, -HUGE_VAL, p->pool);
+    for (size_t j = 0; j < a->nj; j++)
+        lexpr_row(m, &a->cnt[j], 1);
+    milp_row_end(m);
+    xfree(first);
+}
+
+/* The current map as owner[q] for every pool position: p->owner checked
+ * against the counts, or each job's nodes on consecutive positions. */
+static int node_owner(const struct alloc_problem *p, int *owner,
+                      struct bfs_error *e)
+{
+    long sum = 0;
+    int *held;
+    int q = 0;
+
+    for (size_t j = 0; j < p->n_jobs; j++)
+        sum += p->jobs[j].cur;
+    if (sum > p->pool)
+        return bfs_fail(e, BFS_EINVAL,
+                        "node model: the jobs hold %ld nodes, the pool has "
+                        "%d",
+                        sum, p->pool);
+    if (!p->owner) {
+        for (int i = 0; i < p->pool; i++)
+            owner[i] = -1;
+        for (size_t j = 0; j < p->n_jobs; j++)
+            for (int k = 0; k < p->jobs[j].cur; k++)
+                owner[q++] = (int)j;
+        return 0;
+    }
+    held = xcalloc(p->n_jobs + 1, sizeof *held);
+    for (int i = 0; i < p->pool; i++) {
+        int o = p->owner[i];
+        if (o < -1 || o >= (int)p->n_jobs) {
+            xfree(held);
+            return bfs_fail(e, BFS_EINVAL,
+                            "node model: node %d owned by job %d of %zu", i, o,
+                            p->n_jobs);
+        }
+        owner[i] = o;
+        if (o >= 0)
+            held[o]++;
+    }
+    for (size_t j = 0; j < p->n_jobs; j++)
+        if (held[j] != p->jobs[j].cur) {
+            int h = held[j];
+            xfree(held);
+            return bfs_fail(e, BFS_EINVAL,
+                            "node model: job %zu holds %d nodes in the map "
+                            "but %d in its count",
+                            j, h, p->jobs[j].cur);
+        }
+    xfree(held);
+    return 0;
+}
+
+/* The node model under construction: its columns get their values in
+ * the start point as they are added. */
+struct nbuild {
+    struct amodel *a;
+    const int *n0; /* NULL, or the counts of the start point */
+    double *start; /* owned; grown with the columns when n0 is set */
+    size_t cap;
+};
+
+static int ncol(struct nbuild *b, int integer, double obj, double v)
+{
+    int c = milp_add_col(&b->a->m, 0, 1, integer, obj);
+
+    if (b->n0) {
+        BFS_GROW(b->start, b->cap, (size_t)c + 1);
+        b->start[c] = v;
+    }
+    return c;
+}
+
+/* O_j(n_j) in the incremental formulation over O's breakpoints on
+ * 0..nmax, tied to the count expression. */
+static void node_pwl(const struct alloc_problem *p, size_t j, int nmax,
+                     struct nbuild *bld)
+{
+    const double *o = p->jobs[j].o;
+    struct amodel *a = bld->a;
+    struct milp *m = &a->m;
+    int *bp = xcalloc((size_t)nmax + 2, sizeof *bp), nb = 0;
+    int *delta, n0 = bld->n0 ? bld->n0[j] : 0;
+
+    bp[nb++] = 0;
+    for (int n = 1; n < nmax; n++)
+        if (o[n + 1] - o[n] != o[n] - o[n - 1])
+            bp[nb++] = n;
+    bp[nb++] = nmax;
+    delta = xcalloc((size_t)nb, sizeof *delta);
+    for (int i = 0; i + 1 < nb; i++) {
+        double fill = (double)(n0 - bp[i]) / (bp[i + 1] - bp[i]);
+        delta[i] = ncol(bld, 0, p->tfwd * (o[bp[i + 1]] - o[bp[i]]) / a->unit,
+                        fill < 0   ? 0
+                        : fill > 1 ? 1
+                                   : fill);
+    }
+    for (int i = 0; i + 2 < nb; i++) {
+        int w = ncol(bld, 1, 0, n0 >= bp[i + 1]);
+        milp_row_begin(m, -HUGE_VAL, 0); /* delta_{i+1} <= w_i */
+        milp_row_add(m, delta[i + 1], 1);
+        milp_row_add(m, w, -1);
+        milp_row_end(m);
+        milp_row_begin(m, -HUGE_VAL, 0); /* w_i <= delta_i */
+        milp_row_add(m, w, 1);
+        milp_row_add(m, delta[i], -1);
+        milp_row_end(m);
+    }
+    milp_row_begin(m, 0, 0); /* n_j = sum len_i delta_i */
+    lexpr_row(m, &a->cnt[j], 1);
+    for (int i = 0; i + 1 < nb; i++)
+        milp_row_add(m, delta[i], -(double)(bp[i + 1] - bp[i]));
+    milp_row_end(m);
+    xfree(delta);
+    xfree(bp);
+}
+
+/* 1 if jobs i and j are interchangeable: the same current count, bounds,
+ * costs and curve up to their largest count in the pool. */
+static int same_job(const struct alloc_problem *p, size_t i, size_t j)
+{
+    const struct alloc_job *a = &p->jobs[i], *b = &p->jobs[j];
+    int nmax = a->jmax < p->pool ? a->jmax : p->pool;
+
+    if (a->cur != b->cur || a->jmin != b->jmin || a->jmax != b->jmax ||
+        a->tcup != b->tcup || a->tcdw != b->tcdw)
+        return 0;
+    return memcmp(a->o, b->o, ((size_t)nmax + 1) * sizeof *a->o) == 0;
+}
+
+/* twin[j]: the last job before j interchangeable with it, or -1. */
+static int *find_twins(const struct alloc_problem *p)
+{
+    int *twin = xcalloc(p->n_jobs + 1, sizeof *twin);
+
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        twin[j] = -1;
+        for (size_t i = j; i-- > 0;)
+            if (same_job(p, i, j)) {
+                twin[j] = (int)i;
+                break;
+            }
+    }
+    return twin;
+}
+
+/* The new map of the start point: each job keeps its first min(n0, cur)
+ * nodes, then the growing ones take the free and released nodes in pool
+ * order (no job both gains and loses). */
+static void start_map(const struct alloc_problem *p, const int *owner,
+                      const int *n0, int *nown)
+{
+    int *kept = xcalloc(p->n_jobs + 1, sizeof *kept), q = 0;
+
+    for (int i = 0; i < p->pool; i++) {
+        int o = owner[i];
+        nown[i] = o >= 0 && kept[o] < n0[o] ? o : -1;
+        if (nown[i] >= 0)
+            kept[o]++;
+    }
+    for (size_t j = 0; j < p->n_jobs; j++)
+        for (; kept[j] < n0[j]; kept[j]++) {
+            while (nown[q] >= 0)
+                q++;
+            nown[q] = (int)j;
+        }
+    xfree(kept);
+}
+
+/* Builds the node model into a; with n0 (feasible counts, or NULL), also
+ * its start point at those counts and the rows that order interchangeable
+ * jobs. */
+static int build_node(const struct alloc_problem *p, struct amodel *a,
+                      const int *n0, struct bfs_error *e)
+{
+    struct milp *m = &a->m;
+    int N = p->pool, J = (int)a->nj, x0, rc;
+    int *owner = xcalloc((size_t)N + 1, sizeof *owner);
+    int *nown = NULL, *twin = NULL, *n1 = NULL;
+    struct nbuild nb = {.a = a};
+
+    rc = node_owner(p, owner, e);
+    if (rc) {
+        xfree(owner);
+        return rc;
+    }
+    if (n0) {
+        twin = find_twins(p);
+        /* interchangeable jobs' counts in the order of their rows */
+        n1 = xcalloc((size_t)J + 1, sizeof *n1);
+        memcpy(n1, n0, (size_t)J * sizeof *n1);
+        for (int j = 0; j < J; j++)
+            for (int i = j; twin[i] >= 0 && n1[twin[i]] < n1[i]; i = twin[i]) {
+                int t = n1[i];
+                n1[i] = n1[twin[i]];
+                n1[twin[i]] = t;
+            }
+        nown = xcalloc((size_t)N + 1, sizeof *nown);
+        start_map(p, owner, n1, nown);
+        nb.n0 = n1;
+    }
+    x0 = (int)m->n_cols;
+    for (int j = 0; j < J; j++)
+        for (int q = 0; q < N; q++) {
+            int c = ncol(&nb, 1, 0, nown && nown[q] == j);
+            lexpr_add(&a->cnt[j], c, 1);
+        }
+    if (J > 1)
+        for (int q = 0; q < N; q++) {
+            milp_row_begin(m, -HUGE_VAL, 1);
+            for (int j = 0; j < J; j++)
+                milp_row_add(m, x0 + j * N + q, 1);
+            milp_row_end(m);
+        }
+    for (int j = 0; j < J; j++) {
+        const struct alloc_job *jb = &p->jobs[j];
+        int cur = jb->cur, nmax = jb->jmax < N ? jb->jmax : N;
+        int n = n1 ? n1[j] : 0;
+        double r = cur >= jb->jmin ? jb->o[cur] : 0.0;
+        int s, u, d, b;
+
+        /* n_j = 0 or jmin..nmax */
+        s = ncol(&nb, 1, 0, n > 0);
+        milp_row_begin(m, 0, HUGE_VAL);
+        lexpr_row(m, &a->cnt[j], 1);
+        milp_row_add(m, s, -jb->jmin);
+        milp_row_end(m);
+        milp_row_begin(m, -HUGE_VAL, 0);
+        lexpr_row(m, &a->cnt[j], 1);
+        milp_row_add(m, s, -nmax);
+        milp_row_end(m);
+
+        /* no migration: L = cur - own, G = other */
+        if (p->cap > 0 || cur > 0) {
+            double M = p->cap == (N + 1) / 2 ? N + 1 : 2.0 * p->cap + 1;
+            double ml = p->cap > 0 ? M : cur;        /* L <= ml/k b */
+            double mg = p->cap > 0 ? M : nmax - cur; /* G <= mg/k (1-b) */
+            double k = p->cap > 0 ? 2 : 1;
+            b = ncol(&nb, 1, 0, n < cur);
+            /* k L <= ml b:  k own + ml b >= k cur */
+            milp_row_begin(m, k * cur, HUGE_VAL);
+            for (int q = 0; q < N; q++)
+                if (owner[q] == j)
+                    milp_row_add(m, x0 + j * N + q, k);
+            milp_row_add(m, b, ml);
+            milp_row_end(m);
+            /* k G <= mg (1 - b):  k other + mg b <= mg */
+            milp_row_begin(m, -HUGE_VAL, mg > 0 ? mg : 0);
+            for (int q = 0; q < N; q++)
+                if (owner[q] != j)
+                    milp_row_add(m, x0 + j * N + q, k);
+            if (mg > 0)
+                milp_row_add(m, b, mg);
+            milp_row_end(m);
+        }
+
+        /* u = [n > cur], d = [n < cur], exactly */
+        u = ncol(&nb, 1, -jb->tcup * r / a->unit, n > cur);
+        d = ncol(&nb, 1, -jb->tcdw * r / a->unit, n < cur);
+        milp_row_begin(m, -HUGE_VAL, cur); /* n <= cur + (nmax-cur) u */
+        lexpr_row(m, &a->cnt[j], 1);
+        if (nmax - cur > 0)
+            milp_row_add(m, u, -(nmax - cur));
+        milp_row_end(m);
+        milp_row_begin(m, 0, HUGE_VAL); /* n >= (cur+1) u */
+        lexpr_row(m, &a->cnt[j], 1);
+        milp_row_add(m, u, -(cur + 1));
+        milp_row_end(m);
+        milp_row_begin(m, -HUGE_VAL, nmax); /* n <= cur-1 + ... (1-d) */
+        lexpr_row(m, &a->cnt[j], 1);
+        milp_row_add(m, d, nmax - cur + 1);
+        milp_row_end(m);
+        if (cur > 0) {
+            milp_row_begin(m, cur, HUGE_VAL); /* n >= cur (1 - d) */
+            lexpr_row(m, &a->cnt[j], 1);
+            milp_row_add(m, d, cur);
+            milp_row_end(m);
+        }
+        a->keep[j].c0 = 1;
+        lexpr_add(&a->keep[j], u, -1);
+        lexpr_add(&a->keep[j], d, -1);
+
+        if (nmax > 0)
+            node_pwl(p, (size_t)j, nmax, &nb);
+    }
+    /* interchangeable jobs in non-increasing count order (with the start
+     * only: without it they slowed GLPK down, from 0.2 s to over a minute
+     * on some instances) */
+    for (int j = 0; j < J && twin; j++)
+        if (twin[j] >= 0) {
+            milp_row_begin(m, 0, HUGE_VAL);
+            lexpr_row(m, &a->cnt[twin[j]], 1);
+            lexpr_row(m, &a->cnt[j], -1);
+            milp_row_end(m);
+        }
+    if (n0) {
+        milp_set_start(m, nb.start);
+        /* a feasible point worth dp's objective, or a bug here */
+        assert(milp_violation(m, m->start) < 1e-9);
+        assert(fabs(milp_objective(m, m->start) * a->unit -
+                    alloc_objective(p, n1)) <= a->unit);
+    }
+    xfree(nb.start);
+    xfree(n1);
+    xfree(nown);
+    xfree(twin);
+    xfree(owner);
+    return 0;
+}
+
+/* ---- stages ----------------------------------------------------------- */
+
+/* Reads the counts from a solution (rounded). */
+static void counts_of(const struct amodel *a, const double *x, int *n)
+{
+    for (size_t j = 0; j < a->nj; j++)
+        n[j] = (int)lround(lexpr_eval(&a->cnt[j], x));
+}
+
+/* Adds the tie row: stage-1 objective >= z - tol, in model units. */
+static void add_tie_row(struct milp *m, const struct amodel *a, double z)
+{
+    milp_row_begin(m, z / a->unit - 1.0 - a->m.obj_offset, HUGE_VAL);
+    for (size_t i = 0; i < a->m.n_cols; i++)
+        if (a->m.obj[i] != 0.0)
+            milp_row_add(m, (int)i, a->m.obj[i]);
+    milp_row_end(m);
+}
+
+/* Replaces m's objective by A keeps - B nodes + sum_j w_j n_j. */
+static void set_secondary(struct milp *m, const struct amodel *a, double A,
+                          double B, const double *w)
+{
+    memset(m->obj, 0, m->n_cols * sizeof *m->obj);
+    m->obj_offset = 0.0;
+    for (size_t j = 0; j < a->nj; j++) {
+        const struct lexpr *k = &a->keep[j], *c = &a->cnt[j];
+        m->obj_offset += A * k->c0;
+        for (size_t t = 0; t < k->n; t++)
+            m->obj[k->col[t]] += A * k->val[t];
+        for (size_t t = 0; t < c->n; t++)
+            m->obj[c->col[t]] += (w[j] - B) * c->val[t];
+    }
+}
+
+/* The certificate model: stage 1's rows, the tie row, keeps = K and nodes
+ * = S of the incumbent n, and "lexicographically after n". */
+static void build_cert(struct milp *m, const struct amodel *a,
+                       const struct alloc_problem *p, double z, const int *n,
+                       const double *w)
+{
+    size_t nj = a->nj;
+    int *dcol = xcalloc(nj + 1, sizeof *dcol);
+    double K = 0, S = 0, c0 = 0;
+
+    milp_copy(m, &a->m);
+    add_tie_row(m, a, z);
+    memset(m->obj, 0, m->n_cols * sizeof *m->obj);
+    for (size_t j = 0; j < nj; j++) {
+        K += n[j] == p->jobs[j].cur;
+        S += n[j];
+    }
+    for (size_t j = 0; j < nj; j++)
+        c0 += a->keep[j].c0;
+    milp_row_begin(m, K - c0, K - c0);
+    for (size_t j = 0; j < nj; j++)
+        lexpr_row(m, &a->keep[j], 1);
+    milp_row_end(m);
+    milp_row_begin(m, S, S);
+    for (size_t j = 0; j < nj; j++)
+        lexpr_row(m, &a->cnt[j], 1);
+    milp_row_end(m);
+    /* d_j: job j is the first to differ, and gains; the last job cannot
+     * be first (the node total is fixed), nor a job at its largest count */
+    for (size_t j = 0; j < nj; j++) {
+        dcol[j] = -1;
+        if (j + 1 < nj && n[j] < a->hi[j])
+            dcol[j] = milp_add_col(m, 0, 1, 1, 0);
+    }
+    milp_row_begin(m, 1, 1);
+    for (size_t j = 0; j < nj; j++)
+        if (dcol[j] >= 0)
+            milp_row_add(m, dcol[j], 1);
+    milp_row_end(m);
+    for (size_t j = 0; j < nj; j++) {
+        double U = a->hi[j] - n[j];
+        if (a->ycol) {
+            /* the count model says it with its own binaries, without
+             * big-M: sum_{k > n^_j} y[j,k] >= d_j, and y[j,n^_j] >=
+             * sum_{i>j} d_i */
+            const int *y = a->ycol + j * a->ystride;
+            if (dcol[j] >= 0) {
+                milp_row_begin(m, 0, HUGE_VAL);
+                for (int k = n[j] + 1; k <= a->hi[j]; k++)
+                    if (y[k] >= 0)
+                        milp_row_add(m, y[k], 1);
+                milp_row_add(m, dcol[j], -1);
+                milp_row_end(m);
+            }
+            milp_row_begin(m, 0, HUGE_VAL);
+            milp_row_add(m, y[n[j]], 1);
+            for (size_t i = j + 1; i < nj; i++)
+                if (dcol[i] >= 0)
+                    milp_row_add(m, dcol[i], -1);
+            milp_row_end(m);
+        } else if (dcol[j] >= 0) { /* n_j >= (n^_j + 1) d_j */
+            milp_row_begin(m, 0, HUGE_VAL);
+            lexpr_row(m, &a->cnt[j], 1);
+            milp_row_add(m, dcol[j], -(n[j] + 1.0));
+            milp_row_end(m);
+        }
+        /* n_j = n^_j when a later job is first: D = sum_{i>j} d_i */
+        if (!a->ycol && U > 0) { /* n_j + U D <= n^_j + U */
+            milp_row_begin(m, -HUGE_VAL, n[j] + U);
+            lexpr_row(m, &a->cnt[j], 1);
+            for (size_t i = j + 1; i < nj; i++)
+                if (dcol[i] >= 0)
+                    milp_row_add(m, dcol[i], U);
+            milp_row_end(m);
+        }
+        if (!a->ycol && n[j] > 0) { /* n_j - n^_j D >= 0 */
+            milp_row_begin(m, 0, HUGE_VAL);
+            lexpr_row(m, &a->cnt[j], 1);
+            for (size_t i = j + 1; i < nj; i++)
+                if (dcol[i] >= 0)
+                    milp_row_add(m, dcol[i], -(double)n[j]);
+            milp_row_end(m);
+        }
+        for (size_t t = 0; t < a->cnt[j].n; t++)
+            m->obj[a->cnt[j].col[t]] += w[j] * a->cnt[j].val[t];
+    }
+    xfree(dcol);
+}
+
+static int alloc_status_of(int solve_status)
+{
+    switch (solve_status) {
+    case SOLVE_OPTIMAL:
+        return ALLOC_OPTIMAL;
+    case SOLVE_FEASIBLE:
+        return ALLOC_FEASIBLE;
+    case SOLVE_INFEASIBLE:
+        return ALLOC_INFEASIBLE;
+    case SOLVE_NO_SOLUTION:
+        return ALLOC_NO_SOLUTION;
+    default:
+        return ALLOC_FAILED;
+    }
+}
+
+/* One stage: solves m with the given gaps within the time left.  Returns
+ * the solve status (SOLVE_NO_SOLUTION when no time is left, -1 when the
+ * solver could not be run, reported in e), stores the solver's bound in
+ * *bound (if not NULL) and adds the times to res. */
+static int run_stage(const struct mstate *st, const struct milp *m,
+                     double gap_rel, double gap_abs, int effort,
+                     double deadline, double *x, double *bound,
+                     struct alloc_result *res, struct bfs_error *e)
+{
+    struct solver_opts o = st->base;
+    struct solve_result r;
+
+    o.gap_rel = gap_rel;
+    o.gap_abs = gap_abs;
+    o.effort = effort;
+    o.time_limit = deadline - bfs_now();
+    if (!(o.time_limit > 0))
+        return SOLVE_NO_SOLUTION;
+    if (solver_set_opts(st->solver, &o, e) != 0)
+        return -1;
+    memset(&r, 0, sizeof r);
+    r.x = x;
+    if (solver_solve(st->solver, m, &r, e) != 0)
+        return -1;
+    res->build_s += r.build_s;
+    res->solve_s += r.solve_s;
+    if (bound)
+        *bound = r.bound;
+    return r.status;
+}
+
+/* Accepts candidate counts c when feasible, within the tie set and first
+ * by the tie-break keys; returns 1 if best was replaced. */
+static int accept(const struct alloc_problem *p, double thr, const int *c,
+                  int *best)
+{
+    if (!alloc_feasible(p, c) || !(alloc_objective(p, c) >= thr))
+        return 0;
+    if (alloc_tie_cmp(p, c, best) <= 0)
+        return 0;
+    memcpy(best, c, p->n_jobs * sizeof *best);
+    return 1;
+}
+
+/* Solves p: stage 1 on a (the count or the node model), the tie-break
+ * stages on c, the count model of p (which may be a itself). */
+static int solve_model(const struct mstate *st, const struct alloc_problem *p,
+                       const struct amodel *a, const struct amodel *c,
+                       struct alloc_result *res, struct bfs_error *e)
+{
+    size_t nj = a->nj, cols = c->m.n_cols + nj;
+    double deadline = bfs_now() + st->base.time_limit, z, thr;
+    double gap_abs = st->base.gap_abs / a->unit, A, B, P = 1, Smax = 0, mag;
+    double bound1 = HUGE_VAL, *x, *w;
+    int *best = xcalloc(nj + 1, sizeof *best);
+    int *cand = xcalloc(nj + 1, sizeof *cand);
+    int effort = a == c       ? SOLVER_EFFORT_LIGHT
+                 : a->m.start ? SOLVER_EFFORT_PROVE
+                              : SOLVER_EFFORT_DEFAULT;
+    int ss, exact, rc = 0;
+    struct milp m2;
+
+    if (a->m.n_cols > cols)
+        cols = a->m.n_cols;
+    x = xcalloc(cols + 1, sizeof *x);
+    res->rows = a->m.n_rows;
+    res->cols = a->m.n_cols;
+    res->nnz = a->m.nnz;
+    if (gap_abs > 0.1)
+        gap_abs = 0.1;
+    /* stage 1 */
+    ss = run_stage(st, &a->m, st->base.gap_rel, gap_abs, effort, deadline, x,
+                   &bound1, res, e);
+    if (ss < 0) {
+        rc = e && e->code ? e->code : BFS_ESOLVER;
+        goto out;
+    }
+    res->status = alloc_status_of(ss);
+    if (ss != SOLVE_OPTIMAL && ss != SOLVE_FEASIBLE)
+        goto out;
+    counts_of(a, x, best);
+    if (!alloc_feasible(p, best)) {
+        res->status = ALLOC_FAILED; /* the solver's answer does not hold */
+        goto out;
+    }
+    z = alloc_objective(p, best);
+    thr = z - a->unit;
+    if (ss != SOLVE_OPTIMAL || nj == 0)
+        goto done;
+
+    /* stage 2, on the count model: keeps, nodes and the lexicographic
+     * order in one objective */
+    w = xcalloc(nj + 1, sizeof *w);
+    for (size_t j = 0; j < nj; j++)
+        Smax += a->hi[j];
+    if (Smax > p->pool)
+        Smax = p->pool;
+    for (size_t j = nj; j-- > 0;) {
+        w[j] = P;
+        P *= a->hi[j] + 1.0;
+    }
+    B = P;
+    A = B * (Smax + 1);
+    mag = A * (nj + 1.0);
+    exact = mag <= LEX_EXACT_MAX;
+    if (!exact) {
+        for (size_t j = 0; j < nj; j++)
+            w[j] = (double)(nj - j);
+        B = nj * Smax + 1;
+        A = B * (Smax + 1);
+        if (A * (nj + 1.0) > LEX_HINT_MAX) {
+            memset(w, 0, nj * sizeof *w);
+            B = 1;
+            A = Smax + 1;
+        }
+    }
+    milp_copy(&m2, &c->m);
+    add_tie_row(&m2, c, z);
+    set_secondary(&m2, c, A, B, w);
+    ss = run_stage(st, &m2, 0.0, 0.5, SOLVER_EFFORT_LIGHT, deadline, x, NULL,
+                   res, NULL);
+    milp_release(&m2);
+    if (ss == SOLVE_OPTIMAL || ss == SOLVE_FEASIBLE) {
+        counts_of(c, x, cand);
+        accept(p, thr, cand, best);
+    }
+    /* stage 3: certificates that no later vector ties */
+    for (int round = 0;
+         ss == SOLVE_OPTIMAL && !exact && nj > 1 && round < CERT_MAX_ROUNDS;
+         round++) {
+        build_cert(&m2, c, p, z, best, w);
+        ss = run_stage(st, &m2, 0.0, 0.5, SOLVER_EFFORT_LIGHT, deadline, x,
+                       NULL, res, NULL);
+        milp_release(&m2);
+        if (ss != SOLVE_OPTIMAL && ss != SOLVE_FEASIBLE)
+            break; /* INFEASIBLE: proven; anything else: best effort */
+        counts_of(c, x, cand);
+        if (!accept(p, thr, cand, best))
+            break;
+        ss = SOLVE_OPTIMAL;
+    }
+    xfree(w);
+done:
+    memcpy(res->counts, best, nj * sizeof *best);
+    res->objective = alloc_objective(p, best);
+    /* stage 1's bound, back in objective units, never below the answer */
+    res->bound = bound1 < HUGE_VAL ? bound1 * a->unit : HUGE_VAL;
+    if (res->bound < res->objective)
+        res->bound = res->objective;
+out:
+    xfree(cand);
+    xfree(best);
+    xfree(x);
+    return rc;
+}
+
+/* ---- the allocator ---------------------------------------------------- */
+
+const char *alloc_milp_default_solver(void)
+{
+    return solver_default_name();
+}
+
+/* Parses "NAME[,OPTION]..." into st: isolate=yes|no, start=yes|no. */
+static int parse_solver(const char *spec, struct mstate *st,
+                        struct bfs_error *e)
+{
+    const char *comma = strchr(spec, ',');
+    size_t len = comma ? (size_t)(comma - spec) : strlen(spec);
+
+    st->name = xmalloc(len + 1);
+    memcpy(st->name, spec, len);
+    st->name[len] = '\0';
+    while (comma) {
+        const char *opt = comma + 1;
+        size_t olen;
+        comma = strchr(opt, ',');
+        olen = comma ? (size_t)(comma - opt) : strlen(opt);
+        if (olen == 11 && strncmp(opt, "isolate=yes", olen) == 0)
+            st->base.isolate = SOLVER_ISOLATE_YES;
+        else if (olen == 10 && strncmp(opt, "isolate=no", olen) == 0)
+            st->base.isolate = SOLVER_ISOLATE_NO;
+        else if (olen == 9 && strncmp(opt, "start=yes", olen) == 0)
+            st->start = 1;
+        else if (olen == 8 && strncmp(opt, "start=no", olen) == 0)
+            st->start = 0;
+        else
+            return bfs_fail(e, BFS_EINVAL,
+                            "solver '%s': unknown option '%.*s' (known: "
+                            "isolate=yes, isolate=no, start=yes, start=no)",
+                            spec, (int)olen, opt);
+    }
+    return 0;
+}
+
+static void milp_destroy(void *state)
+{
+    struct mstate *st = state;
+
+    if (st) {
+        alloc_dp_ops.destroy(st->dp);
+        solver_destroy(st->solver);
+        xfree(st->name);
+        xfree(st);
+    }
+}
+
+static int milp_create(const struct alloc_opts *o, void **state,
+                       struct bfs_error *e)
+{
+    struct mstate *st = xcalloc(1, sizeof *st);
+    const char *spec = o->solver ? o->solver : solver_default_name();
+    int rc;
+
+    solver_opts_default(&st->base);
+    st->base.time_limit = o->time_limit;
+    st->base.gap_rel = o->gap_rel;
+    st->base.gap_abs = o->gap_abs;
+    st->base.threads = o->threads;
+    st->base.log_level = o->log_level;
+    if (!o->model || strcmp(o->model, "count") == 0)
+        st->model = MODEL_COUNT;
+    else if (strcmp(o->model, "node") == 0)
+        st->model = MODEL_NODE;
+    else {
+        milp_destroy(st);
+        return bfs_fail(e, BFS_ENOTFOUND,
+                        "unknown model '%s' (known: count, node)", o->model);
+    }
+    if (!spec) {
+        milp_destroy(st);
+        return bfs_fail(e, BFS_EUNSUP,
+                        "allocator 'milp': no MILP solver is compiled into "
+                        "this build of bfsim");
+    }
+    st->start = 1;
+    rc = parse_solver(spec, st, e);
+    if (rc == 0)
+        rc = solver_create(st->name, &st->base, &st->solver, e);
+    if (rc == 0 && st->model == MODEL_NODE && st->start &&
+        solver_takes_start(st->solver))
+        rc = alloc_dp_ops.create(o, &st->dp, e);
+    if (rc) {
+        milp_destroy(st);
+        return rc;
+    }
+    *state = st;
+    return 0;
+}
+
+/* dp's optimum of p (malloc'd counts), the node model's start, or NULL;
+ * its time counts as building. */
+static int *dp_start(const struct mstate *st, const struct alloc_problem *p,
+                     struct alloc_result *res)
+{
+    struct alloc_result d = {.counts = xcalloc(p->n_jobs + 1, sizeof(int))};
+
+    if (alloc_dp_ops.solve(st->dp, p, &d, NULL) != 0 ||
+        d.status != ALLOC_OPTIMAL) {
+        xfree(d.counts);
+        d.counts = NULL;
+    }
+    res->build_s += d.solve_s;
+    return d.counts;
+}
+
+static int milp_alloc_solve(void *state, const struct alloc_problem *p,
+                            struct alloc_result *res, struct bfs_error *e)
+{
+    const struct mstate *st = state;
+    double t0 = bfs_now();
+    struct amodel a, c;
+    int rc = 0;
+
+    res->status = ALLOC_FAILED;
+    res->objective = nan("");
+    res->bound = HUGE_VAL;
+    res->build_s = res->solve_s = 0.0;
+    res->rows = res->cols = res->nnz = 0;
+    amodel_init(&c, p);
+    amodel_init(&a, p);
+    for (size_t j = 0; j < c.nj; j++)
+        if (c.hi[j] < 0) { /* no admissible count: the cap forbids all */
+            res->status = ALLOC_INFEASIBLE;
+            goto out;
+        }
+    build_count(p, &c);
+    if (st->model == MODEL_NODE) {
+        int *n0 = st->dp ? dp_start(st, p, res) : NULL;
+        rc = build_node(p, &a, n0, e);
+        xfree(n0);
+    }
+    if (rc)
+        goto out;
+    {
+        double tb = bfs_now() - t0;
+        rc = solve_model(st, p, st->model == MODEL_NODE ? &a : &c, &c, res, e);
+        res->build_s += tb;
+    }
+out:
+    amodel_release(&a);
+    amodel_release(&c);
+    return rc;
+}
+
+const struct alloc_ops alloc_milp_ops = {
+    .name = "milp",
+    .create = milp_create,
+    .solve = milp_alloc_solve,
+    .destroy = milp_destroy,
+};

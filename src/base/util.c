@@ -1,0 +1,494 @@
+/* util.c - see util.h.
+ *
+ * Time conversion uses the days-from-civil algorithm on the proleptic
+ * Gregorian calendar instead of timegm()/gmtime_r(), so results do not
+ * depend on the C library or the TZ variable.  The line reader goes
+ * through zlib's gzFile, which reads plain files unchanged, so every input
+ * may be gzip-compressed.
+ */
+#include "config.h"
+
+#include "base/util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+static void out_of_memory(size_t size)
+{
+    fprintf(stderr, "bfsim: out of memory (%zu bytes)\n", size);
+    abort();
+}
+
+void *xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+
+    if (!p)
+        out_of_memory(size);
+    return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+
+    if (!p)
+        out_of_memory(n * size);
+    return p;
+}
+
+void *xrealloc(void *p, size_t size)
+{
+    void *q = realloc(p, size ? size : 1);
+
+    if (!q)
+        out_of_memory(size);
+    return q;
+}
+
+void *xreallocarray(void *p, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        out_of_memory(SIZE_MAX);
+    return xrealloc(p, n * size);
+}
+
+char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+
+    return memcpy(xmalloc(n), s, n);
+}
+
+void bfs_grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+    size_t c = *cap ? *cap : 16;
+
+    if (need <= *cap)
+        return;
+    while (c < need) {
+        if (c > SIZE_MAX / 2)
+            out_of_memory(SIZE_MAX);
+        c *= 2;
+    }
+    *p = xreallocarray(*p, c, elem);
+    *cap = c;
+}
+
+/* ---- time ---------------------------------------------------------- */
+
+int64_t bfs_time_from_civil(int64_t y, int mon, int d, int h, int min, int s)
+{
+    /* Howard Hinnant's days_from_civil, public-domain arithmetic. */
+    int64_t era, yoe, doy, doe, days;
+
+    y -= mon <= 2;
+    era = (y >= 0 ? y : y - 399) / 400;
+    yoe = y - era * 400;
+    doy = (153 * (mon + (mon > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    days = era * 146097 + doe - 719468;
+    return days * 86400 + h * 3600 + min * 60 + s;
+}
+
+static int days_in_month(int64_t y, int m)
+{
+    static const int dm[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+
+    return dm[m - 1] + (m == 2 && leap);
+}
+
+/* Reads exactly n digits at *p. */
+static int digits(const char **p, int n, int *out)
+{
+    int v = 0;
+
+    for (int i = 0; i < n; i++) {
+        char c = (*p)[i];
+        if (c < '0' || c > '9')
+            return -1;
+        v = v * 10 + (c - '0');
+    }
+    *p += n;
+    *out = v;
+    return 0;
+}
+
+int bfs_time_parse(const char *s, int64_t *out)
+{
+    const char *p = s;
+    int y, mo, d, h, mi, se;
+
+    if (bfs_parse_i64(s, out) == 0)
+        return 0;
+    if (digits(&p, 4, &y) || *p++ != '-' || digits(&p, 2, &mo) || *p++ != '-' ||
+        digits(&p, 2, &d) || (*p != ' ' && *p != 'T'))
+        return BFS_EPARSE;
+    p++;
+    if (digits(&p, 2, &h) || *p++ != ':' || digits(&p, 2, &mi) || *p++ != ':' ||
+        digits(&p, 2, &se) || *p != '\0')
+        return BFS_EPARSE;
+    if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 ||
+        mi > 59 || se > 59)
+        return BFS_EPARSE;
+    *out = bfs_time_from_civil(y, mo, d, h, mi, se);
+    return 0;
+}
+
+char *bfs_time_format(int64_t t, char buf[BFS_TIME_LEN])
+{
+    /* Hinnant's civil_from_days. */
+    int64_t days = t >= 0 ? t / 86400 : -((-t + 86399) / 86400);
+    int64_t sod = t - days * 86400;
+    int64_t z = days + 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153;
+    int64_t d = doy - (153 * mp + 2) / 5 + 1;
+    int64_t m = mp < 10 ? mp + 3 : mp - 9;
+    int64_t y = yoe + era * 400 + (m <= 2);
+
+    snprintf(buf, BFS_TIME_LEN, "%04" PRId64 "-%02d-%02d %02d:%02d:%02d", y,
+             (int)m, (int)d, (int)(sod / 3600), (int)(sod / 60 % 60),
+             (int)(sod % 60));
+    return buf;
+}
+
+double bfs_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- numbers ------------------------------------------------------- */
+
+int bfs_parse_i64(const char *s, int64_t *out)
+{
+    char *end;
+    long long v;
+
+    if (*s == '\0' || *s == ' ' || *s == '\t')
+        return BFS_EPARSE;
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (*end != '\0')
+        return BFS_EPARSE;
+    if (errno == ERANGE)
+        return BFS_ERANGE;
+    *out = v;
+    return 0;
+}
+
+int bfs_parse_int(const char *s, int *out)
+{
+    int64_t v;
+    int rc = bfs_parse_i64(s, &v);
+
+    if (rc)
+        return rc;
+    if (v < INT_MIN || v > INT_MAX)
+        return BFS_ERANGE;
+    *out = (int)v;
+    return 0;
+}
+
+int bfs_parse_double(const char *s, double *out)
+{
+    char *end;
+    double v;
+
+    if (*s == '\0' || *s == ' ' || *s == '\t')
+        return BFS_EPARSE;
+    errno = 0;
+    v = strtod(s, &end);
+    if (*end != '\0')
+        return BFS_EPARSE;
+    if (errno == ERANGE || !isfinite(v))
+        return BFS_ERANGE;
+    *out = v;
+    return 0;
+}
+
+/* numpy's pairwise summation (PW_BLOCKSIZE 128, eight accumulators), as
+ * numpy.add.reduce applies it to a contiguous float64 array, after the
+ * identity 0.0. */
+static double pairwise(const double *a, size_t n)
+{
+    if (n < 8) {
+        double res = 0.;
+        for (size_t i = 0; i < n; i++)
+            res += a[i];
+        return res;
+    }
+    if (n <= 128) {
+        double r[8], res;
+        size_t i;
+        for (int j = 0; j < 8; j++)
+            r[j] = a[j];
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int j = 0; j < 8; j++)
+                r[j] += a[i + j];
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++)
+            res += a[i];
+        return res;
+    }
+    size_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return pairwise(a, n2) + pairwise(a + n2, n - n2);
+}
+
+double bfs_pairwise_sum(const double *a, size_t n)
+{
+    return 0.0 + pairwise(a, n);
+}
+
+/* ---- line input ---------------------------------------------------- */
+
+struct bfs_lines {
+    gzFile gz;
+    char *path;
+    char *buf;
+    size_t cap;
+    size_t lineno;
+};
+
+int bfs_lines_open(const char *path, struct bfs_lines **out,
+                   struct bfs_error *e)
+{
+    gzFile gz;
+    struct bfs_lines *r;
+
+    gz = strcmp(path, "-") == 0 ? gzdopen(dup(STDIN_FILENO), "rb")
+                                : gzopen(path, "rb");
+    if (!gz)
+        return bfs_fail_at(e, BFS_EIO, path, 0, "cannot open: %s",
+                           strerror(errno ? errno : ENOENT));
+    gzbuffer(gz, 1 << 17);
+    r = xcalloc(1, sizeof *r);
+    r->gz = gz;
+    r->path = xstrdup(path);
+    *out = r;
+    return 0;
+}
+
+int bfs_lines_next(struct bfs_lines *r, char **line, struct bfs_error *e)
+{
+    size_t len = 0;
+
+    for (;;) {
+        BFS_GROW(r->buf, r->cap, len + 4096);
+        if (!gzgets(r->gz, r->buf + len, (int)(r->cap - len))) {
+            int zerr;
+            const char *msg = gzerror(r->gz, &zerr);
+            if (zerr != Z_OK && zerr != Z_BUF_ERROR)
+                return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1,
+                                   "read error: %s",
+                                   zerr == Z_ERRNO ? strerror(errno) : msg);
+            if (len == 0) {
+                /* A truncated gzip stream ends with Z_BUF_ERROR. */
+                if (zerr == Z_BUF_ERROR)
+                    return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1,
+                                       "unexpected end of compressed data");
+                return 0;
+            }
+            break;
+        }
+        len += strlen(r->buf + len);
+        if (len > 0 && r->buf[len - 1] == '\n')
+            break;
+        if (gzeof(r->gz))
+            break;
+    }
+    if (len > 0 && r->buf[len - 1] == '\n') {
+        r->buf[--len] = '\0';
+    } else {
+        /* A last line without a newline: make sure the stream did not
+         * just stop in the middle (a truncated gzip file). */
+        int zerr;
+        gzerror(r->gz, &zerr);
+        if (zerr == Z_BUF_ERROR)
+            return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1,
+                               "unexpected end of compressed data");
+    }
+    if (len > 0 && r->buf[len - 1] == '\r')
+        r->buf[--len] = '\0';
+    r->lineno++;
+    *line = r->buf;
+    return 1;
+}
+
+size_t bfs_lines_lineno(const struct bfs_lines *r)
+{
+    return r->lineno;
+}
+
+const char *bfs_lines_path(const struct bfs_lines *r)
+{
+    return r->path;
+}
+
+void bfs_lines_close(struct bfs_lines *r)
+{
+    if (!r)
+        return;
+    gzclose(r->gz);
+    xfree(r->buf);
+    xfree(r->path);
+    xfree(r);
+}
+
+size_t bfs_split(char *line, char sep, char **fields, size_t max)
+{
+    size_t n = 0;
+    char *p = line;
+
+    for (;;) {
+        char *q = strchr(p, sep);
+        if (n < max)
+            fields[n] = p;
+        n++;
+        if (!q)
+            break;
+        *q = '\0';
+        p = q + 1;
+    }
+    return n;
+}
+
+size_t bfs_split_ws(char *line, char **fields, size_t max)
+{
+    size_t n = 0;
+    char *p = line;
+
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '\0')
+            break;
+        if (n < max)
+            fields[n] = p;
+        n++;
+        while (*p && *p != ' ' && *p != '\t')
+            p++;
+        if (*p == '\0')
+            break;
+        *p++ = '\0';
+    }
+    return n;
+}
+
+/* ---- atomic output ------------------------------------------------- */
+
+int bfs_out_open(struct bfs_out *o, const char *path, struct bfs_error *e)
+{
+    int fd;
+
+    struct stat st;
+
+    memset(o, 0, sizeof *o);
+    o->path = xstrdup(path);
+    if (strcmp(path, "-") == 0) {
+        o->fp = stdout;
+        return 0;
+    }
+    /* A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written in
+     * place: renaming over it would replace it. */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        o->fp = fopen(path, "w");
+        if (!o->fp) {
+            int err = errno;
+            xfree(o->path);
+            memset(o, 0, sizeof *o);
+            return bfs_fail_at(e, BFS_EIO, path, 0, "cannot open: %s",
+                               strerror(err));
+        }
+        o->direct = 1;
+        return 0;
+    }
+    o->tmp = xmalloc(strlen(path) + 16);
+    sprintf(o->tmp, "%s.tmp.XXXXXX", path);
+    fd = mkstemp(o->tmp);
+    if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
+        int err = errno;
+        if (fd >= 0) {
+            close(fd);
+            unlink(o->tmp);
+        }
+        xfree(o->tmp);
+        xfree(o->path);
+        memset(o, 0, sizeof *o);
+        return bfs_fail_at(e, BFS_EIO, path, 0, "cannot create: %s",
+                           strerror(err));
+    }
+    return 0;
+}
+
+int bfs_out_commit(struct bfs_out *o, struct bfs_error *e)
+{
+    int rc = 0;
+
+    if (!o->fp)
+        return 0;
+    if (!o->tmp) {
+        if (fflush(o->fp) != 0)
+            rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "write error: %s",
+                             strerror(errno));
+        if (o->direct && fclose(o->fp) != 0 && rc == 0)
+            rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "write error: %s",
+                             strerror(errno));
+        o->fp = NULL;
+        xfree(o->path);
+        o->path = NULL;
+        return rc;
+    }
+    if (fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0)
+        rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "write error: %s",
+                         strerror(errno));
+    if (fclose(o->fp) != 0 && rc == 0)
+        rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "write error: %s",
+                         strerror(errno));
+    o->fp = NULL;
+    /* mkstemp creates 0600; give the result the usual mode. */
+    if (rc == 0) {
+        mode_t mask = umask(0);
+        umask(mask);
+        chmod(o->tmp, 0666 & ~mask);
+    }
+    if (rc == 0 && rename(o->tmp, o->path) != 0)
+        rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "cannot rename %s: %s", o->tmp,
+                         strerror(errno));
+    if (rc)
+        unlink(o->tmp);
+    xfree(o->tmp);
+    xfree(o->path);
+    o->tmp = o->path = NULL;
+    return rc;
+}
+
+void bfs_out_abort(struct bfs_out *o)
+{
+    if (o->fp && o->tmp) {
+        fclose(o->fp);
+        unlink(o->tmp);
+    } else if (o->fp && o->direct) {
+        fclose(o->fp);
+    }
+    o->fp = NULL;
+    xfree(o->tmp);
+    xfree(o->path);
+    o->tmp = o->path = NULL;
+}

@@ -1,0 +1,120 @@
+/* util.h - memory, time, number parsing, line input and atomic output.
+ *
+ * Everything here is small and shared by the input readers, the replay and
+ * the command line.  Allocation wrappers abort on failure: running out of
+ * memory is not an input error that a caller could report better.
+ */
+#ifndef BFS_UTIL_H
+#define BFS_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/error.h"
+
+/* Allocation that aborts with a message on failure.  xfree(NULL) is a
+ * no-op, like free(). */
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t size);
+/* Reallocates p to hold n elements of size bytes, checking for overflow. */
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+#define xfree free
+
+/* Grows *cap (starting at 16, doubling) until it is at least need and
+ * reallocates *p to *cap elements of elem bytes. */
+void bfs_grow(void **p, size_t *cap, size_t need, size_t elem);
+#define BFS_GROW(ptr, cap, need)                                               \
+    bfs_grow((void **)&(ptr), &(cap), (need), sizeof *(ptr))
+
+/* ---- time ---------------------------------------------------------- */
+
+/* Parses "YYYY-MM-DD HH:MM:SS" (UTC; 'T' may stand for the space) or an
+ * integer number of Unix seconds into *out.  Returns 0, or BFS_EPARSE for
+ * anything else (trailing characters included) without touching *out. */
+int bfs_time_parse(const char *s, int64_t *out);
+
+/* Writes t as "YYYY-MM-DD HH:MM:SS" (UTC) into buf, which must hold
+ * BFS_TIME_LEN bytes; returns buf. */
+#define BFS_TIME_LEN 96
+char *bfs_time_format(int64_t t, char buf[BFS_TIME_LEN]);
+
+/* Unix seconds of a civil UTC date and time (proleptic Gregorian). */
+int64_t bfs_time_from_civil(int64_t y, int mon, int d, int h, int min, int s);
+
+/* Seconds on a monotonic clock, for measuring wall time. */
+double bfs_now(void);
+
+/* ---- numbers ------------------------------------------------------- */
+
+/* Strict parsers: the whole string must be a number (no trailing text, no
+ * empty string).  Return 0 or BFS_EPARSE / BFS_ERANGE; *out is written
+ * only on success. */
+int bfs_parse_i64(const char *s, int64_t *out);
+int bfs_parse_int(const char *s, int *out);
+int bfs_parse_double(const char *s, double *out); /* finite values only */
+
+/* Sum of a[0..n-1] in the order numpy's pairwise summation adds them
+ * (numpy.add.reduce on a contiguous float64 array), so that sums printed
+ * in the compatible mode match the published replayer to the last bit. */
+double bfs_pairwise_sum(const double *a, size_t n);
+
+/* ---- line input ---------------------------------------------------- */
+
+/* A line reader over a plain or gzip-compressed file (zlib reads both).
+ * Lines are returned without their "\n" or "\r\n", of any length. */
+struct bfs_lines;
+
+/* Opens path ("-" is standard input).  Returns 0 or BFS_EIO (reported in
+ * e with the file name). */
+int bfs_lines_open(const char *path, struct bfs_lines **out,
+                   struct bfs_error *e);
+
+/* Reads the next line into *line (valid until the next call; the reader
+ * owns it, and the caller may modify it in place).  Returns 1 for a line,
+ * 0 at the end of the file, BFS_EIO on a read error (reported in e). */
+int bfs_lines_next(struct bfs_lines *r, char **line, struct bfs_error *e);
+
+/* Number of the line last returned (1-based), for error messages. */
+size_t bfs_lines_lineno(const struct bfs_lines *r);
+/* The path given to bfs_lines_open (borrowed). */
+const char *bfs_lines_path(const struct bfs_lines *r);
+
+void bfs_lines_close(struct bfs_lines *r);
+
+/* Splits line in place at every sep, storing at most max field pointers.
+ * Returns the number of fields found (which may exceed max: the extra
+ * ones are not stored).  Fields are not trimmed or unquoted. */
+size_t bfs_split(char *line, char sep, char **fields, size_t max);
+
+/* Splits line in place at runs of blanks (spaces and tabs), like
+ * bfs_split.  Leading and trailing blanks make no empty field. */
+size_t bfs_split_ws(char *line, char **fields, size_t max);
+
+/* ---- atomic output ------------------------------------------------- */
+
+/* An output file written to "PATH.tmp.XXXXXX" beside PATH and renamed
+ * over PATH by bfs_out_commit, so that a reader never sees a half-written
+ * file and a failed run leaves nothing behind.  Path "-" writes to
+ * standard output, and a path naming something other than a regular file
+ * (/dev/null, a FIFO) is written in place. */
+struct bfs_out {
+    FILE *fp;   /* write here */
+    char *path; /* owned */
+    char *tmp;  /* owned; NULL for standard output and devices */
+    int direct; /* a device or pipe opened in place */
+};
+
+/* Opens the temporary file.  Returns 0 or BFS_EIO (reported in e). */
+int bfs_out_open(struct bfs_out *o, const char *path, struct bfs_error *e);
+/* Flushes, syncs and renames the temporary file over the target.
+ * Returns 0 or BFS_EIO (reported in e; the temporary file is removed). */
+int bfs_out_commit(struct bfs_out *o, struct bfs_error *e);
+/* Closes and removes the temporary file; safe on a zeroed or committed
+ * struct. */
+void bfs_out_abort(struct bfs_out *o);
+
+#endif

@@ -1,0 +1,410 @@
+/* cmd_convert.c - `bfsim convert`: foreign logs to native traces, and
+ * BFTrainer job tables to native job files.
+ *
+ * Trace formats are rows of the table `formats` below: a name for
+ * --from, what INPUT is, the options only that format takes (name,
+ * metavar, help) and a run function that calls the importer (import.h).
+ * Options of every format are offered to getopt_long; after parsing, the
+ * ones given must belong to the chosen format.  To add a format, add its
+ * options array, a run function and one row.
+ */
+#include "config.h"
+
+#include "cli/cmd.h"
+#include "formats/import.h"
+#include "formats/jobs.h"
+#include "base/util.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A format-specific option. */
+struct convert_opt {
+    const char *name; /* long option, without "--" */
+    const char *arg;  /* metavar, or NULL for a flag (value "1") */
+    const char *help;
+};
+
+/* What a format's run function gets. */
+struct convert_args {
+    const char *input;
+    const char *output;
+    const char *const *comments; /* NULL-terminated */
+    /* values[k]: the value given to the format's opts[k], or NULL. */
+    const char *const *values;
+    int quiet; /* -q given: print nothing but errors */
+};
+
+struct convert_format {
+    const char *name;  /* --from NAME */
+    const char *input; /* what INPUT names */
+    const char *summary;
+    const struct convert_opt *opts; /* ends with {NULL} */
+    int (*run)(const struct convert_args *a, struct import_stats *st,
+               struct bfs_error *e);
+};
+
+/* ---- bftrainer --------------------------------------------------------- */
+
+static const struct convert_opt bftrainer_opts[] = {{NULL, NULL, NULL}};
+
+static int run_bftrainer(const struct convert_args *a, struct import_stats *st,
+                         struct bfs_error *e)
+{
+    return import_bftrainer(a->input, a->output, a->comments, st, e);
+}
+
+/* ---- swf, slurm: job logs (import_swf.c, import_slurm.c) ------------- */
+
+static const struct convert_opt swf_opts[] = {
+    {"procs-per-node", "P", "default: MaxProcs / MaxNodes, else 1"},
+    {"machine-nodes", "N", "default: header MaxNodes"},
+    {"placement", "RULE", "first-fit (default) or contiguous"},
+    {"overflow", "RULE", "truncate (default) or skip"},
+    {"start", "TIME", "window start (UTC or Unix s)"},
+    {"end", "TIME", "window end (default: last job end)"},
+    {"outage-threshold", "F", "idle fraction marking an outage"},
+    {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
+    {NULL, NULL, NULL}};
+
+typedef int (*log_importer)(const char *, const char *, const char *const *,
+                            const struct import_log_opts *,
+                            struct import_stats *, struct import_log_report *,
+                            struct bfs_error *);
+
+static int run_log(const struct convert_args *a, const struct convert_opt *opts,
+                   log_importer import, struct import_stats *st,
+                   struct bfs_error *e)
+{
+    struct import_log_opts o;
+    struct import_log_report r;
+    int rc;
+
+    import_log_opts_init(&o);
+    for (size_t k = 0; opts[k].name; k++)
+        if (a->values[k] &&
+            (rc = import_log_opts_set(&o, opts[k].name, a->values[k], e)) != 0)
+            return rc;
+    rc = import(a->input, a->output, a->comments, &o, st, &r, e);
+    if (rc == 0 && !a->quiet)
+        import_log_report_write(&r, stderr);
+    return rc;
+}
+
+static int run_swf(const struct convert_args *a, struct import_stats *st,
+                   struct bfs_error *e)
+{
+    return run_log(a, swf_opts, import_swf, st, e);
+}
+
+static const struct convert_opt slurm_opts[] = {
+    {"machine-nodes", "N", "without NodeList (default: peak use)"},
+    {"nodes-file", "FILE", "node names, one a line, in order"},
+    {"tz-offset", "OFF", "local - UTC: seconds or +HH:MM (default 0)"},
+    {"placement", "RULE", "first-fit (default) or contiguous"},
+    {"overflow", "RULE", "truncate (default) or skip"},
+    {"start", "TIME", "window start (UTC or Unix s)"},
+    {"end", "TIME", "window end (default: last job end)"},
+    {"outage-threshold", "F", "idle fraction marking an outage"},
+    {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
+    {NULL, NULL, NULL}};
+
+static int run_slurm(const struct convert_args *a, struct import_stats *st,
+                     struct bfs_error *e)
+{
+    return run_log(a, slurm_opts, import_slurm, st, e);
+}
+
+/* ---- the table --------------------------------------------------------- */
+
+static const struct convert_format formats[] = {
+    {"bftrainer", "DIR",
+     "BFTrainer node matrix export: DIR holds nodes.csv,\n"
+     "             rows.csv and transitions.csv[.gz] (or INPUT is the\n"
+     "             transitions file)",
+     bftrainer_opts, run_bftrainer},
+    {"swf", "FILE",
+     "Standard Workload Format job log (Parallel Workloads\n"
+     "             Archive); nodes placed by a rule (see bfsim(1))",
+     swf_opts, run_swf},
+    {"slurm", "FILE",
+     "Slurm accounting: sacct --parsable2 or fixed-width\n"
+     "             output (JobID, Start, End, NNodes or NodeList)",
+     slurm_opts, run_slurm},
+};
+#define N_FORMATS (sizeof formats / sizeof *formats)
+
+static void usage(FILE *f)
+{
+    fputs("Usage: bfsim convert --from FORMAT INPUT -o OUT.trace[.gz] "
+          "[OPTIONS]\n"
+          "       bfsim convert --jobs BOUNDS.csv --curves LONG.csv "
+          "-o OUT.jobs [OPTIONS]\n"
+          "\n"
+          "Converts a foreign node log to a native trace (bfsim-trace 1), or\n"
+          "a BFTrainer job set (bounds table + long curve table) to a native\n"
+          "job file (bfsim-jobs 1).  The output is written atomically: "
+          "nothing\n"
+          "appears at OUT unless the whole input converted.  An OUT ending\n"
+          "in .gz is gzip-compressed.\n"
+          "\n"
+          "Options:\n"
+          "  --from FORMAT      input trace format (see below)\n"
+          "  --jobs FILE        convert a job set: its bounds table (or a\n"
+          "                     native job file, rewritten)\n"
+          "  --curves FILE      the job set's long curve table "
+          "(job,bp,N,P,O,...)\n"
+          "  -o, --output OUT   output file (required; '-' = standard "
+          "output)\n"
+          "  --comment TEXT     add a '#' comment line to the output header\n"
+          "                     (repeatable; say where the data came from)\n"
+          "  -q, --quiet        do not print the summary on standard error\n"
+          "  -h, --help         show this help\n"
+          "\n"
+          "Formats (--from):\n",
+          f);
+    for (size_t i = 0; i < N_FORMATS; i++) {
+        fprintf(f, "  %-10s INPUT = %s\n", formats[i].name, formats[i].input);
+        fprintf(f, "             %s\n", formats[i].summary);
+        for (const struct convert_opt *o = formats[i].opts; o->name; o++) {
+            char lhs[64];
+            snprintf(lhs, sizeof lhs, "--%s%s%s", o->name, o->arg ? " " : "",
+                     o->arg ? o->arg : "");
+            fprintf(f, "             %-22s %s\n", lhs, o->help);
+        }
+    }
+}
+
+enum {
+    OPT_FROM = 256,
+    OPT_JOBS,
+    OPT_CURVES,
+    OPT_COMMENT,
+    OPT_FORMAT /* any format-specific option */
+};
+
+/* A format-specific option as given on the command line. */
+struct given {
+    const char *name;
+    const char *value;
+};
+
+/* The last component of a path, for provenance comments that do not
+ * depend on where the input sat ("dir/" gives "dir"). */
+static const char *base_name(const char *path, char buf[256])
+{
+    size_t n = strlen(path);
+    const char *p;
+
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    p = path + n;
+    while (p > path && p[-1] != '/')
+        p--;
+    snprintf(buf, 256, "%.*s", (int)(path + n - p), p);
+    return buf;
+}
+
+static int convert_jobs(const char *bounds, const char *curves, const char *out,
+                        const char *const *comments, int quiet)
+{
+    struct bfs_error e;
+    struct jobset js;
+    int rc;
+
+    bfs_error_clear(&e);
+    rc = jobset_load(bounds, curves, &js, &e);
+    if (rc)
+        return cmd_report(&e, rc);
+    rc = jobset_write(out, &js, comments, &e);
+    if (rc == 0 && !quiet)
+        fprintf(stderr, "bfsim: wrote %s: %zu jobs\n", out, js.n);
+    jobset_release(&js);
+    return rc ? cmd_report(&e, rc) : CMD_OK;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+    static const struct option common[] = {
+        {"from", required_argument, NULL, OPT_FROM},
+        {"jobs", required_argument, NULL, OPT_JOBS},
+        {"curves", required_argument, NULL, OPT_CURVES},
+        {"output", required_argument, NULL, 'o'},
+        {"comment", required_argument, NULL, OPT_COMMENT},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+    };
+    const size_t n_common = sizeof common / sizeof *common;
+    struct option *longopts;
+    struct given *given;
+    const char **comments, **values = NULL;
+    const char *from = NULL, *jobs = NULL, *curves = NULL, *out = NULL;
+    const struct convert_format *fmt = NULL;
+    size_t n_opts = n_common, n_given = 0, n_comments = 0, k;
+    int quiet = 0, c, idx, status = CMD_OK;
+    char auto_comment[640] = "", b1[256], b2[256];
+
+    for (size_t i = 0; i < N_FORMATS; i++)
+        for (const struct convert_opt *o = formats[i].opts; o->name; o++)
+            n_opts++;
+    longopts = xcalloc(n_opts + 1, sizeof *longopts);
+    memcpy(longopts, common, sizeof common);
+    k = n_common;
+    for (size_t i = 0; i < N_FORMATS; i++)
+        for (const struct convert_opt *o = formats[i].opts; o->name; o++) {
+            longopts[k].name = o->name;
+            longopts[k].has_arg = o->arg ? required_argument : no_argument;
+            longopts[k].val = OPT_FORMAT;
+            k++;
+        }
+    given = xcalloc((size_t)argc + 1, sizeof *given);
+    comments = xcalloc((size_t)argc + 2, sizeof *comments);
+    comments[n_comments++] = auto_comment; /* filled after parsing */
+
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:qh", longopts, &idx)) != -1) {
+        switch (c) {
+        case OPT_FROM:
+            from = optarg;
+            break;
+        case OPT_JOBS:
+            jobs = optarg;
+            break;
+        case OPT_CURVES:
+            curves = optarg;
+            break;
+        case 'o':
+            out = optarg;
+            break;
+        case OPT_COMMENT:
+            comments[n_comments++] = optarg;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            goto done;
+        case OPT_FORMAT:
+            given[n_given].name = longopts[idx].name;
+            given[n_given].value = optarg ? optarg : "1";
+            n_given++;
+            break;
+        case ':':
+            status = cmd_usage_error("convert", "option %s needs a value",
+                                     argv[optind - 1]);
+            goto done;
+        default:
+            status = cmd_usage_error("convert", "unknown option '%s'",
+                                     argv[optind - 1]);
+            goto done;
+        }
+    }
+    if (!out) {
+        status = cmd_usage_error("convert", "%s", "no output file (-o OUT)");
+        goto done;
+    }
+    if (!from == !jobs) {
+        status = cmd_usage_error("convert", "%s",
+                                 "give one of --from FORMAT or --jobs FILE");
+        goto done;
+    }
+
+    if (jobs) {
+        if (curves)
+            snprintf(auto_comment, sizeof auto_comment,
+                     "converted by bfsim %s: bfsim convert --jobs %s "
+                     "--curves %s",
+                     PACKAGE_VERSION, base_name(jobs, b1),
+                     base_name(curves, b2));
+        else
+            snprintf(auto_comment, sizeof auto_comment,
+                     "converted by bfsim %s: bfsim convert --jobs %s",
+                     PACKAGE_VERSION, base_name(jobs, b1));
+        if (optind < argc || n_given > 0) {
+            status = cmd_usage_error(
+                "convert", "unexpected argument '%s' with --jobs",
+                optind < argc ? argv[optind] : given[0].name);
+            goto done;
+        }
+        status = convert_jobs(jobs, curves, out, comments, quiet);
+        goto done;
+    }
+
+    if (curves) {
+        status = cmd_usage_error("convert", "%s", "--curves goes with --jobs");
+        goto done;
+    }
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if (strcmp(formats[i].name, from) == 0)
+            fmt = &formats[i];
+    if (!fmt) {
+        status = cmd_usage_error("convert", "unknown format '%s' (see --help)",
+                                 from);
+        goto done;
+    }
+    if (argc - optind != 1) {
+        status =
+            cmd_usage_error("convert", "%s",
+                            argc - optind == 0 ? "no INPUT given"
+                                               : "more than one INPUT given");
+        goto done;
+    }
+    /* Resolve the format-specific options against the chosen format. */
+    k = 0;
+    for (const struct convert_opt *o = fmt->opts; o->name; o++)
+        k++;
+    values = xcalloc(k + 1, sizeof *values);
+    for (size_t g = 0; g < n_given; g++) {
+        size_t j = 0;
+        const struct convert_opt *o;
+        for (o = fmt->opts; o->name; o++, j++)
+            if (strcmp(o->name, given[g].name) == 0)
+                break;
+        if (!o->name) {
+            status =
+                cmd_usage_error("convert", "--%s is not an option of --from %s",
+                                given[g].name, fmt->name);
+            goto done;
+        }
+        values[j] = given[g].value;
+    }
+
+    snprintf(auto_comment, sizeof auto_comment,
+             "converted by bfsim %s: bfsim convert --from %s %s",
+             PACKAGE_VERSION, fmt->name, base_name(argv[optind], b1));
+    {
+        struct convert_args a = {argv[optind], out, comments, values, quiet};
+        struct import_stats st;
+        struct bfs_error e;
+        char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+        int rc;
+
+        bfs_error_clear(&e);
+        rc = fmt->run(&a, &st, &e);
+        if (rc) {
+            status = cmd_report(&e, rc);
+            goto done;
+        }
+        if (!quiet)
+            fprintf(stderr,
+                    "bfsim: wrote %s: %zu nodes, %zu events, %zu changes "
+                    "(%zu joins, %zu leaves), %s .. %s UTC, at most %zu "
+                    "idle\n",
+                    out, st.nodes, st.events, st.joins + st.leaves, st.joins,
+                    st.leaves, bfs_time_format(st.first_time, t0),
+                    bfs_time_format(st.last_time, t1), st.max_idle);
+    }
+
+done:
+    xfree(values);
+    xfree(comments);
+    xfree(given);
+    xfree(longopts);
+    return status;
+}

@@ -1,0 +1,245 @@
+/* cmd_info.c - `bfsim info`: statistics of a native trace, as text or
+ * JSON.  Parsing and printing only; the numbers come from traceinfo.c.
+ */
+#include "config.h"
+
+#include "cli/cmd.h"
+#include "formats/traceinfo.h"
+#include "base/util.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fputs("Usage: bfsim info TRACE [OPTIONS]\n"
+          "\n"
+          "Statistics of a native trace (plain or .gz): nodes, time span,\n"
+          "events, idle node-hours, the idle pool's size over time, nodes\n"
+          "ever idle, and the length distribution of idle intervals "
+          "(\"holes\")\n"
+          "and busy intervals.  Reads the trace once, streaming.\n"
+          "\n"
+          "Options:\n"
+          "  --start T          window start: Unix seconds or\n"
+          "                     'YYYY-MM-DD HH:MM:SS' (UTC); default: the "
+          "first\n"
+          "                     event.  The state at T is built from the "
+          "events\n"
+          "                     up to T; holes open at T are cut there.\n"
+          "  --end T            window end (same forms); default: the last\n"
+          "                     event.  Holes still open at the end are cut "
+          "there.\n"
+          "  --nodes [SKIP:]COUNT\n"
+          "                     only COUNT nodes, after skipping the first "
+          "SKIP\n"
+          "                     in the trace's node order (default: all)\n"
+          "  --json             print JSON instead of text\n"
+          "  -o, --output FILE  write to FILE (atomically) instead of "
+          "standard\n"
+          "                     output\n"
+          "  -h, --help         show this help\n"
+          "\n"
+          "Percentiles use the nearest-rank rule on integer seconds; pool\n"
+          "percentiles are weighted by time.\n",
+          f);
+}
+
+/* A duration for people: "45s", "7m55s", "3h02m", "2d03h". */
+static const char *human(int64_t s, char *buf, size_t size)
+{
+    if (s < 60)
+        snprintf(buf, size, "%" PRId64 "s", s);
+    else if (s < 3600)
+        snprintf(buf, size, "%" PRId64 "m%02" PRId64 "s", s / 60, s % 60);
+    else if (s < 86400)
+        snprintf(buf, size, "%" PRId64 "h%02" PRId64 "m", s / 3600,
+                 s / 60 % 60);
+    else
+        snprintf(buf, size, "%" PRId64 "d%02" PRId64 "h", s / 86400,
+                 s / 3600 % 24);
+    return buf;
+}
+
+static void print_lengths(FILE *f, struct traceinfo_hist *h,
+                          const int64_t pct[TRACEINFO_N_PCT])
+{
+    static const char *const names[TRACEINFO_N_PCT] = {"p5", "p25", "median",
+                                                       "p75", "p95"};
+    char b[32], m[32];
+
+    if (h->count == 0) {
+        fputs("  (none)\n", f);
+        return;
+    }
+    fprintf(
+        f, "  mean %s, min %s",
+        human((int64_t)((double)h->sum / (double)h->count + 0.5), b, sizeof b),
+        human(h->min, m, sizeof m));
+    for (int k = 0; k < TRACEINFO_N_PCT; k++)
+        fprintf(f, ", %s %s", names[k], human(pct[k], b, sizeof b));
+    fprintf(f, ", max %s\n", human(h->max, b, sizeof b));
+}
+
+static void print_text(FILE *f, struct traceinfo *ti)
+{
+    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN], b[32], c[32];
+    int64_t span = ti->end - ti->start;
+    double days = (double)span / 86400.0;
+
+    fprintf(f, "trace            %s\n", ti->path);
+    if (ti->nodes == ti->nodes_total)
+        fprintf(f, "nodes            %zu\n", ti->nodes);
+    else
+        fprintf(f, "nodes            %zu (nodes %zu..%zu of %zu)\n", ti->nodes,
+                ti->skip, ti->skip + ti->nodes - 1, ti->nodes_total);
+    fprintf(f, "window           %s .. %s UTC\n",
+            bfs_time_format(ti->start, t0), bfs_time_format(ti->end, t1));
+    fprintf(f, "span             %.2f h (%.2f days, %" PRId64 " s)\n",
+            (double)span / 3600.0, days, span);
+    fprintf(f, "events           %zu (%zu with changes of these nodes)",
+            ti->events, ti->events_changed);
+    if (span > 0)
+        fprintf(f, ", %.1f per day", (double)ti->events / days);
+    fputc('\n', f);
+    fprintf(f,
+            "changes          %" PRIu64 " (%" PRIu64 " become idle, %" PRIu64
+            " taken back)\n",
+            ti->joins + ti->leaves, ti->joins, ti->leaves);
+    fprintf(f, "idle node-hours  %.2f\n", (double)ti->idle_node_s / 3600.0);
+    fprintf(f, "idle pool        time-weighted mean %.1f nodes\n",
+            ti->pool_mean);
+    fprintf(f,
+            "                 min %zu, p5 %zu, p25 %zu, median %zu, p75 %zu, "
+            "p95 %zu, max %zu\n",
+            ti->pool_min, ti->pool_pct[0], ti->pool_pct[1], ti->pool_pct[2],
+            ti->pool_pct[3], ti->pool_pct[4], ti->pool_max);
+    fprintf(f, "                 %zu at the start, %zu at the end\n",
+            ti->pool_start, ti->pool_end);
+    fprintf(f, "nodes ever idle  %zu (%.1f%%)\n", ti->nodes_ever_idle,
+            100.0 * (double)ti->nodes_ever_idle / (double)ti->nodes);
+    fprintf(f,
+            "idle intervals   %" PRIu64 " holes; %" PRIu64
+            " open at the window start and %" PRIu64
+            " open at its end are cut there\n",
+            ti->holes.count, ti->holes_cut_start, ti->holes_cut_end);
+    print_lengths(f, &ti->holes, ti->hole_pct);
+    if (ti->holes.count) {
+        fprintf(f, "  p99 %s\n", human(ti->hole_p99, b, sizeof b));
+        fputs("  share of idle node-time in holes shorter than:\n ", f);
+        for (int k = 0; k < TRACEINFO_N_SHORT; k++)
+            fprintf(f, " %d min %.1f%%", traceinfo_short_min[k],
+                    100.0 * ti->hole_short_share[k]);
+        fputs("\n  length histogram (log2 bins)      holes   share of idle "
+              "time\n",
+              f);
+        for (int k = 0; k < TRACEINFO_LOG_BINS; k++) {
+            int64_t lo = (int64_t)1 << k;
+            if (lo > ti->holes.max)
+                break;
+            if (lo * 2 <= ti->holes.min)
+                continue;
+            char range[64];
+            snprintf(range, sizeof range, "[%s, %s)", human(lo, b, sizeof b),
+                     human(2 * lo, c, sizeof c));
+            fprintf(f, "    %-28s %10" PRIu64 "   %6.2f%%\n", range,
+                    ti->holes.bin_count[k],
+                    100.0 * (double)ti->holes.bin_sum[k] /
+                        (double)ti->holes.sum);
+        }
+    }
+    fprintf(f,
+            "busy intervals   %" PRIu64
+            " (from leaving the pool to rejoining it, wholly in the "
+            "window)\n",
+            ti->busy.count);
+    print_lengths(f, &ti->busy, ti->busy_pct);
+}
+
+int cmd_info(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"start", required_argument, NULL, 'S'},
+        {"end", required_argument, NULL, 'E'},
+        {"nodes", required_argument, NULL, 'N'},
+        {"json", no_argument, NULL, 'j'},
+        {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct traceinfo_opts o;
+    struct traceinfo ti;
+    struct bfs_error e;
+    struct bfs_out out;
+    const char *output = "-";
+    int json = 0, c, rc;
+
+    traceinfo_opts_init(&o);
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'S':
+            if (bfs_time_parse(optarg, &o.start))
+                return cmd_usage_error("info", "bad --start '%s'", optarg);
+            break;
+        case 'E':
+            if (bfs_time_parse(optarg, &o.end))
+                return cmd_usage_error("info", "bad --end '%s'", optarg);
+            break;
+        case 'N':
+            if (cmd_parse_nodes(optarg, &o.skip, &o.count))
+                return cmd_usage_error(
+                    "info", "bad --nodes '%s' (expected [SKIP:]COUNT)", optarg);
+            break;
+        case 'j':
+            json = 1;
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return CMD_OK;
+        case ':':
+            return cmd_usage_error("info", "option %s needs a value",
+                                   argv[optind - 1]);
+        default:
+            return cmd_usage_error("info", "unknown option '%s'",
+                                   argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 1)
+        return cmd_usage_error("info", "%s",
+                               argc == optind ? "no TRACE given"
+                                              : "more than one TRACE given");
+    if (o.start >= o.end)
+        return cmd_usage_error("info", "%s", "--start must be before --end");
+
+    bfs_error_clear(&e);
+    rc = traceinfo_compute(argv[optind], &o, &ti, &e);
+    if (rc)
+        return cmd_report(&e, rc);
+    rc = bfs_out_open(&out, output, &e);
+    if (rc == 0) {
+        if (json) {
+            json_t *j = traceinfo_json(&ti);
+            if (json_dumpf(j, out.fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) !=
+                    0 ||
+                fputc('\n', out.fp) == EOF)
+                rc = bfs_fail_at(&e, BFS_EIO, output, 0, "write error");
+            json_decref(j);
+        } else {
+            print_text(out.fp, &ti);
+        }
+        if (rc == 0)
+            rc = bfs_out_commit(&out, &e);
+        else
+            bfs_out_abort(&out);
+    }
+    traceinfo_release(&ti);
+    return rc ? cmd_report(&e, rc) : CMD_OK;
+}

@@ -1,0 +1,415 @@
+/* cmd_sweep.c - `bfsim sweep`: options, progress and failure reports.
+ * Expanding the configuration, running the replays and writing the
+ * results table are sweep.c's.
+ *
+ * Exit status: 0 when every run this invocation started succeeded (and
+ * the table was written), 1 when a run failed or the configuration or an
+ * output is bad, 2 for a usage error, 130 when interrupted by SIGINT or
+ * SIGTERM (the table of what is complete is still written).
+ */
+#include "config.h"
+
+#include "cli/cmd.h"
+#include "sweep/sweep.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+    fputs("Usage: bfsim sweep CONFIG.json [-j N] [--shard I/N] [--out DIR]\n"
+          "                   [--merge] [--list] [-q]\n"
+          "\n"
+          "Run `bfsim replay` over every combination of the option values in\n"
+          "CONFIG.json, each run a separate process, and gather the runs'\n"
+          "summaries into one table.  Resumable: runs already complete are\n"
+          "skipped, so rerunning the same command finishes an interrupted or\n"
+          "extended sweep.\n"
+          "\n"
+          "CONFIG.json is an object whose keys are replay options without "
+          "their\n"
+          "dashes.  A string or number is the option's argument, true gives "
+          "a\n"
+          "flag, false leaves it out; an array of such values is swept.  "
+          "Relative\n"
+          "paths are relative to the configuration's directory.  \"exclude\": "
+          "[{...}]\n"
+          "drops the combinations matching every key/value of an entry:\n"
+          "\n"
+          "  {\"trace\": \"t.trace.gz\", \"allocator\": [\"dp\", \"even\"],\n"
+          "   \"tfwd\": [10, 60], \"apply-feasible\": [false, true],\n"
+          "   \"exclude\": [{\"allocator\": \"even\", \"apply-feasible\": "
+          "true}]}\n"
+          "\n"
+          "Runs go in expansion order: keys in file order, the last varying\n"
+          "fastest.  A run's id is a hash of its options, independent of the\n"
+          "keys' order and of the other values; its files are in\n"
+          "DIR/runs/ID/: options.json, summary.json, run.h5, log.txt.  The\n"
+          "table DIR/results.csv and DIR/results.h5 has one row per complete\n"
+          "run: id, the options, then every measure of its summary.\n"
+          "\n"
+          "Options:\n"
+          "  -j N               run up to N replays at once (default 1)\n"
+          "  --shard I/N        run only the runs whose index in expansion "
+          "order\n"
+          "                     is I modulo N (0 <= I < N): disjoint slices "
+          "for\n"
+          "                     job arrays; then --merge\n"
+          "  --out DIR          output directory (default: CONFIG without "
+          ".json,\n"
+          "                     plus .sweep)\n"
+          "  --merge            run nothing; write the table of the complete "
+          "runs\n"
+          "  --list             run nothing; print each run's id, status\n"
+          "                     (complete or pending) and options\n"
+          "  -q, --quiet        print only failures\n"
+          "  -h, --help         show this help\n"
+          "\n"
+          "SIGINT or SIGTERM stops the sweep: the running replays get SIGINT "
+          "and\n"
+          "write partial results, the table of the complete runs is written, "
+          "and\n"
+          "the exit status is 130.  A failed run is reported with the end of "
+          "its\n"
+          "log; the others go on, and the exit status is 1.\n",
+          f);
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+/* The running bfsim: /proc/self/exe, else the program's argv[0]. */
+static char *self_exe(char **argv)
+{
+    static const char deleted[] = " (deleted)";
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    const char *a0;
+    char *r;
+
+    if (n > 0) {
+        size_t len = (size_t)n, dl = sizeof deleted - 1;
+        buf[n] = '\0';
+        /* Replaced while running (make install): run the new one. */
+        if (len > dl && strcmp(buf + len - dl, deleted) == 0)
+            buf[len - dl] = '\0';
+        return xstrdup(buf);
+    }
+    /* main() passes argv + 1, so argv[-1] is the program's own argv[0]. */
+    a0 = argv[-1];
+    if (strchr(a0, '/') && (r = realpath(a0, NULL)) != NULL)
+        return r;
+    return xstrdup(a0);
+}
+
+static char *default_outdir(const char *config)
+{
+    size_t n = strlen(config);
+    char *p;
+
+    if (n > 5 && strcmp(config + n - 5, ".json") == 0)
+        n -= 5;
+    p = xmalloc(n + 8);
+    memcpy(p, config, n);
+    strcpy(p + n, ".sweep");
+    return p;
+}
+
+static int parse_shard(const char *s, size_t *i, size_t *n)
+{
+    const char *slash = strchr(s, '/');
+    char buf[64];
+    int64_t a, b;
+
+    if (!slash || (size_t)(slash - s) >= sizeof buf)
+        return -1;
+    memcpy(buf, s, (size_t)(slash - s));
+    buf[slash - s] = '\0';
+    if (bfs_parse_i64(buf, &a) || bfs_parse_i64(slash + 1, &b) || b < 1 ||
+        a < 0 || a >= b)
+        return -1;
+    *i = (size_t)a;
+    *n = (size_t)b;
+    return 0;
+}
+
+struct progress {
+    const struct sweep *s;
+    const char *outdir; /* as the user gave it */
+    size_t n_todo, n_ended, n_ok, n_failed, n_interrupted;
+    int quiet;
+};
+
+static void on_done(void *arg, size_t r, int st, int complete, double seconds)
+{
+    struct progress *pg = arg;
+    const char *id = pg->s->runs[r].hex;
+    char why[64], *opts, *dir, *log, *tail;
+
+    pg->n_ended++;
+    if (complete && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+        pg->n_ok++;
+        if (!pg->quiet)
+            fprintf(stderr, "bfsim sweep: [%zu/%zu] %s done in %.1f s\n",
+                    pg->n_ended, pg->n_todo, id, seconds);
+        return;
+    }
+    if (stop_flag && ((WIFEXITED(st) && WEXITSTATUS(st) == 130) ||
+                      (WIFSIGNALED(st) &&
+                       (WTERMSIG(st) == SIGINT || WTERMSIG(st) == SIGTERM)))) {
+        pg->n_interrupted++;
+        if (!pg->quiet)
+            fprintf(stderr, "bfsim sweep: [%zu/%zu] %s interrupted\n",
+                    pg->n_ended, pg->n_todo, id);
+        return;
+    }
+    pg->n_failed++;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        snprintf(why, sizeof why, "it wrote no complete summary");
+    else if (WIFEXITED(st))
+        snprintf(why, sizeof why, "exit status %d", WEXITSTATUS(st));
+    else if (WIFSIGNALED(st))
+        snprintf(why, sizeof why, "killed by signal %d", WTERMSIG(st));
+    else
+        snprintf(why, sizeof why, "wait status %d", st);
+    opts = sweep_describe(pg->s, r);
+    dir = sweep_run_dir(pg->s, r, pg->outdir);
+    log = xmalloc(strlen(dir) + 16);
+    sprintf(log, "%s/log.txt", dir);
+    fprintf(stderr, "bfsim sweep: run %s failed (%s): %s\n", id, why,
+            opts[0] ? opts : "(no options)");
+    tail = sweep_log_tail(log, 10);
+    if (tail && tail[0]) {
+        fprintf(stderr, "  the end of %s:\n", log);
+        for (char *line = strtok(tail, "\n"); line; line = strtok(NULL, "\n"))
+            fprintf(stderr, "    %s\n", line);
+    }
+    xfree(tail);
+    xfree(log);
+    xfree(dir);
+    xfree(opts);
+}
+
+static void list_runs(const struct sweep *s, const char *outdir, size_t si,
+                      size_t sn)
+{
+    for (size_t r = 0; r < s->n_runs; r++) {
+        char *d;
+        if (r % sn != si)
+            continue;
+        d = sweep_describe(s, r);
+        printf("%s\t%s\t%s\n", s->runs[r].hex,
+               sweep_run_complete(s, r, outdir) ? "complete" : "pending", d);
+        xfree(d);
+    }
+}
+
+static int write_table(const struct sweep *s, const char *outdir, int quiet)
+{
+    struct bfs_error e;
+    size_t rows;
+    int rc;
+
+    bfs_error_clear(&e);
+    rc = sweep_write_table(s, outdir, &rows, &e);
+    if (rc)
+        return cmd_report(&e, rc);
+    if (!quiet)
+        fprintf(stderr,
+                "bfsim sweep: %zu of %zu runs complete; table %s/results.csv "
+                "and results.h5\n",
+                rows, s->n_runs, outdir);
+    return CMD_OK;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"shard", required_argument, NULL, 'S'},
+        {"out", required_argument, NULL, 'O'},
+        {"merge", no_argument, NULL, 'M'},
+        {"list", no_argument, NULL, 'L'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct sweep s = {0};
+    struct bfs_error e;
+    struct progress pg = {0};
+    struct sweep_exec x = {0};
+    struct sigaction sa;
+    const char *config, *out_arg = NULL;
+    char *outdir = NULL, *prog = NULL, *help = NULL, *abs_out = NULL,
+         *workdir = NULL;
+    size_t shard_i = 0, shard_n = 1, n_shard = 0, n_complete = 0, *todo = NULL,
+           n_todo = 0;
+    int64_t jobs = 1;
+    int merge = 0, list = 0, quiet = 0, c, rc, status = CMD_OK, sharded = 0;
+    double t0;
+
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":j:qh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'j':
+            if (bfs_parse_i64(optarg, &jobs) || jobs < 1 || jobs > 4096)
+                return cmd_usage_error("sweep",
+                                       "-j: '%s' is not a count of "
+                                       "1 to 4096 runs",
+                                       optarg);
+            break;
+        case 'S':
+            if (parse_shard(optarg, &shard_i, &shard_n))
+                return cmd_usage_error("sweep",
+                                       "--shard: '%s' is not I/N with "
+                                       "0 <= I < N",
+                                       optarg);
+            sharded = 1;
+            break;
+        case 'O':
+            out_arg = optarg;
+            break;
+        case 'M':
+            merge = 1;
+            break;
+        case 'L':
+            list = 1;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return CMD_OK;
+        case ':':
+            return cmd_usage_error("sweep", "option %s needs a value",
+                                   argv[optind - 1]);
+        default:
+            return cmd_usage_error("sweep", "unknown option '%s'",
+                                   argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return cmd_usage_error("sweep", "%s", "no configuration file");
+    if (argc - optind > 1)
+        return cmd_usage_error("sweep", "unexpected argument '%s'",
+                               argv[optind + 1]);
+    if (merge && list)
+        return cmd_usage_error("sweep", "%s",
+                               "--merge and --list do not go together");
+    if (merge && sharded)
+        return cmd_usage_error("sweep", "%s",
+                               "--merge collects every shard: no --shard");
+    config = argv[optind];
+
+    bfs_error_clear(&e);
+    if ((rc = sweep_load(config, &s, &e)) != 0)
+        return cmd_report(&e, rc);
+    prog = self_exe(argv);
+    if ((rc = sweep_replay_help(prog, &help, &e)) != 0 ||
+        (rc = sweep_check_keys(&s, help, &e)) != 0) {
+        status = cmd_report(&e, rc);
+        goto done;
+    }
+    outdir = out_arg ? xstrdup(out_arg) : default_outdir(config);
+
+    if (list) {
+        list_runs(&s, outdir, shard_i, shard_n);
+        goto done;
+    }
+    if ((rc = sweep_prepare(outdir, &abs_out, &e)) != 0) {
+        status = cmd_report(&e, rc);
+        goto done;
+    }
+    if (merge) {
+        status = write_table(&s, outdir, quiet);
+        goto done;
+    }
+    if (!(workdir = realpath(s.dir, NULL))) {
+        status = cmd_report(
+            &e, bfs_fail_at(&e, BFS_EIO, s.dir, 0, "%s", strerror(errno)));
+        goto done;
+    }
+
+    todo = xcalloc(s.n_runs + 1, sizeof *todo);
+    for (size_t r = 0; r < s.n_runs; r++) {
+        if (r % shard_n != shard_i)
+            continue;
+        n_shard++;
+        if (sweep_run_complete(&s, r, abs_out))
+            n_complete++;
+        else
+            todo[n_todo++] = r;
+    }
+    if (!quiet) {
+        if (sharded)
+            fprintf(stderr,
+                    "bfsim sweep: %s: shard %zu/%zu has %zu of %zu runs",
+                    config, shard_i, shard_n, n_shard, s.n_runs);
+        else
+            fprintf(stderr, "bfsim sweep: %s: %zu runs", config, s.n_runs);
+        if (s.n_excluded)
+            fprintf(stderr, " (%zu combinations excluded)", s.n_excluded);
+        fprintf(stderr, "; %zu complete, %zu to run, %d at a time, in %s\n",
+                n_complete, n_todo, (int)jobs, outdir);
+    }
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    pg.s = &s;
+    pg.outdir = outdir;
+    pg.n_todo = n_todo;
+    pg.quiet = quiet;
+    x.prog = prog;
+    x.outdir = abs_out;
+    x.workdir = workdir;
+    x.jobs = (int)jobs;
+    x.stop = &stop_flag;
+    x.done = on_done;
+    x.arg = &pg;
+    t0 = bfs_now();
+    rc = sweep_exec(&s, todo, n_todo, &x, &e);
+    if (rc)
+        status = cmd_report(&e, rc);
+    if (!quiet || pg.n_failed)
+        fprintf(stderr,
+                "bfsim sweep: %zu of %zu runs ended in %.1f s: %zu ok, %zu "
+                "failed%s\n",
+                pg.n_ended, n_todo, bfs_now() - t0, pg.n_ok, pg.n_failed,
+                pg.n_interrupted ? ", some interrupted" : "");
+    if (write_table(&s, outdir, quiet) != CMD_OK)
+        status = CMD_FAIL;
+    if (stop_flag) {
+        fprintf(stderr, "bfsim sweep: interrupted; run the same command again "
+                        "to resume\n");
+        status = 130;
+    } else if (pg.n_failed && status == CMD_OK) {
+        status = CMD_FAIL;
+    }
+
+done:
+    xfree(todo);
+    xfree(workdir);
+    xfree(abs_out);
+    xfree(outdir);
+    xfree(help);
+    xfree(prog);
+    sweep_release(&s);
+    return status;
+}

@@ -1,0 +1,84 @@
+/* h5out.h - a replay's results as one HDF5 file.
+ *
+ * The file is written to "PATH.tmp.XXXXXX" beside PATH and renamed over
+ * PATH by h5out_finish, so that a reader never sees a half-written file
+ * and a failed or aborted run leaves nothing behind.  Its layout:
+ *
+ *   /events       one row per processed event (the step log's columns)
+ *   /solves       one row per allocator call; status is an HDF5 enum
+ *   /allocations  one row per change of a job's node count: the job holds
+ *                 `count` nodes from event `evt` until its next row
+ *   /jobs         one row per job of the job set, at the end of the replay
+ *   /summary      a group whose attributes hold the summary's numbers
+ *   root attributes: "format", "partial" and whatever the caller adds
+ *
+ * Every table is a chunked, extendible compound dataset (shuffle +
+ * deflate) with a "columns" attribute describing its fields and units.
+ * Times are int64 Unix seconds (UTC).  String attributes are
+ * variable-length UTF-8, which h5py returns as str.
+ *
+ * After any failure the handle keeps the first error (h5out_error): every
+ * later call returns its code, and h5out_finish removes the temporary
+ * file and reports it.
+ */
+#ifndef BFS_H5OUT_H
+#define BFS_H5OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "engine/replay.h"
+
+struct h5out;
+
+/* Creates the temporary file beside path and the empty tables.  Returns 0
+ * and the handle in *out, or BFS_EIO / BFS_EINVAL (reported in e, naming
+ * path); nothing is left on disk on failure.  Silences HDF5's automatic
+ * error printing for the whole process (errors become messages in e). */
+int h5out_open(const char *path, struct h5out **out, struct bfs_error *e);
+
+/* Append one row to /events, /solves, /allocations.  Rows are buffered
+ * and written a chunk at a time.  Return 0 or a negative code (the error
+ * is kept in h). */
+int h5out_step(struct h5out *h, const struct replay_step *s);
+int h5out_solve(struct h5out *h, const struct replay_solve *s);
+/* Job `job` (index in the job set) holds `count` nodes from event evt on. */
+int h5out_alloc(struct h5out *h, size_t evt, int64_t time, size_t job,
+                int count);
+/* Adds one row to /jobs (rows keep the order of the calls).  j->name is
+ * copied.  The table is written by h5out_finish, its name field a
+ * fixed-length UTF-8 string as long as the longest name. */
+int h5out_job(struct h5out *h, const struct replay_jobrec *j);
+
+/* Root attributes: key = value, replacing an attribute of the same name.
+ * Strings are stored as variable-length UTF-8, doubles as 64-bit floats,
+ * integers as 64-bit signed integers.  "partial" is written by
+ * h5out_finish.  Return 0 or a negative code (kept in h). */
+int h5out_attr_str(struct h5out *h, const char *key, const char *value);
+int h5out_attr_double(struct h5out *h, const char *key, double value);
+int h5out_attr_int(struct h5out *h, const char *key, int64_t value);
+
+/* The same, as attributes of the group /summary. */
+int h5out_summary_double(struct h5out *h, const char *key, double value);
+int h5out_summary_int(struct h5out *h, const char *key, int64_t value);
+
+/* The first error met by h (code 0 and an empty message if none);
+ * borrowed, valid until h is finished or aborted. */
+const struct bfs_error *h5out_error(const struct h5out *h);
+
+/* Flushes the buffered rows, writes /jobs and the root attribute
+ * "partial" (0 or 1), closes the file and renames it over the path given
+ * to h5out_open.  Always releases h.  Returns 0, or a negative code
+ * (reported in e, also an error h met earlier) with no file left at the
+ * path or beside it. */
+int h5out_finish(struct h5out *h, int partial, struct bfs_error *e);
+
+/* Closes and removes the temporary file and releases h; NULL is a no-op. */
+void h5out_abort(struct h5out *h);
+
+/* Fills sink with callbacks that forward to h (h stays owned by the
+ * caller, who finishes or aborts it after the replay). */
+void h5out_sink(struct h5out *h, struct replay_sink *sink);
+
+#endif

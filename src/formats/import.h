@@ -1,0 +1,233 @@
+/* import.h - converters from foreign logs to native traces (trace.h).
+ *
+ * Design: one function per source format, each streaming its input and
+ * writing a native trace through trace_writer (so the output is checked
+ * by the same rules as the reader's, and is atomic: nothing appears at
+ * out_path unless the whole conversion succeeded).  Every importer takes
+ * the output path, optional comment lines for the trace header
+ * (NULL-terminated array, may be NULL; provenance belongs there) and an
+ * optional struct import_stats to fill, and returns 0 or a negative code
+ * with "file:line: problem" in e.  Format-specific options are arguments
+ * (or an options struct) of that importer.  `bfsim convert --from NAME`
+ * selects an importer from a table in src/cli/cmd_convert.c.
+ */
+#ifndef BFS_IMPORT_H
+#define BFS_IMPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+
+/* What an importer wrote (filled on success only). */
+struct import_stats {
+    size_t nodes;       /* nodes in the trace */
+    size_t events;      /* events written */
+    size_t joins;       /* node changes busy -> idle */
+    size_t leaves;      /* node changes idle -> busy */
+    int64_t first_time; /* first event (Unix seconds) */
+    int64_t last_time;  /* last event */
+    size_t max_idle;    /* largest pool size after an event */
+};
+
+/* ==== BFTrainer matrix export (formats/import_bftrainer.c) =================
+ */
+
+/* Converts the BFTrainer replayer's node matrix, exported as three CSV
+ * files (plain or gzip) in one directory:
+ *
+ *   nodes.csv           col_idx,node               (matrix column order)
+ *   rows.csv            row,time,epoch_s,n_idle,n_join_0to1,n_leave_1to0
+ *   transitions.csv[.gz] row,epoch_s,col_idx,node,new_state
+ *
+ * (columns are found by header name, extra columns ignored).  `src` is
+ * the directory, or the transitions file itself (the other two are then
+ * taken from its directory).  The trace keeps the column order and the
+ * names, and has one event per matrix row at epoch_s (row 0 included,
+ * even with no change, so the trace keeps the log's first time stamp).
+ * Rows must be numbered 0, 1, ... with increasing times; transitions
+ * must be sorted by row, name the node of their column, agree with
+ * rows.csv (time, join, leave and idle counts) and with the state (only a
+ * busy node becomes idle, and vice versa).  Streams: memory holds the
+ * node list and one row's changes. */
+int import_bftrainer(const char *src, const char *out_path,
+                     const char *const *comments, struct import_stats *st,
+                     struct bfs_error *e);
+
+/* ==== end of BFTrainer block =========================================== */
+
+/* ==== Job logs: SWF and Slurm (formats/import_swf.c, import_slurm.c) ==== */
+
+/* A scheduler log lists jobs, not node states: each job holds nodes from
+ * its start to its end, and a node is idle whenever no job holds it.  The
+ * importers turn job intervals into a node timeline (formats/import_log.c):
+ *
+ * - Time: every job start and end, processed in time order; at one second
+ *   ends come before starts (a node freed and retaken in the same second
+ *   makes no idle gap), starts in file order.  Changes are netted per node
+ *   and second, so one event per second with changes.
+ * - Placement, when the log gives node counts only (SWF always, Slurm
+ *   without NodeList): IMPORT_FIRST_FIT takes the free nodes of lowest
+ *   index; IMPORT_CONTIGUOUS takes the lowest-index run of free nodes long
+ *   enough, and if there is none, first fit (the job is counted as
+ *   fragmented).
+ * - Overflow, a job needing more nodes than are free at its start
+ *   (inconsistent logs, or more than the machine has): IMPORT_TRUNCATE
+ *   (default) gives it every free node, IMPORT_SKIP gives it none; both
+ *   are counted with the node-seconds not placed.
+ * - Span: the window start..end if given, else from the first job start
+ *   to the last job end.  The trace opens with an event at the span's
+ *   start listing every node idle then, and closes with an event at its
+ *   end (possibly without changes).
+ * - Outages (outage_threshold > 0): a period during which at least
+ *   ceil(threshold * nodes) nodes are idle, lasting at least outage_min
+ *   seconds, is not offered: at its start every offered node leaves, at
+ *   its end the nodes idle then join.  Reported with the node-seconds
+ *   removed.
+ *
+ * Memory is proportional to the nodes, the running jobs and the jobs read
+ * but not yet started (SWF: submitted before the line being read; Slurm:
+ * see import_slurm). */
+
+#include <stdio.h>
+
+enum import_placement { IMPORT_FIRST_FIT, IMPORT_CONTIGUOUS };
+enum import_overflow { IMPORT_TRUNCATE, IMPORT_SKIP };
+
+/* "No window bound given". */
+#define IMPORT_TIME_NONE INT64_MIN
+
+struct import_log_opts {
+    enum import_placement placement;
+    enum import_overflow overflow;
+    int64_t start, end;      /* window (Unix s); IMPORT_TIME_NONE: none */
+    double outage_threshold; /* fraction of the nodes idle; 0: off */
+    int64_t outage_min;      /* seconds (default 3600) */
+    size_t machine_nodes;    /* 0: from the SWF header / the Slurm log */
+    int64_t procs_per_node;  /* SWF; 0: MaxProcs / MaxNodes, else 1 */
+    int64_t tz_offset;       /* Slurm: local time minus UTC, seconds */
+    const char *nodes_file;  /* Slurm (borrowed); NULL: nodes in the log */
+};
+
+/* Sets the defaults: first fit, truncate, no window, no outage marking
+ * (outage_min 3600), everything else from the input. */
+void import_log_opts_init(struct import_log_opts *o);
+
+/* Sets the option named as on the command line ("placement",
+ * "overflow", "start", "end", "outage-threshold", "outage-min-duration",
+ * "machine-nodes", "procs-per-node", "tz-offset", "nodes-file") from its
+ * text value; value is borrowed for "nodes-file".  Returns 0, or
+ * BFS_EINVAL with the problem in e. */
+int import_log_opts_set(struct import_log_opts *o, const char *name,
+                        const char *value, struct bfs_error *e);
+
+/* What a conversion found, counted (filled on success). */
+struct import_log_report {
+    char format[8]; /* "swf" or "slurm" */
+    size_t lines;   /* input lines read (last pass) */
+    size_t records; /* job records (SWF) or non-header rows (Slurm) */
+    size_t jobs;    /* records that became busy intervals */
+    /* records skipped, by reason */
+    size_t unknown_submit;  /* SWF: submit time < 0 */
+    size_t unknown_run;     /* SWF: run time < 0 */
+    size_t zero_run;        /* run time 0 (SWF) or End == Start (Slurm) */
+    size_t unknown_size;    /* processors (SWF) or NNodes (Slurm) < 1 */
+    size_t partial_summary; /* SWF: summary line of a job given as
+                               partial executions (status 2-4) */
+    size_t steps;           /* Slurm: JobID with '.' (job steps) */
+    size_t never_ran;       /* Slurm: no Start, or State PENDING */
+    size_t no_nodes;        /* Slurm: NodeList "None assigned" */
+    size_t bad_interval;    /* Slurm: End before Start */
+    size_t malformed;       /* Slurm: rows with a wrong field count */
+    size_t first_malformed; /* line of the first one */
+    size_t outside_nodes;   /* Slurm: nodes not in --nodes-file, ignored */
+    /* records kept, but noted */
+    size_t wait_unknown;    /* SWF: wait < 0, started at submission */
+    size_t running;         /* Slurm: no End: ends at the log's end */
+    size_t nnodes_mismatch; /* Slurm: NNodes != hosts in NodeList */
+    int64_t log_end;        /* Slurm: the latest time in the log */
+    int64_t reorder_lag;    /* Slurm: largest start before a later one */
+    int64_t submit_lag;     /* Slurm: largest start before a Submit
+                               read earlier; -1: no usable Submit */
+    /* the machine */
+    size_t nodes;
+    char nodes_from[48];    /* where the node count came from */
+    int64_t procs_per_node; /* SWF */
+    char ppn_from[96];
+    int64_t unix_start; /* SWF: UnixStartTime */
+    /* placement */
+    enum import_placement placement;
+    enum import_overflow overflow;
+    size_t placed;        /* jobs given all their nodes */
+    size_t truncated;     /* given fewer (IMPORT_TRUNCATE) */
+    size_t dropped;       /* given none: IMPORT_SKIP, or no node free */
+    size_t oversized;     /* needed more nodes than the machine has */
+    size_t fragmented;    /* IMPORT_CONTIGUOUS fell back to first fit */
+    uint64_t lost_node_s; /* node-seconds of nodes not given */
+    size_t peak_jobs;     /* most jobs held in memory at once */
+    /* the trace */
+    int64_t start, end;      /* its span */
+    uint64_t idle_node_s;    /* idle node-seconds offered by the trace */
+    double outage_threshold; /* 0: no outage marking */
+    size_t outage_nodes;     /* ceil(threshold * nodes) */
+    int64_t outage_min;
+    size_t outages;         /* periods marked */
+    uint64_t outage_node_s; /* idle node-seconds they removed */
+};
+
+/* Converts a Standard Workload Format log (Parallel Workloads Archive,
+ * plain or gzip) to a trace at out_path.  18 numeric fields per job line
+ * (times may have decimals: rounded to the nearest second); ';' lines are
+ * comments, and the header keys UnixStartTime (added to every time),
+ * MaxNodes and MaxProcs (leading integer of the value) are read.
+ * Nodes per job = ceil(allocated processors / procs per node), procs per
+ * node = o->procs_per_node, else MaxProcs / MaxNodes rounded down (noted
+ * when inexact), else 1; machine = o->machine_nodes, else MaxNodes, else
+ * MaxProcs / procs per node, else an error.  Nodes are named "n" + index
+ * zero-padded to the digits of nodes - 1 ("n0000".."n4359").
+ * Start = submit + wait (wait < 0: at submission), end = start + run
+ * time.  Skipped and counted: submit < 0, run time < 0, run time 0,
+ * allocated processors < 1.  Partial executions (status 2, 3, 4) are
+ * each an interval, and a summary line (same job number, status 0, 1 or
+ * 5) adjacent to them is dropped.  Lines must come in submit order as the
+ * format requires (a job starting before events already final is an
+ * error).  Returns 0 or a negative code with "file:line: problem" in e. */
+int import_swf(const char *src, const char *out_path,
+               const char *const *comments, const struct import_log_opts *o,
+               struct import_stats *st, struct import_log_report *rep,
+               struct bfs_error *e);
+
+/* Converts Slurm accounting output to a trace.  Read forms: `sacct
+ * --parsable2` (or --parsable: '|' separated, header line of column
+ * names) and sacct's fixed-width output (a header line, a line of dash
+ * runs giving the column widths; data rows that contain tabs are split at
+ * the tabs instead).  Lines before the header are ignored.  Columns by
+ * name (case-insensitive, any order): JobID, Start, End and NNodes (or
+ * AllocNodes) or NodeList are required; State and NodeList are used when
+ * present.  Times are "YYYY-MM-DDTHH:MM:SS" in local time, converted with
+ * o->tz_offset (UTC = local - offset).  Rows: JobID with '.' (steps) are
+ * ignored; Start Unknown/None/empty or State PENDING: never ran; End
+ * Unknown/None/empty: running, ends at the latest time in the log; End
+ * before Start, End == Start, NodeList "None assigned": skipped; a row
+ * with a wrong field count is skipped.  All counted.  With NodeList the
+ * nodes are those named (host lists expanded), sorted by
+ * hostlist_name_cmp, or the names of o->nodes_file in its order (nodes
+ * not in it are ignored, counted); a node is busy while at least one job
+ * holds it.  Without NodeList, counts and placement as for SWF, on
+ * o->machine_nodes nodes, else the peak concurrent node use in the log.
+ * The input is read two or three times (it must be a file, not "-"):
+ * node names, the log's end and the reorder lag L (largest amount by
+ * which a start precedes an earlier row's start) first; then jobs are
+ * held only from their row until their end, and events before (latest
+ * start read - L) are final.  Returns 0 or a negative code. */
+int import_slurm(const char *src, const char *out_path,
+                 const char *const *comments, const struct import_log_opts *o,
+                 struct import_stats *st, struct import_log_report *rep,
+                 struct bfs_error *e);
+
+/* Writes the report for a person, one "bfsim: " line per fact, to f. */
+void import_log_report_write(const struct import_log_report *r, FILE *f);
+
+/* ==== end of SWF and Slurm block ======================================= */
+
+#endif

@@ -1,0 +1,83 @@
+/* import_log.h - the engine shared by the job-log importers (import.h):
+ * job busy intervals in, node idle/preempt events out.
+ *
+ * An importer reads jobs in its file's order and hands each one over with
+ * import_log_add_count (a node count, placed here) or import_log_add_nodes
+ * (named nodes).  Jobs need not arrive in start order: they wait in a heap
+ * until the importer promises, with import_log_advance(h), that no job it
+ * adds later starts before h.  Every second before h is then final and
+ * written.  import_log_finish writes the rest and the closing event.
+ *
+ * Without a trace writer (count mode, nodes 0) nothing is placed or
+ * written: the engine only tracks the number of busy nodes and its peak.
+ */
+#ifndef BFS_IMPORT_LOG_H
+#define BFS_IMPORT_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+#include "formats/import.h"
+#include "formats/trace.h"
+
+struct import_log;
+
+/* Checks the options against each other (the window's end after its
+ * start).  Returns 0 or BFS_EINVAL (reported in e). */
+int import_log_check_opts(const struct import_log_opts *o, struct bfs_error *e);
+
+/* The comment lines (malloc'd, NULL-terminated; free with
+ * import_log_comments_free) for a trace header: comments, then "source:
+ * FORMAT PATH", then the lines of extra (may be NULL), then the placement,
+ * window and outage settings of o. */
+char **import_log_comments(const char *const *comments, const char *format,
+                           const char *path, const char *const *extra,
+                           const struct import_log_opts *o);
+void import_log_comments_free(char **c);
+
+/* Starts an engine over n_nodes nodes writing to w (borrowed; the caller
+ * opens and finishes it), or in count mode when w is NULL and n_nodes 0.
+ * o is copied; path (borrowed) names the input in messages. */
+struct import_log *import_log_new(const struct import_log_opts *o,
+                                  size_t n_nodes, struct trace_writer *w,
+                                  const char *path);
+
+/* Adds a job holding need nodes (>= 1) from start to end (start < end).
+ * Returns 0, or BFS_ERANGE when start is before a time already final
+ * (the caller reports it with its file and line). */
+int import_log_add_count(struct import_log *l, int64_t start, int64_t end,
+                         size_t need);
+
+/* Adds a job holding the named nodes (indices < n_nodes, copied; a node
+ * may be held by several jobs).  Returns 0 or BFS_ERANGE as above. */
+int import_log_add_nodes(struct import_log *l, int64_t start, int64_t end,
+                         const uint32_t *nodes, size_t n);
+
+/* Writes every second before horizon (no later job will start before
+ * it).  Returns 0 or a negative code from the writer (reported in e). */
+int import_log_advance(struct import_log *l, int64_t horizon,
+                       struct bfs_error *e);
+
+/* Writes everything left and the closing event, and fills the engine's
+ * part of rep (placement, trace, outage fields) and st.  Returns 0, or
+ * BFS_EINVAL when no job ran and no window was given (nothing to write),
+ * or a writer error (reported in e). */
+int import_log_finish(struct import_log *l, struct import_log_report *rep,
+                      struct import_stats *st, struct bfs_error *e);
+
+/* Count mode: the most nodes busy at once so far. */
+size_t import_log_peak_busy(const struct import_log *l);
+
+/* NULL is a no-op. */
+void import_log_free(struct import_log *l);
+
+/* The digits of n - 1 (at least 1): the width of generated node names. */
+int import_log_name_width(size_t n);
+
+/* Generated node names "n" + zero-padded index, n of them (owned by the
+ * caller: free with import_log_names_free). */
+char **import_log_names(size_t n);
+void import_log_names_free(char **names, size_t n);
+
+#endif

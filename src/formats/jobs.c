@@ -1,0 +1,917 @@
+/* jobs.c - loading, checking and writing job sets.
+ *
+ * Both input forms go through one CSV reader (struct csv): the header
+ * line names the columns, which are then looked up by name, so that
+ * their order does not matter and extra columns are ignored.  Fields are
+ * split at every comma with no quoting (neither form needs it: job names
+ * never contain commas); blank lines are skipped.  Native files may carry
+ * comment lines ('#' first) anywhere after the magic line.
+ *
+ * One row becomes one job through parse_job, whatever the form; curve
+ * points are checked one at a time by curve_add as they are read, so
+ * that an error names the line of the offending point.  The BFTrainer
+ * long curve table is read into one curve per run of rows with bp 0, 1,
+ * 2, ...; those curves are sorted by job name and each job finds its own
+ * by binary search, so that joining 1,001 jobs costs O(n log n).
+ * Duplicate job names are found the same way.
+ *
+ * Invariants of a loaded set: every job has 1 <= jmin <= jmax, pmax > 0,
+ * tcup, tcdw >= 0, and a curve with n >= 2 points, N[0] = 0 with
+ * P[0] = O[0] = 0, integer N strictly increasing, N[n-1] >= jmax and
+ * P >= 0 everywhere.  O may take any finite value.
+ *
+ * jobset_write prints every number in the shortest form that strtod
+ * reads back to the same double, so that load(write(load(x))) gives
+ * bit-identical jobs.
+ */
+#include "config.h"
+#include "formats/jobs.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+
+/* ---- numbers ------------------------------------------------------- */
+
+/* The shortest of %.15g, %.16g, %.17g that reads back as v; integers
+ * below 2^53 in full, without exponent. */
+static const char *fmt_num(char buf[40], double v)
+{
+    if (floor(v) == v && fabs(v) < 9007199254740992.0) {
+        snprintf(buf, 40, "%.0f", v);
+        return buf;
+    }
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, 40, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
+/* ---- curves -------------------------------------------------------- */
+
+double curve_eval(const struct curve *c, const double *y, double x)
+{
+    size_t lo, hi, n = c->n;
+    double slope, d;
+
+    /* numpy.interp's left and right fill values: the end points. */
+    if (x <= c->N[0])
+        return y[0];
+    if (x >= c->N[n - 1])
+        return y[n - 1];
+    /* Find i with N[i] <= x < N[i+1]. */
+    lo = 0;
+    hi = n - 1;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->N[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (c->N[lo] == x)
+        return y[lo];
+    slope = (y[lo + 1] - y[lo]) / (c->N[lo + 1] - c->N[lo]);
+    /* Two statements, so that no compiler fuses them into one fma: numpy
+     * rounds the product before the sum. */
+    d = slope * (x - c->N[lo]);
+    return d + y[lo];
+}
+
+static void curve_release(struct curve *c)
+{
+    xfree(c->N);
+    xfree(c->P);
+    xfree(c->O);
+    memset(c, 0, sizeof *c);
+}
+
+/* Appends the point (N, P, O) to c after checking it against the points
+ * already there; cap is c's capacity.  Errors name the job and line. */
+static int curve_add(struct curve *c, size_t *cap, const char *job, double N,
+                     double P, double O, const char *file, size_t line,
+                     struct bfs_error *e)
+{
+    char b1[40], b2[40];
+
+    if (!(N >= 0 && N <= INT_MAX && floor(N) == N))
+        return bfs_fail_at(e, BFS_EPARSE, file, line,
+                           "curve of job %s: N %s is not a node count "
+                           "(an integer >= 0)",
+                           job, fmt_num(b1, N));
+    if (c->n == 0) {
+        if (N != 0)
+            return bfs_fail_at(e, BFS_EPARSE, file, line,
+                               "curve of job %s has no point N=0", job);
+        if (P != 0 || O != 0)
+            return bfs_fail_at(e, BFS_EPARSE, file, line,
+                               "curve of job %s: point N=0 has P %s and "
+                               "O %s, both must be 0",
+                               job, fmt_num(b1, P), fmt_num(b2, O));
+    } else if (N <= c->N[c->n - 1]) {
+        return bfs_fail_at(e, BFS_EPARSE, file, line,
+                           "curve of job %s: N %s does not exceed the "
+                           "previous N %s",
+                           job, fmt_num(b1, N), fmt_num(b2, c->N[c->n - 1]));
+    }
+    if (P < 0)
+        return bfs_fail_at(e, BFS_ERANGE, file, line,
+                           "curve of job %s: negative P %s at N=%s", job,
+                           fmt_num(b1, P), fmt_num(b2, N));
+    if (c->n == *cap) {
+        /* Three arrays, one capacity. */
+        size_t capN = *cap, capP = *cap;
+        BFS_GROW(c->N, capN, c->n + 1);
+        BFS_GROW(c->P, capP, c->n + 1);
+        BFS_GROW(c->O, *cap, c->n + 1);
+    }
+    c->N[c->n] = N;
+    c->P[c->n] = P;
+    c->O[c->n] = O;
+    c->n++;
+    return 0;
+}
+
+/* Checks that a complete curve reaches jmax. */
+static int curve_finish(const struct curve *c, const char *job, int jmax,
+                        const char *file, size_t line, struct bfs_error *e)
+{
+    char b[40];
+
+    if (c->n == 0)
+        return bfs_fail_at(e, BFS_EPARSE, file, line,
+                           "curve of job %s has no point N=0", job);
+    if (c->N[c->n - 1] < jmax)
+        return bfs_fail_at(e, BFS_EPARSE, file, line,
+                           "curve of job %s ends at N=%s, below Jmax %d", job,
+                           fmt_num(b, c->N[c->n - 1]), jmax);
+    return 0;
+}
+
+/* ---- CSV reading ----------------------------------------------------- */
+
+struct csv {
+    struct bfs_lines *r; /* owned */
+    const char *path;    /* borrowed from r */
+    char **f;            /* owned array; fields point into the line */
+    size_t cap;
+    size_t nf;    /* fields of the current row */
+    size_t ncols; /* fields of the header */
+    int comments; /* whether '#' lines are comments */
+};
+
+static void csv_split(struct csv *c, char *line)
+{
+    size_t n = 1;
+
+    for (const char *p = line; (p = strchr(p, ',')) != NULL; p++)
+        n++;
+    if (n > c->cap)
+        BFS_GROW(c->f, c->cap, n);
+    c->nf = bfs_split(line, ',', c->f, c->cap);
+}
+
+static int blank(const char *s)
+{
+    return s[strspn(s, " \t")] == '\0';
+}
+
+/* Reads the next row that is not blank (nor a comment) and splits it.
+ * Returns 1, 0 at the end, or a negative code. */
+static int csv_next(struct csv *c, struct bfs_error *e)
+{
+    char *line;
+    int rc;
+
+    while ((rc = bfs_lines_next(c->r, &line, e)) == 1) {
+        if (blank(line) || (c->comments && line[0] == '#'))
+            continue;
+        csv_split(c, line);
+        return 1;
+    }
+    return rc;
+}
+
+static size_t csv_line(const struct csv *c)
+{
+    return bfs_lines_lineno(c->r);
+}
+
+/* Reads the next row and checks that it has one field per column.
+ * Returns 1, 0 at the end, or a negative code. */
+static int csv_row(struct csv *c, struct bfs_error *e)
+{
+    int rc = csv_next(c, e);
+
+    if (rc == 1 && c->nf != c->ncols)
+        return bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
+                           "expected %zu fields, found %zu", c->ncols, c->nf);
+    return rc;
+}
+
+/* Finds each of names[0..n-1] (NULL entries are skipped) among the
+ * current row's fields, taken as the header: idx[k] is its column or -1.
+ * A column named twice is an error. */
+static int csv_header(struct csv *c, const char *const *names, size_t n,
+                      long *idx, struct bfs_error *e)
+{
+    c->ncols = c->nf;
+    for (size_t k = 0; k < n; k++) {
+        idx[k] = -1;
+        if (!names[k])
+            continue;
+        for (size_t i = 0; i < c->nf; i++) {
+            if (strcmp(c->f[i], names[k]) != 0)
+                continue;
+            if (idx[k] >= 0)
+                return bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
+                                   "column %s appears twice", names[k]);
+            idx[k] = (long)i;
+        }
+    }
+    return 0;
+}
+
+static int csv_open(struct csv *c, const char *path, struct bfs_error *e)
+{
+    int rc;
+
+    memset(c, 0, sizeof *c);
+    rc = bfs_lines_open(path, &c->r, e);
+    if (rc)
+        return rc;
+    c->path = bfs_lines_path(c->r);
+    return 0;
+}
+
+static void csv_close(struct csv *c)
+{
+    bfs_lines_close(c->r);
+    xfree(c->f);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- fields ---------------------------------------------------------- */
+
+static int bad_number(struct bfs_error *e, int rc, const char *file,
+                      size_t line, const char *col, const char *s)
+{
+    if (rc == BFS_ERANGE)
+        return bfs_fail_at(e, BFS_ERANGE, file, line,
+                           "%s \"%s\" is not a finite number", col, s);
+    return bfs_fail_at(e, BFS_EPARSE, file, line, "%s \"%s\" is not a number",
+                       col, s);
+}
+
+static int get_double(const char *s, const char *col, const char *file,
+                      size_t line, double *out, struct bfs_error *e)
+{
+    int rc = bfs_parse_double(s, out);
+
+    return rc ? bad_number(e, rc, file, line, col, s) : 0;
+}
+
+/* A count: an integral number in int range ("64" or "64.0"). */
+static int get_count(const char *s, const char *col, const char *file,
+                     size_t line, int *out, struct bfs_error *e)
+{
+    double v;
+    int rc = get_double(s, col, file, line, &v, e);
+
+    if (rc)
+        return rc;
+    if (floor(v) != v)
+        return bfs_fail_at(e, BFS_EPARSE, file, line,
+                           "%s \"%s\" is not an integer", col, s);
+    if (v < INT_MIN || v > INT_MAX)
+        return bfs_fail_at(e, BFS_ERANGE, file, line,
+                           "%s \"%s\" is out of range", col, s);
+    *out = (int)v;
+    return 0;
+}
+
+/* The fields of a job row, for both forms. */
+enum {
+    F_JOB,
+    F_TSUB,
+    F_TSUB_EPOCH,
+    F_JMIN,
+    F_JMAX,
+    F_PMAX,
+    F_TCUP,
+    F_TCDW,
+    F_CURVE,
+    F_COUNT
+};
+
+static const char *const native_cols[F_COUNT] = {
+    "job", "tsub", NULL, "jmin", "jmax", "pmax", "tcup", "tcdw", "curve"};
+static const char *const bounds_cols[F_COUNT] = {"job",  "Tsub", "Tsub_epoch_s",
+                                                 "Jmin", "Jmax", "Pmax",
+                                                 "Tcup", "Tcdw", NULL};
+
+/* Fills j (name, tsub, bounds, work, costs; not the curve) from the row
+ * in c.  On failure j->name may be set: the caller releases it. */
+static int parse_job(const struct csv *c, const long *idx,
+                     const char *const *cols, struct job *j,
+                     struct bfs_error *e)
+{
+    const char *file = c->path;
+    size_t line = csv_line(c);
+    char *const *f = c->f;
+    const char *s;
+    int rc;
+
+    memset(j, 0, sizeof *j);
+    j->line = line;
+    s = f[idx[F_JOB]];
+    if (*s == '\0')
+        return bfs_fail_at(e, BFS_EPARSE, file, line, "empty job name");
+    j->name = xstrdup(s);
+
+    if (idx[F_TSUB_EPOCH] >= 0) {
+        s = f[idx[F_TSUB_EPOCH]];
+        if (bfs_parse_i64(s, &j->tsub))
+            return bfs_fail_at(e, BFS_EPARSE, file, line,
+                               "%s \"%s\" is not an integer number of "
+                               "seconds",
+                               cols[F_TSUB_EPOCH], s);
+    } else {
+        s = f[idx[F_TSUB]];
+        if (bfs_time_parse(s, &j->tsub))
+            return bfs_fail_at(e, BFS_EPARSE, file, line,
+                               "%s \"%s\" is not a time (YYYY-MM-DD "
+                               "HH:MM:SS, UTC, or Unix seconds)",
+                               cols[F_TSUB], s);
+    }
+
+    if ((rc = get_count(f[idx[F_JMIN]], cols[F_JMIN], file, line, &j->jmin,
+                        e)) != 0 ||
+        (rc = get_count(f[idx[F_JMAX]], cols[F_JMAX], file, line, &j->jmax,
+                        e)) != 0 ||
+        (rc = get_double(f[idx[F_PMAX]], cols[F_PMAX], file, line, &j->pmax,
+                         e)) != 0 ||
+        (rc = get_double(f[idx[F_TCUP]], cols[F_TCUP], file, line, &j->tcup,
+                         e)) != 0 ||
+        (rc = get_double(f[idx[F_TCDW]], cols[F_TCDW], file, line, &j->tcdw,
+                         e)) != 0)
+        return rc;
+
+    if (j->jmin < 1)
+        return bfs_fail_at(e, BFS_ERANGE, file, line, "%s %s is below 1",
+                           cols[F_JMIN], f[idx[F_JMIN]]);
+    if (j->jmin > j->jmax)
+        return bfs_fail_at(e, BFS_ERANGE, file, line, "%s %s > %s %s",
+                           cols[F_JMIN], f[idx[F_JMIN]], cols[F_JMAX],
+                           f[idx[F_JMAX]]);
+    if (!(j->pmax > 0))
+        return bfs_fail_at(e, BFS_ERANGE, file, line, "%s %s is not positive",
+                           cols[F_PMAX], f[idx[F_PMAX]]);
+    if (j->tcup < 0)
+        return bfs_fail_at(e, BFS_ERANGE, file, line, "%s %s is negative",
+                           cols[F_TCUP], f[idx[F_TCUP]]);
+    if (j->tcdw < 0)
+        return bfs_fail_at(e, BFS_ERANGE, file, line, "%s %s is negative",
+                           cols[F_TCDW], f[idx[F_TCDW]]);
+    return 0;
+}
+
+/* Looks up the columns of a job table; a missing one is an error.  Of
+ * the two submission columns of a bounds table, one is enough. */
+static int job_header(struct csv *c, const char *const *cols, long *idx,
+                      struct bfs_error *e)
+{
+    int rc = csv_header(c, cols, F_COUNT, idx, e);
+
+    if (rc)
+        return rc;
+    for (int k = 0; k < F_COUNT; k++) {
+        if (!cols[k] || idx[k] >= 0)
+            continue;
+        if (k == F_TSUB && idx[F_TSUB_EPOCH] >= 0)
+            continue;
+        if (k == F_TSUB_EPOCH)
+            continue;
+        return bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
+                           "missing column %s", cols[k]);
+    }
+    return 0;
+}
+
+/* ---- job sets ---------------------------------------------------------- */
+
+void jobset_release(struct jobset *js)
+{
+    for (size_t i = 0; i < js->n; i++) {
+        xfree(js->jobs[i].name);
+        curve_release(&js->jobs[i].curve);
+    }
+    xfree(js->jobs);
+    js->jobs = NULL;
+    js->n = 0;
+}
+
+/* A name with where it was seen, for sorting and binary search. */
+struct named {
+    const char *name;
+    size_t line;
+    size_t idx;
+};
+
+static int named_cmp(const void *a, const void *b)
+{
+    const struct named *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+
+    if (c)
+        return c;
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+static int check_unique(const struct jobset *js, const char *file,
+                        struct bfs_error *e)
+{
+    struct named *v = xcalloc(js->n ? js->n : 1, sizeof *v);
+    int rc = 0;
+
+    for (size_t i = 0; i < js->n; i++)
+        v[i] = (struct named){js->jobs[i].name, js->jobs[i].line, i};
+    qsort(v, js->n, sizeof *v, named_cmp);
+    /* Report the duplicate that comes first in the file. */
+    size_t best = SIZE_MAX;
+    for (size_t i = 1; i < js->n; i++)
+        if (strcmp(v[i - 1].name, v[i].name) == 0 &&
+            (best == SIZE_MAX || v[i].line < v[best].line))
+            best = i;
+    if (best != SIZE_MAX) {
+        size_t first = best;
+        while (first > 0 && strcmp(v[first - 1].name, v[best].name) == 0)
+            first--;
+        rc = bfs_fail_at(e, BFS_EPARSE, file, v[best].line,
+                         "duplicate job name %s (first on line %zu)",
+                         v[best].name, v[first].line);
+    }
+    xfree(v);
+    return rc;
+}
+
+static void jobs_push(struct jobset *js, size_t *cap, const struct job *j)
+{
+    BFS_GROW(js->jobs, *cap, js->n + 1);
+    js->jobs[js->n++] = *j;
+}
+
+static void job_release(struct job *j)
+{
+    xfree(j->name);
+    curve_release(&j->curve);
+}
+
+/* Parses a native curve field "N:P:O N:P:O ..." into j->curve. */
+static int parse_curve_field(char *s, struct job *j, const char *col,
+                             const char *file, size_t line, struct bfs_error *e)
+{
+    /* A point takes at least two characters with its separator. */
+    size_t cap = 0, max = strlen(s) / 2 + 1;
+    char **pts = xcalloc(max, sizeof *pts);
+    size_t np = bfs_split_ws(s, pts, max);
+    int rc = 0;
+
+    for (size_t i = 0; i < np && rc == 0; i++) {
+        char *v[3];
+        double N, P, O;
+        char *text = xstrdup(pts[i]);
+
+        if (bfs_split(pts[i], ':', v, 3) != 3)
+            rc = bfs_fail_at(e, BFS_EPARSE, file, line,
+                             "%s point \"%s\" of job %s is not N:P:O", col,
+                             text, j->name);
+        else if ((rc = get_double(v[0], "N", file, line, &N, e)) == 0 &&
+                 (rc = get_double(v[1], "P", file, line, &P, e)) == 0 &&
+                 (rc = get_double(v[2], "O", file, line, &O, e)) == 0)
+            rc = curve_add(&j->curve, &cap, j->name, N, P, O, file, line, e);
+        xfree(text);
+    }
+    xfree(pts);
+    if (rc == 0)
+        rc = curve_finish(&j->curve, j->name, j->jmax, file, line, e);
+    return rc;
+}
+
+static int load_native(struct csv *c, struct jobset *js, struct bfs_error *e)
+{
+    long idx[F_COUNT];
+    size_t cap = 0;
+    int rc;
+
+    c->comments = 1;
+    rc = csv_next(c, e);
+    if (rc == 0)
+        return bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
+                           "missing header line after \"%s\"", JOBS_MAGIC);
+    if (rc < 0 || (rc = job_header(c, native_cols, idx, e)) != 0)
+        return rc;
+    while ((rc = csv_row(c, e)) == 1) {
+        struct job j;
+        rc = parse_job(c, idx, native_cols, &j, e);
+        if (rc == 0)
+            rc = parse_curve_field(c->f[idx[F_CURVE]], &j, native_cols[F_CURVE],
+                                   c->path, csv_line(c), e);
+        if (rc) {
+            job_release(&j);
+            return rc;
+        }
+        jobs_push(js, &cap, &j);
+    }
+    return rc;
+}
+
+/* One curve of the long table, while it is read. */
+struct lcurve {
+    char *name;       /* owned */
+    size_t line;      /* of its bp 0 */
+    size_t last_line; /* of its last point */
+    size_t cap;
+    struct curve c; /* owned until moved to its job */
+};
+
+enum { C_JOB, C_BP, C_N, C_P, C_O, C_COUNT };
+static const char *const curve_cols[C_COUNT] = {"job", "bp", "N", "P", "O"};
+
+static int load_long(const char *path, struct lcurve **out, size_t *nout,
+                     struct bfs_error *e)
+{
+    struct csv c;
+    struct lcurve *v = NULL, *cur = NULL;
+    size_t n = 0, cap = 0;
+    long idx[C_COUNT];
+    int rc;
+
+    rc = csv_open(&c, path, e);
+    if (rc)
+        return rc;
+    rc = csv_next(&c, e);
+    if (rc == 0)
+        rc = bfs_fail_at(e, BFS_EPARSE, c.path, 0, "empty file");
+    if (rc < 0)
+        goto fail;
+    if ((rc = csv_header(&c, curve_cols, C_COUNT, idx, e)) != 0)
+        goto fail;
+    for (int k = 0; k < C_COUNT; k++)
+        if (idx[k] < 0) {
+            rc = bfs_fail_at(e, BFS_EPARSE, c.path, csv_line(&c),
+                             "missing column %s", curve_cols[k]);
+            goto fail;
+        }
+    while ((rc = csv_row(&c, e)) == 1) {
+        size_t line = csv_line(&c);
+        const char *name = c.f[idx[C_JOB]];
+        int64_t bp;
+        double N, P, O;
+
+        if (*name == '\0') {
+            rc = bfs_fail_at(e, BFS_EPARSE, c.path, line, "empty job name");
+            goto fail;
+        }
+        if (bfs_parse_i64(c.f[idx[C_BP]], &bp) || bp < 0) {
+            rc =
+                bfs_fail_at(e, BFS_EPARSE, c.path, line,
+                            "bp \"%s\" is not an integer >= 0", c.f[idx[C_BP]]);
+            goto fail;
+        }
+        if ((rc = get_double(c.f[idx[C_N]], "N", c.path, line, &N, e)) ||
+            (rc = get_double(c.f[idx[C_P]], "P", c.path, line, &P, e)) ||
+            (rc = get_double(c.f[idx[C_O]], "O", c.path, line, &O, e)))
+            goto fail;
+        if (bp == 0) {
+            BFS_GROW(v, cap, n + 1);
+            cur = &v[n++];
+            memset(cur, 0, sizeof *cur);
+            cur->name = xstrdup(name);
+            cur->line = line;
+        } else if (!cur || strcmp(cur->name, name) != 0) {
+            rc = bfs_fail_at(e, BFS_EPARSE, c.path, line,
+                             "curve of job %s starts at bp %" PRId64 ", not 0",
+                             name, bp);
+            goto fail;
+        } else if ((uint64_t)bp != cur->c.n) {
+            rc = bfs_fail_at(e, BFS_EPARSE, c.path, line,
+                             "curve of job %s: bp %" PRId64
+                             " follows bp %zu (bp must run 0, 1, 2, ...)",
+                             name, bp, cur->c.n - 1);
+            goto fail;
+        }
+        rc = curve_add(&cur->c, &cur->cap, name, N, P, O, c.path, line, e);
+        if (rc)
+            goto fail;
+        cur->last_line = line;
+    }
+    if (rc < 0)
+        goto fail;
+    csv_close(&c);
+    *out = v;
+    *nout = n;
+    return 0;
+
+fail:
+    for (size_t i = 0; i < n; i++) {
+        xfree(v[i].name);
+        curve_release(&v[i].c);
+    }
+    xfree(v);
+    csv_close(&c);
+    return rc;
+}
+
+/* Gives every job of js its curve from the long table at path. */
+static int join_curves(struct jobset *js, const char *bounds_path,
+                       const char *path, struct bfs_error *e)
+{
+    struct lcurve *lc = NULL;
+    struct named *by_name = NULL;
+    char *used = NULL;
+    size_t n = 0;
+    int rc;
+
+    rc = load_long(path, &lc, &n, e);
+    if (rc)
+        return rc;
+    by_name = xcalloc(n ? n : 1, sizeof *by_name);
+    used = xcalloc(n ? n : 1, 1);
+    for (size_t i = 0; i < n; i++)
+        by_name[i] = (struct named){lc[i].name, lc[i].line, i};
+    qsort(by_name, n, sizeof *by_name, named_cmp);
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(by_name[i - 1].name, by_name[i].name) == 0) {
+            rc = bfs_fail_at(e, BFS_EPARSE, path, by_name[i].line,
+                             "second curve for job %s (first on line %zu)",
+                             by_name[i].name, by_name[i - 1].line);
+            goto out;
+        }
+
+    for (size_t i = 0; i < js->n; i++) {
+        struct job *j = &js->jobs[i];
+        struct named key = {j->name, 0, 0};
+        const struct named *hit;
+        size_t lo = 0, hi = n;
+
+        /* Lower bound on the name alone (key.line 0 sorts first). */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (named_cmp(&by_name[mid], &key) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        hit = lo < n && strcmp(by_name[lo].name, j->name) == 0 ? &by_name[lo]
+                                                               : NULL;
+        if (!hit) {
+            rc = bfs_fail_at(e, BFS_EPARSE, bounds_path, j->line,
+                             "job %s has no curve in %s", j->name, path);
+            goto out;
+        }
+        rc = curve_finish(&lc[hit->idx].c, j->name, j->jmax, path,
+                          lc[hit->idx].last_line, e);
+        if (rc)
+            goto out;
+        j->curve = lc[hit->idx].c;
+        memset(&lc[hit->idx].c, 0, sizeof lc[hit->idx].c);
+        used[hit->idx] = 1;
+    }
+    /* lc is in file order: the first unused curve has the lowest line. */
+    for (size_t i = 0; i < n; i++)
+        if (!used[i]) {
+            rc = bfs_fail_at(e, BFS_EPARSE, path, lc[i].line,
+                             "curve for unknown job %s (not in %s)", lc[i].name,
+                             bounds_path);
+            goto out;
+        }
+
+out:
+    for (size_t i = 0; i < n; i++) {
+        xfree(lc[i].name);
+        curve_release(&lc[i].c);
+    }
+    xfree(used);
+    xfree(by_name);
+    xfree(lc);
+    return rc;
+}
+
+static int load_bounds(struct csv *c, const char *curves_path,
+                       struct jobset *js, struct bfs_error *e)
+{
+    long idx[F_COUNT];
+    size_t cap = 0;
+    int rc, known = 0;
+
+    /* A header that names none of the bounds columns is no bounds
+     * table: say so rather than list the missing columns. */
+    rc = csv_header(c, bounds_cols, F_COUNT, idx, e);
+    if (rc)
+        return rc;
+    for (int k = 0; k < F_COUNT; k++)
+        known += k != F_JOB && idx[k] >= 0;
+    if (!known) {
+        for (size_t i = 0; i < c->nf; i++)
+            if (strcmp(c->f[i], "curve") == 0)
+                return bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
+                                   "missing magic line \"%s\" before the "
+                                   "header of a native job file",
+                                   JOBS_MAGIC);
+        return bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
+                           "not a job file: the first line is neither "
+                           "\"%s\" nor a BFTrainer bounds header "
+                           "(job,Tcup,Tcdw,Jmin,Jmax,Pmax,Tsub,...)",
+                           JOBS_MAGIC);
+    }
+    if ((rc = job_header(c, bounds_cols, idx, e)) != 0)
+        return rc;
+    if (!curves_path)
+        return bfs_fail_at(e, BFS_EINVAL, c->path, 0,
+                           "a BFTrainer bounds table needs its long curve "
+                           "table (job,bp,N,P,O)");
+    while ((rc = csv_row(c, e)) == 1) {
+        struct job j;
+        rc = parse_job(c, idx, bounds_cols, &j, e);
+        if (rc) {
+            job_release(&j);
+            return rc;
+        }
+        jobs_push(js, &cap, &j);
+    }
+    if (rc < 0)
+        return rc;
+    if (js->n == 0)
+        return bfs_fail_at(e, BFS_EPARSE, c->path, 0, "no jobs");
+    if ((rc = check_unique(js, c->path, e)) != 0)
+        return rc;
+    return join_curves(js, c->path, curves_path, e);
+}
+
+int jobset_load(const char *path, const char *curves_path, struct jobset *out,
+                struct bfs_error *e)
+{
+    struct jobset js = {0, NULL};
+    struct csv c;
+    char *line;
+    int rc;
+
+    rc = csv_open(&c, path, e);
+    if (rc)
+        return rc;
+    rc = bfs_lines_next(c.r, &line, e);
+    if (rc == 0)
+        rc = bfs_fail_at(e, BFS_EPARSE, path, 0, "empty file");
+    if (rc < 0)
+        goto fail;
+    if (strcmp(line, JOBS_MAGIC) == 0) {
+        if (curves_path) {
+            rc = bfs_fail_at(e, BFS_EINVAL, path, 0,
+                             "a native job file takes no curve table");
+            goto fail;
+        }
+        rc = load_native(&c, &js, e);
+        if (rc == 0 && js.n == 0)
+            rc = bfs_fail_at(e, BFS_EPARSE, path, 0, "no jobs");
+        if (rc == 0)
+            rc = check_unique(&js, path, e);
+    } else if (line[0] == '#') {
+        rc = bfs_fail_at(e, BFS_EPARSE, path, 1,
+                         "bad magic line \"%s\" (expected \"%s\")", line,
+                         JOBS_MAGIC);
+    } else {
+        csv_split(&c, line);
+        rc = load_bounds(&c, curves_path, &js, e);
+    }
+    if (rc)
+        goto fail;
+    csv_close(&c);
+    *out = js;
+    return 0;
+
+fail:
+    jobset_release(&js);
+    csv_close(&c);
+    return rc;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* Whether name can be written as a native job name. */
+static int writable_name(const char *name)
+{
+    return *name != '\0' && *name != '#' && !blank(name) &&
+           strpbrk(name, ",\r\n") == NULL;
+}
+
+int jobset_write(const char *path, const struct jobset *js,
+                 const char *const *comments, struct bfs_error *e)
+{
+    struct bfs_out o;
+    char b[3][40];
+    int rc;
+
+    for (size_t i = 0; i < js->n; i++)
+        if (!writable_name(js->jobs[i].name))
+            return bfs_fail_at(e, BFS_EINVAL, path, 0,
+                               "job name \"%s\" cannot be written (empty, "
+                               "blank, a leading '#', a comma or a line "
+                               "break)",
+                               js->jobs[i].name);
+    rc = bfs_out_open(&o, path, e);
+    if (rc)
+        return rc;
+    fprintf(o.fp, "%s\n", JOBS_MAGIC);
+    for (size_t k = 0; comments && comments[k]; k++) {
+        /* One "# " line per line of the comment. */
+        const char *p = comments[k];
+        do {
+            size_t len = strcspn(p, "\r\n");
+            if (len)
+                fprintf(o.fp, "# %.*s\n", (int)len, p);
+            else
+                fputs("#\n", o.fp);
+            p += len;
+            if (*p == '\r' && p[1] == '\n')
+                p++;
+        } while (*p++ != '\0');
+    }
+    fputs("job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n", o.fp);
+    for (size_t i = 0; i < js->n; i++) {
+        const struct job *j = &js->jobs[i];
+        const struct curve *c = &j->curve;
+
+        fprintf(o.fp, "%s,%" PRId64 ",%d,%d,", j->name, j->tsub, j->jmin,
+                j->jmax);
+        fprintf(o.fp, "%s,", fmt_num(b[0], j->pmax));
+        fprintf(o.fp, "%s,", fmt_num(b[0], j->tcup));
+        fprintf(o.fp, "%s,", fmt_num(b[0], j->tcdw));
+        for (size_t k = 0; k < c->n; k++)
+            fprintf(o.fp, "%s%s:%s:%s", k ? " " : "", fmt_num(b[0], c->N[k]),
+                    fmt_num(b[1], c->P[k]), fmt_num(b[2], c->O[k]));
+        fputc('\n', o.fp);
+    }
+    return bfs_out_commit(&o, e);
+}
+
+/* ---- objective metrics ------------------------------------------------ */
+
+static const char *const objective_names[] = {
+#define JOB_OBJ_NAME(name, text) text,
+    JOB_OBJECTIVES(JOB_OBJ_NAME)
+#undef JOB_OBJ_NAME
+};
+
+const char *job_objective_name(int objective)
+{
+    return objective >= 0 && objective < JOB_N_OBJECTIVES
+               ? objective_names[objective]
+               : "unknown";
+}
+
+int job_objective_parse(const char *s)
+{
+    for (int i = 0; i < JOB_N_OBJECTIVES; i++)
+        if (strcmp(s, objective_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+int job_objective_table(const struct job *d, int objective, double *o,
+                        const char *path, struct bfs_error *e)
+{
+    const struct curve *c = &d->curve;
+    double p1 = curve_eval(c, c->P, 1);
+
+    if ((objective == JOB_OBJ_SPEEDUP || objective == JOB_OBJ_PROP_FAIR) &&
+        !(p1 > 0))
+        return bfs_fail_at(e, BFS_EINVAL, path, d->line,
+                           "job %s: P(1) = %g, so its speed-up (--objective "
+                           "%s) is undefined",
+                           d->name, p1, job_objective_name(objective));
+    for (int n = 0; n <= d->jmax; n++) {
+        double p = curve_eval(c, c->P, n);
+        switch (objective) {
+        case JOB_OBJ_THROUGHPUT:
+            o[n] = p;
+            break;
+        case JOB_OBJ_SPEEDUP:
+            o[n] = p / p1;
+            break;
+        case JOB_OBJ_PROP_FAIR:
+            o[n] = log1p(p / p1);
+            break;
+        default:
+            o[n] = curve_eval(c, c->O, n);
+        }
+    }
+    return 0;
+}

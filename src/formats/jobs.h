@@ -1,0 +1,124 @@
+/* jobs.h - elastic training job sets and their scalability curves.
+ *
+ * Two input forms are read:
+ *
+ * - bfsim's native job file ("bfsim-jobs 1"), one self-contained CSV with
+ *   one job per line, the curve inline:
+ *
+ *       # bfsim-jobs 1
+ *       job,tsub,jmin,jmax,pmax,tcup,tcdw,curve
+ *       J00000,1612988475,1,64,130000000,18,12,0:0:0 1:2831:2831 2:5259:5259
+ *
+ *   tsub is Unix seconds or "YYYY-MM-DD HH:MM:SS" (UTC); curve is a
+ *   blank-separated list of N:P:O breakpoints.
+ *
+ * - the BFTrainer CSV pair as published: a bounds table
+ *   (job,Tcup,Tcdw,Jmin,Jmax,Pmax,Tsub,Tsub_epoch_s) and a long curve
+ *   table (job,bp,N,P,O,Tsub), joined on job.  Columns are found by their
+ *   header names, in any order; extra columns are ignored.
+ *
+ * Jobs keep their file order.  A curve must start with the point N=0,
+ * P=0, O=0, have strictly increasing integer N and reach at least Jmax; P
+ * and O are linear between breakpoints.  Every violation is reported with
+ * the file name and line.
+ */
+#ifndef BFS_JOBS_H
+#define BFS_JOBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+
+#define JOBS_MAGIC "# bfsim-jobs 1"
+
+/* A piecewise-linear scalability curve. */
+struct curve {
+    size_t n;  /* breakpoints, >= 2 */
+    double *N; /* owned; N[0] = 0, strictly increasing integers */
+    double *P; /* owned; throughput, samples/s */
+    double *O; /* owned; objective metric */
+};
+
+/* Value of the curve y (c->P or c->O) at x nodes, 0 <= x <= N[n-1],
+ * computed exactly as numpy.interp does (the breakpoint's own value at a
+ * breakpoint, slope * (x - N[i]) + y[i] between N[i] and N[i+1], with
+ * slope = (y[i+1] - y[i]) / (N[i+1] - N[i]), the product rounded before
+ * the sum), which is what the published replayer's scipy interp1d
+ * delegates to.  Outside [0, N[n-1]] it returns the end value y[0] or
+ * y[n-1], as numpy.interp does; a valid job never asks, since every
+ * curve reaches Jmax. */
+double curve_eval(const struct curve *c, const double *y, double x);
+
+struct job {
+    char *name;   /* owned */
+    int64_t tsub; /* submission, Unix seconds */
+    int jmin;     /* >= 1 */
+    int jmax;     /* >= jmin */
+    double pmax;  /* total work, samples, > 0 */
+    double tcup;  /* seconds of progress lost on scaling up, >= 0 */
+    double tcdw;  /* ... on scaling down or being preempted, >= 0 */
+    struct curve curve;
+    size_t line; /* line of the job in its (bounds) file */
+};
+
+struct jobset {
+    size_t n;
+    struct job *jobs; /* owned */
+};
+
+/* Loads a job set.  curves_path is NULL for a native file, or the long
+ * curve table when path is a BFTrainer bounds table.  The form is told by
+ * the first line: JOBS_MAGIC, or a header naming the bounds columns.
+ * Returns 0 or a negative code (reported in e); *out is written only on
+ * success. */
+int jobset_load(const char *path, const char *curves_path, struct jobset *out,
+                struct bfs_error *e);
+
+/* Writes js as a native job file, atomically, with optional comment lines
+ * (NULL-terminated, may be NULL) after the magic line.  Numbers are
+ * written so that they read back to the same doubles.  Returns 0 or a
+ * negative code. */
+int jobset_write(const char *path, const struct jobset *js,
+                 const char *const *comments, struct bfs_error *e);
+
+/* Frees what js owns; js is left empty. */
+void jobset_release(struct jobset *js);
+
+/* The objective metric O_j(n) the allocator maximises (--objective),
+ * with S(n) = P(n) / P(1) the job's speed-up over one node (P(1) by the
+ * curve's interpolation when 1 is not a breakpoint):
+ *   file        O(n) from the curve's O column, as the published
+ *               replayer does
+ *   throughput  O(n) = P(n), samples/s
+ *   speedup     O(n) = S(n): fair across models of different speeds
+ *   prop-fair   O(n) = log(1 + S(n)): a concave transform of the speed-up,
+ *               so that the sum favours spreading nodes over jobs
+ *               (proportional fairness); the 1 keeps a job without nodes
+ *               at 0 rather than minus infinity. */
+#define JOB_OBJECTIVES(X)                                                      \
+    X(FILE, "file")                                                            \
+    X(THROUGHPUT, "throughput")                                                \
+    X(SPEEDUP, "speedup")                                                      \
+    X(PROP_FAIR, "prop-fair")
+
+enum job_objective {
+#define JOB_OBJ_ENUM(name, text) JOB_OBJ_##name,
+    JOB_OBJECTIVES(JOB_OBJ_ENUM)
+#undef JOB_OBJ_ENUM
+        JOB_N_OBJECTIVES
+};
+
+/* "file", "throughput", ...; "unknown" for anything else. */
+const char *job_objective_name(int objective);
+
+/* The objective named s, or -1 when there is none. */
+int job_objective_parse(const char *s);
+
+/* Fills o[0..d->jmax] with O(n) for the objective.  Returns 0, or
+ * BFS_EINVAL when the speed-up is undefined (P(1) <= 0), reported in e
+ * against path and the job's line. */
+int job_objective_table(const struct job *d, int objective, double *o,
+                        const char *path, struct bfs_error *e);
+
+#endif

@@ -1,0 +1,773 @@
+/* trace.c - reader and writer of the native trace format (see trace.h).
+ *
+ * Reader: the node list is read by trace_open (names kept, one idle flag
+ * and one 32-bit event stamp per node); trace_next then parses one event
+ * line at a time into two growable index arrays, so memory is O(nodes +
+ * one event) whatever the length of the timeline.  The first event line is
+ * met while looking for the end of the node list: it is kept (copied) and
+ * returned by the first trace_next.  "A node at most once per event" is
+ * checked with the stamps: node i was seen in this event iff
+ * stamp[i] == the event's number, so no per-event clearing is needed.
+ *
+ * Writer: the same checks on the same state, then one formatted line per
+ * event.  Output goes through bfs_out (temporary file renamed into place
+ * on success); a ".gz" path gets a gzip stream (zlib, level
+ * TRACE_GZ_LEVEL) written through a duplicate of the temporary file's
+ * descriptor, closed before bfs_out_commit syncs and renames the file.
+ * zlib's gzip header holds no time stamp, so equal input gives equal
+ * bytes.
+ *
+ * Invariants: idle[i] is 1 iff node i is idle after the last event read
+ * or written; a reader or writer that reported an error stays failed.
+ */
+#include "config.h"
+
+#include "formats/trace.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* Default gzip level of written traces: a converted trace is written once
+ * and read often (trace_writer_set_level changes it). */
+#define TRACE_GZ_LEVEL 9
+
+/* ---- shared helpers ---------------------------------------------------- */
+
+/* Per-event stamps: node i was listed in the current event iff
+ * stamp[i] == cur.  Returns the new event's stamp, clearing on wrap. */
+static uint32_t next_stamp(uint32_t *stamp, size_t n, uint32_t *cur)
+{
+    if (++*cur == 0) {
+        memset(stamp, 0, n * sizeof *stamp);
+        *cur = 1;
+    }
+    return *cur;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+    return (x > y) - (x < y);
+}
+
+static void sort_u32(uint32_t *v, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (v[i - 1] > v[i]) {
+            qsort(v, n, sizeof *v, cmp_u32);
+            return;
+        }
+}
+
+/* A node name must be non-empty and hold no blank or control character. */
+static int name_ok(const char *s)
+{
+    if (*s == '\0')
+        return 0;
+    for (; *s; s++)
+        if ((unsigned char)*s <= ' ' || *s == 0x7f)
+            return 0;
+    return 1;
+}
+
+struct named {
+    const char *name;
+    size_t pos; /* line (reader) or index (writer) */
+};
+
+static int cmp_named(const void *a, const void *b)
+{
+    const struct named *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+
+    if (c)
+        return c;
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Sorts v and returns the index of the second of the first equal pair
+ * found, or n if the names are unique. */
+static size_t find_duplicate(struct named *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_named);
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(v[i - 1].name, v[i].name) == 0)
+            return i;
+    return n;
+}
+
+/* ---- reader ------------------------------------------------------------ */
+
+struct trace_reader {
+    struct bfs_lines *in; /* owned */
+    char *path;           /* owned */
+    size_t n;
+    char **names;    /* owned, n strings */
+    uint8_t *idle;   /* owned, n flags */
+    uint32_t *stamp; /* owned, n stamps */
+    uint32_t cur;    /* stamp of the current event */
+    uint32_t *join;  /* owned */
+    uint32_t *leave; /* owned */
+    size_t cap_join, cap_leave;
+    char *held; /* owned: the first event line, read by trace_open */
+    size_t held_line;
+    int64_t last_time;
+    size_t last_line; /* 0 before the first event */
+    int failed;       /* sticky error code */
+};
+
+/* Whether a line carries nothing (blank or comment). */
+static int line_empty(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return *s == '\0' || *s == '#';
+}
+
+/* Strips trailing blanks in place. */
+static void rstrip(char *s)
+{
+    size_t n = strlen(s);
+
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        s[--n] = '\0';
+}
+
+int trace_open(const char *path, struct trace_reader **out, struct bfs_error *e)
+{
+    struct trace_reader *r;
+    struct named *seen = NULL;
+    size_t cap_seen = 0, cap_names = 0, dup;
+    char *line, *f[3];
+    int rc;
+
+    r = xcalloc(1, sizeof *r);
+    r->path = xstrdup(path);
+    rc = bfs_lines_open(path, &r->in, e);
+    if (rc)
+        goto fail;
+
+    rc = bfs_lines_next(r->in, &line, e);
+    if (rc < 0)
+        goto fail;
+    if (rc == 0) {
+        rc = bfs_fail_at(e, BFS_EPARSE, path, 1, "empty file (expected '%s')",
+                         TRACE_MAGIC);
+        goto fail;
+    }
+    rstrip(line);
+    if (strcmp(line, TRACE_MAGIC) != 0) {
+        rc = bfs_fail_at(e, BFS_EPARSE, path, 1,
+                         "not a bfsim trace: first line '%.60s', expected "
+                         "'%s'",
+                         line, TRACE_MAGIC);
+        goto fail;
+    }
+
+    /* Node lines, up to the first event line (or the end). */
+    for (;;) {
+        size_t nf, lineno;
+
+        rc = bfs_lines_next(r->in, &line, e);
+        if (rc < 0)
+            goto fail;
+        if (rc == 0)
+            break;
+        if (line_empty(line))
+            continue;
+        lineno = bfs_lines_lineno(r->in);
+        if (strncmp(line, "node", 4) != 0 ||
+            (line[4] != ' ' && line[4] != '\t' && line[4] != '\0')) {
+            r->held = xstrdup(line);
+            r->held_line = lineno;
+            break;
+        }
+        nf = bfs_split_ws(line, f, 3);
+        if (nf != 2) {
+            rc = bfs_fail_at(e, BFS_EPARSE, path, lineno,
+                             "expected 'node NAME' (one name, no blanks)");
+            goto fail;
+        }
+        if (!name_ok(f[1])) {
+            rc = bfs_fail_at(e, BFS_EPARSE, path, lineno,
+                             "bad node name (control character)");
+            goto fail;
+        }
+        if (r->n >= UINT32_MAX) {
+            rc = bfs_fail_at(e, BFS_ERANGE, path, lineno, "too many nodes");
+            goto fail;
+        }
+        BFS_GROW(r->names, cap_names, r->n + 1);
+        BFS_GROW(seen, cap_seen, r->n + 1);
+        r->names[r->n] = xstrdup(f[1]);
+        seen[r->n].name = r->names[r->n];
+        seen[r->n].pos = lineno;
+        r->n++;
+    }
+    if (r->n == 0) {
+        rc = bfs_fail_at(e, BFS_EPARSE, path,
+                         r->held ? r->held_line : bfs_lines_lineno(r->in),
+                         "no 'node NAME' line before the first event");
+        goto fail;
+    }
+    dup = find_duplicate(seen, r->n);
+    if (dup < r->n) {
+        rc = bfs_fail_at(e, BFS_EPARSE, path, seen[dup].pos,
+                         "duplicate node name '%s' (first on line %zu)",
+                         seen[dup].name, seen[dup - 1].pos);
+        goto fail;
+    }
+    xfree(seen);
+    r->idle = xcalloc(r->n, 1);
+    r->stamp = xcalloc(r->n, sizeof *r->stamp);
+    *out = r;
+    return 0;
+
+fail:
+    xfree(seen);
+    trace_close(r);
+    return rc;
+}
+
+size_t trace_node_count(const struct trace_reader *r)
+{
+    return r->n;
+}
+
+const char *trace_node_name(const struct trace_reader *r, size_t i)
+{
+    return r->names[i];
+}
+
+int trace_node_idle(const struct trace_reader *r, size_t i)
+{
+    return r->idle[i];
+}
+
+const char *trace_path(const struct trace_reader *r)
+{
+    return r->path;
+}
+
+/* Parses "+I" or "-I" (I decimal, < n) into *sign ('+' or '-') and *idx. */
+static int parse_change(const char *s, size_t n, char *sign, uint32_t *idx)
+{
+    uint64_t v = 0;
+    const char *p = s + 1;
+
+    if (*s != '+' && *s != '-')
+        return BFS_EPARSE;
+    if (*p == '\0')
+        return BFS_EPARSE;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return BFS_EPARSE;
+        v = v * 10 + (uint64_t)(*p - '0');
+        if (v > UINT32_MAX)
+            return BFS_ERANGE;
+    }
+    if (v >= n)
+        return BFS_ERANGE;
+    *sign = *s;
+    *idx = (uint32_t)v;
+    return 0;
+}
+
+/* Parses and validates one event line (modified in place). */
+static int parse_event(struct trace_reader *r, char *line, size_t lineno,
+                       struct trace_event *ev, struct bfs_error *e)
+{
+    size_t nj = 0, nl = 0;
+    uint32_t stamp;
+    int64_t t;
+    char *p = line, *tok;
+
+    while (*p == ' ' || *p == '\t')
+        p++;
+    tok = p;
+    while (*p && *p != ' ' && *p != '\t')
+        p++;
+    if (*p)
+        *p++ = '\0';
+    if (strcmp(tok, "node") == 0)
+        return bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
+                           "node line after the first event");
+    if (bfs_parse_i64(tok, &t) != 0)
+        return bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
+                           "bad event time '%.40s' (expected Unix seconds)",
+                           tok);
+    if (r->last_line && t <= r->last_time)
+        return bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
+                           "time %" PRId64 " is not after the previous "
+                           "event's %" PRId64 " (line %zu)",
+                           t, r->last_time, r->last_line);
+    stamp = next_stamp(r->stamp, r->n, &r->cur);
+    for (;;) {
+        char sign;
+        uint32_t i;
+        int rc;
+
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '\0')
+            break;
+        tok = p;
+        while (*p && *p != ' ' && *p != '\t')
+            p++;
+        if (*p)
+            *p++ = '\0';
+        rc = parse_change(tok, r->n, &sign, &i);
+        if (rc == BFS_ERANGE)
+            return bfs_fail_at(e, BFS_ERANGE, r->path, lineno,
+                               "node index in '%.40s' out of range (the "
+                               "trace has %zu nodes, 0..%zu)",
+                               tok, r->n, r->n - 1);
+        if (rc)
+            return bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
+                               "bad change '%.40s' (expected +INDEX or "
+                               "-INDEX)",
+                               tok);
+        if (r->stamp[i] == stamp)
+            return bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
+                               "node %" PRIu32 " (%s) appears twice in one "
+                               "event",
+                               i, r->names[i]);
+        r->stamp[i] = stamp;
+        if (sign == '+') {
+            if (r->idle[i])
+                return bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
+                                   "node %" PRIu32 " (%s) becomes idle "
+                                   "(+%" PRIu32 ") but is already idle",
+                                   i, r->names[i], i);
+            BFS_GROW(r->join, r->cap_join, nj + 1);
+            r->join[nj++] = i;
+        } else {
+            if (!r->idle[i])
+                return bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
+                                   "node %" PRIu32 " (%s) is taken back "
+                                   "(-%" PRIu32 ") but is not idle",
+                                   i, r->names[i], i);
+            BFS_GROW(r->leave, r->cap_leave, nl + 1);
+            r->leave[nl++] = i;
+        }
+    }
+    /* Each node is listed once, so the checks above saw the state before
+     * the event: apply it now. */
+    for (size_t k = 0; k < nj; k++)
+        r->idle[r->join[k]] = 1;
+    for (size_t k = 0; k < nl; k++)
+        r->idle[r->leave[k]] = 0;
+    sort_u32(r->join, nj);
+    sort_u32(r->leave, nl);
+    r->last_time = t;
+    r->last_line = lineno;
+    ev->time = t;
+    ev->n_join = nj;
+    ev->join = r->join;
+    ev->n_leave = nl;
+    ev->leave = r->leave;
+    ev->line = lineno;
+    return 1;
+}
+
+int trace_next(struct trace_reader *r, struct trace_event *ev,
+               struct bfs_error *e)
+{
+    char *line;
+    size_t lineno;
+    int rc;
+
+    if (r->failed)
+        return bfs_fail_at(e, r->failed, r->path, 0,
+                           "trace read after an error");
+    if (r->held) {
+        line = r->held;
+        lineno = r->held_line;
+        r->held = NULL;
+        rc = parse_event(r, line, lineno, ev, e);
+        xfree(line);
+    } else {
+        for (;;) {
+            rc = bfs_lines_next(r->in, &line, e);
+            if (rc <= 0)
+                break;
+            if (!line_empty(line))
+                break;
+        }
+        if (rc > 0) {
+            struct bfs_error pe, io;
+            bfs_error_clear(&pe);
+            rc = parse_event(r, line, bfs_lines_lineno(r->in), ev, &pe);
+            /* A truncated gzip stream first yields its cut last line:
+             * if the line is bad and the stream is cut, report the cut,
+             * the real cause. */
+            if (rc < 0) {
+                bfs_error_clear(&io);
+                if (bfs_lines_next(r->in, &line, &io) == BFS_EIO) {
+                    pe = io;
+                    rc = BFS_EIO;
+                }
+                if (e && e->msg[0] == '\0')
+                    *e = pe;
+            }
+        }
+    }
+    if (rc < 0)
+        r->failed = rc;
+    return rc;
+}
+
+void trace_close(struct trace_reader *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n; i++)
+        xfree(r->names[i]);
+    xfree(r->names);
+    xfree(r->idle);
+    xfree(r->stamp);
+    xfree(r->join);
+    xfree(r->leave);
+    xfree(r->held);
+    bfs_lines_close(r->in);
+    xfree(r->path);
+    xfree(r);
+}
+
+/* ---- writer ------------------------------------------------------------ */
+
+struct trace_writer {
+    struct bfs_out out; /* owned: the temporary file */
+    gzFile gz;          /* owned, NULL for plain text */
+    size_t n;
+    char **names;    /* owned, pointers into arena */
+    char *arena;     /* owned */
+    uint8_t *idle;   /* owned */
+    uint32_t *stamp; /* owned */
+    uint32_t cur;
+    uint32_t *join, *leave; /* owned, sorted copies of an event */
+    size_t cap_join, cap_leave;
+    char *buf; /* owned, one line */
+    size_t cap_buf;
+    int64_t last_time;
+    size_t events;
+    int failed; /* sticky error code */
+};
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+static int w_write(struct trace_writer *w, const char *s, size_t len,
+                   struct bfs_error *e)
+{
+    int ok;
+
+    if (len == 0)
+        return 0;
+    if (w->gz)
+        ok = gzwrite(w->gz, s, (unsigned)len) == (int)len;
+    else
+        ok = fwrite(s, 1, len, w->out.fp) == len;
+    if (!ok) {
+        int zerr = Z_ERRNO;
+        const char *msg = w->gz ? gzerror(w->gz, &zerr) : "";
+        w->failed = BFS_EIO;
+        return bfs_fail_at(e, BFS_EIO, w->out.path, 0, "write error: %s",
+                           zerr == Z_ERRNO ? strerror(errno) : msg);
+    }
+    return 0;
+}
+
+/* Appends the decimal form of v to w->buf at *len. */
+static void put_u64(struct trace_writer *w, size_t *len, uint64_t v)
+{
+    char tmp[24];
+    size_t k = 0;
+
+    do {
+        tmp[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    BFS_GROW(w->buf, w->cap_buf, *len + k + 2);
+    while (k)
+        w->buf[(*len)++] = tmp[--k];
+}
+
+static void put_char(struct trace_writer *w, size_t *len, char c)
+{
+    BFS_GROW(w->buf, w->cap_buf, *len + 1);
+    w->buf[(*len)++] = c;
+}
+
+static int write_header(struct trace_writer *w, const char *const *comments,
+                        struct bfs_error *e)
+{
+    size_t len = 0;
+
+    for (const char *s = TRACE_MAGIC; *s; s++)
+        put_char(w, &len, *s);
+    put_char(w, &len, '\n');
+    for (size_t c = 0; comments && comments[c]; c++) {
+        put_char(w, &len, '#');
+        put_char(w, &len, ' ');
+        for (const char *s = comments[c]; *s; s++) {
+            put_char(w, &len, *s);
+            if (*s == '\n') {
+                put_char(w, &len, '#');
+                put_char(w, &len, ' ');
+            }
+        }
+        put_char(w, &len, '\n');
+    }
+    for (size_t i = 0; i < w->n; i++) {
+        for (const char *s = "node "; *s; s++)
+            put_char(w, &len, *s);
+        for (const char *s = w->names[i]; *s; s++)
+            put_char(w, &len, *s);
+        put_char(w, &len, '\n');
+        if (len > 65536) {
+            if (w_write(w, w->buf, len, e))
+                return BFS_EIO;
+            len = 0;
+        }
+    }
+    return w_write(w, w->buf, len, e);
+}
+
+int trace_writer_open(const char *path, const char *const *names, size_t n,
+                      const char *const *comments, struct trace_writer **out,
+                      struct bfs_error *e)
+{
+    struct trace_writer *w;
+    struct named *v;
+    size_t total = 0, dpos;
+    char *p;
+    int rc;
+
+    if (n == 0)
+        return bfs_fail(e, BFS_EINVAL, "%s: a trace needs at least one node",
+                        path);
+    if (n > UINT32_MAX)
+        return bfs_fail(e, BFS_ERANGE, "%s: too many nodes (%zu)", path, n);
+    for (size_t i = 0; i < n; i++) {
+        if (!name_ok(names[i]))
+            return bfs_fail(e, BFS_EINVAL,
+                            "%s: node %zu: name '%.40s' is empty or holds a "
+                            "blank",
+                            path, i, names[i]);
+        total += strlen(names[i]) + 1;
+    }
+    v = xmalloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        v[i].name = names[i];
+        v[i].pos = i;
+    }
+    dpos = find_duplicate(v, n);
+    if (dpos < n) {
+        rc = bfs_fail(e, BFS_EINVAL,
+                      "%s: duplicate node name '%s' (nodes %zu and %zu)", path,
+                      v[dpos].name, v[dpos - 1].pos, v[dpos].pos);
+        xfree(v);
+        return rc;
+    }
+    xfree(v);
+
+    w = xcalloc(1, sizeof *w);
+    w->n = n;
+    w->names = xmalloc(n * sizeof *w->names);
+    w->arena = p = xmalloc(total);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(names[i]) + 1;
+        memcpy(p, names[i], len);
+        w->names[i] = p;
+        p += len;
+    }
+    w->idle = xcalloc(n, 1);
+    w->stamp = xcalloc(n, sizeof *w->stamp);
+
+    rc = bfs_out_open(&w->out, path, e);
+    if (rc) {
+        trace_writer_abort(w);
+        return rc;
+    }
+    if (w->out.tmp && ends_with(path, ".gz")) {
+        char mode[8];
+        int fd = dup(fileno(w->out.fp));
+
+        snprintf(mode, sizeof mode, "wb%d", TRACE_GZ_LEVEL);
+        if (fd < 0 || !(w->gz = gzdopen(fd, mode))) {
+            if (fd >= 0)
+                close(fd);
+            rc = bfs_fail_at(e, BFS_EIO, path, 0, "cannot start gzip stream");
+            trace_writer_abort(w);
+            return rc;
+        }
+        gzbuffer(w->gz, 1 << 17);
+    }
+    rc = write_header(w, comments, e);
+    if (rc) {
+        trace_writer_abort(w);
+        return rc;
+    }
+    *out = w;
+    return 0;
+}
+
+int trace_writer_set_level(struct trace_writer *w, int level)
+{
+    if (level < 1 || level > 9)
+        return BFS_EINVAL;
+    /* gzsetparams flushes what was written at the old level first. */
+    if (w->gz && gzsetparams(w->gz, level, Z_DEFAULT_STRATEGY) != Z_OK) {
+        w->failed = BFS_EIO;
+        return BFS_EIO;
+    }
+    return 0;
+}
+
+/* Copies and sorts one side of an event, checking each node against the
+ * state before the event. */
+static int w_take(struct trace_writer *w, int64_t time, const uint32_t *v,
+                  size_t k, uint32_t **dst, size_t *cap, int joining,
+                  uint32_t stamp, struct bfs_error *e)
+{
+    const char *path = w->out.path;
+
+    BFS_GROW(*dst, *cap, k + 1);
+    for (size_t j = 0; j < k; j++) {
+        uint32_t i = v[j];
+        if (i >= w->n)
+            return bfs_fail(e, BFS_ERANGE,
+                            "%s: event %zu (time %" PRId64 "): node index "
+                            "%" PRIu32 " out of range (%zu nodes)",
+                            path, w->events + 1, time, i, w->n);
+        if (w->stamp[i] == stamp)
+            return bfs_fail(e, BFS_EINVAL,
+                            "%s: event %zu (time %" PRId64 "): node %" PRIu32
+                            " (%s) appears twice",
+                            path, w->events + 1, time, i, w->names[i]);
+        w->stamp[i] = stamp;
+        if (joining && w->idle[i])
+            return bfs_fail(e, BFS_EINVAL,
+                            "%s: event %zu (time %" PRId64 "): node %" PRIu32
+                            " (%s) becomes idle but is already idle",
+                            path, w->events + 1, time, i, w->names[i]);
+        if (!joining && !w->idle[i])
+            return bfs_fail(e, BFS_EINVAL,
+                            "%s: event %zu (time %" PRId64 "): node %" PRIu32
+                            " (%s) is taken back but is not idle",
+                            path, w->events + 1, time, i, w->names[i]);
+        (*dst)[j] = i;
+    }
+    sort_u32(*dst, k);
+    return 0;
+}
+
+int trace_writer_event(struct trace_writer *w, int64_t time,
+                       const uint32_t *join, size_t n_join,
+                       const uint32_t *leave, size_t n_leave,
+                       struct bfs_error *e)
+{
+    uint32_t stamp;
+    size_t len = 0;
+    int rc;
+
+    if (w->failed)
+        return bfs_fail(e, w->failed, "%s: trace written after an error",
+                        w->out.path);
+    if (w->events > 0 && time <= w->last_time) {
+        w->failed = BFS_EINVAL;
+        return bfs_fail(e, BFS_EINVAL,
+                        "%s: event %zu: time %" PRId64 " is not after the "
+                        "previous event's %" PRId64,
+                        w->out.path, w->events + 1, time, w->last_time);
+    }
+    stamp = next_stamp(w->stamp, w->n, &w->cur);
+    rc = w_take(w, time, join, n_join, &w->join, &w->cap_join, 1, stamp, e);
+    if (rc == 0)
+        rc = w_take(w, time, leave, n_leave, &w->leave, &w->cap_leave, 0, stamp,
+                    e);
+    if (rc) {
+        w->failed = rc;
+        return rc;
+    }
+    for (size_t j = 0; j < n_join; j++)
+        w->idle[w->join[j]] = 1;
+    for (size_t j = 0; j < n_leave; j++)
+        w->idle[w->leave[j]] = 0;
+
+    if (time < 0) {
+        put_char(w, &len, '-');
+        put_u64(w, &len, (uint64_t)0 - (uint64_t)time);
+    } else {
+        put_u64(w, &len, (uint64_t)time);
+    }
+    /* Leaves first, then joins, each ascending. */
+    for (size_t j = 0; j < n_leave; j++) {
+        put_char(w, &len, ' ');
+        put_char(w, &len, '-');
+        put_u64(w, &len, w->leave[j]);
+    }
+    for (size_t j = 0; j < n_join; j++) {
+        put_char(w, &len, ' ');
+        put_char(w, &len, '+');
+        put_u64(w, &len, w->join[j]);
+    }
+    put_char(w, &len, '\n');
+    rc = w_write(w, w->buf, len, e);
+    if (rc)
+        return rc;
+    w->last_time = time;
+    w->events++;
+    return 0;
+}
+
+int trace_writer_finish(struct trace_writer *w, struct bfs_error *e)
+{
+    int rc = 0;
+
+    if (w->failed) {
+        rc = bfs_fail(e, w->failed, "%s: trace not committed after an error",
+                      w->out.path);
+        trace_writer_abort(w);
+        return rc;
+    }
+    if (w->gz) {
+        int zrc = gzclose(w->gz);
+        w->gz = NULL;
+        if (zrc != Z_OK)
+            rc = bfs_fail_at(e, BFS_EIO, w->out.path, 0,
+                             "write error (gzip close: %d)", zrc);
+    }
+    if (rc == 0)
+        rc = bfs_out_commit(&w->out, e);
+    trace_writer_abort(w);
+    return rc;
+}
+
+void trace_writer_abort(struct trace_writer *w)
+{
+    if (!w)
+        return;
+    if (w->gz)
+        gzclose(w->gz);
+    bfs_out_abort(&w->out);
+    xfree(w->names);
+    xfree(w->arena);
+    xfree(w->idle);
+    xfree(w->stamp);
+    xfree(w->join);
+    xfree(w->leave);
+    xfree(w->buf);
+    xfree(w);
+}

@@ -1,0 +1,531 @@
+/* solver.c - the backend registry and the wrappers around every solve.
+ *
+ * The registry is one array ending with the backends configure found; it
+ * is, with solvers/, the only code that tests HAVE_CBC / HAVE_GLPK.  The
+ * wrappers check each model once before a backend sees it and decide
+ * trivial models (no columns) themselves.
+ *
+ * Isolation: an isolated solver keeps one child process (forked at its
+ * first solve) that solves every model sent to it over a socket pair and
+ * sends back the result; a crash (a death by signal), a short reply or a
+ * child that outlives twice its time limit (plus 10 s; it is then
+ * killed) is SOLVE_FAILED with the reason, and the next solve forks a new
+ * child.  Children leave with _exit, so the parent's stdio buffers
+ * (flushed before each fork) are never written twice.  A fresh child per
+ * solve would cost about 5x a CBC solve of the count model here (the
+ * child faults in all the memory CBC touches); a kept child costs a few
+ * percent.  CBC solves run isolated by default (its 2.10 release has
+ * crashed on models of this kind), GLPK solves do not (its errors are
+ * caught by an error hook and it has not been seen to crash).
+ */
+#include "config.h"
+
+#include "solver/solver.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Every backend compiled in, in order of preference. */
+static const struct solver_ops *const registry[] = {
+#ifdef HAVE_CBC
+    &solver_cbc_ops,
+#endif
+#ifdef HAVE_GLPK
+    &solver_glpk_ops,
+#endif
+    NULL, /* keeps the array non-empty in a build without backends */
+};
+
+static void worker_stop(struct solver *s);
+
+/* Every backend bfsim has code for, compiled in or not. */
+static const char *const known[] = {"cbc", "glpk"};
+
+const char *solve_status_name(int status)
+{
+    switch (status) {
+#define SOLVE_ST_CASE(name, text)                                              \
+    case SOLVE_##name:                                                         \
+        return text;
+        SOLVE_STATUSES(SOLVE_ST_CASE)
+#undef SOLVE_ST_CASE
+    }
+    return "unknown";
+}
+
+void solver_opts_default(struct solver_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->time_limit = HUGE_VAL;
+    o->gap_rel = 1e-9;
+    o->gap_abs = 0.0;
+    o->threads = 0;
+    o->log_level = 0;
+    o->isolate = SOLVER_ISOLATE_DEFAULT;
+    o->effort = SOLVER_EFFORT_DEFAULT;
+}
+
+size_t solver_count(void)
+{
+    return sizeof registry / sizeof *registry - 1;
+}
+
+const struct solver_ops *solver_get(size_t i)
+{
+    return i < solver_count() ? registry[i] : NULL;
+}
+
+const struct solver_ops *solver_find(const char *name)
+{
+    for (size_t i = 0; i < solver_count(); i++)
+        if (strcmp(registry[i]->name, name) == 0)
+            return registry[i];
+    return NULL;
+}
+
+const char *solver_default_name(void)
+{
+    return solver_count() > 0 ? registry[0]->name : NULL;
+}
+
+static int opts_ok(const struct solver_opts *o)
+{
+    return o->time_limit > 0 && o->gap_rel >= 0 && o->gap_abs >= 0 &&
+           !isinf(o->gap_rel) && !isinf(o->gap_abs) && o->threads >= 0;
+}
+
+int solver_create(const char *name, const struct solver_opts *o,
+                  struct solver **out, struct bfs_error *e)
+{
+    const struct solver_ops *ops = solver_find(name);
+    struct solver *s;
+    int rc;
+
+    if (!ops) {
+        for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+            if (strcmp(known[i], name) == 0)
+                return bfs_fail(e, BFS_EUNSUP,
+                                "solver '%s' is not compiled into this "
+                                "build of bfsim",
+                                name);
+        return bfs_fail(e, BFS_ENOTFOUND, "unknown solver '%s'", name);
+    }
+    if (!opts_ok(o))
+        return bfs_fail(e, BFS_EINVAL,
+                        "solver options: time limit %g, gaps %g/%g, "
+                        "threads %d",
+                        o->time_limit, o->gap_rel, o->gap_abs, o->threads);
+    rc = ops->create(o, &s);
+    if (rc)
+        return bfs_fail(e, rc, "cannot create a %s solver", name);
+    s->ops = ops;
+    s->opts = *o;
+    s->worker = NULL;
+    if (s->opts.isolate == SOLVER_ISOLATE_DEFAULT)
+        s->opts.isolate = ops->isolate_default;
+    *out = s;
+    return 0;
+}
+
+int solver_set_opts(struct solver *s, const struct solver_opts *o,
+                    struct bfs_error *e)
+{
+    int isolate = s->opts.isolate;
+
+    if (!opts_ok(o))
+        return bfs_fail(e, BFS_EINVAL,
+                        "solver options: time limit %g, gaps %g/%g, "
+                        "threads %d",
+                        o->time_limit, o->gap_rel, o->gap_abs, o->threads);
+    s->opts = *o;
+    s->opts.isolate = isolate;
+    return 0;
+}
+
+const char *solver_name(const struct solver *s)
+{
+    return s->ops->name;
+}
+
+int solver_isolated(const struct solver *s)
+{
+    return s->opts.isolate == SOLVER_ISOLATE_YES;
+}
+
+void solver_destroy(struct solver *s)
+{
+    if (s) {
+        worker_stop(s);
+        s->ops->destroy(s);
+    }
+}
+
+/* ---- isolation -------------------------------------------------------- */
+
+struct solver_worker {
+    pid_t pid;
+    int fd; /* the parent's end of the socket pair */
+};
+
+/* A request: the options, then the model's arrays in the order of
+ * send_model. */
+struct request {
+    struct solver_opts opts;
+    int crash; /* SOLVER_TEST_CRASH_ENV was "1" */
+    int maximize;
+    double obj_offset;
+    size_t n_cols, n_rows, nnz;
+    int has_start; /* n_cols doubles of m->start follow the rows */
+};
+
+/* A reply, followed by n_x doubles of x. */
+struct reply {
+    int status;
+    double objective, bound, build_s, solve_s;
+    char msg[sizeof((struct solve_result *)0)->msg];
+    size_t n_x;
+};
+
+/* Sends all of buf; MSG_NOSIGNAL: a dead peer is an error, not SIGPIPE. */
+static int send_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+
+    while (n > 0) {
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Reads up to n bytes into buf before the deadline (HUGE_VAL: none).
+ * Returns the bytes read (short at end of file), or -1 on a timeout or an
+ * error. */
+static ssize_t read_until(int fd, void *buf, size_t n, double deadline)
+{
+    char *p = buf;
+    size_t got = 0;
+
+    while (got < n) {
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        int ms = -1, rc;
+        ssize_t k;
+        if (deadline < HUGE_VAL) {
+            double left = deadline - bfs_now();
+            if (left <= 0)
+                return -1;
+            ms = left > 3.6e6 ? 3600000 : (int)(left * 1e3) + 1;
+        }
+        rc = poll(&pfd, 1, ms);
+        if (rc < 0 && errno == EINTR)
+            continue;
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            continue; /* the deadline is checked above */
+        k = read(fd, p + got, n - got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return -1;
+        if (k == 0)
+            break;
+        got += (size_t)k;
+    }
+    return (ssize_t)got;
+}
+
+static int read_all(int fd, void *buf, size_t n)
+{
+    return read_until(fd, buf, n, HUGE_VAL) == (ssize_t)n ? 0 : -1;
+}
+
+static int send_model(int fd, const struct request *q, const struct milp *m)
+{
+    size_t nc = m->n_cols, nr = m->n_rows;
+
+    return send_all(fd, q, sizeof *q) ||
+           send_all(fd, m->obj, nc * sizeof(double)) ||
+           send_all(fd, m->col_lb, nc * sizeof(double)) ||
+           send_all(fd, m->col_ub, nc * sizeof(double)) ||
+           send_all(fd, m->col_int, nc) ||
+           send_all(fd, m->row_lb, nr * sizeof(double)) ||
+           send_all(fd, m->row_ub, nr * sizeof(double)) ||
+           send_all(fd, m->row_beg, (nr + 1) * sizeof *m->row_beg) ||
+           send_all(fd, m->row_ind, m->nnz * sizeof *m->row_ind) ||
+           send_all(fd, m->row_val, m->nnz * sizeof(double)) ||
+           (q->has_start && send_all(fd, m->start, nc * sizeof(double)));
+}
+
+/* Reads a model sent by send_model into m (allocated here). */
+static int read_model(int fd, const struct request *q, struct milp *m)
+{
+    size_t nc = q->n_cols, nr = q->n_rows, nnz = q->nnz;
+
+    memset(m, 0, sizeof *m);
+    m->maximize = q->maximize;
+    m->obj_offset = q->obj_offset;
+    m->n_cols = m->cap_cols = nc;
+    m->n_rows = m->cap_rows = nr;
+    m->nnz = m->cap_nnz = nnz;
+    m->obj = xcalloc(nc + 1, sizeof(double));
+    m->col_lb = xcalloc(nc + 1, sizeof(double));
+    m->col_ub = xcalloc(nc + 1, sizeof(double));
+    m->col_int = xcalloc(nc + 1, 1);
+    m->row_lb = xcalloc(nr + 1, sizeof(double));
+    m->row_ub = xcalloc(nr + 1, sizeof(double));
+    m->row_beg = xcalloc(nr + 1, sizeof *m->row_beg);
+    m->row_ind = xcalloc(nnz + 1, sizeof *m->row_ind);
+    m->row_val = xcalloc(nnz + 1, sizeof(double));
+    if (q->has_start)
+        m->start = xcalloc(nc + 1, sizeof(double));
+    return read_all(fd, m->obj, nc * sizeof(double)) ||
+           read_all(fd, m->col_lb, nc * sizeof(double)) ||
+           read_all(fd, m->col_ub, nc * sizeof(double)) ||
+           read_all(fd, m->col_int, nc) ||
+           read_all(fd, m->row_lb, nr * sizeof(double)) ||
+           read_all(fd, m->row_ub, nr * sizeof(double)) ||
+           read_all(fd, m->row_beg, (nr + 1) * sizeof *m->row_beg) ||
+           read_all(fd, m->row_ind, nnz * sizeof *m->row_ind) ||
+           read_all(fd, m->row_val, nnz * sizeof(double)) ||
+           (q->has_start && read_all(fd, m->start, nc * sizeof(double)));
+}
+
+/* The child: solves every model it is sent until its socket closes. */
+static void worker_main(struct solver *s, int fd) __attribute__((noreturn));
+
+static void worker_main(struct solver *s, int fd)
+{
+    for (;;) {
+        struct request q;
+        struct solve_result r;
+        struct reply w;
+        struct milp m;
+
+        if (read_all(fd, &q, sizeof q) != 0)
+            _exit(0);
+        if (q.crash) {
+            signal(SIGSEGV, SIG_DFL);
+            raise(SIGSEGV);
+        }
+        if (read_model(fd, &q, &m) != 0)
+            _exit(0);
+        s->opts = q.opts;
+        memset(&r, 0, sizeof r);
+        r.status = SOLVE_FAILED;
+        r.objective = nan("");
+        r.bound = m.maximize ? HUGE_VAL : -HUGE_VAL;
+        r.x = xcalloc(m.n_cols + 1, sizeof *r.x);
+        s->ops->solve(s, &m, &r);
+        fflush(stdout);
+        fflush(stderr);
+        memset(&w, 0, sizeof w);
+        w.status = r.status;
+        w.objective = r.objective;
+        w.bound = r.bound;
+        w.build_s = r.build_s;
+        w.solve_s = r.solve_s;
+        memcpy(w.msg, r.msg, sizeof w.msg);
+        w.n_x = r.status == SOLVE_OPTIMAL || r.status == SOLVE_FEASIBLE
+                    ? m.n_cols
+                    : 0;
+        if (send_all(fd, &w, sizeof w) != 0 ||
+            send_all(fd, r.x, w.n_x * sizeof *r.x) != 0)
+            _exit(3);
+        xfree(r.x);
+        milp_release(&m);
+    }
+}
+
+static void worker_stop(struct solver *s)
+{
+    struct solver_worker *wk = s->worker;
+
+    if (!wk)
+        return;
+    close(wk->fd);
+    kill(wk->pid, SIGKILL);
+    while (waitpid(wk->pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    xfree(wk);
+    s->worker = NULL;
+}
+
+static int worker_start(struct solver *s, struct solve_result *res)
+{
+    int sv[2];
+    pid_t pid;
+
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
+        snprintf(res->msg, sizeof res->msg, "socketpair: %s", strerror(errno));
+        return -1;
+    }
+    fflush(NULL); /* the child must not write the parent's buffers */
+    pid = fork();
+    if (pid < 0) {
+        snprintf(res->msg, sizeof res->msg, "fork: %s", strerror(errno));
+        close(sv[0]);
+        close(sv[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(sv[0]);
+        worker_main(s, sv[1]);
+    }
+    close(sv[1]);
+    s->worker = xcalloc(1, sizeof *s->worker);
+    s->worker->pid = pid;
+    s->worker->fd = sv[0];
+    return 0;
+}
+
+/* The worker died or went astray: reaps it and says why in res. */
+static void worker_lost(struct solver *s, struct solve_result *res,
+                        int timed_out)
+{
+    struct solver_worker *wk = s->worker;
+    int wst = 0;
+    pid_t rc;
+
+    res->status = SOLVE_FAILED;
+    if (timed_out)
+        kill(wk->pid, SIGKILL);
+    close(wk->fd);
+    do
+        rc = waitpid(wk->pid, &wst, 0);
+    while (rc < 0 && errno == EINTR);
+    if (timed_out)
+        snprintf(res->msg, sizeof res->msg,
+                 "%s ran past twice its time limit of %g s and was killed",
+                 s->ops->name, s->opts.time_limit);
+    else if (rc > 0 && WIFSIGNALED(wst))
+        snprintf(res->msg, sizeof res->msg, "%s crashed (signal %d, %s)",
+                 s->ops->name, WTERMSIG(wst), strsignal(WTERMSIG(wst)));
+    else
+        snprintf(res->msg, sizeof res->msg,
+                 "%s's process ended (exit status %d)", s->ops->name,
+                 rc > 0 && WIFEXITED(wst) ? WEXITSTATUS(wst) : -1);
+    xfree(wk);
+    s->worker = NULL;
+}
+
+int solver_takes_start(const struct solver *s)
+{
+    return s->ops->takes_start;
+}
+
+long solver_worker_pid(const struct solver *s)
+{
+    return s->worker ? (long)s->worker->pid : 0;
+}
+
+static void solve_isolated(struct solver *s, const struct milp *m,
+                           struct solve_result *res)
+{
+    const char *crash = getenv(SOLVER_TEST_CRASH_ENV);
+    double t0 = bfs_now(), deadline = HUGE_VAL;
+    struct request q;
+    struct reply w;
+    ssize_t k;
+    int sent = -1;
+
+    memset(&q, 0, sizeof q);
+    q.opts = s->opts;
+    q.crash = crash && strcmp(crash, "1") == 0;
+    q.maximize = m->maximize;
+    q.obj_offset = m->obj_offset;
+    q.n_cols = m->n_cols;
+    q.n_rows = m->n_rows;
+    q.nnz = m->nnz;
+    q.has_start = m->start != NULL;
+    if (s->opts.time_limit < HUGE_VAL)
+        deadline = t0 + 2 * s->opts.time_limit + 10.0;
+    /* a worker left from an earlier solve may have been killed since:
+     * one fresh start is allowed */
+    for (int attempt = 0; attempt < 2 && sent != 0; attempt++) {
+        if (!s->worker && worker_start(s, res) != 0) {
+            res->status = SOLVE_FAILED;
+            return;
+        }
+        sent = send_model(s->worker->fd, &q, m);
+        if (sent != 0)
+            worker_stop(s);
+    }
+    if (sent != 0) {
+        res->status = SOLVE_FAILED;
+        snprintf(res->msg, sizeof res->msg,
+                 "cannot send the model to the %s process", s->ops->name);
+        return;
+    }
+    k = read_until(s->worker->fd, &w, sizeof w, deadline);
+    if (k == (ssize_t)sizeof w && w.n_x <= m->n_cols)
+        k = read_until(s->worker->fd, res->x, w.n_x * sizeof *res->x,
+                       deadline) == (ssize_t)(w.n_x * sizeof *res->x)
+                ? 1
+                : -1;
+    else if (k >= 0)
+        k = 0; /* a short reply: the worker died */
+    if (k != 1) {
+        worker_lost(s, res, k < 0 && bfs_now() >= deadline);
+        res->solve_s = bfs_now() - t0;
+        return;
+    }
+    res->status = w.status;
+    res->objective = w.objective;
+    res->bound = w.bound;
+    res->build_s = w.build_s;
+    /* the wall time of the round trip, less the child's build time */
+    res->solve_s = bfs_now() - t0 - w.build_s;
+    memcpy(res->msg, w.msg, sizeof res->msg);
+    res->msg[sizeof res->msg - 1] = '\0';
+}
+
+/* ---- solving ---------------------------------------------------------- */
+
+/* A model without columns: feasible iff every row admits 0. */
+static void solve_empty(const struct milp *m, struct solve_result *res)
+{
+    for (size_t r = 0; r < m->n_rows; r++)
+        if (m->row_lb[r] > 0 || m->row_ub[r] < 0) {
+            res->status = SOLVE_INFEASIBLE;
+            return;
+        }
+    res->status = SOLVE_OPTIMAL;
+    res->objective = res->bound = m->obj_offset;
+}
+
+int solver_solve(struct solver *s, const struct milp *m,
+                 struct solve_result *res, struct bfs_error *e)
+{
+    int rc = milp_check(m, e);
+
+    if (rc)
+        return rc;
+    res->status = SOLVE_FAILED;
+    res->objective = nan("");
+    res->bound = m->maximize ? HUGE_VAL : -HUGE_VAL;
+    res->build_s = res->solve_s = 0.0;
+    res->msg[0] = '\0';
+    if (m->n_cols == 0)
+        solve_empty(m, res);
+    else if (solver_isolated(s))
+        solve_isolated(s, m, res);
+    else
+        s->ops->solve(s, m, res);
+    return 0;
+}

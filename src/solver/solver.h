@@ -1,0 +1,189 @@
+/* solver.h - MILP solver backends behind one interface.
+ *
+ * Each backend (solvers/cbc.c, solvers/glpk.c) exports one const struct
+ * solver_ops table; solver.c keeps the array of the backends compiled in
+ * and is, with solvers/, the only code that knows which ones exist.  The
+ * rest of bfsim calls solver_create / solver_solve / solver_destroy.
+ *
+ * A solve always ends in a status, never in an error code: an infeasible
+ * model, a time limit, a solver error or a solver crash are results to
+ * record.  solver_solve checks the model (milp_check) before a backend
+ * sees it, and can run the backend in a child process so that a crash in
+ * the solver library (CBC 2.10 segfaults on some models) costs one solve
+ * and not the process.
+ */
+#ifndef BFS_SOLVER_H
+#define BFS_SOLVER_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+#include "solver/milp.h"
+
+/* How a solve ended; the same order as the allocation statuses. */
+#define SOLVE_STATUSES(X)                                                      \
+    X(OPTIMAL, "optimal")   /* proven optimal within the gap limits */         \
+    X(FEASIBLE, "feasible") /* a limit was hit; x is the incumbent */          \
+    X(INFEASIBLE, "infeasible")                                                \
+    X(NO_SOLUTION, "no-solution") /* a limit was hit before any incumbent */   \
+    X(FAILED, "failed")           /* solver error or crash; see msg */
+
+enum solve_status {
+#define SOLVE_ST_ENUM(name, text) SOLVE_##name,
+    SOLVE_STATUSES(SOLVE_ST_ENUM)
+#undef SOLVE_ST_ENUM
+        SOLVE_N_STATUSES
+};
+
+/* "optimal", "feasible", ...; "unknown" for anything else. */
+const char *solve_status_name(int status);
+
+/* Whether to run each solve in a forked child process. */
+enum {
+    SOLVER_ISOLATE_DEFAULT = -1, /* the backend's default (see solver.c) */
+    SOLVER_ISOLATE_NO = 0,
+    SOLVER_ISOLATE_YES = 1
+};
+
+/* How much machinery a backend brings to a model. */
+enum {
+    SOLVER_EFFORT_DEFAULT = 0, /* the solver's defaults */
+    SOLVER_EFFORT_LIGHT = 1,   /* small models with a tight relaxation:
+                                  CBC skips preprocessing, cuts and
+                                  heuristics (10x less overhead) */
+    SOLVER_EFFORT_PROVE = 2    /* the model's start is expected to be
+                                  optimal, the work is the bound: CBC skips
+                                  preprocessing and heuristics and makes
+                                  one pass of root cuts */
+};
+
+/* Options every backend honours (threads only where the solver has them;
+ * GLPK has none). */
+struct solver_opts {
+    double time_limit; /* seconds of wall time; HUGE_VAL = none */
+    double gap_rel;    /* stop when |bound - incumbent| <= gap_rel |inc.| */
+    double gap_abs;    /* ... or <= gap_abs; 0 = prove optimality */
+    int threads;       /* 0 = solver default */
+    int log_level;     /* 0 = silent; >0 lets the solver log (to stderr
+                          for GLPK, to stdout for CBC, which has no hook) */
+    int isolate;       /* SOLVER_ISOLATE_* */
+    int effort;        /* SOLVER_EFFORT_* */
+};
+
+/* No time limit, gaps 1e-9 relative and 0 absolute, default threads,
+ * silent, the backend's isolation default, default effort. */
+void solver_opts_default(struct solver_opts *o);
+
+/* Integer columns of a returned x are within this of an integer: each
+ * backend asks its solver for this integrality tolerance. */
+#define SOLVER_INT_TOL 1e-9
+
+struct solve_result {
+    int status;       /* enum solve_status */
+    double objective; /* milp_objective(m, x) when x is written */
+    double bound;     /* best bound proven (the objective when optimal and
+                         the solver reports none); HUGE_VAL (maximising)
+                         or -HUGE_VAL (minimising) when none is known */
+    double *x;        /* caller-allocated, m->n_cols entries; written
+                         when status is OPTIMAL or FEASIBLE */
+    double build_s;   /* seconds spent passing the model to the solver */
+    double solve_s;   /* seconds spent solving (and, isolated, forking) */
+    char msg[256];    /* why it FAILED, or a note; "" otherwise */
+};
+
+/* ---- for backends ----------------------------------------------------- */
+
+struct solver;
+
+struct solver_ops {
+    const char *name; /* "cbc", "glpk" */
+    /* Whether solves run in a child process unless told otherwise. */
+    int isolate_default;
+    /* Whether the backend uses a model's start (milp.h). */
+    int takes_start;
+    /* Creates a solver; returns 0 or a negative code. */
+    int (*create)(const struct solver_opts *o, struct solver **out);
+    /* Solves a checked model into res (res->x has m->n_cols entries).
+     * Returns 0: the outcome, failures included, is res->status. */
+    int (*solve)(struct solver *s, const struct milp *m,
+                 struct solve_result *res);
+    void (*destroy)(struct solver *s);
+};
+
+struct solver_worker;
+
+/* The part of every solver the wrappers use.  A backend's own state
+ * struct begins with it (`struct cbc_solver { struct solver base; ... }`)
+ * and its create sets opts; solver.c sets the rest. */
+struct solver {
+    const struct solver_ops *ops; /* borrowed, static */
+    struct solver_opts opts;      /* read by the backend at each solve */
+    struct solver_worker *worker; /* solver.c's: the child process of an
+                                     isolated solver, or NULL */
+};
+
+/* The backends' tables; only those compiled in exist (see solver.c). */
+extern const struct solver_ops solver_cbc_ops;
+extern const struct solver_ops solver_glpk_ops;
+
+/* ---- for callers ------------------------------------------------------ */
+
+/* Number of backends compiled in, and the i-th one (i < count), in order
+ * of preference (CBC first). */
+size_t solver_count(void);
+const struct solver_ops *solver_get(size_t i);
+
+/* The backend named name, or NULL if none is compiled in by that name. */
+const struct solver_ops *solver_find(const char *name);
+
+/* Name of the preferred backend compiled in ("cbc", else "glpk"), or NULL
+ * when there is none. */
+const char *solver_default_name(void);
+
+/* Creates a solver of the backend named name with options o.  Returns 0,
+ * or BFS_EUNSUP (a backend bfsim knows but this build lacks) or
+ * BFS_ENOTFOUND (an unknown name), with a message in e. */
+int solver_create(const char *name, const struct solver_opts *o,
+                  struct solver **out, struct bfs_error *e);
+
+/* Replaces the options of s for the next solves (the isolation chosen at
+ * creation stays).  Returns 0 or BFS_EINVAL (reported in e). */
+int solver_set_opts(struct solver *s, const struct solver_opts *o,
+                    struct bfs_error *e);
+
+/* Checks m and solves it into res (res->x must hold m->n_cols entries).
+ * Returns 0 when the solve was carried out, whatever its status, or
+ * BFS_EINVAL for a malformed model (reported in e; no backend ran).  A
+ * model without columns is decided here without a backend. */
+int solver_solve(struct solver *s, const struct milp *m,
+                 struct solve_result *res, struct bfs_error *e);
+
+/* The backend's name (static). */
+const char *solver_name(const struct solver *s);
+
+/* Whether solves of s run in a child process: one per solver, started
+ * at its first solve, kept for the next ones, started again after a
+ * crash, ended by solver_destroy. */
+int solver_isolated(const struct solver *s);
+
+/* Whether s uses a model's start (CBC does, GLPK ignores it). */
+int solver_takes_start(const struct solver *s);
+
+/* The process id of the child of an isolated solver, or 0 when it has
+ * none at the moment (for diagnostics and tests). */
+long solver_worker_pid(const struct solver *s);
+
+/* Frees s (and ends its child); solver_destroy(NULL) is a no-op. */
+void solver_destroy(struct solver *s);
+
+/* Environment variable read at every isolated solve: "1" makes the child
+ * raise SIGSEGV instead of solving, so that tests can check that a
+ * crashing solver costs one solve and not the process. */
+#define SOLVER_TEST_CRASH_ENV "BFSIM_TEST_CRASH"
+
+/* Environment variable read by the GLPK backend: "1" makes it commit a
+ * fatal GLPK error in the middle of a solve, so that tests can check that
+ * the error hook turns it into SOLVE_FAILED instead of abort(). */
+#define SOLVER_TEST_GLPK_ERROR_ENV "BFSIM_TEST_GLPK_ERROR"
+
+#endif

@@ -1,0 +1,1554 @@
+/* sweep.c - resumable parameter sweeps over `bfsim replay`.
+ *
+ * Design: the configuration is read once (sweep_load) into keys, each
+ * with its list of distinct values, and expanded into runs like an
+ * odometer: keys in file order, the last key turning fastest; runs that
+ * an "exclude" entry matches are dropped and the rest are numbered in
+ * that order (the index --shard slices by).  A run is a vector of value
+ * indices, one per key.
+ *
+ * Ids: a run's canonical option set is one "NAME=TEXT\n" line per key,
+ * keys sorted by strcmp, false flags left out; the id is its 64-bit
+ * FNV-1a hash.  Neither the keys' order in the file nor the other values
+ * of a swept key enter it, so editing a configuration keeps the ids (and
+ * so the finished results) of the runs it still contains.  Adding a key
+ * whose value is false keeps them too: false is "flag absent".
+ *
+ * Which keys are replay options is not listed here: sweep_check_keys
+ * looks for "--NAME" in the replay's own --help text, and the replay
+ * validates the values when it runs (a bad value fails that run with the
+ * replay's message).  Only the keys the sweep manages are rejected here.
+ *
+ * Runs are child processes (fork + exec of the bfsim program), at most
+ * `jobs` at once.  The wait loop blocks SIGCHLD, SIGINT and SIGTERM and
+ * sleeps in sigsuspend(), so a signal cannot slip in between testing the
+ * stop flag and going to sleep.  On stop, the children get SIGINT, the
+ * replay's "stop and write partial results" signal, whichever signal the
+ * sweep got.  Before a run starts, temporary files that a replay killed
+ * outright left in its directory are removed.  Completeness is decided
+ * from the files alone (summary.json with "partial": false), never from
+ * memory, so that shards in separate processes and later resumptions
+ * agree.
+ *
+ * The results table is rebuilt from the run directories each time and
+ * written atomically (temporary file, then rename), so concurrent shards
+ * can each write it: the last writer's table is complete as of its
+ * reading, and `--merge` afterwards sees every shard's runs.
+ */
+#include "config.h"
+
+#include "sweep/sweep.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <hdf5.h>
+
+#include "base/util.h"
+
+/* Keys the sweep manages itself: each run's outputs, quietness, help. */
+static const char *const reserved[] = {
+    "summary", "output", "o", "steps", "job-log", "quiet", "q", "help", "h",
+};
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static uint64_t fnv1a(const char *p, size_t n)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)p[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+/* The shortest %g text that reads back as v. */
+static void real_text(double v, char *buf, size_t size)
+{
+    for (int p = 1; p <= 17; p++) {
+        snprintf(buf, size, "%.*g", p, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+/* Line (1-based) of the first `"key"` followed by a colon in text, or 0. */
+static size_t key_line(const char *text, const char *key)
+{
+    size_t klen = strlen(key);
+
+    for (const char *p = strchr(text, '"'); p; p = strchr(p + 1, '"')) {
+        const char *q = p + 1 + klen;
+        if (strncmp(p + 1, key, klen) != 0 || *q != '"')
+            continue;
+        for (q++; *q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'; q++)
+            ;
+        if (*q == ':') {
+            size_t line = 1;
+            for (const char *c = text; c < p; c++)
+                line += *c == '\n';
+            return line;
+        }
+    }
+    return 0;
+}
+
+static int key_syntax_ok(const char *k)
+{
+    if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') ||
+          (*k >= '0' && *k <= '9')))
+        return 0;
+    for (; *k; k++)
+        if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') ||
+              (*k >= '0' && *k <= '9') || *k == '-' || *k == '_'))
+            return 0;
+    return 1;
+}
+
+static const char *type_name(const json_t *j)
+{
+    switch (json_typeof(j)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_NULL:
+        return "null";
+    default:
+        return "a value";
+    }
+}
+
+/* Fills v from a scalar j.  Returns 0, -1 for a type that is no value,
+ * -2 for a string with a control character. */
+static int value_from_json(const json_t *j, struct sweep_value *v)
+{
+    char buf[64];
+
+    memset(v, 0, sizeof *v);
+    switch (json_typeof(j)) {
+    case JSON_STRING: {
+        const char *s = json_string_value(j);
+        if (strlen(s) != json_string_length(j))
+            return -2;
+        for (const char *c = s; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                return -2;
+        v->kind = SWEEP_ARG;
+        v->text = xstrdup(s);
+        return 0;
+    }
+    case JSON_INTEGER:
+        snprintf(buf, sizeof buf, "%" JSON_INTEGER_FORMAT,
+                 json_integer_value(j));
+        v->kind = SWEEP_ARG;
+        v->number = 1;
+        v->text = xstrdup(buf);
+        return 0;
+    case JSON_REAL:
+        real_text(json_real_value(j), buf, sizeof buf);
+        v->kind = SWEEP_ARG;
+        v->number = 1;
+        v->text = xstrdup(buf);
+        return 0;
+    case JSON_TRUE:
+        v->kind = SWEEP_ON;
+        v->text = xstrdup("true");
+        return 0;
+    case JSON_FALSE:
+        v->kind = SWEEP_OFF;
+        v->text = xstrdup("false");
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static int value_eq(const struct sweep_value *a, const struct sweep_value *b)
+{
+    return a->kind == b->kind && strcmp(a->text, b->text) == 0;
+}
+
+/* ---- loading ------------------------------------------------------------- */
+
+struct excl {
+    size_t n;
+    size_t *key, *val; /* owned: n pairs (key index, value index) */
+};
+
+struct loader {
+    const char *path;
+    const char *text; /* the file, for key lines */
+    struct sweep s;
+    struct excl *ex;
+    size_t n_ex;
+};
+
+static void key_release(struct sweep_key *k)
+{
+    for (size_t i = 0; i < k->n_vals; i++)
+        xfree(k->vals[i].text);
+    xfree(k->vals);
+    xfree(k->name);
+}
+
+static int add_key(struct loader *L, const char *name, const json_t *j,
+                   struct bfs_error *e)
+{
+    struct sweep_key k = {0};
+    size_t n = json_is_array(j) ? json_array_size(j) : 1;
+    size_t line = key_line(L->text, name);
+    int rc = 0;
+
+    for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
+        if (strcmp(name, reserved[i]) == 0)
+            return bfs_fail_at(
+                e, BFS_EINVAL, L->path, line,
+                "'%s' cannot be set in a sweep: bfsim sweep gives every "
+                "run its own outputs (OUT/runs/ID/) and runs it quietly",
+                name);
+    if (!key_syntax_ok(name))
+        return bfs_fail_at(e, BFS_EINVAL, L->path, line,
+                           "'%s' is not an option name (write replay "
+                           "options without their dashes, e.g. \"tfwd\")",
+                           name);
+    if (json_is_array(j) && n == 0)
+        return bfs_fail_at(e, BFS_EINVAL, L->path, line,
+                           "%s: empty array: a swept option needs at least "
+                           "one value",
+                           name);
+    k.name = xstrdup(name);
+    k.swept = json_is_array(j);
+    k.line = line;
+    k.vals = xcalloc(n, sizeof *k.vals);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const json_t *v = json_is_array(j) ? json_array_get(j, i) : j;
+        char where[300];
+        int r;
+
+        if (k.swept)
+            snprintf(where, sizeof where, "%s[%zu]", name, i);
+        else
+            snprintf(where, sizeof where, "%s", name);
+        r = value_from_json(v, &k.vals[i]);
+        if (r == -1 && json_is_array(v))
+            rc = bfs_fail_at(e, BFS_EINVAL, L->path, line,
+                             "%s: an array inside an array (a swept "
+                             "option is one flat array of values)",
+                             where);
+        else if (r == -1)
+            rc = bfs_fail_at(e, BFS_EINVAL, L->path, line,
+                             "%s: %s is not an option value (use a string, "
+                             "a number, true, false, or an array of them)",
+                             where, type_name(v));
+        else if (r == -2)
+            rc = bfs_fail_at(e, BFS_EINVAL, L->path, line,
+                             "%s: a string with a control character", where);
+        if (rc)
+            break;
+        k.n_vals = i + 1;
+        for (size_t p = 0; p < i; p++)
+            if (value_eq(&k.vals[p], &k.vals[i])) {
+                rc = bfs_fail_at(e, BFS_EINVAL, L->path, line,
+                                 "%s: the value %s appears twice", name,
+                                 k.vals[i].text);
+                break;
+            }
+    }
+    if (rc) {
+        key_release(&k);
+        return rc;
+    }
+    L->s.keys = xreallocarray(L->s.keys, L->s.n_keys + 1, sizeof *L->s.keys);
+    L->s.keys[L->s.n_keys++] = k;
+    return 0;
+}
+
+static size_t find_key(const struct sweep *s, const char *name)
+{
+    for (size_t k = 0; k < s->n_keys; k++)
+        if (strcmp(s->keys[k].name, name) == 0)
+            return k;
+    return (size_t)-1;
+}
+
+static int add_excludes(struct loader *L, json_t *j, struct bfs_error *e)
+{
+    size_t line = key_line(L->text, "exclude");
+
+    if (!json_is_array(j))
+        return bfs_fail_at(e, BFS_EINVAL, L->path, line,
+                           "exclude: must be an array of objects such as "
+                           "[{\"allocator\": \"even\", \"tfwd\": 20}]");
+    L->ex = xcalloc(json_array_size(j) + 1, sizeof *L->ex);
+    for (size_t i = 0; i < json_array_size(j); i++) {
+        json_t *o = json_array_get(j, i);
+        struct excl *x = &L->ex[L->n_ex];
+        const char *name;
+        json_t *v;
+
+        if (!json_is_object(o) || json_object_size(o) == 0)
+            return bfs_fail_at(e, BFS_EINVAL, L->path, line,
+                               "exclude[%zu]: %s; each entry must be a "
+                               "non-empty object of option values",
+                               i,
+                               json_is_object(o) ? "an empty object would "
+                                                   "exclude every run"
+                                                 : "not an object");
+        x->key = xcalloc(json_object_size(o), sizeof *x->key);
+        x->val = xcalloc(json_object_size(o), sizeof *x->val);
+        L->n_ex++;
+        json_object_foreach(o, name, v)
+        {
+            struct sweep_value val;
+            size_t k = find_key(&L->s, name), m;
+            int r;
+
+            if (k == (size_t)-1)
+                return bfs_fail_at(e, BFS_EINVAL, L->path, line,
+                                   "exclude[%zu]: '%s' is not a key of the "
+                                   "configuration",
+                                   i, name);
+            r = value_from_json(v, &val);
+            if (r != 0) {
+                xfree(val.text);
+                return bfs_fail_at(e, BFS_EINVAL, L->path, line,
+                                   "exclude[%zu]: %s: %s is not an option "
+                                   "value",
+                                   i, name,
+                                   r == -2 ? "a string with a control "
+                                             "character"
+                                           : type_name(v));
+            }
+            for (m = 0; m < L->s.keys[k].n_vals; m++)
+                if (value_eq(&L->s.keys[k].vals[m], &val))
+                    break;
+            if (m == L->s.keys[k].n_vals) {
+                int rc = bfs_fail_at(e, BFS_EINVAL, L->path, line,
+                                     "exclude[%zu]: %s=%s is not one of the "
+                                     "values of %s",
+                                     i, name, val.text, name);
+                xfree(val.text);
+                return rc;
+            }
+            xfree(val.text);
+            x->key[x->n] = k;
+            x->val[x->n] = m;
+            x->n++;
+        }
+    }
+    return 0;
+}
+
+static int excluded(const struct loader *L, const size_t *idx)
+{
+    for (size_t i = 0; i < L->n_ex; i++) {
+        size_t p;
+        for (p = 0; p < L->ex[i].n; p++)
+            if (idx[L->ex[i].key[p]] != L->ex[i].val[p])
+                break;
+        if (p == L->ex[i].n)
+            return 1;
+    }
+    return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int expand(struct loader *L, struct bfs_error *e)
+{
+    struct sweep *s = &L->s;
+    size_t total = 1, *idx, cap = 0;
+    uint64_t *ids;
+
+    for (size_t k = 0; k < s->n_keys; k++) {
+        if (total > SWEEP_MAX_RUNS / s->keys[k].n_vals)
+            return bfs_fail(e, BFS_ERANGE,
+                            "%s: more than %d combinations of values", L->path,
+                            SWEEP_MAX_RUNS);
+        total *= s->keys[k].n_vals;
+    }
+    idx = xcalloc(s->n_keys + 1, sizeof *idx);
+    for (size_t c = 0; c < total; c++) {
+        if (excluded(L, idx)) {
+            s->n_excluded++;
+        } else {
+            struct sweep_run *r;
+            BFS_GROW(s->runs, cap, s->n_runs + 1);
+            r = &s->runs[s->n_runs++];
+            r->val = xcalloc(s->n_keys + 1, sizeof *r->val);
+            memcpy(r->val, idx, s->n_keys * sizeof *idx);
+        }
+        /* The odometer: the last key turns fastest. */
+        for (size_t k = s->n_keys; k-- > 0;) {
+            if (++idx[k] < s->keys[k].n_vals)
+                break;
+            idx[k] = 0;
+        }
+    }
+    xfree(idx);
+
+    ids = xcalloc(s->n_runs + 1, sizeof *ids);
+    for (size_t r = 0; r < s->n_runs; r++) {
+        char *c = sweep_canonical(s, r);
+        s->runs[r].id = ids[r] = fnv1a(c, strlen(c));
+        snprintf(s->runs[r].hex, sizeof s->runs[r].hex, "%016llx",
+                 (unsigned long long)s->runs[r].id);
+        xfree(c);
+    }
+    qsort(ids, s->n_runs, sizeof *ids, cmp_u64);
+    for (size_t r = 1; r < s->n_runs; r++)
+        if (ids[r] == ids[r - 1]) {
+            xfree(ids);
+            return bfs_fail(e, BFS_EINVAL,
+                            "%s: two runs have the same id %016llx (a hash "
+                            "collision: change a value slightly)",
+                            L->path, (unsigned long long)ids[r]);
+        }
+    xfree(ids);
+    return 0;
+}
+
+static char *read_file(const char *path, struct bfs_error *e)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+
+    if (!f) {
+        bfs_fail_at(e, BFS_EIO, path, 0, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    do {
+        BFS_GROW(buf, cap, len + 65536);
+        n = fread(buf + len, 1, cap - len - 1, f);
+        len += n;
+    } while (n > 0);
+    if (ferror(f)) {
+        bfs_fail_at(e, BFS_EIO, path, 0, "read error");
+        fclose(f);
+        xfree(buf);
+        return NULL;
+    }
+    fclose(f);
+    buf[len] = '\0';
+    return buf;
+}
+
+int sweep_load(const char *path, struct sweep *out, struct bfs_error *e)
+{
+    struct loader L;
+    json_error_t jerr;
+    json_t *root = NULL, *v, *exclude = NULL;
+    const char *name, *slash;
+    char *text;
+    int rc = 0;
+
+    memset(&L, 0, sizeof L);
+    L.path = path;
+    if (!(text = read_file(path, e)))
+        return BFS_EIO;
+    L.text = text;
+    root = json_loadb(text, strlen(text), JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        rc = bfs_fail_at(e, BFS_EPARSE, path,
+                         (size_t)(jerr.line > 0 ? jerr.line : 0),
+                         "column %d: %s", jerr.column, jerr.text);
+        goto out;
+    }
+    if (!json_is_object(root)) {
+        rc = bfs_fail_at(e, BFS_EPARSE, path, 0,
+                         "a sweep configuration is a JSON object of "
+                         "replay options, not %s",
+                         type_name(root));
+        goto out;
+    }
+    json_object_foreach(root, name, v)
+    {
+        if (strcmp(name, "exclude") == 0)
+            exclude = v;
+        else if ((rc = add_key(&L, name, v, e)) != 0)
+            goto out;
+    }
+    if (exclude && (rc = add_excludes(&L, exclude, e)) != 0)
+        goto out;
+    if ((rc = expand(&L, e)) != 0)
+        goto out;
+    L.s.path = xstrdup(path);
+    slash = strrchr(path, '/');
+    if (!slash) {
+        L.s.dir = xstrdup(".");
+    } else if (slash == path) {
+        L.s.dir = xstrdup("/");
+    } else {
+        L.s.dir = xmalloc((size_t)(slash - path) + 1);
+        memcpy(L.s.dir, path, (size_t)(slash - path));
+        L.s.dir[slash - path] = '\0';
+    }
+    *out = L.s;
+    memset(&L.s, 0, sizeof L.s);
+out:
+    for (size_t i = 0; i < L.n_ex; i++) {
+        xfree(L.ex[i].key);
+        xfree(L.ex[i].val);
+    }
+    xfree(L.ex);
+    sweep_release(&L.s);
+    json_decref(root);
+    xfree(text);
+    return rc;
+}
+
+void sweep_release(struct sweep *s)
+{
+    for (size_t k = 0; k < s->n_keys; k++)
+        key_release(&s->keys[k]);
+    xfree(s->keys);
+    for (size_t r = 0; r < s->n_runs; r++)
+        xfree(s->runs[r].val);
+    xfree(s->runs);
+    xfree(s->path);
+    xfree(s->dir);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- describing runs ----------------------------------------------------- */
+
+/* A growing string. */
+struct buf {
+    char *p;
+    size_t n, cap;
+};
+
+static void buf_add(struct buf *b, const char *s, size_t n)
+{
+    BFS_GROW(b->p, b->cap, b->n + n + 1);
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = '\0';
+}
+
+static void buf_str(struct buf *b, const char *s)
+{
+    buf_add(b, s, strlen(s));
+}
+
+static char *buf_take(struct buf *b)
+{
+    if (!b->p)
+        buf_add(b, "", 0);
+    return b->p;
+}
+
+static const struct sweep_value *run_value(const struct sweep *s, size_t r,
+                                           size_t k)
+{
+    return &s->keys[k].vals[s->runs[r].val[k]];
+}
+
+static const struct sweep *sort_ctx;
+
+static int cmp_key(const void *a, const void *b)
+{
+    return strcmp(sort_ctx->keys[*(const size_t *)a].name,
+                  sort_ctx->keys[*(const size_t *)b].name);
+}
+
+char *sweep_canonical(const struct sweep *s, size_t r)
+{
+    size_t *order = xcalloc(s->n_keys + 1, sizeof *order);
+    struct buf b = {0};
+
+    for (size_t k = 0; k < s->n_keys; k++)
+        order[k] = k;
+    sort_ctx = s;
+    qsort(order, s->n_keys, sizeof *order, cmp_key);
+    for (size_t i = 0; i < s->n_keys; i++) {
+        const struct sweep_value *v = run_value(s, r, order[i]);
+        if (v->kind == SWEEP_OFF)
+            continue;
+        buf_str(&b, s->keys[order[i]].name);
+        buf_str(&b, "=");
+        buf_str(&b, v->text);
+        buf_str(&b, "\n");
+    }
+    xfree(order);
+    return buf_take(&b);
+}
+
+char *sweep_describe(const struct sweep *s, size_t r)
+{
+    struct buf b = {0};
+
+    for (size_t k = 0; k < s->n_keys; k++) {
+        const char *t = run_value(s, r, k)->text;
+        if (k)
+            buf_str(&b, " ");
+        buf_str(&b, s->keys[k].name);
+        buf_str(&b, "=");
+        if (!*t || strpbrk(t, " \t'\"\\$`")) {
+            buf_str(&b, "'");
+            for (; *t; t++)
+                if (*t == '\'')
+                    buf_str(&b, "'\\''");
+                else
+                    buf_add(&b, t, 1);
+            buf_str(&b, "'");
+        } else {
+            buf_str(&b, t);
+        }
+    }
+    return buf_take(&b);
+}
+
+/* ---- checking keys against the replay's options -------------------------- */
+
+static int is_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '-' || c == '_';
+}
+
+static int help_has(const char *help, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (const char *p = strstr(help, "--"); p; p = strstr(p + 1, "--")) {
+        if (p > help && is_name_char(p[-1]))
+            continue;
+        if (strncmp(p + 2, name, n) == 0 && !is_name_char(p[2 + n]))
+            return 1;
+    }
+    return 0;
+}
+
+int sweep_check_keys(const struct sweep *s, const char *help,
+                     struct bfs_error *e)
+{
+    for (size_t k = 0; k < s->n_keys; k++)
+        if (!help_has(help, s->keys[k].name))
+            return bfs_fail_at(e, BFS_EINVAL, s->path, s->keys[k].line,
+                               "'%s' is not an option of bfsim replay (see "
+                               "`bfsim replay --help`; write full option "
+                               "names without their dashes)",
+                               s->keys[k].name);
+    return 0;
+}
+
+static void exec_prog(const char *prog, char *const argv[])
+{
+    if (strchr(prog, '/'))
+        execv(prog, argv);
+    else
+        execvp(prog, argv);
+}
+
+int sweep_replay_help(const char *prog, char **out, struct bfs_error *e)
+{
+    char a0[] = "bfsim", a1[] = "replay", a2[] = "--help";
+    char *argv[] = {a0, a1, a2, NULL};
+    struct buf b = {0};
+    int fd[2], st;
+    pid_t pid;
+    ssize_t n;
+    char chunk[4096];
+
+    if (pipe(fd) != 0)
+        return bfs_fail(e, BFS_EIO, "pipe: %s", strerror(errno));
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return bfs_fail(e, BFS_EIO, "fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+        dup2(fd[1], STDOUT_FILENO);
+        if (null >= 0) {
+            dup2(null, STDIN_FILENO);
+            dup2(null, STDERR_FILENO);
+        }
+        close(fd[0]);
+        close(fd[1]);
+        exec_prog(prog, argv);
+        _exit(127);
+    }
+    close(fd[1]);
+    while ((n = read(fd[0], chunk, sizeof chunk)) != 0) {
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        buf_add(&b, chunk, (size_t)n);
+    }
+    close(fd[0]);
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) {
+            st = -1;
+            break;
+        }
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || !b.p) {
+        xfree(b.p);
+        return bfs_fail(e, BFS_EIO,
+                        "cannot run `%s replay --help` to check the "
+                        "configuration's options",
+                        prog);
+    }
+    *out = b.p;
+    return 0;
+}
+
+/* ---- run directories ----------------------------------------------------- */
+
+char *sweep_run_dir(const struct sweep *s, size_t r, const char *outdir)
+{
+    char *p = xmalloc(strlen(outdir) + 32);
+
+    sprintf(p, "%s/runs/%s", outdir, s->runs[r].hex);
+    return p;
+}
+
+static char *run_file(const struct sweep *s, size_t r, const char *outdir,
+                      const char *name)
+{
+    char *d = sweep_run_dir(s, r, outdir);
+    char *p = xmalloc(strlen(d) + strlen(name) + 2);
+
+    sprintf(p, "%s/%s", d, name);
+    xfree(d);
+    return p;
+}
+
+/* The run's summary if it is complete (new reference), else NULL. */
+static json_t *load_complete(const struct sweep *s, size_t r,
+                             const char *outdir)
+{
+    char *p = run_file(s, r, outdir, "summary.json");
+    json_t *j = json_load_file(p, 0, NULL);
+
+    xfree(p);
+    if (j &&
+        (!json_is_object(j) || !json_is_false(json_object_get(j, "partial")))) {
+        json_decref(j);
+        j = NULL;
+    }
+    return j;
+}
+
+int sweep_run_complete(const struct sweep *s, size_t r, const char *outdir)
+{
+    json_t *j = load_complete(s, r, outdir);
+
+    json_decref(j);
+    return j != NULL;
+}
+
+/* mkdir -p. */
+static int make_dirs(const char *path, struct bfs_error *e)
+{
+    char *p = xstrdup(path);
+    int rc = 0;
+
+    for (char *c = p + 1;; c++) {
+        if (*c == '/' || *c == '\0') {
+            char save = *c;
+            *c = '\0';
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+                rc = bfs_fail_at(e, BFS_EIO, p, 0, "cannot create: %s",
+                                 strerror(errno));
+                break;
+            }
+            *c = save;
+            if (!save)
+                break;
+        }
+    }
+    xfree(p);
+    return rc;
+}
+
+int sweep_prepare(const char *outdir, char **abs, struct bfs_error *e)
+{
+    char *runs = xmalloc(strlen(outdir) + 8);
+    int rc;
+
+    sprintf(runs, "%s/runs", outdir);
+    rc = make_dirs(runs, e);
+    xfree(runs);
+    if (rc == 0 && !(*abs = realpath(outdir, NULL)))
+        rc = bfs_fail_at(e, BFS_EIO, outdir, 0, "%s", strerror(errno));
+    return rc;
+}
+
+/* OUT/runs/ID/options.json: the run's options in key order, numbers as
+ * numbers, flags as true/false. */
+static int write_options(const struct sweep *s, size_t r, const char *outdir,
+                         struct bfs_error *e)
+{
+    char *path = run_file(s, r, outdir, "options.json");
+    json_t *o = json_object();
+    struct bfs_out out;
+    int rc;
+
+    for (size_t k = 0; k < s->n_keys; k++) {
+        const struct sweep_value *v = run_value(s, r, k);
+        json_t *j = NULL;
+        if (v->kind != SWEEP_ARG)
+            j = json_boolean(v->kind == SWEEP_ON);
+        else if (v->number)
+            j = json_loads(v->text, JSON_DECODE_ANY, NULL);
+        if (!j)
+            j = json_string(v->text);
+        json_object_set_new(o, s->keys[k].name, j);
+    }
+    rc = bfs_out_open(&out, path, e);
+    if (rc == 0) {
+        if (json_dumpf(o, out.fp, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ||
+            fputc('\n', out.fp) == EOF) {
+            bfs_out_abort(&out);
+            rc = bfs_fail_at(e, BFS_EIO, path, 0, "write error");
+        } else {
+            rc = bfs_out_commit(&out, e);
+        }
+    }
+    json_decref(o);
+    xfree(path);
+    return rc;
+}
+
+/* ---- running ------------------------------------------------------------- */
+
+struct slot {
+    pid_t pid; /* 0 when free */
+    size_t run;
+    double t0;
+};
+
+static void on_sigchld(int sig)
+{
+    (void)sig;
+}
+
+static void free_argv(char **argv)
+{
+    for (char **a = argv; *a; a++)
+        xfree(*a);
+    xfree(argv);
+}
+
+/* `bfsim replay OPTIONS -q --summary S -o H` for run r (malloc'd). */
+static char **run_argv(const struct sweep *s, size_t r, const char *outdir)
+{
+    char **argv = xcalloc(s->n_keys + 8, sizeof *argv);
+    size_t n = 0;
+
+    argv[n++] = xstrdup("bfsim");
+    argv[n++] = xstrdup("replay");
+    for (size_t k = 0; k < s->n_keys; k++) {
+        const struct sweep_value *v = run_value(s, r, k);
+        char *a;
+        if (v->kind == SWEEP_OFF)
+            continue;
+        a = xmalloc(strlen(s->keys[k].name) + strlen(v->text) + 4);
+        if (v->kind == SWEEP_ON)
+            sprintf(a, "--%s", s->keys[k].name);
+        else
+            sprintf(a, "--%s=%s", s->keys[k].name, v->text);
+        argv[n++] = a;
+    }
+    argv[n++] = xstrdup("-q");
+    argv[n++] = xstrdup("--summary");
+    argv[n++] = run_file(s, r, outdir, "summary.json");
+    argv[n++] = xstrdup("-o");
+    argv[n++] = run_file(s, r, outdir, "run.h5");
+    argv[n] = NULL;
+    return argv;
+}
+
+/* Removes what a replay killed outright (SIGKILL, SIGTERM) left in a
+ * run directory: its outputs' temporary files. */
+static void remove_stale(const char *dir)
+{
+    static const char *const prefixes[] = {"summary.json.tmp.", "run.h5.tmp.",
+                                           "options.json.tmp."};
+    DIR *d = opendir(dir);
+    struct dirent *de;
+
+    if (!d)
+        return;
+    while ((de = readdir(d)) != NULL)
+        for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+            if (strncmp(de->d_name, prefixes[i], strlen(prefixes[i])) == 0) {
+                char *p = xmalloc(strlen(dir) + strlen(de->d_name) + 2);
+                sprintf(p, "%s/%s", dir, de->d_name);
+                unlink(p);
+                xfree(p);
+                break;
+            }
+    closedir(d);
+}
+
+/* Starts run r in *sl.  Returns 0 or BFS_EIO (reported in e). */
+static int launch(const struct sweep *s, size_t r, const struct sweep_exec *x,
+                  const sigset_t *child_mask, struct slot *sl,
+                  struct bfs_error *e)
+{
+    char *dir = sweep_run_dir(s, r, x->outdir);
+    char *log = run_file(s, r, x->outdir, "log.txt");
+    char **argv = NULL;
+    int fd = -1, rc;
+    pid_t pid;
+
+    if ((rc = make_dirs(dir, e)) != 0)
+        goto out;
+    remove_stale(dir);
+    if ((rc = write_options(s, r, x->outdir, e)) != 0)
+        goto out;
+    fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        rc = bfs_fail_at(e, BFS_EIO, log, 0, "cannot create: %s",
+                         strerror(errno));
+        goto out;
+    }
+    argv = run_argv(s, r, x->outdir);
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid < 0) {
+        rc = bfs_fail(e, BFS_EIO, "fork: %s", strerror(errno));
+        goto out;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        char msg[512];
+        int len;
+
+        dup2(fd, STDOUT_FILENO);
+        dup2(fd, STDERR_FILENO);
+        if (null >= 0)
+            dup2(null, STDIN_FILENO);
+        signal(SIGCHLD, SIG_DFL);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        sigprocmask(SIG_SETMASK, child_mask, NULL);
+        if (chdir(x->workdir) != 0) {
+            len =
+                snprintf(msg, sizeof msg, "bfsim sweep: cannot enter %s: %s\n",
+                         x->workdir, strerror(errno));
+        } else {
+            exec_prog(x->prog, argv);
+            len = snprintf(msg, sizeof msg, "bfsim sweep: cannot run %s: %s\n",
+                           x->prog, strerror(errno));
+        }
+        if (len > 0 && write(STDERR_FILENO, msg, (size_t)len) < 0)
+            _exit(127);
+        _exit(127);
+    }
+    sl->pid = pid;
+    sl->run = r;
+    sl->t0 = bfs_now();
+out:
+    if (fd >= 0)
+        close(fd);
+    if (argv)
+        free_argv(argv);
+    xfree(log);
+    xfree(dir);
+    return rc;
+}
+
+int sweep_exec(const struct sweep *s, const size_t *todo, size_t n,
+               const struct sweep_exec *x, struct bfs_error *e)
+{
+    int jobs = x->jobs > 0 ? x->jobs : 1;
+    struct slot *slots = xcalloc((size_t)jobs, sizeof *slots);
+    sigset_t block, old, wait_mask;
+    struct sigaction sa, old_chld;
+    size_t next = 0;
+    int running = 0, forwarded = 0, rc = 0;
+
+    sigemptyset(&block);
+    sigaddset(&block, SIGCHLD);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigchld;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_NOCLDSTOP;
+    sigaction(SIGCHLD, &sa, &old_chld);
+    wait_mask = old;
+    sigdelset(&wait_mask, SIGCHLD);
+    sigdelset(&wait_mask, SIGINT);
+    sigdelset(&wait_mask, SIGTERM);
+
+    for (;;) {
+        pid_t pid;
+        int st;
+
+        while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+            for (int i = 0; i < jobs; i++) {
+                if (slots[i].pid != pid)
+                    continue;
+                slots[i].pid = 0;
+                running--;
+                if (x->done)
+                    x->done(x->arg, slots[i].run, st,
+                            sweep_run_complete(s, slots[i].run, x->outdir),
+                            bfs_now() - slots[i].t0);
+                break;
+            }
+        }
+        if (x->stop && *x->stop && !forwarded) {
+            for (int i = 0; i < jobs; i++)
+                if (slots[i].pid > 0)
+                    kill(slots[i].pid, SIGINT);
+            forwarded = 1;
+        }
+        while (rc == 0 && !(x->stop && *x->stop) && running < jobs &&
+               next < n) {
+            int i = 0;
+            while (slots[i].pid != 0)
+                i++;
+            rc = launch(s, todo[next++], x, &old, &slots[i], e);
+            if (rc == 0)
+                running++;
+        }
+        if (running == 0 && (next == n || rc != 0 || (x->stop && *x->stop)))
+            break;
+        if (running > 0)
+            sigsuspend(&wait_mask);
+    }
+
+    sigaction(SIGCHLD, &old_chld, NULL);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    xfree(slots);
+    return rc;
+}
+
+/* ---- the results table --------------------------------------------------- */
+
+/* One leaf of a summary. */
+struct leaf {
+    char *name; /* owned: "a.b.c" */
+    const json_t *v;
+};
+
+struct leaves {
+    struct leaf *l;
+    size_t n, cap;
+};
+
+static void flatten(json_t *j, struct buf *prefix, struct leaves *out)
+{
+    size_t keep = prefix->n;
+
+    if (json_is_object(j)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(j, k, v)
+        {
+            if (keep)
+                buf_str(prefix, ".");
+            buf_str(prefix, k);
+            flatten(v, prefix, out);
+            prefix->n = keep;
+            prefix->p[keep] = '\0';
+        }
+    } else if (json_is_array(j)) {
+        for (size_t i = 0; i < json_array_size(j); i++) {
+            char idx[32];
+            snprintf(idx, sizeof idx, "%s%zu", keep ? "." : "", i);
+            buf_str(prefix, idx);
+            flatten(json_array_get(j, i), prefix, out);
+            prefix->n = keep;
+            prefix->p[keep] = '\0';
+        }
+    } else if (!json_is_null(j)) {
+        BFS_GROW(out->l, out->cap, out->n + 1);
+        out->l[out->n].name = xstrdup(prefix->p ? prefix->p : "");
+        out->l[out->n].v = j;
+        out->n++;
+    }
+}
+
+struct column {
+    char *name;    /* owned: the header */
+    int is_str;    /* some row holds a string */
+    size_t maxlen; /* longest text (strings) */
+};
+
+struct cell {
+    char *text; /* owned; NULL when the run lacks the measure */
+    double d;   /* the number (NaN for a string) */
+    int is_str;
+};
+
+struct table {
+    size_t n_rows, *runs; /* owned: the complete runs */
+    struct column *cols;  /* owned: the measures */
+    size_t n_cols, cap_cols;
+    struct cell **cells; /* owned: [row][measure], n_cols_at_row wide */
+    size_t *width;       /* owned: cells allocated per row */
+};
+
+static size_t find_col(struct table *t, const char *name, size_t hint)
+{
+    if (hint < t->n_cols && strcmp(t->cols[hint].name, name) == 0)
+        return hint;
+    for (size_t c = 0; c < t->n_cols; c++)
+        if (strcmp(t->cols[c].name, name) == 0)
+            return c;
+    return (size_t)-1;
+}
+
+static void leaf_cell(const json_t *v, struct cell *c)
+{
+    char buf[64];
+
+    c->is_str = 0;
+    switch (json_typeof(v)) {
+    case JSON_INTEGER:
+        snprintf(buf, sizeof buf, "%" JSON_INTEGER_FORMAT,
+                 json_integer_value(v));
+        c->d = (double)json_integer_value(v);
+        break;
+    case JSON_REAL:
+        snprintf(buf, sizeof buf, "%.17g", json_real_value(v));
+        c->d = json_real_value(v);
+        break;
+    case JSON_TRUE:
+    case JSON_FALSE:
+        snprintf(buf, sizeof buf, "%d", json_is_true(v) ? 1 : 0);
+        c->d = json_is_true(v) ? 1.0 : 0.0;
+        break;
+    default:
+        c->text = xstrdup(json_string_value(v));
+        c->d = nan("");
+        c->is_str = 1;
+        return;
+    }
+    c->text = xstrdup(buf);
+}
+
+static void table_release(struct table *t)
+{
+    for (size_t r = 0; r < t->n_rows; r++) {
+        for (size_t c = 0; c < t->width[r]; c++)
+            xfree(t->cells[r][c].text);
+        xfree(t->cells[r]);
+    }
+    xfree(t->cells);
+    xfree(t->width);
+    for (size_t c = 0; c < t->n_cols; c++)
+        xfree(t->cols[c].name);
+    xfree(t->cols);
+    xfree(t->runs);
+}
+
+static void table_add(struct table *t, size_t r, json_t *summary)
+{
+    struct leaves lv = {0};
+    struct buf prefix = {0};
+    size_t row = t->n_rows++;
+
+    buf_add(&prefix, "", 0);
+    flatten(summary, &prefix, &lv);
+    xfree(prefix.p);
+    t->runs = xreallocarray(t->runs, t->n_rows, sizeof *t->runs);
+    t->cells = xreallocarray(t->cells, t->n_rows, sizeof *t->cells);
+    t->width = xreallocarray(t->width, t->n_rows, sizeof *t->width);
+    t->runs[row] = r;
+    t->width[row] = t->n_cols + lv.n;
+    t->cells[row] = xcalloc(t->width[row] + 1, sizeof **t->cells);
+    for (size_t i = 0; i < lv.n; i++) {
+        size_t c = find_col(t, lv.l[i].name, i);
+        struct cell *cell;
+        if (c == (size_t)-1) {
+            BFS_GROW(t->cols, t->cap_cols, t->n_cols + 1);
+            c = t->n_cols++;
+            t->cols[c].name = lv.l[i].name;
+            t->cols[c].is_str = 0;
+            t->cols[c].maxlen = 0;
+            lv.l[i].name = NULL;
+        }
+        cell = &t->cells[row][c];
+        if (cell->text) /* a name seen twice (".": "a.b" and a{b}) */
+            xfree(cell->text);
+        leaf_cell(lv.l[i].v, cell);
+        if (cell->is_str)
+            t->cols[c].is_str = 1;
+        if (strlen(cell->text) > t->cols[c].maxlen)
+            t->cols[c].maxlen = strlen(cell->text);
+        xfree(lv.l[i].name);
+    }
+    xfree(lv.l);
+}
+
+static const struct cell *table_cell(const struct table *t, size_t row,
+                                     size_t c)
+{
+    return c < t->width[row] && t->cells[row][c].text ? &t->cells[row][c]
+                                                      : NULL;
+}
+
+/* The header of measure c: prefixed when it collides with a key or id. */
+static char *measure_name(const struct sweep *s, const struct table *t,
+                          size_t c)
+{
+    const char *n = t->cols[c].name;
+    char *p;
+
+    if (strcmp(n, "id") != 0 && find_key(s, n) == (size_t)-1)
+        return xstrdup(n);
+    p = xmalloc(strlen(n) + 9);
+    sprintf(p, "summary.%s", n);
+    return p;
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static int write_csv(const struct sweep *s, const struct table *t,
+                     const char *path, struct bfs_out *out, struct bfs_error *e)
+{
+    FILE *f;
+
+    if (bfs_out_open(out, path, e))
+        return BFS_EIO;
+    f = out->fp;
+    fputs("id", f);
+    for (size_t k = 0; k < s->n_keys; k++) {
+        fputc(',', f);
+        csv_field(f, s->keys[k].name);
+    }
+    for (size_t c = 0; c < t->n_cols; c++) {
+        char *n = measure_name(s, t, c);
+        fputc(',', f);
+        csv_field(f, n);
+        xfree(n);
+    }
+    fputc('\n', f);
+    for (size_t row = 0; row < t->n_rows; row++) {
+        size_t r = t->runs[row];
+        fputs(s->runs[r].hex, f);
+        for (size_t k = 0; k < s->n_keys; k++) {
+            fputc(',', f);
+            csv_field(f, run_value(s, r, k)->text);
+        }
+        for (size_t c = 0; c < t->n_cols; c++) {
+            const struct cell *cell = table_cell(t, row, c);
+            fputc(',', f);
+            if (cell)
+                csv_field(f, cell->text);
+        }
+        fputc('\n', f);
+    }
+    if (ferror(f)) {
+        bfs_out_abort(out);
+        return bfs_fail_at(e, BFS_EIO, path, 0, "write error");
+    }
+    return 0;
+}
+
+static const char results_columns[] =
+    "id: the run's id (FNV-1a 64 of its canonical option set), also the "
+    "name of its directory runs/ID\n"
+    "then one field per key of the configuration: the option's value as "
+    "passed to bfsim replay (true/false for flags)\n"
+    "then every measure of the run's summary.json, nested names joined "
+    "with '.', prefixed with 'summary.' where a name equals a key; "
+    "numbers as doubles (NaN: absent), true/false as 1/0, text as "
+    "strings\n"
+    "wall_seconds, events_per_second, peak_rss_kib and solve_seconds_* "
+    "measure the machine and differ between repeated runs; every other "
+    "field is the same\n";
+
+static int h5_fail(struct bfs_error *e, const char *path, const char *what)
+{
+    return bfs_fail_at(e, BFS_EIO, path, 0, "%s", what);
+}
+
+static int h5_attr_str(hid_t loc, const char *key, const char *value)
+{
+    hid_t t = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR), a = -1;
+    int ok = t >= 0 && sp >= 0 && H5Tset_size(t, H5T_VARIABLE) >= 0 &&
+             H5Tset_cset(t, H5T_CSET_UTF8) >= 0 &&
+             (a = H5Acreate2(loc, key, t, sp, H5P_DEFAULT, H5P_DEFAULT)) >= 0 &&
+             H5Awrite(a, t, &value) >= 0;
+
+    if (a >= 0 && H5Aclose(a) < 0)
+        ok = 0;
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (t >= 0)
+        H5Tclose(t);
+    return ok ? 0 : -1;
+}
+
+static hid_t str_type(size_t len)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+
+    if (t < 0)
+        return t;
+    if (H5Tset_size(t, len ? len : 1) < 0 ||
+        H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
+        H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
+        H5Tclose(t);
+        return H5I_INVALID_HID;
+    }
+    return t;
+}
+
+/* Writes the HDF5 table to a temporary file beside path; *tmp gets its
+ * name (malloc'd) on success. */
+static int write_h5(const struct sweep *s, const struct table *t,
+                    const char *path, char **tmp, struct bfs_error *e)
+{
+    size_t nf = 1 + s->n_keys + t->n_cols, rec = 0;
+    size_t *off = xcalloc(nf, sizeof *off), *len = xcalloc(nf, sizeof *len);
+    int *dbl = xcalloc(nf, sizeof *dbl);
+    hid_t file = -1, type = -1, sp = -1, dcpl = -1, d = -1, fapl = -1;
+    hsize_t dims = t->n_rows;
+    unsigned char *data = NULL;
+    char *tp = xmalloc(strlen(path) + 16);
+    int fd, rc = 0;
+
+    /* Field sizes: id 16, options and string measures as long as their
+     * longest text, other measures 8-byte doubles. */
+    len[0] = 16;
+    for (size_t k = 0; k < s->n_keys; k++) {
+        size_t m = 1;
+        for (size_t row = 0; row < t->n_rows; row++) {
+            size_t l = strlen(run_value(s, t->runs[row], k)->text);
+            m = l > m ? l : m;
+        }
+        len[1 + k] = m;
+    }
+    for (size_t c = 0; c < t->n_cols; c++) {
+        dbl[1 + s->n_keys + c] = !t->cols[c].is_str;
+        len[1 + s->n_keys + c] =
+            t->cols[c].is_str ? (t->cols[c].maxlen ? t->cols[c].maxlen : 1)
+                              : sizeof(double);
+    }
+    for (size_t i = 0; i < nf; i++) {
+        off[i] = rec;
+        rec += len[i];
+    }
+
+    sprintf(tp, "%s.tmp.XXXXXX", path);
+    if ((fd = mkstemp(tp)) < 0) {
+        rc = bfs_fail_at(e, BFS_EIO, path, 0, "cannot create: %s",
+                         strerror(errno));
+        xfree(tp);
+        tp = NULL;
+        goto out;
+    }
+    close(fd);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
+        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
+        (file = H5Fcreate(tp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0) {
+        rc = h5_fail(e, path, "cannot create the HDF5 file");
+        goto out;
+    }
+    if ((type = H5Tcreate(H5T_COMPOUND, rec ? rec : 1)) < 0) {
+        rc = h5_fail(e, path, "cannot create the table's type");
+        goto out;
+    }
+    for (size_t i = 0; i < nf && rc == 0; i++) {
+        const char *name;
+        char *mname = NULL;
+        hid_t ft;
+
+        if (i == 0)
+            name = "id";
+        else if (i <= s->n_keys)
+            name = s->keys[i - 1].name;
+        else
+            name = mname = measure_name(s, t, i - 1 - s->n_keys);
+        ft = dbl[i] ? H5Tcopy(H5T_IEEE_F64LE) : str_type(len[i]);
+        if (ft < 0 || H5Tinsert(type, name, off[i], ft) < 0)
+            rc = h5_fail(e, path, "cannot create the table's type");
+        if (ft >= 0)
+            H5Tclose(ft);
+        xfree(mname);
+    }
+    if (rc)
+        goto out;
+
+    data = xcalloc(t->n_rows ? t->n_rows : 1, rec ? rec : 1);
+    for (size_t row = 0; row < t->n_rows; row++) {
+        unsigned char *p = data + row * rec;
+        size_t r = t->runs[row];
+        memcpy(p + off[0], s->runs[r].hex, 16);
+        for (size_t k = 0; k < s->n_keys; k++) {
+            const char *v = run_value(s, r, k)->text;
+            memcpy(p + off[1 + k], v, strlen(v));
+        }
+        for (size_t c = 0; c < t->n_cols; c++) {
+            const struct cell *cell = table_cell(t, row, c);
+            size_t i = 1 + s->n_keys + c;
+            if (dbl[i]) {
+                double v = cell ? cell->d : nan("");
+                memcpy(p + off[i], &v, sizeof v);
+            } else if (cell) {
+                memcpy(p + off[i], cell->text, strlen(cell->text));
+            }
+        }
+    }
+    if ((sp = H5Screate_simple(1, &dims, NULL)) < 0 ||
+        (dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0 ||
+        H5Pset_obj_track_times(dcpl, 0) < 0 ||
+        (d = H5Dcreate2(file, "results", type, sp, H5P_DEFAULT, dcpl,
+                        H5P_DEFAULT)) < 0 ||
+        (t->n_rows > 0 &&
+         H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) ||
+        h5_attr_str(d, "columns", results_columns) != 0 ||
+        h5_attr_str(file, "format", "bfsim sweep results 1") != 0) {
+        rc = h5_fail(e, path, "cannot write the table");
+        goto out;
+    }
+out:
+    if (d >= 0 && H5Dclose(d) < 0 && rc == 0)
+        rc = h5_fail(e, path, "cannot write the table");
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (type >= 0)
+        H5Tclose(type);
+    if (file >= 0 && H5Fclose(file) < 0 && rc == 0)
+        rc = h5_fail(e, path, "cannot close the HDF5 file");
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (rc == 0) {
+        int sfd = open(tp, O_RDONLY);
+        if (sfd < 0 || fsync(sfd) != 0)
+            rc = bfs_fail_at(e, BFS_EIO, path, 0, "cannot sync: %s",
+                             strerror(errno));
+        if (sfd >= 0)
+            close(sfd);
+    }
+    if (rc == 0) {
+        mode_t mask = umask(0);
+        umask(mask);
+        chmod(tp, 0666 & ~mask);
+        *tmp = tp;
+    } else if (tp) {
+        unlink(tp);
+        xfree(tp);
+    }
+    xfree(data);
+    xfree(off);
+    xfree(len);
+    xfree(dbl);
+    return rc;
+}
+
+int sweep_write_table(const struct sweep *s, const char *outdir, size_t *rows,
+                      struct bfs_error *e)
+{
+    struct table t = {0};
+    struct bfs_out csv;
+    char *csv_path = xmalloc(strlen(outdir) + 32);
+    char *h5_path = xmalloc(strlen(outdir) + 32);
+    char *h5_tmp = NULL;
+    int rc;
+
+    sprintf(csv_path, "%s/results.csv", outdir);
+    sprintf(h5_path, "%s/results.h5", outdir);
+    for (size_t r = 0; r < s->n_runs; r++) {
+        json_t *j = load_complete(s, r, outdir);
+        if (j) {
+            table_add(&t, r, j);
+            json_decref(j);
+        }
+    }
+    rc = write_h5(s, &t, h5_path, &h5_tmp, e);
+    if (rc == 0)
+        rc = write_csv(s, &t, csv_path, &csv, e);
+    if (rc == 0)
+        rc = bfs_out_commit(&csv, e);
+    if (rc == 0 && rename(h5_tmp, h5_path) != 0)
+        rc = bfs_fail_at(e, BFS_EIO, h5_path, 0, "cannot rename %s: %s", h5_tmp,
+                         strerror(errno));
+    if (rc && h5_tmp)
+        unlink(h5_tmp);
+    if (rc == 0)
+        *rows = t.n_rows;
+    xfree(h5_tmp);
+    xfree(h5_path);
+    xfree(csv_path);
+    table_release(&t);
+    return rc;
+}
+
+/* ---- logs ---------------------------------------------------------------- */
+
+char *sweep_log_tail(const char *path, size_t lines)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf, *p;
+    long size;
+    size_t n, seen = 0;
+
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0) {
+        fclose(f);
+        return NULL;
+    }
+    if (fseek(f, size > 4096 ? size - 4096 : 0, SEEK_SET) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    buf = xmalloc(4097);
+    n = fread(buf, 1, 4096, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* Ignore one final newline; then walk back over `lines` newlines. */
+    p = buf + n;
+    if (p > buf && p[-1] == '\n')
+        p--;
+    while (p > buf) {
+        if (p[-1] == '\n' && ++seen == lines)
+            break;
+        p--;
+    }
+    memmove(buf, p, strlen(p) + 1);
+    return buf;
+}
