@@ -35,6 +35,7 @@ endif
 bin_PROGRAMS += bfsim
 bfsim_SOURCES = src/cli/main.c src/cli/cmd.h \
 	src/cli/cmd_replay.c \
+	src/cli/replay_out.c src/cli/replay_out.h \
 	src/cli/cmd_solve.c \
 	src/cli/cmd_convert.c \
 	src/cli/cmd_info.c \
