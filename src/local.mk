@@ -17,6 +17,7 @@ libbfsim_a_SOURCES = \
 	src/formats/h5out.c src/formats/h5out.h \
 	src/engine/evq.c src/engine/evq.h \
 	src/engine/replay.c src/engine/replay.h \
+	src/engine/options.c src/engine/options.h \
 	src/alloc/alloc.c src/alloc/alloc.h src/alloc/alloc_impl.h \
 	src/alloc/dp.c src/alloc/milp.c \
 	src/alloc/instance.c src/alloc/instance.h \

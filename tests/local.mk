@@ -21,6 +21,7 @@ check_PROGRAMS += \
 	tests/check_alloc \
 	tests/check_instance \
 	tests/check_replay \
+	tests/check_options \
 	tests/check_agree \
 	tests/check_conserve \
 	tests/check_signal \
@@ -73,6 +74,9 @@ tests_check_alloc_LDADD = $(BFS_TESTLIBS)
 tests_check_instance_SOURCES = tests/check_instance.c $(BFS_TESTHDRS)
 tests_check_instance_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_instance_LDADD = $(BFS_TESTLIBS)
+tests_check_options_SOURCES = tests/check_options.c $(BFS_TESTHDRS)
+tests_check_options_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_options_LDADD = $(BFS_TESTLIBS)
 tests_check_replay_SOURCES = tests/check_replay.c $(BFS_TESTHDRS)
 tests_check_replay_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_replay_LDADD = $(BFS_TESTLIBS)

@@ -27,10 +27,6 @@ int cmd_report(const struct bfs_error *e, int code);
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Parses "[SKIP:]COUNT" (SKIP >= 0, COUNT >= 1).  Returns 0, or -1 with
- * the outputs untouched. */
-int cmd_parse_nodes(const char *s, size_t *skip, size_t *count);
-
 /* Path of a bundled data file (relative to the data directory, e.g.
  * "traces/summit-2021-02.trace.gz"): $BFSIM_DATADIR if set, else the
  * installed data directory if the file is there, else the source tree.

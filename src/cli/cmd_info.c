@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "cli/cmd.h"
+#include "engine/options.h"
 #include "formats/traceinfo.h"
 #include "base/util.h"
 
@@ -191,7 +192,7 @@ int cmd_info(int argc, char **argv)
                 return cmd_usage_error("info", "bad --end '%s'", optarg);
             break;
         case 'N':
-            if (cmd_parse_nodes(optarg, &o.skip, &o.count))
+            if (options_parse_nodes(optarg, &o.skip, &o.count))
                 return cmd_usage_error(
                     "info", "bad --nodes '%s' (expected [SKIP:]COUNT)", optarg);
             break;

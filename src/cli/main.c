@@ -65,28 +65,6 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
     return CMD_USAGE;
 }
 
-int cmd_parse_nodes(const char *s, size_t *skip, size_t *count)
-{
-    const char *colon = strchr(s, ':');
-    int64_t a = 0, b;
-    char buf[64];
-
-    if (colon) {
-        if ((size_t)(colon - s) >= sizeof buf)
-            return -1;
-        memcpy(buf, s, (size_t)(colon - s));
-        buf[colon - s] = '\0';
-        if (bfs_parse_i64(buf, &a) || a < 0)
-            return -1;
-        s = colon + 1;
-    }
-    if (bfs_parse_i64(s, &b) || b < 1)
-        return -1;
-    *skip = (size_t)a;
-    *count = (size_t)b;
-    return 0;
-}
-
 char *cmd_data_path(const char *rel)
 {
     const char *env = getenv("BFSIM_DATADIR");
