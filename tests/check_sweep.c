@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include "engine/options.h"
 #include "sweep/sweep.h"
 #include "testutil.h"
 
@@ -484,10 +485,21 @@ START_TEST(test_config_errors)
     expect_config_error("abbrev.json", "{\"tf\": 5}\n",
                         "abbrev.json:1: ", "'tf' is not an option");
 
+    /* A value that does not fit the option: caught before anything runs */
+    expect_config_error(
+        "flagval.json", "{\"tfwd\": 5,\n \"align-jobs\": 1}\n",
+        "flagval.json:2: ", "'1' is not a value of the flag --align-jobs");
+    expect_config_error("argtrue.json", "{\"tfwd\": [5, true]}\n",
+                        "argtrue.json:1: ", "true is not a value of --tfwd");
+
     expect_load_error("array.json", "[{\"tfwd\": 5}]\n",
                       "array.json: ", "JSON object");
     expect_load_error("output.json", "{\"o\": \"x.h5\"}\n",
                       "output.json:1: ", "'o' cannot be set");
+    expect_load_error("quiet.json", "{\"tfwd\": 5,\n \"q\": true}\n",
+                      "quiet.json:2: ", "'q' cannot be set");
+    expect_load_error("joblog.json", "{\"job-log\": \"l.csv\"}\n",
+                      "joblog.json:1: ", "'job-log' cannot be set");
     expect_load_error("empty.json", "{\"tfwd\": []}\n",
                       "empty.json:1: ", "tfwd: empty array");
     expect_load_error("object.json", "{\"tfwd\": {\"a\": 1}}\n",
@@ -521,6 +533,76 @@ START_TEST(test_config_errors)
     expect_load_error("control.json", "{\"trace\": \"a\\nb\"}\n",
                       "control.json:1: ", "control character");
     expect_load_error("missing.json", NULL, "missing.json", "cannot open");
+}
+END_TEST
+
+/* sweep_check_keys on a configuration of one key with one value. */
+static int check_one(const char *name, enum sweep_kind kind, const char *text,
+                     struct bfs_error *e)
+{
+    struct sweep_value v = {kind, 0, xstrdup(text)};
+    struct sweep_key k = {xstrdup(name), &v, 1, 0, 7};
+    struct sweep s = {0};
+    int rc;
+
+    s.path = xstrdup("c.json");
+    s.keys = &k;
+    s.n_keys = 1;
+    bfs_error_clear(e);
+    rc = sweep_check_keys(&s, e);
+    free(s.path);
+    free(k.name);
+    free(v.text);
+    return rc;
+}
+
+/* The keys a sweep may set: every option of the replay's table except
+ * the six the sweep sets itself, by hand: steps, summary, job-log,
+ * output, quiet, help (and their short names o, q, h). */
+START_TEST(test_check_keys)
+{
+    static const char *const managed[] = {"steps",  "summary", "job-log",
+                                          "output", "quiet",   "help",
+                                          "o",      "q",       "h"};
+    size_t n_ok = 0;
+    struct bfs_error e;
+
+    for (size_t i = 0; i < options_count; i++) {
+        const struct options_entry *o = &options_table[i];
+        int rc, want_ok = 1;
+
+        for (size_t m = 0; m < sizeof managed / sizeof *managed; m++)
+            if (strcmp(managed[m], o->name) == 0)
+                want_ok = 0;
+        rc = check_one(o->name, o->arg ? SWEEP_ARG : SWEEP_ON,
+                       o->arg ? "1" : "true", &e);
+        ck_assert_msg((rc == 0) == want_ok, "%s: %d (%s)", o->name, rc, e.msg);
+        /* false (the option left out) fits every option */
+        if (want_ok)
+            ck_assert_int_eq(check_one(o->name, SWEEP_OFF, "false", &e), 0);
+        n_ok += rc == 0;
+    }
+    /* 25 options, 6 managed */
+    ck_assert_uint_eq(n_ok, 19);
+    for (size_t m = 0; m < sizeof managed / sizeof *managed; m++) {
+        ck_assert_int_eq(check_one(managed[m], SWEEP_ARG, "x", &e), BFS_EINVAL);
+        ck_assert_msg(strstr(e.msg, "c.json:7: ") &&
+                          strstr(e.msg, "cannot be set in a sweep"),
+                      "%s", e.msg);
+    }
+    ck_assert_int_eq(check_one("tfdw", SWEEP_ARG, "5", &e), BFS_EINVAL);
+    ck_assert_msg(strstr(e.msg, "c.json:7: 'tfdw' is not an option"), "%s",
+                  e.msg);
+    ck_assert_int_eq(check_one("tf", SWEEP_ARG, "5", &e), BFS_EINVAL);
+    ck_assert_int_eq(check_one("x", SWEEP_ON, "true", &e), BFS_EINVAL);
+    ck_assert_int_eq(check_one("tfwd", SWEEP_ON, "true", &e), BFS_EINVAL);
+    ck_assert_msg(strstr(e.msg, "c.json:7: tfwd: true is not a value"), "%s",
+                  e.msg);
+    ck_assert_int_eq(check_one("apply-feasible", SWEEP_ARG, "yes", &e),
+                     BFS_EINVAL);
+    ck_assert_msg(strstr(e.msg, "c.json:7: apply-feasible: 'yes'"), "%s",
+                  e.msg);
+    ck_assert_int_eq(check_one("dump-instances", SWEEP_ARG, "inst", &e), 0);
 }
 END_TEST
 
@@ -1026,6 +1108,7 @@ int main(void)
     tcase_add_test(tc, test_expand_order);
     tcase_add_test(tc, test_id_stability);
     tcase_add_test(tc, test_config_errors);
+    tcase_add_test(tc, test_check_keys);
     tcase_add_test(tc, test_usage_errors);
     tcase_add_test(tc, test_log_tail);
     suite_add_tcase(s, tc);

@@ -252,8 +252,7 @@ int cmd_sweep(int argc, char **argv)
     struct sweep_exec x = {0};
     struct sigaction sa;
     const char *config, *out_arg = NULL;
-    char *outdir = NULL, *prog = NULL, *help = NULL, *abs_out = NULL,
-         *workdir = NULL;
+    char *outdir = NULL, *prog = NULL, *abs_out = NULL, *workdir = NULL;
     size_t shard_i = 0, shard_n = 1, n_shard = 0, n_complete = 0, *todo = NULL,
            n_todo = 0;
     int64_t jobs = 1;
@@ -319,8 +318,7 @@ int cmd_sweep(int argc, char **argv)
     if ((rc = sweep_load(config, &s, &e)) != 0)
         return cmd_report(&e, rc);
     prog = self_exe(argv);
-    if ((rc = sweep_replay_help(prog, &help, &e)) != 0 ||
-        (rc = sweep_check_keys(&s, help, &e)) != 0) {
+    if ((rc = sweep_check_keys(&s, &e)) != 0) {
         status = cmd_report(&e, rc);
         goto done;
     }
@@ -408,7 +406,6 @@ done:
     xfree(workdir);
     xfree(abs_out);
     xfree(outdir);
-    xfree(help);
     xfree(prog);
     sweep_release(&s);
     return status;

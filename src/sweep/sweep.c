@@ -14,10 +14,13 @@
  * so the finished results) of the runs it still contains.  Adding a key
  * whose value is false keeps them too: false is "flag absent".
  *
- * Which keys are replay options is not listed here: sweep_check_keys
- * looks for "--NAME" in the replay's own --help text, and the replay
- * validates the values when it runs (a bad value fails that run with the
- * replay's message).  Only the keys the sweep manages are rejected here.
+ * Which keys are replay options, and which of them the sweep manages
+ * itself, is read from the replay's table of options (engine/options.h):
+ * sweep_load refuses the managed ones, sweep_check_keys anything that is
+ * not an option, and a value that does not fit the option (an argument
+ * for a flag, true for an option that takes one).  The replay validates
+ * the values when it runs (a bad value fails that run with the replay's
+ * message).
  *
  * Runs are child processes (fork + exec of the bfsim program), at most
  * `jobs` at once.  The wait loop blocks SIGCHLD, SIGINT and SIGTERM and
@@ -56,11 +59,23 @@
 #include <hdf5.h>
 
 #include "base/util.h"
+#include "engine/options.h"
 
-/* Keys the sweep manages itself: each run's outputs, quietness, help. */
-static const char *const reserved[] = {
-    "summary", "output", "o", "steps", "job-log", "quiet", "q", "help", "h",
-};
+/* 1 when name is the long name, or the one-letter short name, of an
+ * option the sweep sets for every run itself (its outputs, quietness,
+ * help). */
+static int sweep_manages(const char *name)
+{
+    const struct options_entry *o = options_find(name);
+
+    if (!o && name[0] && !name[1])
+        o = options_find_short((unsigned char)name[0]);
+    return o && o->sweep_managed;
+}
+
+#define MANAGED_MSG                                                            \
+    "'%s' cannot be set in a sweep: bfsim sweep gives every run its own "      \
+    "outputs (OUT/runs/ID/) and runs it quietly"
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -213,13 +228,8 @@ static int add_key(struct loader *L, const char *name, const json_t *j,
     size_t line = key_line(L->text, name);
     int rc = 0;
 
-    for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
-        if (strcmp(name, reserved[i]) == 0)
-            return bfs_fail_at(
-                e, BFS_EINVAL, L->path, line,
-                "'%s' cannot be set in a sweep: bfsim sweep gives every "
-                "run its own outputs (OUT/runs/ID/) and runs it quietly",
-                name);
+    if (sweep_manages(name))
+        return bfs_fail_at(e, BFS_EINVAL, L->path, line, MANAGED_MSG, name);
     if (!key_syntax_ok(name))
         return bfs_fail_at(e, BFS_EINVAL, L->path, line,
                            "'%s' is not an option name (write replay "
@@ -620,35 +630,35 @@ char *sweep_describe(const struct sweep *s, size_t r)
 
 /* ---- checking keys against the replay's options -------------------------- */
 
-static int is_name_char(char c)
+int sweep_check_keys(const struct sweep *s, struct bfs_error *e)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9') || c == '-' || c == '_';
-}
+    for (size_t k = 0; k < s->n_keys; k++) {
+        const struct sweep_key *key = &s->keys[k];
+        const struct options_entry *o = options_find(key->name);
 
-static int help_has(const char *help, const char *name)
-{
-    size_t n = strlen(name);
-
-    for (const char *p = strstr(help, "--"); p; p = strstr(p + 1, "--")) {
-        if (p > help && is_name_char(p[-1]))
-            continue;
-        if (strncmp(p + 2, name, n) == 0 && !is_name_char(p[2 + n]))
-            return 1;
-    }
-    return 0;
-}
-
-int sweep_check_keys(const struct sweep *s, const char *help,
-                     struct bfs_error *e)
-{
-    for (size_t k = 0; k < s->n_keys; k++)
-        if (!help_has(help, s->keys[k].name))
-            return bfs_fail_at(e, BFS_EINVAL, s->path, s->keys[k].line,
+        if (sweep_manages(key->name))
+            return bfs_fail_at(e, BFS_EINVAL, s->path, key->line, MANAGED_MSG,
+                               key->name);
+        if (!o)
+            return bfs_fail_at(e, BFS_EINVAL, s->path, key->line,
                                "'%s' is not an option of bfsim replay (see "
                                "`bfsim replay --help`; write full option "
                                "names without their dashes)",
-                               s->keys[k].name);
+                               key->name);
+        for (size_t v = 0; v < key->n_vals; v++) {
+            enum sweep_kind kind = key->vals[v].kind;
+            if (o->arg && kind == SWEEP_ON)
+                return bfs_fail_at(e, BFS_EINVAL, s->path, key->line,
+                                   "%s: true is not a value of --%s %s "
+                                   "(false leaves the option out)",
+                                   key->name, key->name, o->arg);
+            if (!o->arg && kind == SWEEP_ARG)
+                return bfs_fail_at(e, BFS_EINVAL, s->path, key->line,
+                                   "%s: '%s' is not a value of the flag "
+                                   "--%s (use true or false)",
+                                   key->name, key->vals[v].text, key->name);
+        }
+    }
     return 0;
 }
 
@@ -658,64 +668,6 @@ static void exec_prog(const char *prog, char *const argv[])
         execv(prog, argv);
     else
         execvp(prog, argv);
-}
-
-int sweep_replay_help(const char *prog, char **out, struct bfs_error *e)
-{
-    char a0[] = "bfsim", a1[] = "replay", a2[] = "--help";
-    char *argv[] = {a0, a1, a2, NULL};
-    struct buf b = {0};
-    int fd[2], st;
-    pid_t pid;
-    ssize_t n;
-    char chunk[4096];
-
-    if (pipe(fd) != 0)
-        return bfs_fail(e, BFS_EIO, "pipe: %s", strerror(errno));
-    fflush(stdout);
-    fflush(stderr);
-    pid = fork();
-    if (pid < 0) {
-        close(fd[0]);
-        close(fd[1]);
-        return bfs_fail(e, BFS_EIO, "fork: %s", strerror(errno));
-    }
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-        dup2(fd[1], STDOUT_FILENO);
-        if (null >= 0) {
-            dup2(null, STDIN_FILENO);
-            dup2(null, STDERR_FILENO);
-        }
-        close(fd[0]);
-        close(fd[1]);
-        exec_prog(prog, argv);
-        _exit(127);
-    }
-    close(fd[1]);
-    while ((n = read(fd[0], chunk, sizeof chunk)) != 0) {
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        buf_add(&b, chunk, (size_t)n);
-    }
-    close(fd[0]);
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) {
-            st = -1;
-            break;
-        }
-    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || !b.p) {
-        xfree(b.p);
-        return bfs_fail(e, BFS_EIO,
-                        "cannot run `%s replay --help` to check the "
-                        "configuration's options",
-                        prog);
-    }
-    *out = b.p;
-    return 0;
 }
 
 /* ---- run directories ----------------------------------------------------- */

@@ -73,10 +73,12 @@ struct sweep {
  * or BFS_EIO / BFS_EPARSE / BFS_EINVAL with a message naming the file
  * (and the line where it applies) in e; *out is untouched on failure.
  * Checked here: JSON syntax (Jansson's line and column), duplicate keys,
- * keys the sweep manages itself (summary, output, o, steps, job-log,
- * quiet, q, help, h), key syntax, value types, empty arrays, values
- * repeated in an array, a malformed "exclude", ids shared by two runs.
- * Whether a key is a replay option is not checked (sweep_check_keys). */
+ * keys the sweep manages itself (the options marked sweep_managed in
+ * engine/options.h, by long or short name: summary, output, o, steps,
+ * job-log, quiet, q, help, h), key syntax, value types, empty arrays,
+ * values repeated in an array, a malformed "exclude", ids shared by two
+ * runs.  Whether a key is a replay option is not checked
+ * (sweep_check_keys). */
 int sweep_load(const char *path, struct sweep *out, struct bfs_error *e);
 
 /* Releases what sweep_load allocated; a zeroed struct is fine. */
@@ -91,15 +93,12 @@ char *sweep_canonical(const struct sweep *s, size_t r);
  * a TEXT with blanks or quotes in single quotes (malloc'd). */
 char *sweep_describe(const struct sweep *s, size_t r);
 
-/* Checks every key against the text of `bfsim replay --help`: a key
- * NAME is an option when "--NAME" appears there as a whole word.
- * Returns 0 or BFS_EINVAL naming the file, line and key in e. */
-int sweep_check_keys(const struct sweep *s, const char *help,
-                     struct bfs_error *e);
-
-/* Runs `PROG replay --help` and returns its standard output in *out
- * (malloc'd).  Returns 0 or BFS_EIO (reported in e). */
-int sweep_replay_help(const char *prog, char **out, struct bfs_error *e);
+/* Checks every key against the replay's options (engine/options.h): a
+ * key is valid when it is the long name of an option the sweep does not
+ * manage, and its values fit the option (no argument for a flag, no true
+ * for an option that takes an argument; false fits both).  Returns 0 or
+ * BFS_EINVAL naming the file, line and key in e. */
+int sweep_check_keys(const struct sweep *s, struct bfs_error *e);
 
 /* "OUT/runs/ID" for run r (malloc'd). */
 char *sweep_run_dir(const struct sweep *s, size_t r, const char *outdir);
