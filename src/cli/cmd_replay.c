@@ -213,14 +213,14 @@ int cmd_replay(int argc, char **argv)
     job_log = args.job_log;
     h5path = args.output;
     quiet = args.quiet;
-    if (!o.trace_path)
-        o.trace_path = trace = cmd_data_path(OPTIONS_BUNDLED_TRACE);
-    if (!o.jobs_path)
-        o.jobs_path = jobs = cmd_data_path(OPTIONS_BUNDLED_JOBS);
     if (o.has_start && o.has_end && o.end < o.start) {
         fprintf(stderr, "bfsim replay: --end is before --start\n");
         return CMD_USAGE;
     }
+    if (!o.trace_path)
+        o.trace_path = trace = cmd_data_path(OPTIONS_BUNDLED_TRACE);
+    if (!o.jobs_path)
+        o.jobs_path = jobs = cmd_data_path(OPTIONS_BUNDLED_JOBS);
 
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint); /* scancel, a batch system's time limit */
