@@ -5,8 +5,9 @@
  * destroys every GLPK object of the thread.  So each solve creates its
  * problem object, installs an error hook that jumps back here and a
  * terminal hook that keeps the last lines of output (for the message of
- * a failure; they go to stderr only when log_level > 0), and removes both
- * before returning: no GLPK object or hook outlives a solve.
+ * a failure; they go to the options' log callback only when log_level >
+ * 0), and removes both before returning: no GLPK object or hook outlives
+ * a solve.
  *
  * GLPK arrays are 1-based, and glp_add_rows / glp_add_cols abort on 0,
  * so empty parts are skipped.  lb == ub is GLP_FX (GLP_DB with lb >= ub
@@ -38,12 +39,13 @@ struct glpk_solver {
 /* What the hooks and the callback share with glpk_solve. */
 struct glpk_ctx {
     jmp_buf jb;
-    int log;        /* echo GLPK's output to stderr */
     char tail[200]; /* the last output, for error messages */
     double gap_abs; /* stop when |bound - incumbent| <= this */
     int gap_stop;   /* the callback stopped the search on gap_abs */
     int have_bound; /* bound holds the best node's bound */
     double bound;
+    /* where GLPK's output goes (log_level > 0), or NULL */
+    void (*log)(const char *text);
 };
 
 static int glpk_create(const struct solver_opts *o, struct solver **out)
@@ -73,7 +75,7 @@ static int term_hook(void *info, const char *s)
     size_t n = strlen(s), have = strlen(c->tail);
 
     if (c->log)
-        fputs(s, stderr);
+        c->log(s);
     if (n >= sizeof c->tail) {
         s += n - (sizeof c->tail - 1);
         n = sizeof c->tail - 1;
@@ -237,7 +239,7 @@ static int glpk_solve(struct solver *s, const struct milp *m,
     int ret;
 
     memset(&ctx, 0, sizeof ctx);
-    ctx.log = o->log_level > 0;
+    ctx.log = o->log_level > 0 ? o->log : NULL;
     ctx.gap_abs = o->gap_abs;
     glp_error_hook(error_hook, &ctx);
     glp_term_hook(term_hook, &ctx);

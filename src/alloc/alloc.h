@@ -108,6 +108,9 @@ struct alloc_opts {
     double gap_abs;     /* absolute MIP gap */
     int threads;        /* solver threads where supported; 0 = default */
     int log_level;      /* 0 = silent */
+    /* the solver's log when log_level > 0; NULL drops it (see struct
+     * solver_opts) */
+    void (*solver_log)(const char *text);
 };
 
 /* The defaults: what `bfsim replay` uses without options. */

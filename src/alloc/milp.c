@@ -899,6 +899,7 @@ static int milp_create(const struct alloc_opts *o, void **state,
     st->base.gap_abs = o->gap_abs;
     st->base.threads = o->threads;
     st->base.log_level = o->log_level;
+    st->base.log = o->solver_log;
     if (!o->model || strcmp(o->model, "count") == 0)
         st->model = MODEL_COUNT;
     else if (strcmp(o->model, "node") == 0)

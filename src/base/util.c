@@ -23,7 +23,9 @@
 
 static void out_of_memory(size_t size)
 {
-    fprintf(stderr, "bfsim: out of memory (%zu bytes)\n", size);
+    FILE *err = stderr; /* check-deps: oom */
+
+    fprintf(err, "bfsim: out of memory (%zu bytes)\n", size);
     abort();
 }
 
@@ -402,7 +404,7 @@ int bfs_out_open(struct bfs_out *o, const char *path, struct bfs_error *e)
     memset(o, 0, sizeof *o);
     o->path = xstrdup(path);
     if (strcmp(path, "-") == 0) {
-        o->fp = stdout;
+        o->fp = stdout; /* check-deps: dash-stdout */
         return 0;
     }
     /* A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written in

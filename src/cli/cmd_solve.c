@@ -102,6 +102,12 @@ static int bad_usage(const char *fmt, ...)
     return CMD_USAGE;
 }
 
+/* The solver's log (--log-level), on standard error. */
+static void solver_log(const char *text)
+{
+    fputs(text, stderr);
+}
+
 /* A number for JSON: null when absent or not finite. */
 static json_t *num(int have, double v)
 {
@@ -187,6 +193,7 @@ int cmd_solve(int argc, char **argv)
     int json = 0, c, rc, *counts;
 
     alloc_opts_default(&o);
+    o.solver_log = solver_log;
     bfs_error_clear(&e);
     optind = 1;
     opterr = 0;

@@ -370,6 +370,7 @@ int cmd_sweep(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    signal(SIGCHLD, SIG_DFL); /* sweep_exec waits for its runs itself */
     pg.s = &s;
     pg.outdir = outdir;
     pg.n_todo = n_todo;

@@ -64,10 +64,15 @@ struct solver_opts {
     double gap_rel;    /* stop when |bound - incumbent| <= gap_rel |inc.| */
     double gap_abs;    /* ... or <= gap_abs; 0 = prove optimality */
     int threads;       /* 0 = solver default */
-    int log_level;     /* 0 = silent; >0 lets the solver log (to stderr
-                          for GLPK, to stdout for CBC, which has no hook) */
+    int log_level;     /* 0 = silent; >0 lets the solver log (through
+                          log for GLPK, to stdout for CBC, which has no
+                          hook) */
     int isolate;       /* SOLVER_ISOLATE_* */
     int effort;        /* SOLVER_EFFORT_* */
+    /* Receives each piece of the solver's log when log_level > 0 and the
+     * backend has a hook (GLPK); NULL drops it.  Set by the command line,
+     * the only code that prints. */
+    void (*log)(const char *text);
 };
 
 /* No time limit, gaps 1e-9 relative and 0 absolute, default threads,

@@ -23,15 +23,18 @@
  * message).
  *
  * Runs are child processes (fork + exec of the bfsim program), at most
- * `jobs` at once.  The wait loop blocks SIGCHLD, SIGINT and SIGTERM and
- * sleeps in sigsuspend(), so a signal cannot slip in between testing the
- * stop flag and going to sleep.  On stop, the children get SIGINT, the
- * replay's "stop and write partial results" signal, whichever signal the
- * sweep got.  Before a run starts, temporary files that a replay killed
- * outright left in its directory are removed.  Completeness is decided
- * from the files alone (summary.json with "partial": false), never from
- * memory, so that shards in separate processes and later resumptions
- * agree.
+ * `jobs` at once.  The wait loop installs no handler: it keeps SIGCHLD,
+ * SIGINT and SIGTERM blocked and sleeps in sigtimedwait() on SIGCHLD, so
+ * a child that ends between two looks at the children wakes it at once;
+ * at each turn it opens the mask for a moment so that a pending SIGINT
+ * or SIGTERM runs the caller's handler (which sets the stop flag), and
+ * it sleeps at most 0.1 s so that such a signal is seen within that
+ * time.  On stop, the children get SIGINT, the replay's "stop and write
+ * partial results" signal, whichever signal the sweep got.  Before a run
+ * starts, temporary files that a replay killed outright left in its
+ * directory are removed.  Completeness is decided from the files alone
+ * (summary.json with "partial": false), never from memory, so that
+ * shards in separate processes and later resumptions agree.
  *
  * The results table is rebuilt from the run directories each time and
  * written atomically (temporary file, then rename), so concurrent shards
@@ -796,11 +799,6 @@ struct slot {
     double t0;
 };
 
-static void on_sigchld(int sig)
-{
-    (void)sig;
-}
-
 static void free_argv(char **argv)
 {
     for (char **a = argv; *a; a++)
@@ -883,8 +881,7 @@ static int launch(const struct sweep *s, size_t r, const struct sweep_exec *x,
         goto out;
     }
     argv = run_argv(s, r, x->outdir);
-    fflush(stdout);
-    fflush(stderr);
+    fflush(NULL); /* the child must not write the parent's buffers */
     pid = fork();
     if (pid < 0) {
         rc = bfs_fail(e, BFS_EIO, "fork: %s", strerror(errno));
@@ -934,8 +931,10 @@ int sweep_exec(const struct sweep *s, const size_t *todo, size_t n,
 {
     int jobs = x->jobs > 0 ? x->jobs : 1;
     struct slot *slots = xcalloc((size_t)jobs, sizeof *slots);
-    sigset_t block, old, wait_mask;
-    struct sigaction sa, old_chld;
+    sigset_t block, old, chld, window;
+    /* The longest a pending SIGINT or SIGTERM waits for the caller's
+     * handler while the loop sleeps on SIGCHLD. */
+    const struct timespec tick = {0, 100000000};
     size_t next = 0;
     int running = 0, forwarded = 0, rc = 0;
 
@@ -944,15 +943,12 @@ int sweep_exec(const struct sweep *s, const size_t *todo, size_t n,
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
     sigprocmask(SIG_BLOCK, &block, &old);
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigchld;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_NOCLDSTOP;
-    sigaction(SIGCHLD, &sa, &old_chld);
-    wait_mask = old;
-    sigdelset(&wait_mask, SIGCHLD);
-    sigdelset(&wait_mask, SIGINT);
-    sigdelset(&wait_mask, SIGTERM);
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    window = old;
+    sigaddset(&window, SIGCHLD);
+    sigdelset(&window, SIGINT);
+    sigdelset(&window, SIGTERM);
 
     for (;;) {
         pid_t pid;
@@ -971,6 +967,9 @@ int sweep_exec(const struct sweep *s, const size_t *todo, size_t n,
                 break;
             }
         }
+        /* A pending SIGINT or SIGTERM reaches the caller's handler. */
+        sigprocmask(SIG_SETMASK, &window, NULL);
+        sigprocmask(SIG_BLOCK, &block, NULL);
         if (x->stop && *x->stop && !forwarded) {
             for (int i = 0; i < jobs; i++)
                 if (slots[i].pid > 0)
@@ -989,10 +988,9 @@ int sweep_exec(const struct sweep *s, const size_t *todo, size_t n,
         if (running == 0 && (next == n || rc != 0 || (x->stop && *x->stop)))
             break;
         if (running > 0)
-            sigsuspend(&wait_mask);
+            sigtimedwait(&chld, NULL, &tick);
     }
 
-    sigaction(SIGCHLD, &old_chld, NULL);
     sigprocmask(SIG_SETMASK, &old, NULL);
     xfree(slots);
     return rc;

@@ -137,8 +137,10 @@ struct sweep_exec {
  * OUT/runs/ID/run.h5` in x->workdir with standard output and error going
  * to OUT/runs/ID/log.txt and standard input from /dev/null.  A run that
  * fails does not stop the others.  While it runs, SIGINT, SIGTERM and
- * SIGCHLD are blocked except while waiting, and SIGCHLD has a handler of
- * its own; both are restored on return.  Returns 0 (also when runs
+ * SIGCHLD are blocked except for a moment at each turn of its wait loop
+ * (the signal mask is restored on return); it installs no handler, and
+ * SIGCHLD must not be ignored (SIG_IGN lets the system reap the runs
+ * before they are waited for).  Returns 0 (also when runs
  * failed or it was stopped), or BFS_EIO when a run could not be started
  * (reported in e; the runs already started are waited for). */
 int sweep_exec(const struct sweep *s, const size_t *todo, size_t n,
