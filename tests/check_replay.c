@@ -10,10 +10,12 @@
 #include "alloc/instance.h"
 #include "formats/jobs.h"
 #include "engine/replay.h"
+#include "testreplay.h"
 #include "testutil.h"
 
 #include <check.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static struct replay_stats run_compat(const char *trace, const char *jobs,
                                       const char *steps, const char *start,
@@ -29,7 +31,6 @@ static struct replay_stats run_compat(const char *trace, const char *jobs,
     o.alloc.name = "even";
     o.trace_path = trace;
     o.jobs_path = jobs;
-    o.steps_path = steps;
     o.max_jobs = max_jobs;
     if (start) {
         o.has_start = 1;
@@ -40,7 +41,7 @@ static struct replay_stats run_compat(const char *trace, const char *jobs,
                          2);
     }
     bfs_error_clear(&e);
-    rc = replay_run(&o, &st, &e);
+    rc = tu_replay(&o, steps, &st, &e);
     ck_assert_msg(rc == 0, "replay failed: %s", e.msg);
     return st;
 }
@@ -276,9 +277,8 @@ START_TEST(test_bad_input_leaves_nothing)
     o.mode = REPLAY_COMPAT;
     o.trace_path = trace;
     o.jobs_path = jobs;
-    o.steps_path = steps;
     bfs_error_clear(&e);
-    ck_assert_int_lt(replay_run(&o, &st, &e), 0);
+    ck_assert_int_lt(tu_replay(&o, steps, &st, &e), 0);
     ck_assert_msg(strstr(e.msg, "bad.jobs:3") != NULL, "message: %s", e.msg);
     ck_assert_int_eq(tu_exists(steps), 0);
 }
@@ -364,9 +364,8 @@ START_TEST(test_default_lifecycle)
     o.alloc.name = "even";
     o.trace_path = trace;
     o.jobs_path = jobs;
-    o.steps_path = steps;
     bfs_error_clear(&e);
-    ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);
+    ck_assert_msg(tu_replay(&o, steps, &st, &e) == 0, "%s", e.msg);
     got = tu_slurp(steps);
     ck_assert_ptr_nonnull(got);
     ck_assert_str_eq(got, HEADER
@@ -440,9 +439,8 @@ START_TEST(test_align_jobs)
     o.align_jobs = 1;
     o.trace_path = trace;
     o.jobs_path = jobs;
-    o.steps_path = steps;
     bfs_error_clear(&e);
-    ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);
+    ck_assert_msg(tu_replay(&o, steps, &st, &e) == 0, "%s", e.msg);
     got = tu_slurp(steps);
     ck_assert_str_eq(got, BASIC_ROWS);
     free(got);
@@ -468,13 +466,12 @@ struct first_counts {
     int n[2];
 };
 
-static int record_first(void *arg, size_t evt, int64_t t, size_t job, int count)
+static int record_first(void *arg, const struct rec_alloc *ra)
 {
     struct first_counts *fc = arg;
 
-    (void)evt;
-    if (t == 1612988400 && job < 2)
-        fc->n[job] = count;
+    if (ra->time == 1612988400 && ra->job < 2)
+        fc->n[ra->job] = ra->count;
     return 0;
 }
 
@@ -501,8 +498,8 @@ START_TEST(test_objectives)
                              "B,1612988400,1,2,1e12,5,3,0:0:0 1:1000:0 "
                              "2:1500:0\n");
     struct first_counts fc;
-    struct replay_sink sink = {.arg = &fc, .alloc = record_first};
-    const struct replay_sink *sinks[] = {&sink};
+    struct rec_sink sink = {.arg = &fc, .alloc = record_first};
+    struct rec_sink *sinks[] = {&sink};
     struct replay_opts o;
     struct replay_stats st;
     struct bfs_error e;
@@ -533,7 +530,7 @@ struct solves_seen {
     double objective[64];
 };
 
-static int record_solve_sink(void *arg, const struct replay_solve *rs)
+static int record_solve_sink(void *arg, const struct rec_solve *rs)
 {
     struct solves_seen *ss = arg;
 
@@ -561,20 +558,23 @@ START_TEST(test_dump_instances)
                               "3:20:20\n");
     const char *dir = tu_tmp("dump.d");
     struct solves_seen ss = {0};
-    struct replay_sink sink = {.arg = &ss, .solve = record_solve_sink};
-    const struct replay_sink *sinks[] = {&sink};
+    struct rec_sink sink = {.arg = &ss, .solve = record_solve_sink};
+    struct rec_sink *sinks[] = {&sink};
     struct alloc_opts ao;
     struct allocator *a;
     struct replay_opts o;
     struct replay_stats st;
     struct bfs_error e;
-    char path[4096];
+    char path[4096], dirbuf[4096];
 
     replay_opts_default(&o);
     o.alloc.name = "dp";
     o.trace_path = trace;
     o.jobs_path = jobs;
-    o.dump_dir = dir;
+    ck_assert_int_eq(mkdir(dir, 0777), 0);
+    o.instance = instance_dump;
+    snprintf(dirbuf, sizeof dirbuf, "%s", dir);
+    o.instance_arg = dirbuf;
     o.sinks = sinks;
     o.n_sinks = 1;
     bfs_error_clear(&e);
