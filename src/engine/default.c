@@ -11,8 +11,13 @@
  * Its cost model: a running job (C >= Jmin) that is rescaled pauses for
  * Tcup (up) or Tcdw (down), one that loses nodes to the trace for Tcdw; a
  * paused job trains nothing, and the samples it would have trained at
- * its rate are lost.  A pause in progress is extended, not added to.
- * Starting a job (from a count below Jmin) is free.
+ * its rate during the pause (the rate the event's decision set) are
+ * lost.  A pause in progress is extended, not added to.  Starting a job
+ * (from a count below Jmin) is free.  The step log's ReScost and PreCost
+ * are in samples too: the pause seconds the event's rescales (its
+ * preemptions) add, times each job's rate after the decision; they sum
+ * to the losses charged unless a later event changes a job's rate
+ * during its pause.
  */
 #include "config.h"
 
@@ -26,22 +31,23 @@
 /* Events of the queue, in their order at one instant. */
 enum { EV_COMPLETION, EV_ARRIVAL };
 
-/* Starts (or extends) a pause of job rj at time t lasting c seconds.  A
- * pause in progress is extended to the later end, not added to: a job
- * reconfigures once, and the part beyond the old end belongs to the new
- * cause. */
-static void pause_job(struct rjob *rj, int64_t t, double c, int cause)
+/* Starts (or extends) a pause of job rj at time t lasting c seconds, and
+ * returns the seconds it adds.  A pause in progress is extended to the
+ * later end, not added to: a job reconfigures once, and the part beyond
+ * the old end belongs to the new cause. */
+static double pause_job(struct rjob *rj, int64_t t, double c, int cause)
 {
     double until = (double)t + c, end = (double)t;
 
     if (!(c > 0))
-        return;
+        return 0.0;
     if (rj->n_segs && rj->segs[rj->n_segs - 1].until > end)
         end = rj->segs[rj->n_segs - 1].until;
     if (until <= end)
-        return;
+        return 0.0;
     BFS_GROW(rj->segs, rj->cap_segs, rj->n_segs + 1);
     rj->segs[rj->n_segs++] = (struct pause_seg){until, cause};
+    return until - end;
 }
 
 /* Moves job rj from t1 to t2 at its current rate: pauses first, then
@@ -166,13 +172,13 @@ static void progress(struct replay *r, int64_t prev, int64_t t)
  * was running it pauses for Tcdw. */
 static int preempt(struct replay *r, struct rjob *rj, int64_t t)
 {
+    (void)r;
     if (job_done(rj))
         return 0;
     rj->n_preempts++;
-    if (rj->held >= rj->def->jmin) {
-        r->row.precost += rj->def->tcdw * rj->o[rj->held];
-        pause_job(rj, t, rj->def->tcdw, PAUSE_PREEMPT);
-    }
+    if (rj->held >= rj->def->jmin)
+        rj->pause_added[PAUSE_PREEMPT] +=
+            pause_job(rj, t, rj->def->tcdw, PAUSE_PREEMPT);
     return 1;
 }
 
@@ -207,8 +213,8 @@ static int decide(struct replay *r, size_t evt, int64_t t)
                 r->st->rescales++;
                 if (old >= rj->def->jmin) {
                     double c = rj->target > old ? rj->def->tcup : rj->def->tcdw;
-                    r->row.rescost += c * rj->o[old];
-                    pause_job(rj, t, c, PAUSE_RESCALE);
+                    rj->pause_added[PAUSE_RESCALE] +=
+                        pause_job(rj, t, c, PAUSE_RESCALE);
                 }
             }
             apply_targets(r);
@@ -216,8 +222,13 @@ static int decide(struct replay *r, size_t evt, int64_t t)
     }
     core_set_rates(r, t);
     for (size_t a = 0; a < r->n_act; a++) {
-        const struct rjob *rj = &r->jobs[r->act[a]];
+        struct rjob *rj = &r->jobs[r->act[a]];
         schedule_completion(r, r->act[a], t);
+        /* The costs in samples: the pauses added now, at the rate the
+         * job has during them (unless a later event changes it). */
+        r->row.rescost += rj->pause_added[PAUSE_RESCALE] * rj->rate;
+        r->row.precost += rj->pause_added[PAUSE_PREEMPT] * rj->rate;
+        rj->pause_added[PAUSE_RESCALE] = rj->pause_added[PAUSE_PREEMPT] = 0.0;
         r->row.rate += rj->rate;
         r->row.nnrun += (size_t)rj->held;
         r->row.njrun += rj->held > 0;

@@ -48,7 +48,9 @@ struct rjob {
         int cause; /* PAUSE_RESCALE or PAUSE_PREEMPT */
     } * segs;      /* owned */
     size_t n_segs, cap_segs;
-    uint64_t version; /* of the job's pending completion event */
+    double pause_added[2]; /* seconds of pause the current event added,
+                              by cause, until its row is made */
+    uint64_t version;      /* of the job's pending completion event */
 
     /* What the job log reports. */
     int64_t admit_time, first_start, done_time; /* -1 = never */
