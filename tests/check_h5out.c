@@ -42,8 +42,10 @@ static const struct rec_alloc allocs[] = {
 
 /* The second name is the longest: 20 bytes of UTF-8. */
 static const struct rec_job jobs[] = {
-    {0, "resnet50", T0 - 100, T0, T0, -1, 1365.0, 420.0, 0.0, 3.5, 0.0, 1, 0},
-    {1, LONG_NAME, T0 - 50, T0, T0, T0 + 60, 0.0, 60.0, 5.0, 0.0, 1.25, 0, 1},
+    {0, "resnet50", T0 - 100, T0, T0, -1, 1365.0, 420.0, 0.0, 3.5, 0.0, 1, 0,
+     2},
+    {1, LONG_NAME, T0 - 50, T0, T0, T0 + 60, 0.0, 60.0, 5.0, 0.0, 1.25, 0, 1,
+     1},
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -202,7 +204,7 @@ struct r_job {
     char name[64];
     int64_t tsub, admitted, first_start, finished;
     double samples, node_seconds, paused_s, lost_rescale, lost_preempt;
-    int64_t rescales, preemptions;
+    int64_t rescales, preemptions, starts;
 };
 
 #define I64(t, s, f) H5Tinsert(t, #f, offsetof(struct s, f), H5T_NATIVE_INT64)
@@ -267,6 +269,7 @@ static hid_t job_type(void)
     DBL(t, r_job, node_seconds), DBL(t, r_job, paused_s);
     DBL(t, r_job, lost_rescale), DBL(t, r_job, lost_preempt);
     I64(t, r_job, rescales), I64(t, r_job, preemptions);
+    I64(t, r_job, starts);
     H5Tclose(s);
     return t;
 }
@@ -321,7 +324,7 @@ START_TEST(test_roundtrip)
     static const char *const job_names[] = {
         "index",        "name",     "tsub",         "admitted", "first_start",
         "finished",     "samples",  "node_seconds", "paused_s", "lost_rescale",
-        "lost_preempt", "rescales", "preemptions"};
+        "lost_preempt", "rescales", "preemptions",  "starts"};
     hid_t f, t, g;
     hsize_t n;
     struct stat st;
@@ -437,6 +440,7 @@ START_TEST(test_roundtrip)
             ck_assert_double_eq(r[i].lost_preempt, w->lost_preempt);
             ck_assert_int_eq(r[i].rescales, (int64_t)w->rescales);
             ck_assert_int_eq(r[i].preemptions, (int64_t)w->preemptions);
+            ck_assert_int_eq(r[i].starts, (int64_t)w->starts);
         }
         xfree(r);
         H5Tclose(t);

@@ -117,6 +117,11 @@ START_TEST(test_compat_basic)
     ck_assert_double_eq(st.idle_node_seconds, 190.0);
     ck_assert_double_eq(st.allocated_node_seconds, 190.0);
     ck_assert_int_eq(st.last_event_time, 1612988500);
+    /* A: 0 -> 1 at evt1 is a start (from below Jmin, free), 1 -> 3 at
+     * evt2 and 2 -> 3 at evt4 are rescales of a running job; B never
+     * gets a node. */
+    ck_assert_uint_eq(st.rescales, 2);
+    ck_assert_uint_eq(st.starts, 1);
     free(got);
 }
 END_TEST
@@ -397,6 +402,10 @@ START_TEST(test_default_lifecycle)
     ck_assert_double_eq(st.idle_node_seconds, 165.0);
     ck_assert_double_eq(st.allocated_node_seconds, 152.0);
     ck_assert_int_eq(st.last_event_time, 1612988542);
+    /* Starts: A at t0 (0 -> 1), B at evt4 and again at evt6 (0 -> 1);
+     * rescales of a running job: A 1 -> 2 at evt1 and evt3. */
+    ck_assert_uint_eq(st.starts, 3);
+    ck_assert_uint_eq(st.rescales, 2);
     /* A finished 87 s and B 92 s after submission; makespan 142 s.
      * Node shares: A held 1x20 + 2x3 + 1x27 + 2x37 = 127 node-s over its
      * 87 s; B 13 + 12 = 25 node-s over 92 s.  Jain's index of the two;
@@ -450,7 +459,8 @@ START_TEST(test_default_costs_in_samples)
                                "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
                                "A,1612988400,1,2,1e6,4,2,0:0:0 1:10:1 "
                                "2:16:1.6\n");
-    const char *steps = tu_tmp("costs.csv");
+    const char *steps = tu_tmp("costs.csv"), *joblog = tu_tmp("costs.jobs.csv");
+    struct rec_sink js, *sinks[] = {&js};
     struct replay_opts o;
     struct replay_stats st;
     struct bfs_error e;
@@ -460,6 +470,9 @@ START_TEST(test_default_costs_in_samples)
     o.alloc.name = "even";
     o.trace_path = trace;
     o.jobs_path = jobs;
+    ck_assert_int_eq(joblog_open(joblog, &js, &e), 0);
+    o.sinks = sinks;
+    o.n_sinks = 1;
     bfs_error_clear(&e);
     ck_assert_msg(tu_replay(&o, steps, &st, &e) == 0, "%s", e.msg);
     got = tu_slurp(steps);
@@ -479,6 +492,23 @@ START_TEST(test_default_costs_in_samples)
     /* Pool 2 nodes for 10 s, 1 for 10, 2 for 20; A holds all of them. */
     ck_assert_double_eq(st.idle_node_seconds, 70.0);
     ck_assert_double_eq(st.allocated_node_seconds, 70.0);
+    /* A starts at t0 (0 -> 2) and again at evt1 (0 -> 1): free, starts;
+     * 1 -> 2 at evt2 is its one rescale. */
+    ck_assert_uint_eq(st.starts, 2);
+    ck_assert_uint_eq(st.rescales, 1);
+    free(got);
+    /* The job log: submitted, admitted and started at T, unfinished;
+     * 496 samples; 2x10 + 1x10 + 2x20 = 70 node-s; 1 rescale, 1
+     * preemption; paused 2 + 4 = 6 s, losing 64 to rescaling and 20 to
+     * preemption; 2 starts. */
+    got = tu_slurp(joblog);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_str_eq(got, "job,tsub,admitted,first_start,finished,"
+                          "completion_s,samples,node_seconds,rescales,"
+                          "preemptions,paused_s,lost_rescale,lost_preempt,"
+                          "starts\n"
+                          "A,2021-02-10 20:20:00,2021-02-10 20:20:00,"
+                          "2021-02-10 20:20:00,,,496,70,1,1,6,64,20,2\n");
     free(got);
 }
 END_TEST

@@ -50,7 +50,7 @@ static void initial_map(struct replay *r)
         dealt[p % r->n_act]++;
     for (size_t a = 0; a < r->n_act; a++) {
         struct rjob *rj = &r->jobs[r->act[a]];
-        size_t skip = 0, k = 0;
+        size_t skip = 0, k = 0, held = 0;
         if (dealt[a] < (size_t)rj->def->jmin)
             skip = dealt[a];
         else if (dealt[a] > (size_t)rj->def->jmax)
@@ -58,8 +58,10 @@ static void initial_map(struct replay *r)
         for (size_t p = a; p < r->n_pool; p += r->n_act, k++)
             if (k >= skip) {
                 r->owner[r->pool[p]] = (int32_t)r->act[a];
-                rj->held++;
+                held++;
             }
+        core_count_change(r, rj, 0, (int)held); /* a start, or none */
+        rj->held = (int)held;
     }
     xfree(dealt);
     core_set_rates(r, r->st->first_time);
@@ -140,10 +142,7 @@ static int decide(struct replay *r, size_t evt, int64_t t)
             rj->pend = rj->p[old] * rj->def->tcup;
         else if (rj->target < old)
             rj->pend = rj->p[old] * rj->def->tcdw;
-        if (rj->target != old) {
-            rj->n_rescales++;
-            r->st->rescales++;
-        }
+        core_count_change(r, rj, old, rj->target);
     }
     apply_targets(r);
     core_set_rates(r, t);

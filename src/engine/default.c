@@ -207,11 +207,8 @@ static int decide(struct replay *r, size_t evt, int64_t t)
                 struct rjob *rj = &r->jobs[r->act[a]];
                 int old = rj->held;
                 rj->target = r->counts[a];
-                if (rj->target == old)
-                    continue;
-                rj->n_rescales++;
-                r->st->rescales++;
-                if (old >= rj->def->jmin) {
+                core_count_change(r, rj, old, rj->target);
+                if (rj->target != old && old >= rj->def->jmin) {
                     double c = rj->target > old ? rj->def->tcup : rj->def->tcdw;
                     rj->pause_added[PAUSE_RESCALE] +=
                         pause_job(rj, t, c, PAUSE_RESCALE);

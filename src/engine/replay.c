@@ -411,6 +411,7 @@ static int emit_jobs(struct replay *r)
             .lost_preempt = rj->lost[PAUSE_PREEMPT],
             .rescales = rj->n_rescales,
             .preemptions = rj->n_preempts,
+            .starts = rj->n_starts,
         };
         for (size_t i = 0; i < r->o->n_sinks && !r->sink_rc; i++)
             if (r->o->sinks[i]->job)
@@ -487,6 +488,19 @@ size_t core_departures(struct replay *r, int64_t t,
     pool_remove_leaves(r);
     r->st->preemptions += n;
     return n;
+}
+
+void core_count_change(struct replay *r, struct rjob *rj, int old, int target)
+{
+    if (target == old)
+        return;
+    if (old >= rj->def->jmin) {
+        rj->n_rescales++;
+        r->st->rescales++;
+    } else if (target >= rj->def->jmin) {
+        rj->n_starts++;
+        r->st->starts++;
+    }
 }
 
 void core_finish_job(struct replay *r, struct rjob *rj, int64_t t)

@@ -87,9 +87,10 @@ struct replay_stats {
     double preempt_cost;           /* samples lost to preemption */
     double idle_node_seconds;      /* pool size integrated over time */
     double allocated_node_seconds; /* nodes in use integrated over time */
-    size_t rescales;               /* rescale decisions (up or down) */
-    size_t preemptions;            /* jobs that lost nodes to the scheduler */
-    size_t solves;                 /* allocator calls */
+    size_t rescales;    /* changes of a running job's count (C >= Jmin) */
+    size_t starts;      /* changes from below Jmin to a running count */
+    size_t preemptions; /* jobs that lost nodes to the scheduler */
+    size_t solves;      /* allocator calls */
     size_t solves_by_status[ALLOC_N_STATUSES];
     double solve_s_median, solve_s_p95, solve_s_max, solve_s_total;
     size_t max_rows, max_cols, max_nnz;

@@ -55,7 +55,7 @@ struct rjob {
     /* What the job log reports. */
     int64_t admit_time, first_start, done_time; /* -1 = never */
     double node_seconds, paused_s, lost[2];
-    size_t n_rescales, n_preempts;
+    size_t n_rescales, n_preempts, n_starts;
 };
 
 struct replay {
@@ -131,6 +131,11 @@ void core_account(struct replay *r, int64_t prev, int64_t t);
 size_t core_departures(struct replay *r, int64_t t,
                        int (*preempt)(struct replay *r, struct rjob *rj,
                                       int64_t t));
+/* Counts a change of rj's count from old to target decided at an event:
+ * a rescale if the job was running (old >= Jmin: the changes the
+ * objective charges a rescale cost for), a start if it goes from below
+ * Jmin to a running count, neither otherwise. */
+void core_count_change(struct replay *r, struct rjob *rj, int old, int target);
 /* Marks rj finished at t with its work done. */
 void core_finish_job(struct replay *r, struct rjob *rj, int64_t t);
 /* Drops the finished jobs from the active ones and frees their nodes. */

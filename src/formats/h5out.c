@@ -114,7 +114,7 @@ static const struct field job_tail[] = {
     {"tsub", 0, 'i'},     {"admitted", 0, 'i'},     {"first_start", 0, 'i'},
     {"finished", 0, 'i'}, {"samples", 0, 'd'},      {"node_seconds", 0, 'd'},
     {"paused_s", 0, 'd'}, {"lost_rescale", 0, 'd'}, {"lost_preempt", 0, 'd'},
-    {"rescales", 0, 'i'}, {"preemptions", 0, 'i'},
+    {"rescales", 0, 'i'}, {"preemptions", 0, 'i'},  {"starts", 0, 'i'},
 };
 #define N_JOB_TAIL (sizeof job_tail / sizeof job_tail[0])
 
@@ -161,7 +161,10 @@ static const char job_columns[] =
     "node_seconds: nodes held, integrated over time\n"
     "paused_s: seconds paused\n"
     "lost_rescale, lost_preempt: samples lost to rescaling and preemption\n"
-    "rescales, preemptions: counts\n";
+    "rescales: changes of the job's count while it was running (C >= "
+    "Jmin)\n"
+    "preemptions: events at which it lost nodes to the trace\n"
+    "starts: changes from below Jmin to a running count\n";
 
 /* A buffered packet table. */
 struct tab {
@@ -425,14 +428,15 @@ static int write_jobs(struct h5out *h)
                         j->finished};
         double dv[] = {j->samples, j->node_seconds, j->paused_s,
                        j->lost_rescale, j->lost_preempt};
-        int64_t cv[] = {(int64_t)j->rescales, (int64_t)j->preemptions};
+        int64_t cv[] = {(int64_t)j->rescales, (int64_t)j->preemptions,
+                        (int64_t)j->starts};
 
         memcpy(p, &iv[0], 8);
         memcpy(p + 8, h->jobs[i].name, strlen(h->jobs[i].name));
         p += 8 + len;
         memcpy(p, &iv[1], 4 * 8);
         memcpy(p + 4 * 8, dv, 5 * 8);
-        memcpy(p + 9 * 8, cv, 2 * 8);
+        memcpy(p + 9 * 8, cv, 3 * 8);
     }
 
     if ((sp = H5Screate_simple(1, &n, &maxn)) < 0 ||

@@ -30,9 +30,9 @@ static int joblog_job(void *arg, const struct rec_job *j)
     put_time(f, j->finished);
     if (j->finished >= 0)
         fprintf(f, "%" PRId64, j->finished - j->tsub);
-    fprintf(f, ",%.17g,%.17g,%zu,%zu,%.17g,%.17g,%.17g\n", j->samples,
+    fprintf(f, ",%.17g,%.17g,%zu,%zu,%.17g,%.17g,%.17g,%zu\n", j->samples,
             j->node_seconds, j->rescales, j->preemptions, j->paused_s,
-            j->lost_rescale, j->lost_preempt);
+            j->lost_rescale, j->lost_preempt, j->starts);
     return rec_text_check(t);
 }
 
@@ -41,7 +41,8 @@ int joblog_open(const char *path, struct rec_sink *sink, struct bfs_error *e)
     int rc = rec_text_open(path,
                            "job,tsub,admitted,first_start,finished,"
                            "completion_s,samples,node_seconds,rescales,"
-                           "preemptions,paused_s,lost_rescale,lost_preempt\n",
+                           "preemptions,paused_s,lost_rescale,lost_preempt,"
+                           "starts\n",
                            sink, e);
     if (rc == 0)
         sink->job = joblog_job;

@@ -67,6 +67,7 @@ struct rec_job {
     double paused_s;                   /* seconds paused (default mode) */
     double lost_rescale, lost_preempt; /* samples lost */
     size_t rescales, preemptions;
+    size_t starts; /* changes from below Jmin to a running count */
 };
 
 /* A consumer of what a replay produces.  Every callback may be NULL.  A
