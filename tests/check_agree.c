@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include "engine/replay.h"
+#include "testreplay.h"
 #include "testutil.h"
 #include "base/util.h"
 
@@ -41,17 +42,17 @@ static void hist_add(struct history *h, const char *line)
     h->len += n;
 }
 
-static int hist_alloc(void *arg, size_t evt, int64_t t, size_t job, int count)
+static int hist_alloc(void *arg, const struct rec_alloc *a)
 {
     char line[128];
 
-    snprintf(line, sizeof line, "alloc %zu %lld %zu %d\n", evt, (long long)t,
-             job, count);
+    snprintf(line, sizeof line, "alloc %zu %lld %zu %d\n", a->evt,
+             (long long)a->time, a->job, a->count);
     hist_add(arg, line);
     return 0;
 }
 
-static int hist_job(void *arg, const struct replay_jobrec *j)
+static int hist_job(void *arg, const struct rec_job *j)
 {
     char line[512];
 
@@ -81,8 +82,8 @@ static struct outcome replay_with(const struct method *m, const char *tag,
                                   void (*opts_fn)(struct replay_opts *))
 {
     struct history h = {0};
-    struct replay_sink sink = {.arg = &h, .alloc = hist_alloc, .job = hist_job};
-    const struct replay_sink *sinks[] = {&sink};
+    struct rec_sink sink = {.arg = &h, .alloc = hist_alloc, .job = hist_job};
+    struct rec_sink *sinks[] = {&sink};
     struct outcome out = {0};
     struct replay_opts o;
     struct bfs_error e;
@@ -104,7 +105,7 @@ static struct outcome replay_with(const struct method *m, const char *tag,
     o.n_sinks = 1;
     opts_fn(&o);
     bfs_error_clear(&e);
-    rc = replay_run(&o, &out.st, &e);
+    rc = tu_replay(&o, o.steps_path, &out.st, &e);
     if (rc == BFS_EUNSUP || rc == BFS_ENOTFOUND) {
         xfree(h.text);
         return out; /* solver not compiled in */

@@ -403,11 +403,11 @@ static struct jrow *read_joblog(const char *path, const struct jset *js)
     ck_assert_str_eq(chomp(line),
                      "job,tsub,admitted,first_start,finished,completion_s,"
                      "samples,node_seconds,rescales,preemptions,paused_s,"
-                     "lost_rescale,lost_preempt");
+                     "lost_rescale,lost_preempt,starts");
     while (fgets(line, sizeof line, fp)) {
         struct jrow *r;
         ck_assert_msg(strchr(line, '\n') != NULL, "%s: cut line", path);
-        ck_assert_uint_eq(split(chomp(line), ',', f, 16), 13);
+        ck_assert_uint_eq(split(chomp(line), ',', f, 16), 14);
         ck_assert_uint_lt(n, js->n);
         ck_assert_str_eq(f[0], js->j[n].name);
         r = &rows[n++];

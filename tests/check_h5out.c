@@ -26,28 +26,26 @@
     "n\xc3\xaf"                                                                \
     "code"
 
-static const struct replay_step steps[] = {
+static const struct rec_step steps[] = {
     {1, T0, 0.0, 12.5, 0.0, 0.0, 0, 0, 4, 2, 4, 2, 4},
     {2, T0 + 60, 750.0, 10.25, 3.5, 1.25, 1, 1, 0, 2, 3, 1, 3},
     {3, T0 + 120, 615.0, 0.0, 0.0, 0.0, 3, 0, 0, 1, 0, 0, 0},
 };
 
-static const struct replay_solve solves[] = {
+static const struct rec_solve solves[] = {
     {1, T0, ALLOC_OPTIMAL, 4, 2, 125.5, 125.5, 0.001, 0.002, 10, 12, 30},
     {2, T0 + 60, ALLOC_FEASIBLE, 3, 2, 90.0, 95.0, 0.0015, 10.0, 8, 9, 20},
 };
 
-static const struct {
-    size_t evt;
-    int64_t time;
-    size_t job;
-    int count;
-} allocs[] = {{1, T0, 0, 3}, {1, T0, 1, 1}, {2, T0 + 60, 1, 0}};
+static const struct rec_alloc allocs[] = {
+    {1, T0, 0, 3}, {1, T0, 1, 1}, {2, T0 + 60, 1, 0}};
 
 /* The second name is the longest: 20 bytes of UTF-8. */
-static const struct replay_jobrec jobs[] = {
-    {0, "resnet50", T0 - 100, T0, T0, -1, 1365.0, 420.0, 0.0, 3.5, 0.0, 1, 0},
-    {1, LONG_NAME, T0 - 50, T0, T0, T0 + 60, 0.0, 60.0, 5.0, 0.0, 1.25, 0, 1},
+static const struct rec_job jobs[] = {
+    {0, "resnet50", T0 - 100, T0, T0, -1, 1365.0, 420.0, 0.0, 3.5, 0.0, 1, 0,
+     2},
+    {1, LONG_NAME, T0 - 50, T0, T0, T0 + 60, 0.0, 60.0, 5.0, 0.0, 1.25, 0, 1,
+     1},
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -57,7 +55,7 @@ static const struct replay_jobrec jobs[] = {
 static void write_known(const char *path)
 {
     struct h5out *h = NULL;
-    struct replay_sink sink;
+    struct rec_sink sink;
     struct bfs_error e;
 
     bfs_error_clear(&e);
@@ -70,9 +68,7 @@ static void write_known(const char *path)
     for (size_t i = 0; i < N(solves); i++)
         ck_assert_int_eq(sink.solve(sink.arg, &solves[i]), 0);
     for (size_t i = 0; i < N(allocs); i++)
-        ck_assert_int_eq(sink.alloc(sink.arg, allocs[i].evt, allocs[i].time,
-                                    allocs[i].job, allocs[i].count),
-                         0);
+        ck_assert_int_eq(sink.alloc(sink.arg, &allocs[i]), 0);
     for (size_t i = 0; i < N(jobs); i++)
         ck_assert_int_eq(sink.job(sink.arg, &jobs[i]), 0);
     ck_assert_int_eq(h5out_attr_str(h, "bfsim_version", "0.1.0"), 0);
@@ -208,7 +204,7 @@ struct r_job {
     char name[64];
     int64_t tsub, admitted, first_start, finished;
     double samples, node_seconds, paused_s, lost_rescale, lost_preempt;
-    int64_t rescales, preemptions;
+    int64_t rescales, preemptions, starts;
 };
 
 #define I64(t, s, f) H5Tinsert(t, #f, offsetof(struct s, f), H5T_NATIVE_INT64)
@@ -273,6 +269,7 @@ static hid_t job_type(void)
     DBL(t, r_job, node_seconds), DBL(t, r_job, paused_s);
     DBL(t, r_job, lost_rescale), DBL(t, r_job, lost_preempt);
     I64(t, r_job, rescales), I64(t, r_job, preemptions);
+    I64(t, r_job, starts);
     H5Tclose(s);
     return t;
 }
@@ -327,7 +324,7 @@ START_TEST(test_roundtrip)
     static const char *const job_names[] = {
         "index",        "name",     "tsub",         "admitted", "first_start",
         "finished",     "samples",  "node_seconds", "paused_s", "lost_rescale",
-        "lost_preempt", "rescales", "preemptions"};
+        "lost_preempt", "rescales", "preemptions",  "starts"};
     hid_t f, t, g;
     hsize_t n;
     struct stat st;
@@ -351,7 +348,7 @@ START_TEST(test_roundtrip)
         r = read_table(f, "events", t, &n);
         ck_assert_uint_eq(n, N(steps));
         for (size_t i = 0; i < N(steps); i++) {
-            const struct replay_step *w = &steps[i];
+            const struct rec_step *w = &steps[i];
             ck_assert_int_eq(r[i].evt, (int64_t)w->evt);
             ck_assert_int_eq(r[i].time, w->time);
             ck_assert_double_eq(r[i].thr, w->thr);
@@ -375,7 +372,7 @@ START_TEST(test_roundtrip)
         r = read_table(f, "solves", t, &n);
         ck_assert_uint_eq(n, N(solves));
         for (size_t i = 0; i < N(solves); i++) {
-            const struct replay_solve *w = &solves[i];
+            const struct rec_solve *w = &solves[i];
             ck_assert_int_eq(r[i].evt, (int64_t)w->evt);
             ck_assert_int_eq(r[i].time, w->time);
             ck_assert_int_eq(r[i].status, w->status);
@@ -429,7 +426,7 @@ START_TEST(test_roundtrip)
         r = read_table(f, "jobs", t, &n);
         ck_assert_uint_eq(n, N(jobs));
         for (size_t i = 0; i < N(jobs); i++) {
-            const struct replay_jobrec *w = &jobs[i];
+            const struct rec_job *w = &jobs[i];
             ck_assert_int_eq(r[i].index, (int64_t)w->index);
             ck_assert_str_eq(r[i].name, w->name);
             ck_assert_int_eq(r[i].tsub, w->tsub);
@@ -443,6 +440,7 @@ START_TEST(test_roundtrip)
             ck_assert_double_eq(r[i].lost_preempt, w->lost_preempt);
             ck_assert_int_eq(r[i].rescales, (int64_t)w->rescales);
             ck_assert_int_eq(r[i].preemptions, (int64_t)w->preemptions);
+            ck_assert_int_eq(r[i].starts, (int64_t)w->starts);
         }
         xfree(r);
         H5Tclose(t);
@@ -490,13 +488,13 @@ START_TEST(test_many_rows)
     bfs_error_clear(&e);
     ck_assert_int_eq(h5out_open(path, &h, &e), 0);
     for (size_t i = 0; i < rows; i++) {
-        struct replay_step s = {.evt = i + 1,
-                                .time = T0 + (int64_t)i,
-                                .thr = 0.5 * (double)i,
-                                .nnrun = i % 7};
+        struct rec_step s = {.evt = i + 1,
+                             .time = T0 + (int64_t)i,
+                             .thr = 0.5 * (double)i,
+                             .nnrun = i % 7};
         ck_assert_int_eq(h5out_step(h, &s), 0);
-        ck_assert_int_eq(
-            h5out_alloc(h, i + 1, T0 + (int64_t)i, i % 3, (int)(i % 11)), 0);
+        struct rec_alloc ra = {i + 1, T0 + (int64_t)i, i % 3, (int)(i % 11)};
+        ck_assert_int_eq(h5out_alloc(h, &ra), 0);
     }
     ck_assert_int_eq(h5out_finish(h, 0, &e), 0);
 
@@ -748,6 +746,84 @@ START_TEST(test_python_example)
 }
 END_TEST
 
+/* The outputs of a replay end in two phases (formats/records.h): nothing
+ * is at any path after every sink finished, everything after the
+ * commits; and when one output fails to finish, aborting leaves none of
+ * them, not even those that finished. */
+static void open_three(const char *dir, char *paths[3], struct rec_sink s[3],
+                       struct h5out **h)
+{
+    struct bfs_error e;
+
+    bfs_error_clear(&e);
+    paths[0] = join(dir, "steps.csv");
+    paths[1] = join(dir, "jobs.csv");
+    paths[2] = join(dir, "out.h5");
+    ck_assert_int_eq(steps_open(paths[0], &s[0], &e), 0);
+    ck_assert_int_eq(joblog_open(paths[1], &s[1], &e), 0);
+    ck_assert_int_eq(h5out_open(paths[2], h, &e), 0);
+    h5out_sink(*h, &s[2]);
+    for (int i = 0; i < 3; i++) {
+        if (s[i].step)
+            ck_assert_int_eq(s[i].step(s[i].arg, &steps[0]), 0);
+        if (s[i].job)
+            ck_assert_int_eq(s[i].job(s[i].arg, &jobs[0]), 0);
+    }
+}
+
+START_TEST(test_sinks_two_phases)
+{
+    const char *dir = fresh_dir("phases");
+    char *paths[3];
+    struct rec_sink s[3], *sinks[] = {&s[0], &s[1], &s[2]};
+    struct h5out *h;
+    struct bfs_error e;
+    char *got;
+
+    bfs_error_clear(&e);
+    open_three(dir, paths, s, &h);
+    ck_assert_int_eq(rec_sinks_finish(sinks, 3, 0, &e), 0);
+    for (int i = 0; i < 3; i++)
+        ck_assert(!tu_exists(paths[i]));
+    ck_assert_uint_eq(dir_entries(dir), 3); /* the temporary files */
+    ck_assert_int_eq(rec_sinks_commit(sinks, 3, &e), 0);
+    rec_sinks_abort(sinks, 3); /* after the commits: nothing to do */
+    ck_assert_uint_eq(dir_entries(dir), 3);
+    got = tu_slurp(paths[0]);
+    /* steps[0]: evt 1 at T0 = 2020-09-13 12:26:40, Thr 0, Rate 12.5, no
+     * cost, 0 left, 0 preempted, 4 joined, 2 jobs, pool 4, 2 running on
+     * 4 nodes. */
+    ck_assert_str_eq(got, "evtTime,Thr,Rate,ReScost,evt,Nleft,Npre,Njoin,"
+                          "nJob,nNd,nJrun,nNrun,PreCost\n"
+                          "2020-09-13 12:26:40,0.000000,12.500000,0.000000,"
+                          "1,0,0,4,2,4,2,4,0.000000\n");
+    free(got);
+    for (int i = 0; i < 3; i++)
+        xfree(paths[i]);
+}
+END_TEST
+
+START_TEST(test_sinks_one_fails)
+{
+    const char *dir = fresh_dir("onefails");
+    char *paths[3];
+    struct rec_sink s[3], *sinks[] = {&s[0], &s[1], &s[2]};
+    struct h5out *h;
+    struct bfs_error e;
+
+    bfs_error_clear(&e);
+    open_three(dir, paths, s, &h);
+    /* The HDF5 file meets an error: it cannot finish. */
+    ck_assert_int_eq(h5out_attr_int(h, "", 1), BFS_EINVAL);
+    ck_assert_int_eq(rec_sinks_finish(sinks, 3, 0, &e), BFS_EINVAL);
+    ck_assert_ptr_nonnull(strstr(e.msg, paths[2]));
+    rec_sinks_abort(sinks, 3);
+    ck_assert_uint_eq(dir_entries(dir), 0);
+    for (int i = 0; i < 3; i++)
+        xfree(paths[i]);
+}
+END_TEST
+
 static Suite *h5out_suite(void)
 {
     Suite *s = suite_create("h5out");
@@ -761,6 +837,8 @@ static Suite *h5out_suite(void)
     tcase_add_test(tc, test_error_sticks);
     tcase_add_test(tc, test_hdf5_error);
     tcase_add_test(tc, test_unwritable);
+    tcase_add_test(tc, test_sinks_two_phases);
+    tcase_add_test(tc, test_sinks_one_fails);
     suite_add_tcase(s, tc);
     /* Starting Python and importing pandas takes a few seconds. */
     tcase_set_timeout(py, 60);

@@ -10,10 +10,12 @@
 #include "alloc/instance.h"
 #include "formats/jobs.h"
 #include "engine/replay.h"
+#include "testreplay.h"
 #include "testutil.h"
 
 #include <check.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static struct replay_stats run_compat(const char *trace, const char *jobs,
                                       const char *steps, const char *start,
@@ -29,7 +31,6 @@ static struct replay_stats run_compat(const char *trace, const char *jobs,
     o.alloc.name = "even";
     o.trace_path = trace;
     o.jobs_path = jobs;
-    o.steps_path = steps;
     o.max_jobs = max_jobs;
     if (start) {
         o.has_start = 1;
@@ -40,7 +41,7 @@ static struct replay_stats run_compat(const char *trace, const char *jobs,
                          2);
     }
     bfs_error_clear(&e);
-    rc = replay_run(&o, &st, &e);
+    rc = tu_replay(&o, steps, &st, &e);
     ck_assert_msg(rc == 0, "replay failed: %s", e.msg);
     return st;
 }
@@ -116,6 +117,11 @@ START_TEST(test_compat_basic)
     ck_assert_double_eq(st.idle_node_seconds, 190.0);
     ck_assert_double_eq(st.allocated_node_seconds, 190.0);
     ck_assert_int_eq(st.last_event_time, 1612988500);
+    /* A: 0 -> 1 at evt1 is a start (from below Jmin, free), 1 -> 3 at
+     * evt2 and 2 -> 3 at evt4 are rescales of a running job; B never
+     * gets a node. */
+    ck_assert_uint_eq(st.rescales, 2);
+    ck_assert_uint_eq(st.starts, 1);
     free(got);
 }
 END_TEST
@@ -276,9 +282,8 @@ START_TEST(test_bad_input_leaves_nothing)
     o.mode = REPLAY_COMPAT;
     o.trace_path = trace;
     o.jobs_path = jobs;
-    o.steps_path = steps;
     bfs_error_clear(&e);
-    ck_assert_int_lt(replay_run(&o, &st, &e), 0);
+    ck_assert_int_lt(tu_replay(&o, steps, &st, &e), 0);
     ck_assert_msg(strstr(e.msg, "bad.jobs:3") != NULL, "message: %s", e.msg);
     ck_assert_int_eq(tu_exists(steps), 0);
 }
@@ -321,14 +326,15 @@ END_TEST
  *   B: Tsub T+50, Jmin 1, Jmax 1, Pmax 100,  Tcup 0, Tcdw 0, P 1:4
  * t0 = T, n0 idle: A admitted and given n0 (starting is free), rate 10.
  * evt1 T+20, n1 joins: A did 20 x 10 = 200.  Even gives A 2 nodes: it
- *   pauses Tcup = 5 s (until T+25); decided cost 5 x O(1) = 50; rate 18.
+ *   pauses Tcup = 5 s (until T+25); rate 18, so ReScost 5 x 18 = 90.
  * evt2 T+23, n1 leaves, during the pause: no progress (3 s paused, 54
- *   samples lost to rescaling).  A is preempted: cost 3 x O(2) = 54; the
- *   pause is extended to T+26 (not added).  A keeps n0, rate 10.
+ *   samples lost to rescaling).  A is preempted: the pause is extended
+ *   to T+26 (not added), 1 s more; A keeps n0, rate 10, so PreCost
+ *   1 x 10 = 10.
  * evt3 T+50, n1 joins and B arrives at the same second: A pauses 2 s
  *   (rescale, 20 lost) and 1 s (preemption, 10 lost), then runs 24 s: 240,
  *   A has 440.  Even, N=2, J=2, q=1: quotas 0, the leftover 2 to A; A
- *   pauses 5 s again (until T+55), cost 50, rate 18; B gets nothing.
+ *   pauses 5 s again (until T+55), rate 18, ReScost 90; B gets nothing.
  * evt4 T+87: A's completion between trace rows: after the pause it needs
  *   560 / 18 = 31.1 s: T+55+31.1 = T+86.1, so the event is at T+87 and A
  *   trains 560.  B takes n0 (N=2, q=2 > 1: min(2, Jmax 1)), rate 4.
@@ -364,17 +370,16 @@ START_TEST(test_default_lifecycle)
     o.alloc.name = "even";
     o.trace_path = trace;
     o.jobs_path = jobs;
-    o.steps_path = steps;
     bfs_error_clear(&e);
-    ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);
+    ck_assert_msg(tu_replay(&o, steps, &st, &e) == 0, "%s", e.msg);
     got = tu_slurp(steps);
     ck_assert_ptr_nonnull(got);
     ck_assert_str_eq(got, HEADER
-                     "2021-02-10 20:20:20,200.000000,18.000000,50.000000,"
+                     "2021-02-10 20:20:20,200.000000,18.000000,90.000000,"
                      "1,0,0,1,1,2,1,2,0.000000\n"
                      "2021-02-10 20:20:23,0.000000,10.000000,0.000000,"
-                     "2,1,1,0,1,1,1,1,54.000000\n"
-                     "2021-02-10 20:20:50,240.000000,18.000000,50.000000,"
+                     "2,1,1,0,1,1,1,1,10.000000\n"
+                     "2021-02-10 20:20:50,240.000000,18.000000,90.000000,"
                      "3,0,0,1,2,2,1,2,0.000000\n"
                      "2021-02-10 20:21:27,560.000000,4.000000,0.000000,"
                      "4,0,0,0,1,2,1,1,0.000000\n"
@@ -385,9 +390,10 @@ START_TEST(test_default_lifecycle)
                      "2021-02-10 20:22:22,48.000000,0.000000,0.000000,"
                      "7,0,0,0,0,1,0,0,0.000000\n");
     /* Samples: every job's Pmax, 1100.  Lost to rescaling: 3 x 18 +
-     * 2 x 10 + 5 x 18 = 164; to preemption: 1 x 10.  Pool: 1 node for
-     * 20 s, 2 for 3, 1 for 27, 2 for 37, 2 for 13, 0 for 30, 1 for 12 =
-     * 165 node-s; in use: the same but 1 (not 2) from T+87 to T+100: 152. */
+     * 2 x 10 + 5 x 18 = 164 (not ReScost's 90 + 90: the rate of the
+     * first pause fell from 18 to 10 at evt2); to preemption: 1 x 10.  Pool: 1
+     * node for 20 s, 2 for 3, 1 for 27, 2 for 37, 2 for 13, 0 for 30, 1 for 12
+     * = 165 node-s; in use: the same but 1 (not 2) from T+87 to T+100: 152. */
     ck_assert_uint_eq(st.events, 7);
     ck_assert_uint_eq(st.jobs_finished, 2);
     ck_assert_double_eq_tol(st.samples_trained, 1100.0, 1e-9);
@@ -396,6 +402,10 @@ START_TEST(test_default_lifecycle)
     ck_assert_double_eq(st.idle_node_seconds, 165.0);
     ck_assert_double_eq(st.allocated_node_seconds, 152.0);
     ck_assert_int_eq(st.last_event_time, 1612988542);
+    /* Starts: A at t0 (0 -> 1), B at evt4 and again at evt6 (0 -> 1);
+     * rescales of a running job: A 1 -> 2 at evt1 and evt3. */
+    ck_assert_uint_eq(st.starts, 3);
+    ck_assert_uint_eq(st.rescales, 2);
     /* A finished 87 s and B 92 s after submission; makespan 142 s.
      * Node shares: A held 1x20 + 2x3 + 1x27 + 2x37 = 127 node-s over its
      * 87 s; B 13 + 12 = 25 node-s over 92 s.  Jain's index of the two;
@@ -411,6 +421,94 @@ START_TEST(test_default_lifecycle)
             1e-12);
     }
     ck_assert_double_eq_tol(st.efficiency, 1100.0 / 1274.0, 1e-12);
+    free(got);
+}
+END_TEST
+
+/* The default mode's ReScost and PreCost are samples: the pause seconds
+ * the event adds, times the job's rate after the event's decision, which
+ * is the rate the pause is charged at.  O = P/10, so that a column in
+ * objective units would differ tenfold.  Nodes n0..n3, even allocator:
+ *   A: Tsub T, Jmin 1, Jmax 2, Pmax 1e6, Tcup 4, Tcdw 2,
+ *      P 1:10 2:16, O 1:1 2:1.6
+ * t0 = T, n0 n1 idle: N=2, J=1, q=2 > Jmin: A starts on 2 (free), rate 16.
+ * evt1 T+10, n0 n1 leave, n2 joins: A did 10 x 16 = 160.  A, running on
+ *   2, is preempted down to 0: a pause of Tcdw = 2 s (until T+12).  N=1:
+ *   q=1 is not > Jmin, quota 0, the leftover 1 restarts A on n2 (from 0:
+ *   a start, free), rate P(1) = 10.  PreCost 2 x 10 = 20 (in objective
+ *   units of the old count it would be 2 x O(2) = 3.2).
+ * evt2 T+20, n0 joins: A paused 2 s at 10 (20 lost to preemption), then
+ *   8 s x 10 = 80.  N=2: A goes 1 -> 2, a rescale of a running job: a
+ *   pause of Tcup = 4 s (until T+24), rate 16, ReScost 4 x 16 = 64 (in
+ *   objective units 4 x O(1) = 4).
+ * evt3 T+40, n3 joins: A paused 4 s at 16 (64 lost to rescaling), then
+ *   16 s x 16 = 256.  N=3: A stays at Jmax 2, no cost.  The trace ends.
+ * No rate changed during a pause, so the columns sum to the summary's
+ * costs: ReScost 64 = rescale_cost, PreCost 20 = preempt_cost. */
+START_TEST(test_default_costs_in_samples)
+{
+    const char *trace = tu_write("costs.trace", "bfsim-trace 1\n"
+                                                "node n0\nnode n1\n"
+                                                "node n2\nnode n3\n"
+                                                "1612988400 +0 +1\n"
+                                                "1612988410 -0 -1 +2\n"
+                                                "1612988420 +0\n"
+                                                "1612988440 +3\n");
+    const char *jobs =
+        tu_write("costs.jobs", "# bfsim-jobs 1\n"
+                               "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                               "A,1612988400,1,2,1e6,4,2,0:0:0 1:10:1 "
+                               "2:16:1.6\n");
+    const char *steps = tu_tmp("costs.csv"), *joblog = tu_tmp("costs.jobs.csv");
+    struct rec_sink js, *sinks[] = {&js};
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+    char *got;
+
+    replay_opts_default(&o);
+    o.alloc.name = "even";
+    o.trace_path = trace;
+    o.jobs_path = jobs;
+    ck_assert_int_eq(joblog_open(joblog, &js, &e), 0);
+    o.sinks = sinks;
+    o.n_sinks = 1;
+    bfs_error_clear(&e);
+    ck_assert_msg(tu_replay(&o, steps, &st, &e) == 0, "%s", e.msg);
+    got = tu_slurp(steps);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_str_eq(got,
+                     HEADER "2021-02-10 20:20:10,160.000000,10.000000,0.000000,"
+                            "1,2,1,1,1,1,1,1,20.000000\n"
+                            "2021-02-10 20:20:20,80.000000,16.000000,64.000000,"
+                            "2,0,0,1,1,2,1,2,0.000000\n"
+                            "2021-02-10 20:20:40,256.000000,16.000000,0.000000,"
+                            "3,0,0,1,1,3,1,2,0.000000\n");
+    ck_assert_uint_eq(st.events, 3);
+    ck_assert_double_eq(st.samples_trained, 496.0);
+    ck_assert_double_eq(st.rescale_cost, 64.0);
+    ck_assert_double_eq(st.preempt_cost, 20.0);
+    ck_assert_uint_eq(st.preemptions, 1);
+    /* Pool 2 nodes for 10 s, 1 for 10, 2 for 20; A holds all of them. */
+    ck_assert_double_eq(st.idle_node_seconds, 70.0);
+    ck_assert_double_eq(st.allocated_node_seconds, 70.0);
+    /* A starts at t0 (0 -> 2) and again at evt1 (0 -> 1): free, starts;
+     * 1 -> 2 at evt2 is its one rescale. */
+    ck_assert_uint_eq(st.starts, 2);
+    ck_assert_uint_eq(st.rescales, 1);
+    free(got);
+    /* The job log: submitted, admitted and started at T, unfinished;
+     * 496 samples; 2x10 + 1x10 + 2x20 = 70 node-s; 1 rescale, 1
+     * preemption; paused 2 + 4 = 6 s, losing 64 to rescaling and 20 to
+     * preemption; 2 starts. */
+    got = tu_slurp(joblog);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_str_eq(got, "job,tsub,admitted,first_start,finished,"
+                          "completion_s,samples,node_seconds,rescales,"
+                          "preemptions,paused_s,lost_rescale,lost_preempt,"
+                          "starts\n"
+                          "A,2021-02-10 20:20:00,2021-02-10 20:20:00,"
+                          "2021-02-10 20:20:00,,,496,70,1,1,6,64,20,2\n");
     free(got);
 }
 END_TEST
@@ -440,9 +538,8 @@ START_TEST(test_align_jobs)
     o.align_jobs = 1;
     o.trace_path = trace;
     o.jobs_path = jobs;
-    o.steps_path = steps;
     bfs_error_clear(&e);
-    ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);
+    ck_assert_msg(tu_replay(&o, steps, &st, &e) == 0, "%s", e.msg);
     got = tu_slurp(steps);
     ck_assert_str_eq(got, BASIC_ROWS);
     free(got);
@@ -468,13 +565,12 @@ struct first_counts {
     int n[2];
 };
 
-static int record_first(void *arg, size_t evt, int64_t t, size_t job, int count)
+static int record_first(void *arg, const struct rec_alloc *ra)
 {
     struct first_counts *fc = arg;
 
-    (void)evt;
-    if (t == 1612988400 && job < 2)
-        fc->n[job] = count;
+    if (ra->time == 1612988400 && ra->job < 2)
+        fc->n[ra->job] = ra->count;
     return 0;
 }
 
@@ -501,8 +597,8 @@ START_TEST(test_objectives)
                              "B,1612988400,1,2,1e12,5,3,0:0:0 1:1000:0 "
                              "2:1500:0\n");
     struct first_counts fc;
-    struct replay_sink sink = {.arg = &fc, .alloc = record_first};
-    const struct replay_sink *sinks[] = {&sink};
+    struct rec_sink sink = {.arg = &fc, .alloc = record_first};
+    struct rec_sink *sinks[] = {&sink};
     struct replay_opts o;
     struct replay_stats st;
     struct bfs_error e;
@@ -533,7 +629,7 @@ struct solves_seen {
     double objective[64];
 };
 
-static int record_solve_sink(void *arg, const struct replay_solve *rs)
+static int record_solve_sink(void *arg, const struct rec_solve *rs)
 {
     struct solves_seen *ss = arg;
 
@@ -561,20 +657,23 @@ START_TEST(test_dump_instances)
                               "3:20:20\n");
     const char *dir = tu_tmp("dump.d");
     struct solves_seen ss = {0};
-    struct replay_sink sink = {.arg = &ss, .solve = record_solve_sink};
-    const struct replay_sink *sinks[] = {&sink};
+    struct rec_sink sink = {.arg = &ss, .solve = record_solve_sink};
+    struct rec_sink *sinks[] = {&sink};
     struct alloc_opts ao;
     struct allocator *a;
     struct replay_opts o;
     struct replay_stats st;
     struct bfs_error e;
-    char path[4096];
+    char path[4096], dirbuf[4096];
 
     replay_opts_default(&o);
     o.alloc.name = "dp";
     o.trace_path = trace;
     o.jobs_path = jobs;
-    o.dump_dir = dir;
+    ck_assert_int_eq(mkdir(dir, 0777), 0);
+    o.instance = instance_dump;
+    snprintf(dirbuf, sizeof dirbuf, "%s", dir);
+    o.instance_arg = dirbuf;
     o.sinks = sinks;
     o.n_sinks = 1;
     bfs_error_clear(&e);
@@ -619,6 +718,7 @@ static Suite *replay_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("default");
     tcase_add_test(tc, test_default_lifecycle);
+    tcase_add_test(tc, test_default_costs_in_samples);
     tcase_add_loop_test(tc, test_objectives, 0, 4);
     tcase_add_test(tc, test_dump_instances);
     suite_add_tcase(s, tc);

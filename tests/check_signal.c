@@ -365,7 +365,7 @@ static void check_joblog(const char *path, size_t jobs)
         next = nl + 1;
         for (char *c = line; c < nl; c++)
             fields += *c == ',';
-        ck_assert_int_eq(fields, 13);
+        ck_assert_int_eq(fields, 14);
         rows++;
     }
     ck_assert_uint_eq(rows, jobs);

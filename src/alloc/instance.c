@@ -447,3 +447,20 @@ int instance_write(const char *path, const struct alloc_problem *p,
     }
     return bfs_out_commit(&out, e);
 }
+
+int instance_dump(void *dir, const struct alloc_problem *p,
+                  const char *const *names, size_t evt, int64_t t,
+                  struct bfs_error *e)
+{
+    const char *d = dir;
+    char *path = xmalloc(strlen(d) + 32);
+    char note[160], when[BFS_TIME_LEN];
+    int rc;
+
+    sprintf(path, "%s/evt-%06zu.json", d, evt);
+    snprintf(note, sizeof note, "bfsim replay: event %zu at %s, %zu jobs", evt,
+             bfs_time_format(t, when), p->n_jobs);
+    rc = instance_write(path, p, names, note, e);
+    xfree(path);
+    return rc;
+}

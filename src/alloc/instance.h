@@ -39,6 +39,8 @@
 #include "alloc/alloc.h"
 #include "base/error.h"
 
+#include <stdint.h>
+
 #define INSTANCE_FORMAT "bfsim-instance"
 #define INSTANCE_VERSION 1
 
@@ -68,6 +70,15 @@ int instance_read(const char *path, struct instance *out, struct bfs_error *e);
 int instance_write(const char *path, const struct alloc_problem *p,
                    const char *const *names, const char *note,
                    struct bfs_error *e);
+
+/* A replay's instance callback (struct replay_opts.instance, for
+ * `bfsim replay --dump-instances DIR`): writes p, solved at event evt at
+ * time t, to DIR/evt-NNNNNN.json with a note naming the event.  dir is
+ * the directory (a const char *), which must exist.  Returns 0 or a
+ * negative code (reported in e). */
+int instance_dump(void *dir, const struct alloc_problem *p,
+                  const char *const *names, size_t evt, int64_t t,
+                  struct bfs_error *e);
 
 /* Frees what in owns; safe on a zeroed struct. */
 void instance_release(struct instance *in);

@@ -4,6 +4,7 @@
  * are built from it here, so this file names no option. */
 #include "config.h"
 
+#include "alloc/instance.h"
 #include "cli/cmd.h"
 #include "cli/replay_out.h"
 #include "formats/h5out.h"
@@ -12,11 +13,13 @@
 #include "engine/replay.h"
 #include "base/util.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The help's layout: option names from column 2, text from HELP_COL,
@@ -188,20 +191,87 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
     return rc;
 }
 
+/* Opens every output as a sink (formats/records.h), runs the replay, and
+ * commits the outputs only if the replay and every output succeeded:
+ * first every one is finished (written, flushed, synced), then every one
+ * is renamed over its path.  On any error none is left behind.  Returns
+ * a CMD_* exit status (errors are reported). */
+static int run_replay(struct replay_opts *o, int argc, char **argv,
+                      const char *summary, const char *job_log,
+                      const char *h5path)
+{
+    struct rec_sink steps_s, joblog_s, h5_s, summary_s, *sinks[4];
+    struct replay_stats st;
+    struct bfs_error e;
+    struct h5out *h5 = NULL;
+    char *dump_dir = NULL;
+    size_t n = 0;
+    int rc = 0;
+
+    bfs_error_clear(&e);
+    if (o->dump_dir) {
+        if (mkdir(o->dump_dir, 0777) != 0 && errno != EEXIST)
+            rc = bfs_fail(&e, BFS_EIO, "--dump-instances: cannot create %s: %s",
+                          o->dump_dir, strerror(errno));
+        o->instance = instance_dump;
+        o->instance_arg = dump_dir = xstrdup(o->dump_dir);
+    }
+    if (rc == 0 && o->steps_path &&
+        (rc = steps_open(o->steps_path, &steps_s, &e)) == 0)
+        sinks[n++] = &steps_s;
+    if (rc == 0 && job_log && (rc = joblog_open(job_log, &joblog_s, &e)) == 0)
+        sinks[n++] = &joblog_s;
+    if (rc == 0 && h5path && (rc = h5out_open(h5path, &h5, &e)) == 0) {
+        h5out_sink(h5, &h5_s);
+        sinks[n++] = &h5_s;
+        if (replay_h5_attrs(h5, argc, argv, o) != 0) {
+            e = *h5out_error(h5);
+            rc = e.code ? e.code : BFS_EIO;
+        }
+    }
+    if (rc == 0 && summary &&
+        (rc = rec_text_open(summary, "", &summary_s, &e)) == 0)
+        sinks[n++] = &summary_s;
+    if (rc == 0) {
+        o->sinks = sinks;
+        o->n_sinks = n;
+        rc = replay_run(o, &st, &e);
+        if (o->progress)
+            fputs("\r\033[K", stderr);
+        if (rc && !e.msg[0]) /* a sink failed: its finish says why */
+            rec_sinks_finish(sinks, n, 1, &e);
+    }
+    if (rc == 0 && h5 && replay_h5_summary(h5, &st) != 0) {
+        e = *h5out_error(h5);
+        rc = e.code ? e.code : BFS_EIO;
+    }
+    if (rc == 0 && summary)
+        rc = replay_write_summary(rec_text_file(&summary_s), summary, o, &st,
+                                  &e);
+    if (rc == 0)
+        rc = rec_sinks_finish(sinks, n, st.partial, &e);
+    if (rc == 0)
+        rc = rec_sinks_commit(sinks, n, &e);
+    rec_sinks_abort(sinks, n); /* what was not committed */
+    xfree(dump_dir);
+    if (rc)
+        return cmd_report(&e, rc);
+    if (!summary)
+        replay_print_report(o, &st);
+    if (st.partial) {
+        fprintf(stderr, "bfsim replay: interrupted; results are partial\n");
+        return 130;
+    }
+    return CMD_OK;
+}
+
 int cmd_replay(int argc, char **argv)
 {
     struct replay_args args;
     struct replay_opts o;
-    struct replay_stats st;
-    struct bfs_error e;
     struct progress pg;
     const char *summary = NULL, *job_log = NULL;
-    struct joblog jl;
-    struct replay_sink jl_sink = {.arg = &jl, .job = joblog_job};
-    const struct replay_sink *sinks[2];
     const char *h5path = NULL;
-    struct h5out *h5 = NULL;
-    struct replay_sink h5_sink;
     char *trace = NULL, *jobs = NULL;
     int quiet = 0, rc;
 
@@ -230,58 +300,7 @@ int cmd_replay(int argc, char **argv)
         o.progress = show_progress;
         o.progress_arg = &pg;
     }
-    o.sinks = sinks;
-    if (job_log) {
-        if (joblog_open(&jl, job_log))
-            return cmd_report(&jl.e, BFS_EIO);
-        sinks[o.n_sinks++] = &jl_sink;
-    }
-    bfs_error_clear(&e);
-    if (h5path) {
-        if (h5out_open(h5path, &h5, &e) ||
-            replay_h5_attrs(h5, argc, argv, &o)) {
-            if (h5)
-                e = *h5out_error(h5);
-            h5out_abort(h5);
-            if (job_log)
-                bfs_out_abort(&jl.out);
-            return cmd_report(&e, BFS_EIO);
-        }
-        h5out_sink(h5, &h5_sink);
-        sinks[o.n_sinks++] = &h5_sink;
-    }
-    rc = replay_run(&o, &st, &e);
-    if (o.progress)
-        fputs("\r\033[K", stderr);
-    if (h5) {
-        if (rc == 0 && replay_h5_summary(h5, &st) != 0)
-            rc = BFS_EIO;
-        if (rc == 0)
-            rc = h5out_finish(h5, st.partial, &e);
-        else {
-            if (!e.msg[0])
-                e = *h5out_error(h5);
-            h5out_abort(h5);
-        }
-    }
-    if (job_log) {
-        if (rc == 0)
-            rc = bfs_out_commit(&jl.out, &e);
-        else
-            bfs_out_abort(&jl.out);
-    }
-    if (rc) {
-        rc = cmd_report(&e, rc);
-    } else if (summary) {
-        rc = replay_write_summary(summary, &o, &st);
-    } else {
-        replay_print_report(&o, &st);
-        rc = CMD_OK;
-    }
-    if (rc == CMD_OK && st.partial) {
-        fprintf(stderr, "bfsim replay: interrupted; results are partial\n");
-        rc = 130;
-    }
+    rc = run_replay(&o, argc, argv, summary, job_log, h5path);
     xfree(trace);
     xfree(jobs);
     return rc;

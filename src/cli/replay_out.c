@@ -1,6 +1,6 @@
-/* replay_out.c - what `bfsim replay` writes besides the step log: the
- * per-job CSV, the HDF5 file's attributes and /summary, the JSON summary
- * and the human report. */
+/* replay_out.c - what `bfsim replay` writes besides its sinks' records
+ * (formats/records.h): the HDF5 file's attributes and /summary, the JSON
+ * summary and the human report. */
 #include "config.h"
 
 #include "cli/cmd.h"
@@ -15,45 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-
-static void put_time(FILE *f, int64_t t)
-{
-    char ts[BFS_TIME_LEN];
-
-    if (t >= 0)
-        fputs(bfs_time_format(t, ts), f);
-    fputc(',', f);
-}
-
-int joblog_job(void *arg, const struct replay_jobrec *j)
-{
-    struct joblog *jl = arg;
-    FILE *f = jl->out.fp;
-
-    fprintf(f, "%s,", j->name);
-    put_time(f, j->tsub);
-    put_time(f, j->admitted);
-    put_time(f, j->first_start);
-    put_time(f, j->finished);
-    if (j->finished >= 0)
-        fprintf(f, "%" PRId64, j->finished - j->tsub);
-    fprintf(f, ",%.17g,%.17g,%zu,%zu,%.17g,%.17g,%.17g\n", j->samples,
-            j->node_seconds, j->rescales, j->preemptions, j->paused_s,
-            j->lost_rescale, j->lost_preempt);
-    return ferror(f) ? BFS_EIO : 0;
-}
-
-int joblog_open(struct joblog *jl, const char *path)
-{
-    bfs_error_clear(&jl->e);
-    if (bfs_out_open(&jl->out, path, &jl->e))
-        return -1;
-    fputs("job,tsub,admitted,first_start,finished,completion_s,samples,"
-          "node_seconds,rescales,preemptions,paused_s,lost_rescale,"
-          "lost_preempt\n",
-          jl->out.fp);
-    return 0;
-}
 
 /* ---- the HDF5 file ---------------------------------------------------- */
 
@@ -238,28 +199,17 @@ static json_t *summary_json(const struct replay_opts *o,
     return root;
 }
 
-int replay_write_summary(const char *path, const struct replay_opts *o,
-                         const struct replay_stats *st)
+int replay_write_summary(FILE *f, const char *path, const struct replay_opts *o,
+                         const struct replay_stats *st, struct bfs_error *e)
 {
-    struct bfs_error e;
-    struct bfs_out out;
     json_t *root = summary_json(o, st);
-    int rc;
+    int rc = 0;
 
-    bfs_error_clear(&e);
-    rc = bfs_out_open(&out, path, &e);
-    if (rc == 0) {
-        if (json_dumpf(root, out.fp,
-                       JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ||
-            fputc('\n', out.fp) == EOF) {
-            bfs_out_abort(&out);
-            rc = bfs_fail(&e, BFS_EIO, "%s: write error", path);
-        } else {
-            rc = bfs_out_commit(&out, &e);
-        }
-    }
+    if (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ||
+        fputc('\n', f) == EOF)
+        rc = bfs_fail(e, BFS_EIO, "%s: write error", path);
     json_decref(root);
-    return rc ? cmd_report(&e, rc) : CMD_OK;
+    return rc;
 }
 
 void replay_print_report(const struct replay_opts *o,

@@ -1,22 +1,13 @@
-/* replay_out.h - the outputs of `bfsim replay` other than the step log
+/* replay_out.h - what `bfsim replay` writes besides its sinks' records
  * (replay_out.c). */
 #ifndef BFS_CLI_REPLAY_OUT_H
 #define BFS_CLI_REPLAY_OUT_H
 
 #include "base/util.h"
+
+#include <stdio.h>
 #include "engine/replay.h"
 #include "formats/h5out.h"
-
-/* The per-job CSV (--job-log), a replay sink for its job callback. */
-struct joblog {
-    struct bfs_out out;
-    struct bfs_error e;
-};
-
-/* Opens path and writes the header; returns 0, or -1 with jl->e set. */
-int joblog_open(struct joblog *jl, const char *path);
-/* The sink's job callback: one row per job. */
-int joblog_job(void *arg, const struct replay_jobrec *j);
 
 /* Root attributes of the HDF5 file: version, command line, every option,
  * input CRCs.  Returns 0 or the HDF5 writer's error code. */
@@ -25,10 +16,10 @@ int replay_h5_attrs(struct h5out *h, int argc, char **argv,
 /* The summary's numbers as attributes of /summary. */
 int replay_h5_summary(struct h5out *h, const struct replay_stats *st);
 
-/* Writes the JSON summary to path ('-': standard output), atomically.
- * Returns a CMD_* exit status (errors are reported). */
-int replay_write_summary(const char *path, const struct replay_opts *o,
-                         const struct replay_stats *st);
+/* Writes the JSON summary to f (the summary's sink, rec_text_file; path
+ * names it in errors).  Returns 0 or BFS_EIO (in e). */
+int replay_write_summary(FILE *f, const char *path, const struct replay_opts *o,
+                         const struct replay_stats *st, struct bfs_error *e);
 
 /* The short human report on standard output. */
 void replay_print_report(const struct replay_opts *o,

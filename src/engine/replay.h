@@ -9,8 +9,9 @@
  * - REPLAY_DEFAULT: the discrete-event simulation an admin can trust
  *   (exact completion and arrival times, costs as pauses).
  *
- * Results go to the optional step log (CSV, written atomically) and to
- * struct replay_stats.
+ * Results go to struct replay_stats and to the sinks the caller gives
+ * (formats/records.h: the step log, the job log, the HDF5 file, a test's
+ * recorder); the replay opens no file.
  */
 #ifndef BFS_REPLAY_H
 #define BFS_REPLAY_H
@@ -21,60 +22,9 @@
 
 #include "alloc/alloc.h"
 #include "base/error.h"
+#include "formats/records.h"
 
 enum replay_mode { REPLAY_DEFAULT, REPLAY_COMPAT };
-
-/* One processed event: the step log's row. */
-struct replay_step {
-    size_t evt;     /* 1, 2, ... */
-    int64_t time;   /* Unix seconds */
-    double thr;     /* samples trained in the interval before the event */
-    double rate;    /* sum of the jobs' rates after the decision */
-    double rescost; /* rescale cost decided at the event */
-    double precost; /* preemption cost of the event */
-    size_t nleft, npre, njoin; /* nodes that left, jobs preempted, joins */
-    size_t njob, npool, njrun, nnrun; /* admitted jobs, pool size, jobs
-                                         holding nodes, nodes in use */
-};
-
-/* One allocator call. */
-struct replay_solve {
-    size_t evt;
-    int64_t time;
-    int status; /* enum alloc_status */
-    int pool;
-    size_t n_jobs;
-    double objective, bound, build_s, solve_s;
-    size_t rows, cols, nnz;
-};
-
-/* One job of the job set, at the end of the replay.  Times are Unix
- * seconds, -1 when the thing never happened. */
-struct replay_jobrec {
-    size_t index;     /* in the job set, 0-based */
-    const char *name; /* borrowed */
-    int64_t tsub, admitted, first_start, finished;
-    double samples;                    /* samples done */
-    double node_seconds;               /* nodes held, integrated over time */
-    double paused_s;                   /* seconds paused (default mode) */
-    double lost_rescale, lost_preempt; /* samples lost */
-    size_t rescales, preemptions;
-};
-
-/* A consumer of what a replay produces (an HDF5 file, a job log).  Each
- * callback may be NULL; a non-zero return aborts the replay with that
- * code, and the sink reports its own error. */
-struct replay_sink {
-    void *arg;
-    int (*step)(void *arg, const struct replay_step *s);
-    int (*solve)(void *arg, const struct replay_solve *s);
-    /* Job j (index in the job set) holds count nodes from event evt on;
-     * called for every change of a job's count, after the event's
-     * decision, in job order. */
-    int (*alloc)(void *arg, size_t evt, int64_t time, size_t job, int count);
-    /* Every job of the set, in file order, once the replay ends. */
-    int (*job)(void *arg, const struct replay_jobrec *j);
-};
 
 struct replay_opts {
     const char *trace_path;  /* native trace */
@@ -92,10 +42,22 @@ struct replay_opts {
     int legacy_cap;     /* cap changes at floor((N+1)/2) (--big-m legacy) */
     int apply_feasible; /* apply time-limited answers (default mode) */
     struct alloc_opts alloc;
+    /* Paths of outputs for the caller to wire up (the step log's sink,
+     * the instance callback below); replay_run never reads them. */
     const char *steps_path; /* step log CSV, or NULL */
     const char *dump_dir;   /* write every instance solved here, or NULL */
-    const struct replay_sink *const *sinks; /* borrowed; n_sinks of them */
+    /* Sinks fed with every record, in this order; borrowed (the caller
+     * finishes and commits or aborts them after the replay). */
+    struct rec_sink *const *sinks;
     size_t n_sinks;
+    /* Called (if set) with every allocation instance before it is
+     * solved, the event's number and time, and the active jobs' names;
+     * a non-zero return (reported in e) stops the replay with that
+     * code.  `bfsim replay --dump-instances` sets instance_dump. */
+    int (*instance)(void *arg, const struct alloc_problem *p,
+                    const char *const *names, size_t evt, int64_t time,
+                    struct bfs_error *e);
+    void *instance_arg;
     /* Polled between events; when it becomes non-zero the replay stops
      * and reports what it has, marked partial.  May be NULL. */
     volatile sig_atomic_t *stop;
@@ -125,9 +87,10 @@ struct replay_stats {
     double preempt_cost;           /* samples lost to preemption */
     double idle_node_seconds;      /* pool size integrated over time */
     double allocated_node_seconds; /* nodes in use integrated over time */
-    size_t rescales;               /* rescale decisions (up or down) */
-    size_t preemptions;            /* jobs that lost nodes to the scheduler */
-    size_t solves;                 /* allocator calls */
+    size_t rescales;    /* changes of a running job's count (C >= Jmin) */
+    size_t starts;      /* changes from below Jmin to a running count */
+    size_t preemptions; /* jobs that lost nodes to the scheduler */
+    size_t solves;      /* allocator calls */
     size_t solves_by_status[ALLOC_N_STATUSES];
     double solve_s_median, solve_s_p95, solve_s_max, solve_s_total;
     size_t max_rows, max_cols, max_nnz;
@@ -142,7 +105,8 @@ struct replay_stats {
 };
 
 /* Runs a replay.  Returns 0 (also when stopped early: stats->partial) or a
- * negative code with the problem in e; on error no step log is left. */
+ * negative code with the problem in e (empty when a sink's record
+ * callback failed: that sink's finish reports it). */
 int replay_run(const struct replay_opts *o, struct replay_stats *stats,
                struct bfs_error *e);
 

@@ -15,7 +15,7 @@
  * The in-memory rows are structs of 8-byte fields (two 4-byte fields side
  * by side in a solve row), so the compound type has no padding and is
  * both the memory and the file type.  /jobs is written once by
- * h5out_finish, because its name field is a fixed-length string sized to
+ * h5out_close, because its name field is a fixed-length string sized to
  * the longest name, known only at the end; rows are packed by hand at
  * offsets computed from that size.
  *
@@ -114,7 +114,7 @@ static const struct field job_tail[] = {
     {"tsub", 0, 'i'},     {"admitted", 0, 'i'},     {"first_start", 0, 'i'},
     {"finished", 0, 'i'}, {"samples", 0, 'd'},      {"node_seconds", 0, 'd'},
     {"paused_s", 0, 'd'}, {"lost_rescale", 0, 'd'}, {"lost_preempt", 0, 'd'},
-    {"rescales", 0, 'i'}, {"preemptions", 0, 'i'},
+    {"rescales", 0, 'i'}, {"preemptions", 0, 'i'},  {"starts", 0, 'i'},
 };
 #define N_JOB_TAIL (sizeof job_tail / sizeof job_tail[0])
 
@@ -161,7 +161,10 @@ static const char job_columns[] =
     "node_seconds: nodes held, integrated over time\n"
     "paused_s: seconds paused\n"
     "lost_rescale, lost_preempt: samples lost to rescaling and preemption\n"
-    "rescales, preemptions: counts\n";
+    "rescales: changes of the job's count while it was running (C >= "
+    "Jmin)\n"
+    "preemptions: events at which it lost nodes to the trace\n"
+    "starts: changes from below Jmin to a running count\n";
 
 /* A buffered packet table. */
 struct tab {
@@ -172,8 +175,8 @@ struct tab {
 };
 
 struct jobrow {
-    struct replay_jobrec j; /* j.name points to name */
-    char *name;             /* owned */
+    struct rec_job j; /* j.name points to name */
+    char *name;       /* owned */
 };
 
 struct h5out {
@@ -187,6 +190,7 @@ struct h5out {
     struct jobrow *jobs; /* owned */
     size_t n_jobs, cap_jobs;
     struct bfs_error err;
+    int closed; /* h5out_close has run: only commit or abort remain */
 };
 
 /* ---- errors ------------------------------------------------------------ */
@@ -418,20 +422,21 @@ static int write_jobs(struct h5out *h)
 
     buf = xcalloc(h->n_jobs ? h->n_jobs : 1, rec);
     for (size_t i = 0; i < h->n_jobs; i++) {
-        const struct replay_jobrec *j = &h->jobs[i].j;
+        const struct rec_job *j = &h->jobs[i].j;
         unsigned char *p = buf + i * rec;
         int64_t iv[] = {(int64_t)j->index, j->tsub, j->admitted, j->first_start,
                         j->finished};
         double dv[] = {j->samples, j->node_seconds, j->paused_s,
                        j->lost_rescale, j->lost_preempt};
-        int64_t cv[] = {(int64_t)j->rescales, (int64_t)j->preemptions};
+        int64_t cv[] = {(int64_t)j->rescales, (int64_t)j->preemptions,
+                        (int64_t)j->starts};
 
         memcpy(p, &iv[0], 8);
         memcpy(p + 8, h->jobs[i].name, strlen(h->jobs[i].name));
         p += 8 + len;
         memcpy(p, &iv[1], 4 * 8);
         memcpy(p + 4 * 8, dv, 5 * 8);
-        memcpy(p + 9 * 8, cv, 2 * 8);
+        memcpy(p + 9 * 8, cv, 3 * 8);
     }
 
     if ((sp = H5Screate_simple(1, &n, &maxn)) < 0 ||
@@ -578,7 +583,7 @@ fail:
     return rc;
 }
 
-int h5out_step(struct h5out *h, const struct replay_step *s)
+int h5out_step(struct h5out *h, const struct rec_step *s)
 {
     struct ev_rec r = {
         .evt = (int64_t)s->evt,
@@ -598,7 +603,7 @@ int h5out_step(struct h5out *h, const struct replay_step *s)
     return tab_put(h, &h->ev, &r);
 }
 
-int h5out_solve(struct h5out *h, const struct replay_solve *s)
+int h5out_solve(struct h5out *h, const struct rec_solve *s)
 {
     struct so_rec r = {
         .evt = (int64_t)s->evt,
@@ -617,14 +622,13 @@ int h5out_solve(struct h5out *h, const struct replay_solve *s)
     return tab_put(h, &h->so, &r);
 }
 
-int h5out_alloc(struct h5out *h, size_t evt, int64_t time, size_t job,
-                int count)
+int h5out_alloc(struct h5out *h, const struct rec_alloc *a)
 {
-    struct al_rec r = {(int64_t)evt, time, (int64_t)job, count};
+    struct al_rec r = {(int64_t)a->evt, a->time, (int64_t)a->job, a->count};
     return tab_put(h, &h->al, &r);
 }
 
-int h5out_job(struct h5out *h, const struct replay_jobrec *j)
+int h5out_job(struct h5out *h, const struct rec_job *j)
 {
     struct jobrow *row;
 
@@ -670,10 +674,12 @@ const struct bfs_error *h5out_error(const struct h5out *h)
     return &h->err;
 }
 
-int h5out_finish(struct h5out *h, int partial, struct bfs_error *e)
+int h5out_close(struct h5out *h, int partial, struct bfs_error *e)
 {
     int rc = h->err.code;
 
+    if (h->closed)
+        return rc ? bfs_fail(e, rc, "%s", h->err.msg) : 0;
     if (rc == 0)
         rc = tab_flush(h, &h->ev);
     if (rc == 0)
@@ -689,6 +695,7 @@ int h5out_finish(struct h5out *h, int partial, struct bfs_error *e)
         if (rc == 0)
             rc = r;
     }
+    h->closed = 1;
     if (rc == 0) {
         /* Durable before it becomes visible, like bfs_out_commit. */
         int fd = open(h->tmp, O_RDONLY);
@@ -698,6 +705,21 @@ int h5out_finish(struct h5out *h, int partial, struct bfs_error *e)
         if (fd >= 0)
             close(fd);
     }
+    if (rc != 0) {
+        if (!h->err.code)
+            h->err.code = rc;
+        bfs_fail(e, rc, "%s", h->err.msg);
+    }
+    return rc;
+}
+
+int h5out_commit(struct h5out *h, struct bfs_error *e)
+{
+    int rc = h->closed
+                 ? h->err.code
+                 : bfs_fail(&h->err, BFS_EINVAL,
+                            "%s: committed before it was closed", h->path);
+
     if (rc == 0) {
         /* mkstemp creates 0600; give the result the usual mode. */
         mode_t mask = umask(0);
@@ -708,11 +730,23 @@ int h5out_finish(struct h5out *h, int partial, struct bfs_error *e)
                              "cannot rename %s: %s", h->tmp, strerror(errno));
     }
     if (rc != 0) {
+        release(h, 1);
         unlink(h->tmp);
         bfs_fail(e, rc, "%s", h->err.msg);
     }
     destroy(h);
     return rc;
+}
+
+int h5out_finish(struct h5out *h, int partial, struct bfs_error *e)
+{
+    int rc = h5out_close(h, partial, e);
+
+    if (rc) {
+        h5out_abort(h);
+        return rc;
+    }
+    return h5out_commit(h, e);
 }
 
 void h5out_abort(struct h5out *h)
@@ -726,32 +760,50 @@ void h5out_abort(struct h5out *h)
 
 /* ---- replay sink ------------------------------------------------------- */
 
-static int sink_step(void *arg, const struct replay_step *s)
+static int sink_step(void *arg, const struct rec_step *s)
 {
     return h5out_step(arg, s);
 }
 
-static int sink_solve(void *arg, const struct replay_solve *s)
+static int sink_solve(void *arg, const struct rec_solve *s)
 {
     return h5out_solve(arg, s);
 }
 
-static int sink_alloc(void *arg, size_t evt, int64_t time, size_t job,
-                      int count)
+static int sink_alloc(void *arg, const struct rec_alloc *a)
 {
-    return h5out_alloc(arg, evt, time, job, count);
+    return h5out_alloc(arg, a);
 }
 
-static int sink_job(void *arg, const struct replay_jobrec *j)
+static int sink_job(void *arg, const struct rec_job *j)
 {
     return h5out_job(arg, j);
 }
 
-void h5out_sink(struct h5out *h, struct replay_sink *sink)
+static int sink_finish(void *arg, int partial, struct bfs_error *e)
 {
+    return h5out_close(arg, partial, e);
+}
+
+static int sink_commit(void *arg, struct bfs_error *e)
+{
+    return h5out_commit(arg, e);
+}
+
+static void sink_abort(void *arg)
+{
+    h5out_abort(arg);
+}
+
+void h5out_sink(struct h5out *h, struct rec_sink *sink)
+{
+    memset(sink, 0, sizeof *sink);
     sink->arg = h;
     sink->step = sink_step;
     sink->solve = sink_solve;
     sink->alloc = sink_alloc;
     sink->job = sink_job;
+    sink->finish = sink_finish;
+    sink->commit = sink_commit;
+    sink->abort = sink_abort;
 }

@@ -1,7 +1,8 @@
 /* h5out.h - a replay's results as one HDF5 file.
  *
- * The file is written to "PATH.tmp.XXXXXX" beside PATH and renamed over
- * PATH by h5out_finish, so that a reader never sees a half-written file
+ * The file is written to "PATH.tmp.XXXXXX" beside PATH, closed by
+ * h5out_close and renamed over PATH by h5out_commit (the two phases of a
+ * sink, formats/records.h), so that a reader never sees a half-written file
  * and a failed or aborted run leaves nothing behind.  Its layout:
  *
  *   /events       one row per processed event (the step log's columns)
@@ -18,8 +19,8 @@
  * variable-length UTF-8, which h5py returns as str.
  *
  * After any failure the handle keeps the first error (h5out_error): every
- * later call returns its code, and h5out_finish removes the temporary
- * file and reports it.
+ * later call returns its code, and h5out_close / h5out_commit report it
+ * (h5out_commit and h5out_abort remove the temporary file).
  */
 #ifndef BFS_H5OUT_H
 #define BFS_H5OUT_H
@@ -28,7 +29,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
-#include "engine/replay.h"
+#include "formats/records.h"
 
 struct h5out;
 
@@ -41,20 +42,18 @@ int h5out_open(const char *path, struct h5out **out, struct bfs_error *e);
 /* Append one row to /events, /solves, /allocations.  Rows are buffered
  * and written a chunk at a time.  Return 0 or a negative code (the error
  * is kept in h). */
-int h5out_step(struct h5out *h, const struct replay_step *s);
-int h5out_solve(struct h5out *h, const struct replay_solve *s);
-/* Job `job` (index in the job set) holds `count` nodes from event evt on. */
-int h5out_alloc(struct h5out *h, size_t evt, int64_t time, size_t job,
-                int count);
+int h5out_step(struct h5out *h, const struct rec_step *s);
+int h5out_solve(struct h5out *h, const struct rec_solve *s);
+int h5out_alloc(struct h5out *h, const struct rec_alloc *a);
 /* Adds one row to /jobs (rows keep the order of the calls).  j->name is
- * copied.  The table is written by h5out_finish, its name field a
+ * copied.  The table is written by h5out_close, its name field a
  * fixed-length UTF-8 string as long as the longest name. */
-int h5out_job(struct h5out *h, const struct replay_jobrec *j);
+int h5out_job(struct h5out *h, const struct rec_job *j);
 
 /* Root attributes: key = value, replacing an attribute of the same name.
  * Strings are stored as variable-length UTF-8, doubles as 64-bit floats,
  * integers as 64-bit signed integers.  "partial" is written by
- * h5out_finish.  Return 0 or a negative code (kept in h). */
+ * h5out_close.  Return 0 or a negative code (kept in h). */
 int h5out_attr_str(struct h5out *h, const char *key, const char *value);
 int h5out_attr_double(struct h5out *h, const char *key, double value);
 int h5out_attr_int(struct h5out *h, const char *key, int64_t value);
@@ -67,18 +66,29 @@ int h5out_summary_int(struct h5out *h, const char *key, int64_t value);
  * borrowed, valid until h is finished or aborted. */
 const struct bfs_error *h5out_error(const struct h5out *h);
 
-/* Flushes the buffered rows, writes /jobs and the root attribute
- * "partial" (0 or 1), closes the file and renames it over the path given
- * to h5out_open.  Always releases h.  Returns 0, or a negative code
- * (reported in e, also an error h met earlier) with no file left at the
+/* Phase 1: flushes the buffered rows, writes /jobs and the root attribute
+ * "partial" (0 or 1), closes and syncs the temporary file.  Returns 0, or
+ * a negative code (reported in e, also an error h met earlier); either
+ * way h must then be committed or aborted. */
+int h5out_close(struct h5out *h, int partial, struct bfs_error *e);
+
+/* Phase 2: renames the closed file over the path given to h5out_open.
+ * Always releases h.  Returns 0, or a negative code (reported in e; h was
+ * not closed, or closing or renaming failed) with no file left at the
  * path or beside it. */
+int h5out_commit(struct h5out *h, struct bfs_error *e);
+
+/* Both phases at once, for a file written alone: h5out_close, then
+ * h5out_commit, or h5out_abort if closing failed.  Always releases h. */
 int h5out_finish(struct h5out *h, int partial, struct bfs_error *e);
 
 /* Closes and removes the temporary file and releases h; NULL is a no-op. */
 void h5out_abort(struct h5out *h);
 
-/* Fills sink with callbacks that forward to h (h stays owned by the
- * caller, who finishes or aborts it after the replay). */
-void h5out_sink(struct h5out *h, struct replay_sink *sink);
+/* Fills sink with callbacks that forward to h, including finish
+ * (h5out_close), commit and abort: from then on, whoever ends the sink
+ * releases h.  The caller may still add attributes before it is
+ * finished. */
+void h5out_sink(struct h5out *h, struct rec_sink *sink);
 
 #endif

@@ -1,0 +1,174 @@
+/* replay_impl.h - the replay's state and the phases both modes share,
+ * for the replay core (replay.c, pool.c) and its two drivers (compat.c,
+ * default.c) only.
+ *
+ * An event is processed in the same phases in both modes: core_begin,
+ * core_account (node-seconds of the interval), the driver's progress,
+ * core_departures, completions (core_finish_job, core_drop_finished),
+ * core_joins_admit, the decision (core_decide, then apply_targets),
+ * core_set_rates and core_emit.  What differs is the cost model, which
+ * each driver owns: the compatible mode charges costs as samples taken
+ * off the next interval's progress, the default mode as pauses.
+ */
+#ifndef BFS_REPLAY_IMPL_H
+#define BFS_REPLAY_IMPL_H
+
+#include "engine/evq.h"
+#include "engine/replay.h"
+#include "formats/jobs.h"
+#include "formats/trace.h"
+
+/* The causes of a lost sample, indexes of rjob.lost. */
+enum { PAUSE_RESCALE, PAUSE_PREEMPT };
+
+/* A job of the job set and its replay state.  Every field means the same
+ * in both modes; the fields of one mode's cost model are grouped. */
+struct rjob {
+    const struct job *def; /* borrowed from the job set */
+    double *p, *o;         /* owned; P(n), O(n) for n = 0..jmax */
+    int admitted, finished;
+    int held;      /* pool nodes held */
+    int target;    /* count decided by the allocator, for the map rule */
+    int slot;      /* index among the active jobs at the last allocation */
+    int reported;  /* count last given to the sinks' alloc, -1 = none */
+    int preempted; /* lost a node at the current event */
+    double rate;   /* samples/s set at the last decision */
+    double accs;   /* samples done */
+
+    /* The compatible mode's cost model: costs in samples. */
+    double pend;     /* rescale cost decided at the last decision, taken
+                        off the next interval's progress */
+    double progr;    /* the current event's progress */
+    double pre_cost; /* the current event's preemption cost */
+
+    /* The default mode's cost model: pauses, as segments [.., until)
+     * ending in order, during which the job trains nothing. */
+    struct pause_seg {
+        double until;
+        int cause; /* PAUSE_RESCALE or PAUSE_PREEMPT */
+    } * segs;      /* owned */
+    size_t n_segs, cap_segs;
+    double pause_added[2]; /* seconds of pause the current event added,
+                              by cause, until its row is made */
+    uint64_t version;      /* of the job's pending completion event */
+
+    /* What the job log reports. */
+    int64_t admit_time, first_start, done_time; /* -1 = never */
+    double node_seconds, paused_s, lost[2];
+    size_t n_rescales, n_preempts, n_starts;
+};
+
+struct replay {
+    const struct replay_opts *o;
+    struct replay_stats *st;
+    double work; /* the job set's total Pmax */
+    struct bfs_error *e;
+
+    struct trace_reader *tr;
+    struct jobset js;
+    size_t skip, n_nodes; /* the subset */
+    uint8_t *idle;        /* per subset node: idle in the trace now */
+    int32_t *owner;       /* per subset node: job index, -1 free */
+    uint32_t *pool;       /* subset nodes in position order */
+    size_t n_pool;
+    uint32_t *joins, *leaves; /* the next trace row's changes in the subset */
+    size_t n_joins, n_leaves, cap_joins, cap_leaves;
+
+    struct rjob *jobs;
+    size_t next_job; /* first job never admitted, in file order */
+    size_t *act;     /* admitted, unfinished jobs in admission order */
+    size_t n_act;
+    size_t *ev_act; /* the jobs active when the event began */
+    size_t n_ev_act;
+    double *sumbuf; /* scratch for column sums (compatible mode) */
+
+    struct allocator *alloc;
+    struct alloc_job *ajobs;
+    const char **anames; /* names of the active jobs, for instance dumps */
+    int *counts;         /* the allocator's answer, per active job */
+    int *owner_pos;      /* node-level view for the allocator */
+    double *solve_times;
+    size_t n_solve_times, cap_solve_times;
+
+    struct evq q;        /* completions and arrivals (default mode) */
+    int tsub_sorted;     /* the job file is sorted by tsub */
+    struct rec_step row; /* the current event's row, filled by the phases */
+    int sink_rc;         /* first error a sink returned */
+};
+
+/* ---- the drivers ------------------------------------------------------ */
+
+/* Each replays the whole window; returns 0 or a negative code (in r->e,
+ * or r->sink_rc). */
+int compat_run(struct replay *r);
+int default_run(struct replay *r);
+
+/* ---- the core (replay.c) ---------------------------------------------- */
+
+/* Reads the trace up to the start, builds the pool at t0, aligns and
+ * admits the jobs submitted by t0.  Leaves the first event after t0 read
+ * but not applied, its time in *t.  Returns 1 if there is one, 0 if not,
+ * or a negative code. */
+int core_start(struct replay *r, int64_t *t0, int64_t *t);
+/* Reads the next trace row with a change inside the subset into
+ * r->joins / r->leaves, not applied.  Returns 1, 0 at the end, or a
+ * negative code. */
+int next_event(struct replay *r, int64_t *time);
+/* Whether the caller asked the replay to stop (marks it partial). */
+int core_stopped(struct replay *r);
+
+/* Begins event evt at time t: remembers the active jobs (r->ev_act),
+ * clears their per-event marks and starts r->row. */
+void core_begin(struct replay *r, size_t evt, int64_t t);
+/* Accounts the interval [prev, t) at the current map: the pool's and the
+ * allocated node-seconds, each active job's node-seconds. */
+void core_account(struct replay *r, int64_t prev, int64_t t);
+/* Departures: removes the nodes of r->leaves from the pool.  The first
+ * time in the event a job loses a node, preempt(r, rj, t) is called
+ * (before its count drops) to charge the mode's cost; it returns 1 if
+ * the loss counts as a preemption.  Returns the number counted (also
+ * added to the statistics). */
+size_t core_departures(struct replay *r, int64_t t,
+                       int (*preempt)(struct replay *r, struct rjob *rj,
+                                      int64_t t));
+/* Counts a change of rj's count from old to target decided at an event:
+ * a rescale if the job was running (old >= Jmin: the changes the
+ * objective charges a rescale cost for), a start if it goes from below
+ * Jmin to a running count, neither otherwise. */
+void core_count_change(struct replay *r, struct rjob *rj, int old, int target);
+/* Marks rj finished at t with its work done. */
+void core_finish_job(struct replay *r, struct rjob *rj, int64_t t);
+/* Drops the finished jobs from the active ones and frees their nodes. */
+void core_drop_finished(struct replay *r);
+/* Appends r->joins to the pool when the trace row is applied now
+ * (trace_now), then admits the submitted jobs.  Returns the number
+ * admitted. */
+size_t core_joins_admit(struct replay *r, int64_t t, int trace_now);
+/* Asks the allocator for counts of the active jobs (r->counts[a] per
+ * active job a), after the instance callback; records the solve.
+ * Returns 0 with the status in *status, or a negative code. */
+int core_decide(struct replay *r, size_t evt, int64_t t, int *status);
+/* After a decision: every active job's rate, P(n) on n >= Jmin nodes and
+ * 0 below, and its first start. */
+void core_set_rates(struct replay *r, int64_t t);
+/* Gives r->row to the sinks, then the counts that changed at the event.
+ * Returns 0 or the first error of a sink. */
+int core_emit(struct replay *r);
+/* Reports the counts that changed at event evt (time t) to the sinks. */
+void emit_allocs(struct replay *r, size_t evt, int64_t t);
+/* Calls the progress callback, if any. */
+void core_progress(struct replay *r, size_t evt, int64_t t);
+
+/* ---- pool and map (pool.c) --------------------------------------------- */
+
+/* Removes the nodes in r->leaves from the pool, keeping the order. */
+void pool_remove_leaves(struct replay *r);
+/* Appends the nodes in r->joins to the pool. */
+void pool_append_joins(struct replay *r);
+/* Applies rjob.target to every active job by the map rule. */
+void apply_targets(struct replay *r);
+/* Nodes held by the active jobs, and active jobs holding nodes. */
+size_t nodes_in_use(const struct replay *r);
+size_t jobs_running(const struct replay *r);
+
+#endif

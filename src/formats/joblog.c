@@ -1,0 +1,50 @@
+/* joblog.c - the job log: one CSV row per job of the set, at the end of
+ * the replay.  Times are "YYYY-MM-DD HH:MM:SS" (UTC), empty when the
+ * thing never happened; numbers print with 17 digits so that they read
+ * back exactly. */
+#include "config.h"
+
+#include "formats/records.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+static void put_time(FILE *f, int64_t t)
+{
+    char ts[BFS_TIME_LEN];
+
+    if (t >= 0)
+        fputs(bfs_time_format(t, ts), f);
+    fputc(',', f);
+}
+
+static int joblog_job(void *arg, const struct rec_job *j)
+{
+    struct rec_text *t = arg;
+    FILE *f = t->out.fp;
+
+    fprintf(f, "%s,", j->name);
+    put_time(f, j->tsub);
+    put_time(f, j->admitted);
+    put_time(f, j->first_start);
+    put_time(f, j->finished);
+    if (j->finished >= 0)
+        fprintf(f, "%" PRId64, j->finished - j->tsub);
+    fprintf(f, ",%.17g,%.17g,%zu,%zu,%.17g,%.17g,%.17g,%zu\n", j->samples,
+            j->node_seconds, j->rescales, j->preemptions, j->paused_s,
+            j->lost_rescale, j->lost_preempt, j->starts);
+    return rec_text_check(t);
+}
+
+int joblog_open(const char *path, struct rec_sink *sink, struct bfs_error *e)
+{
+    int rc = rec_text_open(path,
+                           "job,tsub,admitted,first_start,finished,"
+                           "completion_s,samples,node_seconds,rescales,"
+                           "preemptions,paused_s,lost_rescale,lost_preempt,"
+                           "starts\n",
+                           sink, e);
+    if (rc == 0)
+        sink->job = joblog_job;
+    return rc;
+}

@@ -1,0 +1,142 @@
+/* records.h - what a replay emits, and the sinks that consume it.
+ *
+ * The engine fills these records and hands them to every sink; the
+ * writers (step CSV, job log, HDF5 file) are sinks and live in formats/,
+ * so the engine opens no file.  A new output is a new sink.
+ *
+ * A sink's life: its writer's open function (steps_open, joblog_open,
+ * h5out_open + h5out_sink) creates a temporary file beside the target and
+ * fills the struct; the replay calls the record callbacks; then the owner
+ * (the CLI, a test) ends every sink in two phases, so that no output is
+ * left unless all of them succeed: rec_sinks_finish() (each sink writes
+ * what it buffered, flushes and syncs its temporary file), then
+ * rec_sinks_commit() (each renames its file over its target).  On any
+ * error, rec_sinks_abort() removes every temporary file.
+ */
+#ifndef BFS_RECORDS_H
+#define BFS_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/error.h"
+#include "base/util.h"
+
+/* One processed event: the step log's row. */
+struct rec_step {
+    size_t evt;     /* 1, 2, ... */
+    int64_t time;   /* Unix seconds */
+    double thr;     /* samples trained in the interval before the event */
+    double rate;    /* sum of the jobs' rates after the decision */
+    double rescost; /* samples the rescaling decided at the event costs */
+    double precost; /* samples the event's preemptions cost */
+    size_t nleft, npre, njoin; /* nodes that left, jobs preempted, joins */
+    size_t njob, npool, njrun, nnrun; /* admitted jobs, pool size, jobs
+                                         holding nodes, nodes in use */
+};
+
+/* One allocator call. */
+struct rec_solve {
+    size_t evt;
+    int64_t time;
+    int status; /* enum alloc_status */
+    int pool;
+    size_t n_jobs;
+    double objective, bound, build_s, solve_s;
+    size_t rows, cols, nnz;
+};
+
+/* Job `job` (index in the job set) holds `count` nodes from event evt
+ * (at time) on, until its next record. */
+struct rec_alloc {
+    size_t evt;
+    int64_t time;
+    size_t job;
+    int count;
+};
+
+/* One job of the job set, at the end of the replay.  Times are Unix
+ * seconds, -1 when the thing never happened. */
+struct rec_job {
+    size_t index;     /* in the job set, 0-based */
+    const char *name; /* borrowed */
+    int64_t tsub, admitted, first_start, finished;
+    double samples;                    /* samples done */
+    double node_seconds;               /* nodes held, integrated over time */
+    double paused_s;                   /* seconds paused (default mode) */
+    double lost_rescale, lost_preempt; /* samples lost */
+    size_t rescales, preemptions;
+    size_t starts; /* changes from below Jmin to a running count */
+};
+
+/* A consumer of what a replay produces.  Every callback may be NULL.  A
+ * record callback's non-zero return (a negative BFS_E* code) aborts the
+ * replay; the sink keeps its own error message, which finish() reports. */
+struct rec_sink {
+    void *arg; /* the sink's state, owned by the sink */
+    int (*step)(void *arg, const struct rec_step *s);
+    int (*solve)(void *arg, const struct rec_solve *s);
+    /* Called for every change of a job's count, after the event's
+     * decision, in job order. */
+    int (*alloc)(void *arg, const struct rec_alloc *a);
+    /* Every job of the set, in file order, once the replay ends. */
+    int (*job)(void *arg, const struct rec_job *j);
+    /* Phase 1 of the end: writes what is buffered (partial: the replay
+     * was stopped early), flushes and syncs the temporary file, keeping
+     * it.  Returns 0 or a negative code reported in e; the sink must
+     * still be aborted then. */
+    int (*finish)(void *arg, int partial, struct bfs_error *e);
+    /* Phase 2: renames the temporary file over the target and releases
+     * the sink.  Returns 0 or a negative code reported in e (the sink is
+     * released either way). */
+    int (*commit)(void *arg, struct bfs_error *e);
+    /* Removes the temporary file and releases the sink; after commit, a
+     * no-op. */
+    void (*abort)(void *arg);
+};
+
+/* Phase 1 for sinks[0..n-1], in order; stops at the first error.
+ * Returns 0 or that error (in e). */
+int rec_sinks_finish(struct rec_sink *const *sinks, size_t n, int partial,
+                     struct bfs_error *e);
+/* Phase 2 for every sink, in order.  Every sink is released; returns 0 or
+ * the first error (in e).  An error here (a failed rename) can leave the
+ * outputs renamed before it in place. */
+int rec_sinks_commit(struct rec_sink *const *sinks, size_t n,
+                     struct bfs_error *e);
+/* Aborts every sink not yet committed: no output is left. */
+void rec_sinks_abort(struct rec_sink *const *sinks, size_t n);
+
+/* ---- the text sinks -------------------------------------------------- */
+
+/* The step log (--steps): a CSV row per event with the published
+ * replayer's columns.  Opens a temporary file beside path (or writes
+ * path in place when it is "-" or a device), writes the header and fills
+ * sink (its step, finish, commit and abort callbacks).  Returns 0 or
+ * BFS_EIO (in e, naming path); nothing is left on failure. */
+int steps_open(const char *path, struct rec_sink *sink, struct bfs_error *e);
+
+/* The job log (--job-log): a CSV row per job of the set, as steps_open
+ * but with the job callback. */
+int joblog_open(const char *path, struct rec_sink *sink, struct bfs_error *e);
+
+/* What a text sink keeps (steps.c and joblog.c; records.c ends it). */
+struct rec_text {
+    struct bfs_out out;
+    struct bfs_error err; /* the first write error */
+};
+
+/* Opens path as a text sink's file, writes header and fills sink's arg
+ * (an owned struct rec_text) and its finish, commit and abort callbacks.
+ * Returns 0 or BFS_EIO (in e). */
+int rec_text_open(const char *path, const char *header, struct rec_sink *sink,
+                  struct bfs_error *e);
+/* The file a text sink writes to (borrowed; until the sink ends), for a
+ * caller that writes it itself, such as the JSON summary. */
+FILE *rec_text_file(const struct rec_sink *sink);
+/* A record callback's check after writing: BFS_EIO (kept in t) if the
+ * stream has failed, else 0. */
+int rec_text_check(struct rec_text *t);
+
+#endif
