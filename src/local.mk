@@ -15,8 +15,10 @@ libbfsim_a_SOURCES = \
 	src/formats/traceinfo.c src/formats/traceinfo.h \
 	src/formats/gentrace.c src/formats/gentrace.h \
 	src/formats/h5out.c src/formats/h5out.h \
+	src/formats/summary.c src/formats/summary.h \
 	src/engine/evq.c src/engine/evq.h \
 	src/engine/replay.c src/engine/replay.h \
+	src/engine/measures.c src/engine/measures.h \
 	src/alloc/alloc.c src/alloc/alloc.h src/alloc/alloc_impl.h \
 	src/alloc/dp.c src/alloc/milp.c \
 	src/alloc/instance.c src/alloc/instance.h \

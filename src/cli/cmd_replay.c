@@ -387,7 +387,7 @@ int cmd_replay(int argc, char **argv)
     if (rc) {
         rc = cmd_report(&e, rc);
     } else if (summary) {
-        rc = replay_write_summary(summary, &o, &st);
+        rc = replay_write_summary(summary, &st);
     } else {
         replay_print_report(&o, &st);
         rc = CMD_OK;

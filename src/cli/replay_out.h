@@ -22,15 +22,15 @@ int joblog_job(void *arg, const struct replay_jobrec *j);
  * input CRCs.  Returns 0 or the HDF5 writer's error code. */
 int replay_h5_attrs(struct h5out *h, int argc, char **argv,
                     const struct replay_opts *o);
-/* The summary's numbers as attributes of /summary. */
+/* Every measure of the table as an attribute of /summary. */
 int replay_h5_summary(struct h5out *h, const struct replay_stats *st);
 
 /* Writes the JSON summary to path ('-': standard output), atomically.
  * Returns a CMD_* exit status (errors are reported). */
-int replay_write_summary(const char *path, const struct replay_opts *o,
-                         const struct replay_stats *st);
+int replay_write_summary(const char *path, const struct replay_stats *st);
 
-/* The short human report on standard output. */
+/* The human report on standard output: the run, then every measure of
+ * the table (engine/measures.h) in its order. */
 void replay_print_report(const struct replay_opts *o,
                          const struct replay_stats *st);
 
