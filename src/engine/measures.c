@@ -86,6 +86,8 @@ const struct measure measures[] = {
      "their 95th percentile (nearest rank)", AT(solve_s_p95, DOUBLE)},
     {"solve_seconds_max", MEASURE_REAL, "s", MEASURE_MACHINE, "their maximum",
      AT(solve_s_max, DOUBLE)},
+    {"solve_seconds_total", MEASURE_REAL, "s", MEASURE_MACHINE, "their sum",
+     AT(solve_s_total, DOUBLE)},
     {"jct_mean_seconds", MEASURE_REAL, "s", 0,
      "the mean over F of finished - Tsub", AT(jct_mean, DOUBLE)},
     {"jct_median_seconds", MEASURE_REAL, "s", 0, "its median (nearest rank)",
@@ -101,6 +103,16 @@ const struct measure measures[] = {
     {"efficiency", MEASURE_REAL, "1", 0,
      "samples_trained / (samples_trained + rescale_cost + preempt_cost)",
      AT(efficiency, DOUBLE)},
+    {"samples_ideal", MEASURE_REAL, "samples", 0,
+     "the integral over [t0, t_end] of sum_j P_j(n_j), n_j the nodes job j "
+     "holds: what they would have trained with no pause, no cost, no stop "
+     "below Jmin and no wait for an event after the job's end",
+     AT(samples_ideal, DOUBLE)},
+    {"node_efficiency", MEASURE_REAL, "1", 0,
+     "samples_trained / samples_ideal (0 when no node was held): unlike "
+     "efficiency, it also counts nodes held below Jmin, by paused jobs "
+     "and by finished jobs",
+     AT(node_efficiency, DOUBLE)},
     {"max_model_rows", MEASURE_INT, "count", 0,
      "rows of the largest MILP built", AT(max_rows, SIZE)},
     {"max_model_cols", MEASURE_INT, "count", 0,
@@ -257,6 +269,8 @@ void measures_finish(struct replay_stats *st, const struct measures_input *in)
     st->fairness = sxx > 0 ? sx * sx / ((double)na * sxx) : 0.0;
     ideal = st->samples_trained + st->rescale_cost + st->preempt_cost;
     st->efficiency = ideal > 0 ? st->samples_trained / ideal : 0.0;
+    st->node_efficiency =
+        st->samples_ideal > 0 ? st->samples_trained / st->samples_ideal : 0.0;
     st->harvest_ratio = st->idle_node_seconds > 0
                             ? st->allocated_node_seconds / st->idle_node_seconds
                             : 0.0;

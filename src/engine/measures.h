@@ -60,6 +60,11 @@ struct replay_stats {
     int64_t makespan;  /* last completion - first admitted job's Tsub */
     double fairness;   /* Jain's index of the admitted jobs' node shares */
     double efficiency; /* samples / (samples + rescale + preempt cost) */
+    /* What the nodes held would have trained at full rate: the integral
+     * over time of sum_j P_j(nodes held by j), accumulated by the replay
+     * wherever it accumulates a job's node-seconds. */
+    double samples_ideal;
+    double node_efficiency; /* samples_trained / samples_ideal */
     double wall_seconds;
     double events_per_second;
     long peak_rss_kib; /* peak resident memory of the process */

@@ -724,6 +724,7 @@ static int compat_run(struct replay *r)
             rj->progr = dt * rj->rate - rj->pend;
             rj->pre = 0.0;
             rj->node_seconds += dt * rj->held;
+            st->samples_ideal += dt * rj->p[rj->held];
             rj->lost[PAUSE_RESCALE] += rj->pend;
             st->rescale_cost += rj->pend;
         }
@@ -877,6 +878,7 @@ static double advance_job(struct replay *r, struct rjob *rj, int64_t t1,
     size_t k = 0;
 
     rj->node_seconds += (double)rj->held * (end - t);
+    r->st->samples_ideal += rj->p[rj->held] * (end - t);
     for (; k < rj->n_segs; k++) {
         double s_end = rj->segs[k].until < end ? rj->segs[k].until : end;
         if (s_end > t) {
