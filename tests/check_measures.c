@@ -37,13 +37,13 @@ static const char *jobs_path(void)
     return tu_src("datasets/hps-shufflenet-10J.jobs");
 }
 
-/* Runs "cd / && bfsim ARGS >/dev/null" and expects exit status 0. */
+/* Runs "cd / && bfsim ARGS" and expects exit status 0. */
 static void run_bfsim(const char *args)
 {
     char *cmd = xmalloc(strlen(args) + 4096);
     int st;
 
-    sprintf(cmd, "cd / && %s %s >/dev/null", tu_bfsim(), args);
+    sprintf(cmd, "cd / && %s %s", tu_bfsim(), args);
     st = system(cmd);
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "failed: %s", cmd);
     free(cmd);
@@ -302,6 +302,43 @@ START_TEST(test_json_and_hdf5)
 }
 END_TEST
 
+/* ---- the human report ------------------------------------------------ */
+
+/* Every measure has its line in the report, "  key  value", in table
+ * order; the run's description is in the first line. */
+START_TEST(test_report)
+{
+    const char *out = tu_tmp("report.txt");
+    char args[8192], *text, *p;
+
+    snprintf(args, sizeof args,
+             "replay --trace %s --jobs %s --nodes 64 --allocator dp -q >%s",
+             trace_path(), jobs_path(), out);
+    run_bfsim(args);
+    text = tu_slurp(out);
+    ck_assert_ptr_nonnull(text);
+    {
+        const char *first = "bfsim replay (default mode, allocator dp, "
+                            "objective file)\n";
+        ck_assert_msg(strncmp(text, first, strlen(first)) == 0,
+                      "first line: %.80s", text);
+    }
+    p = text;
+    for (size_t i = 0; i < measures_n; i++) {
+        char want[80];
+        if (measures[i].flags & MEASURE_DESCRIBES)
+            continue;
+        snprintf(want, sizeof want, "\n  %s ", measures[i].key);
+        p = strstr(p, want);
+        ck_assert_msg(p != NULL, "%s: not in the report (in order)",
+                      measures[i].key);
+    }
+    /* A value: nodes, from --nodes. */
+    ck_assert_ptr_nonnull(strstr(text, "\n  nodes                    64\n"));
+    free(text);
+}
+END_TEST
+
 /* ---- the sweep's results table --------------------------------------- */
 
 /* The machine measures as the "columns" text of results.h5 lists them:
@@ -521,6 +558,7 @@ static Suite *measures_suite(void)
     /* Three replays of 64 nodes and a sweep: a few seconds. */
     tcase_set_timeout(out, 120);
     tcase_add_test(out, test_json_and_hdf5);
+    tcase_add_test(out, test_report);
     tcase_add_test(out, test_sweep_table);
     suite_add_tcase(s, out);
     return s;
