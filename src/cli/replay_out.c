@@ -6,8 +6,8 @@
 #include "cli/cmd.h"
 #include "cli/replay_out.h"
 #include "formats/h5out.h"
-#include "formats/summary.h"
 #include "formats/jobs.h"
+#include "formats/summary.h"
 #include "base/util.h"
 
 #include <inttypes.h>
