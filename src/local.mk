@@ -17,10 +17,12 @@ libbfsim_a_SOURCES = \
 	src/formats/records.c src/formats/records.h \
 	src/formats/steps.c src/formats/joblog.c \
 	src/formats/h5out.c src/formats/h5out.h \
+	src/formats/summary.c src/formats/summary.h \
 	src/engine/evq.c src/engine/evq.h \
 	src/engine/replay.c src/engine/replay.h src/engine/replay_impl.h \
 	src/engine/pool.c src/engine/compat.c src/engine/default.c \
 	src/engine/options.c src/engine/options.h \
+	src/engine/measures.c src/engine/measures.h \
 	src/alloc/alloc.c src/alloc/alloc.h src/alloc/alloc_impl.h \
 	src/alloc/dp.c src/alloc/milp.c \
 	src/alloc/instance.c src/alloc/instance.h \

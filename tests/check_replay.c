@@ -122,6 +122,12 @@ START_TEST(test_compat_basic)
      * gets a node. */
     ck_assert_uint_eq(st.rescales, 2);
     ck_assert_uint_eq(st.starts, 1);
+    /* What the nodes held would give at full rate, interval by interval:
+     * none for 10 s, A on 1 node (P 100) for 20 s, on 3 (P 240) for 30 s,
+     * on 2 (P 180) for 40 s: 2000 + 7200 + 7200 = 16400 samples; the
+     * step log's Thr adds up to 11720 of them. */
+    ck_assert_double_eq(st.samples_ideal, 16400.0);
+    ck_assert_double_eq_tol(st.node_efficiency, 11720.0 / 16400.0, 1e-15);
     free(got);
 }
 END_TEST
@@ -217,6 +223,13 @@ START_TEST(test_compat_lifecycle)
     ck_assert_double_eq(st.idle_node_seconds, 1090.0);
     ck_assert_double_eq(st.allocated_node_seconds, 280.0);
     ck_assert_int_eq(st.last_event_time, 1612989420);
+    /* At full rate, with the counts held in each interval (after the
+     * previous decision): X 1 node (10) and Y 1 (5) for 40 s = 600; X 2
+     * (15) and Z 1 (4) for 10 s = 190; nothing for 20 s; X 1 (10) for
+     * 130 s = 1300; Z 2 (8, between 4 at 1 and 12 at 3) for 10 s = 80;
+     * nothing for 790 s; W 1 (1) for 20 s = 20.  2190 samples in all. */
+    ck_assert_double_eq(st.samples_ideal, 2190.0);
+    ck_assert_double_eq_tol(st.node_efficiency, 1160.0 / 2190.0, 1e-15);
     /* Completion times from Tsub: Y 40, X 200, Z 205 (Tsub T+5), W 20:
      * mean 465 / 4, median (nearest rank 2 of 4) 40, p95 (rank 4) 205;
      * makespan from the first Tsub T to W's end T+1020. */
@@ -421,6 +434,14 @@ START_TEST(test_default_lifecycle)
             1e-12);
     }
     ck_assert_double_eq_tol(st.efficiency, 1100.0 / 1274.0, 1e-12);
+    /* At full rate on the nodes held: A 1 node (P 10) for 20 s, 2 (P 18)
+     * for 3, 1 for 27, 2 for 37 = 200 + 54 + 270 + 666 = 1190; B 1 node
+     * (P 4) for 13 + 12 s = 100.  1290 samples: A's 1000 done, its 174
+     * lost, and 16 more because it finished at T+86.1 (560 / 18 s after
+     * its pause) but held 2 nodes until its completion event at T+87
+     * (32 x 18 - 560 = 16). */
+    ck_assert_double_eq_tol(st.samples_ideal, 1290.0, 1e-9);
+    ck_assert_double_eq_tol(st.node_efficiency, 1100.0 / 1290.0, 1e-12);
     free(got);
 }
 END_TEST

@@ -26,6 +26,7 @@ check_PROGRAMS += \
 	tests/check_conserve \
 	tests/check_signal \
 	tests/check_sweep \
+	tests/check_measures \
 	tests/check_cli
 
 # The scripts the tests run: the independent idle-hours count of an SWF
@@ -92,6 +93,9 @@ tests_check_signal_LDADD = $(BFS_TESTLIBS)
 tests_check_sweep_SOURCES = tests/check_sweep.c $(BFS_TESTHDRS)
 tests_check_sweep_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_sweep_LDADD = $(BFS_TESTLIBS)
+tests_check_measures_SOURCES = tests/check_measures.c $(BFS_TESTHDRS)
+tests_check_measures_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_measures_LDADD = $(BFS_TESTLIBS)
 tests_check_cli_SOURCES = tests/check_cli.c $(BFS_TESTHDRS)
 tests_check_cli_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_cli_LDADD = $(BFS_TESTLIBS)

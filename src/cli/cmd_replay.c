@@ -246,8 +246,7 @@ static int run_replay(struct replay_opts *o, int argc, char **argv,
         rc = e.code ? e.code : BFS_EIO;
     }
     if (rc == 0 && summary)
-        rc = replay_write_summary(rec_text_file(&summary_s), summary, o, &st,
-                                  &e);
+        rc = replay_write_summary(rec_text_file(&summary_s), summary, &st, &e);
     if (rc == 0)
         rc = rec_sinks_finish(sinks, n, st.partial, &e);
     if (rc == 0)

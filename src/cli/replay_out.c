@@ -7,10 +7,10 @@
 #include "cli/replay_out.h"
 #include "formats/h5out.h"
 #include "formats/jobs.h"
+#include "formats/summary.h"
 #include "base/util.h"
 
 #include <inttypes.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,162 +91,74 @@ int replay_h5_attrs(struct h5out *h, int argc, char **argv,
     return rc;
 }
 
-/* The summary's numbers as attributes of /summary. */
+/* The summary's measures as attributes of /summary (the run's
+ * description is among the root attributes). */
 int replay_h5_summary(struct h5out *h, const struct replay_stats *st)
 {
-    const struct {
-        const char *key;
-        double v;
-    } d[] = {
-        {"samples_trained", st->samples_trained},
-        {"rescale_cost", st->rescale_cost},
-        {"preempt_cost", st->preempt_cost},
-        {"idle_node_seconds", st->idle_node_seconds},
-        {"allocated_node_seconds", st->allocated_node_seconds},
-        {"jct_mean_seconds", st->jct_mean},
-        {"jct_median_seconds", st->jct_median},
-        {"jct_p95_seconds", st->jct_p95},
-        {"fairness_jain", st->fairness},
-        {"efficiency", st->efficiency},
-        {"solve_seconds_median", st->solve_s_median},
-        {"solve_seconds_p95", st->solve_s_p95},
-        {"solve_seconds_max", st->solve_s_max},
-        {"wall_seconds", st->wall_seconds},
-    };
-    const struct {
-        const char *key;
-        int64_t v;
-    } n[] = {
-        {"events", (int64_t)st->events},
-        {"jobs_admitted", (int64_t)st->jobs_admitted},
-        {"jobs_finished", (int64_t)st->jobs_finished},
-        {"first_time", st->first_time},
-        {"last_event_time", st->last_event_time},
-        {"makespan_seconds", st->makespan},
-        {"rescales", (int64_t)st->rescales},
-        {"preemptions", (int64_t)st->preemptions},
-        {"solves", (int64_t)st->solves},
-    };
-    int rc = 0;
+    struct summary_value v[MEASURES_MAX_VALUES];
 
-    for (size_t i = 0; i < sizeof d / sizeof *d && !rc; i++)
-        rc = h5out_summary_double(h, d[i].key, d[i].v);
-    for (size_t i = 0; i < sizeof n / sizeof *n && !rc; i++)
-        rc = h5out_summary_int(h, n[i].key, n[i].v);
-    for (int s = 0; s < ALLOC_N_STATUSES && !rc; s++) {
-        char key[64];
-        snprintf(key, sizeof key, "solves_%s", alloc_status_name(s));
-        rc = h5out_summary_int(h, key, (int64_t)st->solves_by_status[s]);
-    }
-    return rc;
+    return h5out_summary_values(h, v, measures_values(st, v));
 }
 
-static json_t *summary_json(const struct replay_opts *o,
-                            const struct replay_stats *st)
-{
-    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
-    json_t *root, *by = json_object();
-    double ratio = st->idle_node_seconds > 0
-                       ? st->allocated_node_seconds / st->idle_node_seconds
-                       : 0.0;
-
-    for (int s = 0; s < ALLOC_N_STATUSES; s++)
-        json_object_set_new(by, alloc_status_name(s),
-                            json_integer((json_int_t)st->solves_by_status[s]));
-    root = json_pack(
-        "{s:s, s:s, s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:s, s:s, s:f, s:f, "
-        "s:f, s:f, s:f, s:f, s:I, s:I}",
-        "bfsim_version", PACKAGE_VERSION, "mode",
-        o->mode == REPLAY_COMPAT ? "bftrainer" : "default", "allocator",
-        o->alloc.name, "partial", st->partial, "events", (json_int_t)st->events,
-        "nodes", (json_int_t)st->trace_nodes, "jobs_total",
-        (json_int_t)st->jobs_total, "jobs_admitted",
-        (json_int_t)st->jobs_admitted, "jobs_finished",
-        (json_int_t)st->jobs_finished, "first_time",
-        bfs_time_format(st->first_time, t0), "last_event_time",
-        bfs_time_format(st->last_event_time, t1), "samples_trained",
-        st->samples_trained, "rescale_cost", st->rescale_cost, "preempt_cost",
-        st->preempt_cost, "idle_node_seconds", st->idle_node_seconds,
-        "allocated_node_seconds", st->allocated_node_seconds, "harvest_ratio",
-        ratio, "rescales", (json_int_t)st->rescales, "preemptions",
-        (json_int_t)st->preemptions);
-    json_object_set_new(root, "objective",
-                        json_string(job_objective_name(o->objective)));
-    json_object_set_new(root, "solves", json_integer((json_int_t)st->solves));
-    json_object_set_new(root, "solves_by_status", by);
-    json_object_set_new(root, "solve_seconds_median",
-                        json_real(st->solve_s_median));
-    json_object_set_new(root, "solve_seconds_p95", json_real(st->solve_s_p95));
-    json_object_set_new(root, "solve_seconds_max", json_real(st->solve_s_max));
-    json_object_set_new(root, "jct_mean_seconds", json_real(st->jct_mean));
-    json_object_set_new(root, "jct_median_seconds", json_real(st->jct_median));
-    json_object_set_new(root, "jct_p95_seconds", json_real(st->jct_p95));
-    json_object_set_new(root, "makespan_seconds",
-                        json_integer((json_int_t)st->makespan));
-    json_object_set_new(root, "fairness_jain", json_real(st->fairness));
-    json_object_set_new(root, "efficiency", json_real(st->efficiency));
-    json_object_set_new(root, "max_model_rows",
-                        json_integer((json_int_t)st->max_rows));
-    json_object_set_new(root, "max_model_cols",
-                        json_integer((json_int_t)st->max_cols));
-    json_object_set_new(root, "max_model_nnz",
-                        json_integer((json_int_t)st->max_nnz));
-    json_object_set_new(root, "wall_seconds", json_real(st->wall_seconds));
-    json_object_set_new(root, "events_per_second",
-                        json_real(st->events_per_second));
-    json_object_set_new(root, "peak_rss_kib",
-                        json_integer((json_int_t)st->peak_rss_kib));
-    return root;
-}
-
-int replay_write_summary(FILE *f, const char *path, const struct replay_opts *o,
+int replay_write_summary(FILE *f, const char *path,
                          const struct replay_stats *st, struct bfs_error *e)
 {
-    json_t *root = summary_json(o, st);
-    int rc = 0;
+    struct summary_value v[MEASURES_MAX_VALUES];
 
-    if (json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) ||
-        fputc('\n', f) == EOF)
-        rc = bfs_fail(e, BFS_EIO, "%s: write error", path);
-    json_decref(root);
-    return rc;
+    return summary_write_json(f, path, v, measures_values(st, v), e);
+}
+
+/* One value as text, with its unit unless that goes without saying. */
+static void print_value(const struct summary_value *v)
+{
+    char t[BFS_TIME_LEN];
+
+    switch (v->type) {
+    case SUMMARY_INT:
+    case SUMMARY_BOOL:
+        printf("%" PRId64, v->v.i);
+        break;
+    case SUMMARY_REAL:
+        printf("%.6g", v->v.d);
+        break;
+    case SUMMARY_TIME:
+        fputs(bfs_time_format(v->v.i, t), stdout);
+        break;
+    case SUMMARY_TEXT:
+        fputs(v->v.s ? v->v.s : "", stdout);
+        break;
+    }
+    if (*v->unit && strcmp(v->unit, "1") != 0 && strcmp(v->unit, "count") != 0)
+        printf(" %s", v->unit);
 }
 
 void replay_print_report(const struct replay_opts *o,
                          const struct replay_stats *st)
 {
-    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
-    double offered = st->idle_node_seconds / 3600.0;
-    double used = st->allocated_node_seconds / 3600.0;
+    struct summary_value v[MEASURES_MAX_VALUES];
+    size_t n = measures_values(st, v);
 
-    printf("bfsim replay (%s mode, allocator %s, objective %s)%s\n",
-           o->mode == REPLAY_COMPAT ? "bftrainer" : "default", o->alloc.name,
-           job_objective_name(o->objective),
+    printf("bfsim replay (%s mode, allocator %s, objective %s)%s\n", st->mode,
+           st->allocator, st->objective,
            st->partial ? " - INTERRUPTED, partial results" : "");
-    printf("  trace            %s (%zu nodes)\n", o->trace_path,
-           st->trace_nodes);
-    printf("  jobs             %s (%zu jobs)\n", o->jobs_path, st->jobs_total);
-    printf("  replayed         %s .. %s, %zu events\n",
-           bfs_time_format(st->first_time, t0),
-           bfs_time_format(st->last_event_time, t1), st->events);
-    printf("  jobs             %zu admitted, %zu finished\n", st->jobs_admitted,
-           st->jobs_finished);
-    printf(
-        "  idle node-hours  %.1f offered, %.1f used (harvest ratio %.1f%%)\n",
-        offered, used, offered > 0 ? 100.0 * used / offered : 0.0);
-    printf("  samples          %.6g trained, %.6g lost to rescaling, %.6g to "
-           "preemption\n",
-           st->samples_trained, st->rescale_cost, st->preempt_cost);
-    printf("  rescales         %zu, preemptions %zu, efficiency %.1f%%\n",
-           st->rescales, st->preemptions, 100.0 * st->efficiency);
-    printf("  completion time  mean %.0f s, median %.0f s, p95 %.0f s; "
-           "makespan %" PRId64 " s\n",
-           st->jct_mean, st->jct_median, st->jct_p95, st->makespan);
-    printf("  fairness         %.3f (Jain's index of node shares)\n",
-           st->fairness);
-    printf("  allocator        %zu calls, solve time median %.3g s, max %.3g "
-           "s\n",
-           st->solves, st->solve_s_median, st->solve_s_max);
-    printf("  wall time        %.2f s (%.0f events/s, peak memory %ld MiB)\n",
-           st->wall_seconds, st->events_per_second, st->peak_rss_kib / 1024);
+    printf("  %-24s %s\n", "trace", o->trace_path);
+    printf("  %-24s %s\n", "jobs", o->jobs_path);
+    /* Every measure of the table, in its order; a group on one line. */
+    for (size_t i = 0; i < n; i++) {
+        if (v[i].describes)
+            continue;
+        printf("  %-24s ", v[i].group ? v[i].group : v[i].key);
+        if (v[i].group) {
+            const char *g = v[i].group;
+            for (size_t k = i; k < n && v[k].group && !strcmp(v[k].group, g);
+                 k++) {
+                printf("%s%s ", k > i ? ", " : "", v[k].key);
+                print_value(&v[k]);
+                i = k;
+            }
+        } else {
+            print_value(&v[i]);
+        }
+        putchar('\n');
+    }
 }

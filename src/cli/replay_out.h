@@ -13,15 +13,16 @@
  * input CRCs.  Returns 0 or the HDF5 writer's error code. */
 int replay_h5_attrs(struct h5out *h, int argc, char **argv,
                     const struct replay_opts *o);
-/* The summary's numbers as attributes of /summary. */
+/* Every measure of the table as an attribute of /summary. */
 int replay_h5_summary(struct h5out *h, const struct replay_stats *st);
 
-/* Writes the JSON summary to f (the summary's sink, rec_text_file; path
- * names it in errors).  Returns 0 or BFS_EIO (in e). */
-int replay_write_summary(FILE *f, const char *path, const struct replay_opts *o,
+/* Writes the JSON summary of st to f (the summary's sink, rec_text_file;
+ * path names it in errors).  Returns 0 or BFS_EIO (in e). */
+int replay_write_summary(FILE *f, const char *path,
                          const struct replay_stats *st, struct bfs_error *e);
 
-/* The short human report on standard output. */
+/* The human report on standard output: the run, then every measure of
+ * the table (engine/measures.h) in its order. */
 void replay_print_report(const struct replay_opts *o,
                          const struct replay_stats *st);
 

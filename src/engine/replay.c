@@ -16,7 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 void replay_opts_default(struct replay_opts *o)
 {
@@ -463,8 +462,11 @@ void core_account(struct replay *r, int64_t prev, int64_t t)
      * exact, whatever their order. */
     r->st->idle_node_seconds += dt * (double)r->n_pool;
     r->st->allocated_node_seconds += dt * (double)nodes_in_use(r);
-    for (size_t a = 0; a < r->n_act; a++)
-        r->jobs[r->act[a]].node_seconds += dt * r->jobs[r->act[a]].held;
+    for (size_t a = 0; a < r->n_act; a++) {
+        const struct rjob *rj = &r->jobs[r->act[a]];
+        r->jobs[r->act[a]].node_seconds += dt * rj->held;
+        r->st->samples_ideal += dt * rj->p[rj->held];
+    }
 }
 
 size_t core_departures(struct replay *r, int64_t t,
@@ -554,72 +556,32 @@ void core_progress(struct replay *r, size_t evt, int64_t t)
 
 /* ---- statistics ------------------------------------------------------ */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The p-quantile (0..1) of sorted v by the nearest-rank method. */
-static double quantile(const double *v, size_t n, double p)
-{
-    size_t k;
-
-    if (n == 0)
-        return 0.0;
-    k = (size_t)ceil(p * (double)n);
-    return v[k ? k - 1 : 0];
-}
-
+/* The run's description and the derived measures (engine/measures.c). */
 static void finish_stats(struct replay *r)
 {
     struct replay_stats *st = r->st;
-    size_t n = r->n_solve_times, nf = 0, na = 0;
-    double *jct = xmalloc((r->js.n + 1) * sizeof *jct);
-    double sum = 0.0, sx = 0.0, sxx = 0.0, ideal;
-    int64_t first_tsub = INT64_MAX, last_done = INT64_MIN;
-    struct rusage ru;
-
-    if (n > 0)
-        qsort(r->solve_times, n, sizeof *r->solve_times, cmp_double);
-    st->solve_s_median = quantile(r->solve_times, n, 0.5);
-    st->solve_s_p95 = quantile(r->solve_times, n, 0.95);
-    st->solve_s_max = n ? r->solve_times[n - 1] : 0.0;
+    struct measures_job *mj = xmalloc((r->js.n + 1) * sizeof *mj);
 
     for (size_t j = 0; j < r->js.n; j++) {
         const struct rjob *rj = &r->jobs[j];
-        int64_t left;
-        if (!rj->admitted)
-            continue;
-        if (rj->def->tsub < first_tsub)
-            first_tsub = rj->def->tsub;
-        /* The node share: node-seconds per second in the system. */
-        left = rj->done_time >= 0 ? rj->done_time : st->last_event_time;
-        if (left > rj->admit_time) {
-            double x = rj->node_seconds / (double)(left - rj->admit_time);
-            sx += x;
-            sxx += x * x;
-        }
-        na++;
-        if (rj->done_time < 0)
-            continue;
-        jct[nf++] = (double)(rj->done_time - rj->def->tsub);
-        sum += jct[nf - 1];
-        if (rj->done_time > last_done)
-            last_done = rj->done_time;
+        mj[j] = (struct measures_job){
+            .tsub = rj->def->tsub,
+            .admitted = rj->admitted ? rj->admit_time : -1,
+            .finished = rj->done_time,
+            .node_seconds = rj->node_seconds,
+        };
     }
-    if (nf > 0)
-        qsort(jct, nf, sizeof *jct, cmp_double);
-    st->jct_mean = nf ? sum / (double)nf : 0.0;
-    st->jct_median = quantile(jct, nf, 0.5);
-    st->jct_p95 = quantile(jct, nf, 0.95);
-    st->makespan = nf ? last_done - first_tsub : 0;
-    st->fairness = sxx > 0 ? sx * sx / ((double)na * sxx) : 0.0;
-    ideal = st->samples_trained + st->rescale_cost + st->preempt_cost;
-    st->efficiency = ideal > 0 ? st->samples_trained / ideal : 0.0;
-    if (getrusage(RUSAGE_SELF, &ru) == 0)
-        st->peak_rss_kib = ru.ru_maxrss;
-    xfree(jct);
+    st->version = PACKAGE_VERSION;
+    st->mode = r->o->mode == REPLAY_COMPAT ? "bftrainer" : "default";
+    st->allocator = r->o->alloc.name;
+    st->objective = job_objective_name(r->o->objective);
+    measures_finish(st, &(struct measures_input){
+                            .solve_times = r->solve_times,
+                            .n_solves = r->n_solve_times,
+                            .jobs = mj,
+                            .n_jobs = r->js.n,
+                        });
+    xfree(mj);
 }
 
 int replay_run(const struct replay_opts *o, struct replay_stats *stats,
@@ -641,10 +603,7 @@ int replay_run(const struct replay_opts *o, struct replay_stats *stats,
         rc = emit_jobs(&r);
     if (rc == 0)
         finish_stats(&r);
-    stats->wall_seconds = bfs_now() - t0;
-    stats->events_per_second = stats->wall_seconds > 0
-                                   ? (double)stats->events / stats->wall_seconds
-                                   : 0.0;
+    measures_set_wall(stats, bfs_now() - t0);
     teardown(&r);
     return rc;
 }

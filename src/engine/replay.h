@@ -9,9 +9,10 @@
  * - REPLAY_DEFAULT: the discrete-event simulation an admin can trust
  *   (exact completion and arrival times, costs as pauses).
  *
- * Results go to struct replay_stats and to the sinks the caller gives
- * (formats/records.h: the step log, the job log, the HDF5 file, a test's
- * recorder); the replay opens no file.
+ * Results go to struct replay_stats (engine/measures.h, with the table
+ * of measures) and to the sinks the caller gives (formats/records.h: the
+ * step log, the job log, the HDF5 file, a test's recorder); the replay
+ * opens no file.
  */
 #ifndef BFS_REPLAY_H
 #define BFS_REPLAY_H
@@ -22,6 +23,7 @@
 
 #include "alloc/alloc.h"
 #include "base/error.h"
+#include "engine/measures.h"
 #include "formats/records.h"
 
 enum replay_mode { REPLAY_DEFAULT, REPLAY_COMPAT };
@@ -70,39 +72,6 @@ struct replay_opts {
 
 /* Fills o with the defaults of `bfsim replay` (paths left NULL). */
 void replay_opts_default(struct replay_opts *o);
-
-/* What a replay measured.  Node-seconds and samples are sums over the
- * replayed window [t0, last event]. */
-struct replay_stats {
-    int partial;        /* stopped by *stop before the trace's end */
-    size_t events;      /* events processed (rows of the step log) */
-    size_t trace_nodes; /* nodes in the selected subset */
-    size_t jobs_total;  /* jobs in the job set */
-    size_t jobs_admitted;
-    size_t jobs_finished;
-    int64_t first_time; /* t0 */
-    int64_t last_event_time;
-    double samples_trained;        /* sum of the step log's Thr */
-    double rescale_cost;           /* samples lost to rescaling, charged */
-    double preempt_cost;           /* samples lost to preemption */
-    double idle_node_seconds;      /* pool size integrated over time */
-    double allocated_node_seconds; /* nodes in use integrated over time */
-    size_t rescales;    /* changes of a running job's count (C >= Jmin) */
-    size_t starts;      /* changes from below Jmin to a running count */
-    size_t preemptions; /* jobs that lost nodes to the scheduler */
-    size_t solves;      /* allocator calls */
-    size_t solves_by_status[ALLOC_N_STATUSES];
-    double solve_s_median, solve_s_p95, solve_s_max, solve_s_total;
-    size_t max_rows, max_cols, max_nnz;
-    /* Job completion times (finished - Tsub, seconds) of finished jobs. */
-    double jct_mean, jct_median, jct_p95;
-    int64_t makespan;  /* last completion - first admitted job's Tsub */
-    double fairness;   /* Jain's index of the admitted jobs' node shares */
-    double efficiency; /* samples / (samples + rescale + preempt cost) */
-    double wall_seconds;
-    double events_per_second;
-    long peak_rss_kib; /* peak resident memory of the process */
-};
 
 /* Runs a replay.  Returns 0 (also when stopped early: stats->partial) or a
  * negative code with the problem in e (empty when a sink's record

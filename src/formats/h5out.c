@@ -669,6 +669,26 @@ int h5out_summary_int(struct h5out *h, const char *key, int64_t value)
                     &value);
 }
 
+int h5out_summary_values(struct h5out *h, const struct summary_value *v,
+                         size_t n)
+{
+    int rc = h->err.code;
+
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        char key[128];
+        if (v[i].describes)
+            continue;
+        summary_name(&v[i], key, sizeof key);
+        if (v[i].type == SUMMARY_REAL)
+            rc = h5out_summary_double(h, key, v[i].v.d);
+        else if (v[i].type == SUMMARY_TEXT)
+            rc = put_str(h, h->summary, key, v[i].v.s ? v[i].v.s : "");
+        else
+            rc = h5out_summary_int(h, key, v[i].v.i);
+    }
+    return rc;
+}
+
 const struct bfs_error *h5out_error(const struct h5out *h)
 {
     return &h->err;

@@ -10,7 +10,7 @@
  *   /allocations  one row per change of a job's node count: the job holds
  *                 `count` nodes from event `evt` until its next row
  *   /jobs         one row per job of the job set, at the end of the replay
- *   /summary      a group whose attributes hold the summary's numbers
+ *   /summary      a group whose attributes hold the summary's measures
  *   root attributes: "format", "partial" and whatever the caller adds
  *
  * Every table is a chunked, extendible compound dataset (shuffle +
@@ -30,6 +30,7 @@
 
 #include "base/error.h"
 #include "formats/records.h"
+#include "formats/summary.h"
 
 struct h5out;
 
@@ -61,6 +62,14 @@ int h5out_attr_int(struct h5out *h, const char *key, int64_t value);
 /* The same, as attributes of the group /summary. */
 int h5out_summary_double(struct h5out *h, const char *key, double value);
 int h5out_summary_int(struct h5out *h, const char *key, int64_t value);
+/* Every value of a summary list that measures the run (not those that
+ * describe it, which belong with the root attributes) as an attribute of
+ * /summary named as summary_name() names it ("group.key" for a group's
+ * member): integers, times (Unix seconds) and flags as 64-bit integers,
+ * reals as doubles, text as strings.  Returns 0 or a negative code (kept
+ * in h). */
+int h5out_summary_values(struct h5out *h, const struct summary_value *v,
+                         size_t n);
 
 /* The first error met by h (code 0 and an empty message if none);
  * borrowed, valid until h is finished or aborted. */

@@ -62,6 +62,7 @@
 #include <hdf5.h>
 
 #include "base/util.h"
+#include "engine/measures.h"
 #include "engine/options.h"
 
 /* 1 when name is the long name, or the one-letter short name, of an
@@ -1233,18 +1234,46 @@ static int write_csv(const struct sweep *s, const struct table *t,
     return 0;
 }
 
-static const char results_columns[] =
-    "id: the run's id (FNV-1a 64 of its canonical option set), also the "
-    "name of its directory runs/ID\n"
-    "then one field per key of the configuration: the option's value as "
-    "passed to bfsim replay (true/false for flags)\n"
-    "then every measure of the run's summary.json, nested names joined "
-    "with '.', prefixed with 'summary.' where a name equals a key; "
-    "numbers as doubles (NaN: absent), true/false as 1/0, text as "
-    "strings\n"
-    "wall_seconds, events_per_second, peak_rss_kib and solve_seconds_* "
-    "measure the machine and differ between repeated runs; every other "
-    "field is the same\n";
+/* The machine-dependent measures of the table (engine/measures.h),
+ * "a, b and c". */
+static char *machine_columns(void)
+{
+    struct buf b = {0};
+    size_t n = 0, k = 0;
+
+    for (size_t i = 0; i < measures_n; i++)
+        n += (measures[i].flags & MEASURE_MACHINE) != 0;
+    for (size_t i = 0; i < measures_n; i++) {
+        if (!(measures[i].flags & MEASURE_MACHINE))
+            continue;
+        if (k++)
+            buf_str(&b, k == n ? " and " : ", ");
+        buf_str(&b, measures[i].key);
+    }
+    return buf_take(&b);
+}
+
+/* The text of /results' "columns" attribute. */
+static char *results_columns(void)
+{
+    struct buf b = {0};
+    char *machine = machine_columns();
+
+    buf_str(&b,
+            "id: the run's id (FNV-1a 64 of its canonical option set), also "
+            "the name of its directory runs/ID\n"
+            "then one field per key of the configuration: the option's value "
+            "as passed to bfsim replay (true/false for flags)\n"
+            "then every measure of the run's summary.json, nested names "
+            "joined with '.', prefixed with 'summary.' where a name equals a "
+            "key; numbers as doubles (NaN: absent), true/false as 1/0, text "
+            "as strings\n");
+    buf_str(&b, machine);
+    buf_str(&b, " measure the machine and differ between repeated runs; "
+                "every other field is the same\n");
+    xfree(machine);
+    return buf_take(&b);
+}
 
 static int h5_fail(struct bfs_error *e, const char *path, const char *what)
 {
@@ -1294,7 +1323,7 @@ static int write_h5(const struct sweep *s, const struct table *t,
     hid_t file = -1, type = -1, sp = -1, dcpl = -1, d = -1, fapl = -1;
     hsize_t dims = t->n_rows;
     unsigned char *data = NULL;
-    char *tp = xmalloc(strlen(path) + 16);
+    char *tp = xmalloc(strlen(path) + 16), *columns = results_columns();
     int fd, rc = 0;
 
     /* Field sizes: id 16, options and string measures as long as their
@@ -1387,7 +1416,7 @@ static int write_h5(const struct sweep *s, const struct table *t,
                         H5P_DEFAULT)) < 0 ||
         (t->n_rows > 0 &&
          H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) ||
-        h5_attr_str(d, "columns", results_columns) != 0 ||
+        h5_attr_str(d, "columns", columns) != 0 ||
         h5_attr_str(file, "format", "bfsim sweep results 1") != 0) {
         rc = h5_fail(e, path, "cannot write the table");
         goto out;
@@ -1422,6 +1451,7 @@ out:
         unlink(tp);
         xfree(tp);
     }
+    xfree(columns);
     xfree(data);
     xfree(off);
     xfree(len);

@@ -1,0 +1,293 @@
+/* measures.c - the table of measures and the derived measures
+ * (measures.h).
+ *
+ * The replay accumulates sums and counts in struct replay_stats as it
+ * goes; measures_finish() derives the rest once, here, so that no writer
+ * computes a measure (the harvest ratio used to be computed by the JSON
+ * writer and by the report, each on its own).  Percentiles are nearest
+ * rank over sorted values.
+ *
+ * The table locates each value by offsetof and its C type, so that
+ * measures_values() can read any row without a getter per measure.
+ */
+#include "config.h"
+
+#include "engine/measures.h"
+
+#include "base/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#define AT(field, ctype) offsetof(struct replay_stats, field), MEASURE_C_##ctype
+
+const struct measure measures[] = {
+    {"bfsim_version", MEASURE_TEXT, "", MEASURE_DESCRIBES,
+     "the bfsim version that ran the replay", AT(version, STR)},
+    {"mode", MEASURE_TEXT, "", MEASURE_DESCRIBES,
+     "the replay's semantics: default, or bftrainer (--compat)", AT(mode, STR)},
+    {"allocator", MEASURE_TEXT, "", MEASURE_DESCRIBES,
+     "the allocator (--allocator)", AT(allocator, STR)},
+    {"partial", MEASURE_BOOL, "", MEASURE_DESCRIBES,
+     "true when a signal stopped the replay before its end", AT(partial, INT)},
+    {"events", MEASURE_INT, "count", 0,
+     "events processed (rows of the step log)", AT(events, SIZE)},
+    {"nodes", MEASURE_INT, "count", 0,
+     "nodes of the trace replayed (the selected subset)",
+     AT(trace_nodes, SIZE)},
+    {"jobs_total", MEASURE_INT, "count", 0, "jobs in the job set",
+     AT(jobs_total, SIZE)},
+    {"jobs_admitted", MEASURE_INT, "count", 0, "jobs admitted, the set A",
+     AT(jobs_admitted, SIZE)},
+    {"jobs_finished", MEASURE_INT, "count", 0, "jobs finished, the set F",
+     AT(jobs_finished, SIZE)},
+    {"first_time", MEASURE_TIME, "UTC", 0, "the replay's start, t0",
+     AT(first_time, I64)},
+    {"last_event_time", MEASURE_TIME, "UTC", 0,
+     "the last event replayed, t_end", AT(last_event_time, I64)},
+    {"samples_trained", MEASURE_REAL, "samples", 0,
+     "samples done over [t0, t_end] (the sum of the step log's Thr), net "
+     "of the losses below",
+     AT(samples_trained, DOUBLE)},
+    {"rescale_cost", MEASURE_REAL, "samples", 0,
+     "samples lost to rescaling: in the default mode rate x the seconds "
+     "paused after a rescale, at the rate the job has during the pause; in "
+     "the compatible mode the costs charged",
+     AT(rescale_cost, DOUBLE)},
+    {"preempt_cost", MEASURE_REAL, "samples", 0,
+     "samples lost to preemption, likewise", AT(preempt_cost, DOUBLE)},
+    {"idle_node_seconds", MEASURE_REAL, "node-s", 0,
+     "the pool size integrated over [t0, t_end]",
+     AT(idle_node_seconds, DOUBLE)},
+    {"allocated_node_seconds", MEASURE_REAL, "node-s", 0,
+     "the nodes held by jobs, integrated over [t0, t_end]",
+     AT(allocated_node_seconds, DOUBLE)},
+    {"harvest_ratio", MEASURE_REAL, "1", 0,
+     "allocated_node_seconds / idle_node_seconds (0 without idle nodes)",
+     AT(harvest_ratio, DOUBLE)},
+    {"rescales", MEASURE_INT, "count", 0,
+     "changes of a running job's node count (from C >= Jmin: the changes "
+     "that cost a rescale)",
+     AT(rescales, SIZE)},
+    {"starts", MEASURE_INT, "count", 0,
+     "changes of a job's node count from below Jmin to Jmin or more "
+     "(starting is free)",
+     AT(starts, SIZE)},
+    {"preemptions", MEASURE_INT, "count", 0,
+     "jobs that lost nodes to the main scheduler, counted per event",
+     AT(preemptions, SIZE)},
+    {"objective", MEASURE_TEXT, "", MEASURE_DESCRIBES,
+     "the objective the allocator maximised (--objective)", AT(objective, STR)},
+    {"solves", MEASURE_INT, "count", 0, "allocator calls", AT(solves, SIZE)},
+    {"solves_by_status", MEASURE_INT, "count", MEASURE_PER_STATUS,
+     "allocator calls by status: optimal, feasible, infeasible, "
+     "no-solution, failed",
+     AT(solves_by_status, SIZE)},
+    {"solve_seconds_median", MEASURE_REAL, "s", MEASURE_MACHINE,
+     "the median of the calls' build + solve times (nearest rank)",
+     AT(solve_s_median, DOUBLE)},
+    {"solve_seconds_p95", MEASURE_REAL, "s", MEASURE_MACHINE,
+     "their 95th percentile (nearest rank)", AT(solve_s_p95, DOUBLE)},
+    {"solve_seconds_max", MEASURE_REAL, "s", MEASURE_MACHINE, "their maximum",
+     AT(solve_s_max, DOUBLE)},
+    {"solve_seconds_total", MEASURE_REAL, "s", MEASURE_MACHINE, "their sum",
+     AT(solve_s_total, DOUBLE)},
+    {"jct_mean_seconds", MEASURE_REAL, "s", 0,
+     "the mean over F of finished - Tsub", AT(jct_mean, DOUBLE)},
+    {"jct_median_seconds", MEASURE_REAL, "s", 0, "its median (nearest rank)",
+     AT(jct_median, DOUBLE)},
+    {"jct_p95_seconds", MEASURE_REAL, "s", 0,
+     "its 95th percentile (nearest rank)", AT(jct_p95, DOUBLE)},
+    {"makespan_seconds", MEASURE_INT, "s", 0,
+     "the last completion - the earliest Tsub in A", AT(makespan, I64)},
+    {"fairness_jain", MEASURE_REAL, "1", 0,
+     "Jain's index (sum x)^2 / (|A| sum x^2) of the node shares x_j = "
+     "node-seconds of job j / (its end or t_end - its admission)",
+     AT(fairness, DOUBLE)},
+    {"efficiency", MEASURE_REAL, "1", 0,
+     "samples_trained / (samples_trained + rescale_cost + preempt_cost)",
+     AT(efficiency, DOUBLE)},
+    {"samples_ideal", MEASURE_REAL, "samples", 0,
+     "the integral over [t0, t_end] of sum_j P_j(n_j), n_j the nodes job j "
+     "holds: what they would have trained with no pause, no cost, no stop "
+     "below Jmin and no wait for an event after the job's end",
+     AT(samples_ideal, DOUBLE)},
+    {"node_efficiency", MEASURE_REAL, "1", 0,
+     "samples_trained / samples_ideal (0 when no node was held): unlike "
+     "efficiency, it also counts nodes held below Jmin, by paused jobs "
+     "and by finished jobs",
+     AT(node_efficiency, DOUBLE)},
+    {"max_model_rows", MEASURE_INT, "count", 0,
+     "rows of the largest MILP built", AT(max_rows, SIZE)},
+    {"max_model_cols", MEASURE_INT, "count", 0,
+     "columns of the largest MILP built", AT(max_cols, SIZE)},
+    {"max_model_nnz", MEASURE_INT, "count", 0,
+     "non-zeros of the largest MILP built", AT(max_nnz, SIZE)},
+    {"wall_seconds", MEASURE_REAL, "s", MEASURE_MACHINE,
+     "the replay's wall time", AT(wall_seconds, DOUBLE)},
+    {"events_per_second", MEASURE_REAL, "1/s", MEASURE_MACHINE,
+     "events / wall_seconds", AT(events_per_second, DOUBLE)},
+    {"peak_rss_kib", MEASURE_INT, "KiB", MEASURE_MACHINE,
+     "the peak resident memory of the process", AT(peak_rss_kib, LONG)},
+};
+
+const size_t measures_n = sizeof measures / sizeof *measures;
+
+const struct measure *measures_find(const char *key)
+{
+    for (size_t i = 0; i < measures_n; i++)
+        if (strcmp(measures[i].key, key) == 0)
+            return &measures[i];
+    return NULL;
+}
+
+/* Element k of the row's field (an array for per-status rows). */
+static void read_field(const struct replay_stats *st, const struct measure *m,
+                       size_t k, struct summary_value *v)
+{
+    const char *p = (const char *)st + m->off;
+
+    switch (m->ctype) {
+    case MEASURE_C_SIZE:
+        v->v.i = (int64_t)((const size_t *)(const void *)p)[k];
+        break;
+    case MEASURE_C_I64:
+        v->v.i = ((const int64_t *)(const void *)p)[k];
+        break;
+    case MEASURE_C_LONG:
+        v->v.i = ((const long *)(const void *)p)[k];
+        break;
+    case MEASURE_C_INT:
+        v->v.i = ((const int *)(const void *)p)[k];
+        break;
+    case MEASURE_C_DOUBLE:
+        v->v.d = ((const double *)(const void *)p)[k];
+        break;
+    case MEASURE_C_STR:
+        v->v.s = ((const char *const *)(const void *)p)[k];
+        break;
+    }
+}
+
+static enum summary_type summary_type_of(enum measure_type t)
+{
+    switch (t) {
+    case MEASURE_INT:
+        return SUMMARY_INT;
+    case MEASURE_REAL:
+        return SUMMARY_REAL;
+    case MEASURE_TIME:
+        return SUMMARY_TIME;
+    case MEASURE_BOOL:
+        return SUMMARY_BOOL;
+    case MEASURE_TEXT:
+        break;
+    }
+    return SUMMARY_TEXT;
+}
+
+size_t measures_values(const struct replay_stats *st, struct summary_value *out)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < measures_n; i++) {
+        const struct measure *m = &measures[i];
+        size_t count = m->flags & MEASURE_PER_STATUS ? ALLOC_N_STATUSES : 1;
+        for (size_t k = 0; k < count && n < MEASURES_MAX_VALUES; k++) {
+            struct summary_value *v = &out[n++];
+            memset(v, 0, sizeof *v);
+            v->group = m->flags & MEASURE_PER_STATUS ? m->key : NULL;
+            v->key = m->flags & MEASURE_PER_STATUS ? alloc_status_name((int)k)
+                                                   : m->key;
+            v->type = summary_type_of(m->type);
+            v->unit = m->unit;
+            v->describes = !!(m->flags & MEASURE_DESCRIBES);
+            v->machine = !!(m->flags & MEASURE_MACHINE);
+            read_field(st, m, k, v);
+        }
+    }
+    return n;
+}
+
+/* ---- derived measures ------------------------------------------------ */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The p-quantile (0..1) of sorted v by the nearest-rank method. */
+static double quantile(const double *v, size_t n, double p)
+{
+    size_t k;
+
+    if (n == 0)
+        return 0.0;
+    k = (size_t)ceil(p * (double)n);
+    return v[k ? k - 1 : 0];
+}
+
+void measures_finish(struct replay_stats *st, const struct measures_input *in)
+{
+    size_t n = in->n_solves, nf = 0, na = 0;
+    double *jct = xmalloc((in->n_jobs + 1) * sizeof *jct);
+    double sum = 0.0, sx = 0.0, sxx = 0.0, ideal;
+    int64_t first_tsub = INT64_MAX, last_done = INT64_MIN;
+    struct rusage ru;
+
+    if (n > 0)
+        qsort(in->solve_times, n, sizeof *in->solve_times, cmp_double);
+    st->solve_s_median = quantile(in->solve_times, n, 0.5);
+    st->solve_s_p95 = quantile(in->solve_times, n, 0.95);
+    st->solve_s_max = n ? in->solve_times[n - 1] : 0.0;
+
+    for (size_t j = 0; j < in->n_jobs; j++) {
+        const struct measures_job *mj = &in->jobs[j];
+        int64_t left;
+        if (mj->admitted < 0)
+            continue;
+        if (mj->tsub < first_tsub)
+            first_tsub = mj->tsub;
+        /* The node share: node-seconds per second in the system. */
+        left = mj->finished >= 0 ? mj->finished : st->last_event_time;
+        if (left > mj->admitted) {
+            double x = mj->node_seconds / (double)(left - mj->admitted);
+            sx += x;
+            sxx += x * x;
+        }
+        na++;
+        if (mj->finished < 0)
+            continue;
+        jct[nf++] = (double)(mj->finished - mj->tsub);
+        sum += jct[nf - 1];
+        if (mj->finished > last_done)
+            last_done = mj->finished;
+    }
+    if (nf > 0)
+        qsort(jct, nf, sizeof *jct, cmp_double);
+    st->jct_mean = nf ? sum / (double)nf : 0.0;
+    st->jct_median = quantile(jct, nf, 0.5);
+    st->jct_p95 = quantile(jct, nf, 0.95);
+    st->makespan = nf ? last_done - first_tsub : 0;
+    st->fairness = sxx > 0 ? sx * sx / ((double)na * sxx) : 0.0;
+    ideal = st->samples_trained + st->rescale_cost + st->preempt_cost;
+    st->efficiency = ideal > 0 ? st->samples_trained / ideal : 0.0;
+    st->node_efficiency =
+        st->samples_ideal > 0 ? st->samples_trained / st->samples_ideal : 0.0;
+    st->harvest_ratio = st->idle_node_seconds > 0
+                            ? st->allocated_node_seconds / st->idle_node_seconds
+                            : 0.0;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        st->peak_rss_kib = ru.ru_maxrss;
+    xfree(jct);
+}
+
+void measures_set_wall(struct replay_stats *st, double wall_seconds)
+{
+    st->wall_seconds = wall_seconds;
+    st->events_per_second =
+        wall_seconds > 0 ? (double)st->events / wall_seconds : 0.0;
+}

@@ -1,0 +1,155 @@
+/* measures.h - what a replay measures: struct replay_stats and the one
+ * table that names, types, defines and locates every measure.
+ *
+ * The table is the single list of measures.  Its order is the order of
+ * the JSON summary; every writer (the JSON summary, the HDF5 file's
+ * /summary, the human report, the sweep's results table and its list of
+ * machine-dependent columns) walks it through measures_values(), and a
+ * test checks the README's "Measures" section against it.  Adding a
+ * measure is one field in struct replay_stats, its computation (in the
+ * replay or in measures_finish) and one row of the table.
+ *
+ * Two kinds of rows besides plain numbers:
+ * - the per-status solve counts are one row of type MEASURE_INT with
+ *   MEASURE_PER_STATUS: an array over enum alloc_status, written as the
+ *   group "solves_by_status" (a JSON object, columns
+ *   "solves_by_status.optimal", ...; HDF5 attributes of the same names);
+ * - the run's description (bfsim_version, mode, allocator, partial,
+ *   objective) are rows with MEASURE_DESCRIBES, kept in the table so that
+ *   the JSON summary and the sweep table list them in their place; the
+ *   HDF5 file holds them as root attributes (with the options), not in
+ *   /summary.
+ */
+#ifndef BFS_ENGINE_MEASURES_H
+#define BFS_ENGINE_MEASURES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alloc/alloc.h"
+#include "formats/summary.h"
+
+/* What a replay measured.  Node-seconds and samples are sums over the
+ * replayed window [t0, last event]. */
+struct replay_stats {
+    /* The run's description: static strings, or borrowed from the
+     * replay's options (which must outlive any use of them). */
+    const char *version, *mode, *allocator, *objective;
+    int partial;        /* stopped by *stop before the trace's end */
+    size_t events;      /* events processed (rows of the step log) */
+    size_t trace_nodes; /* nodes in the selected subset */
+    size_t jobs_total;  /* jobs in the job set */
+    size_t jobs_admitted;
+    size_t jobs_finished;
+    int64_t first_time; /* t0 */
+    int64_t last_event_time;
+    double samples_trained;        /* sum of the step log's Thr */
+    double rescale_cost;           /* samples lost to rescaling, charged */
+    double preempt_cost;           /* samples lost to preemption */
+    double idle_node_seconds;      /* pool size integrated over time */
+    double allocated_node_seconds; /* nodes in use integrated over time */
+    double harvest_ratio;          /* allocated / idle node-seconds */
+    size_t rescales;    /* changes of a running job's count (C >= Jmin) */
+    size_t starts;      /* changes from below Jmin to a running count */
+    size_t preemptions; /* jobs that lost nodes to the scheduler */
+    size_t solves;      /* allocator calls */
+    size_t solves_by_status[ALLOC_N_STATUSES];
+    double solve_s_median, solve_s_p95, solve_s_max, solve_s_total;
+    size_t max_rows, max_cols, max_nnz;
+    /* Job completion times (finished - Tsub, seconds) of finished jobs. */
+    double jct_mean, jct_median, jct_p95;
+    int64_t makespan;  /* last completion - first admitted job's Tsub */
+    double fairness;   /* Jain's index of the admitted jobs' node shares */
+    double efficiency; /* samples / (samples + rescale + preempt cost) */
+    /* What the nodes held would have trained at full rate: the integral
+     * over time of sum_j P_j(nodes held by j), accumulated by the replay
+     * wherever it accumulates a job's node-seconds. */
+    double samples_ideal;
+    double node_efficiency; /* samples_trained / samples_ideal */
+    double wall_seconds;
+    double events_per_second;
+    long peak_rss_kib; /* peak resident memory of the process */
+};
+
+/* The type of a measure: how writers show it. */
+enum measure_type {
+    MEASURE_INT,  /* a count or whole seconds */
+    MEASURE_REAL, /* a double */
+    MEASURE_TIME, /* Unix seconds, shown as UTC date and time */
+    MEASURE_BOOL, /* a flag */
+    MEASURE_TEXT, /* a name */
+};
+
+/* Flags of a measure. */
+enum {
+    MEASURE_MACHINE = 1,    /* measures the machine: differs between runs */
+    MEASURE_DESCRIBES = 2,  /* describes the run (HDF5: root attribute) */
+    MEASURE_PER_STATUS = 4, /* an array over enum alloc_status */
+};
+
+/* How the value is stored in struct replay_stats. */
+enum measure_ctype {
+    MEASURE_C_SIZE,
+    MEASURE_C_I64,
+    MEASURE_C_LONG,
+    MEASURE_C_INT,
+    MEASURE_C_DOUBLE,
+    MEASURE_C_STR
+};
+
+/* One row of the table. */
+struct measure {
+    const char *key; /* name in every output */
+    enum measure_type type;
+    const char *unit; /* "" for flags and names; "1" for a ratio */
+    unsigned flags;   /* MEASURE_* */
+    const char *def;  /* one-line definition (the README shows it) */
+    size_t off;       /* offsetof(struct replay_stats, field) */
+    enum measure_ctype ctype;
+};
+
+/* The table, in output order, and its length. */
+extern const struct measure measures[];
+extern const size_t measures_n;
+
+/* The number of values measures_values() gives (a per-status row gives
+ * one value per status). */
+#define MEASURES_MAX_VALUES 64
+
+/* The values of st, in table order, into out (room for
+ * MEASURES_MAX_VALUES); returns their number.  Strings in out are
+ * borrowed from the table, from alloc_status_name() and from st. */
+size_t measures_values(const struct replay_stats *st,
+                       struct summary_value *out);
+
+/* The measure whose key is key (a per-status row answers to
+ * "solves_by_status"), or NULL. */
+const struct measure *measures_find(const char *key);
+
+/* One job's part of the derived measures. */
+struct measures_job {
+    int64_t tsub;        /* submission, Unix seconds */
+    int64_t admitted;    /* admission, -1 = never */
+    int64_t finished;    /* completion, -1 = never */
+    double node_seconds; /* nodes held, integrated over time */
+};
+
+/* What the replay hands measures_finish() besides st. */
+struct measures_input {
+    double *solve_times; /* borrowed; build + solve seconds of each
+                            allocator call, sorted in place */
+    size_t n_solves;
+    const struct measures_job *jobs; /* borrowed; the job set, in order */
+    size_t n_jobs;
+};
+
+/* Computes the derived measures of st from what the replay accumulated:
+ * solve-time quantiles, completion times, makespan, fairness,
+ * efficiency, harvest ratio, peak memory.  The description fields are
+ * the caller's to set. */
+void measures_finish(struct replay_stats *st, const struct measures_input *in);
+
+/* Records the replay's wall time and the speed derived from it. */
+void measures_set_wall(struct replay_stats *st, double wall_seconds);
+
+#endif
