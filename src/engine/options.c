@@ -388,8 +388,8 @@ const struct options_entry options_table[] = {
     {"steps", 0, "FILE", OUT, 1, p_steps, NULL,
      "one CSV row per event, BFTrainer's columns"},
     {"summary", 0, "FILE", OUT, 1, p_summary, NULL,
-     "JSON summary ('-' for standard output); without it a short report "
-     "goes to standard output"},
+     "JSON summary ('-' for standard output); without it a report "
+     "of every measure goes to standard output"},
     {"job-log", 0, "FILE", OUT, 1, p_job_log, NULL,
      "one CSV row per job of the set"},
     {"output", 'o', "FILE", OUT, 1, p_output, NULL,
