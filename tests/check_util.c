@@ -1,5 +1,5 @@
 /* check_util.c - time conversion, strict number parsing, numpy-order
- * summation, the line reader and atomic output. */
+ * summation and the line reader (atomic output: check_out.c). */
 #include "config.h"
 
 #include "testutil.h"
@@ -168,41 +168,6 @@ START_TEST(test_split)
 }
 END_TEST
 
-START_TEST(test_atomic_output)
-{
-    const char *p = tu_tmp("out.txt");
-    struct bfs_out o;
-    struct bfs_error e;
-    char *got;
-
-    bfs_error_clear(&e);
-    ck_assert_int_eq(bfs_out_open(&o, p, &e), 0);
-    fputs("hello\n", o.fp);
-    ck_assert_int_eq(tu_exists(p), 0); /* not there before the commit */
-    ck_assert_int_eq(bfs_out_commit(&o, &e), 0);
-    got = tu_slurp(p);
-    ck_assert_str_eq(got, "hello\n");
-    free(got);
-
-    /* An aborted rewrite leaves the old file as it was. */
-    ck_assert_int_eq(bfs_out_open(&o, p, &e), 0);
-    fputs("half", o.fp);
-    bfs_out_abort(&o);
-    got = tu_slurp(p);
-    ck_assert_str_eq(got, "hello\n");
-    free(got);
-
-    /* A device is written in place, not replaced. */
-    ck_assert_int_eq(bfs_out_open(&o, "/dev/null", &e), 0);
-    fputs("discarded", o.fp);
-    ck_assert_int_eq(bfs_out_commit(&o, &e), 0);
-    ck_assert_int_eq(system("test -c /dev/null"), 0);
-
-    ck_assert_int_lt(bfs_out_open(&o, tu_tmp("no/such/dir/x"), &e), 0);
-    ck_assert_ptr_nonnull(strstr(e.msg, "no/such/dir/x"));
-}
-END_TEST
-
 int main(void)
 {
     Suite *s = suite_create("util");
@@ -215,7 +180,6 @@ int main(void)
     tcase_add_test(tc, test_lines);
     tcase_add_test(tc, test_lines_truncated_gzip);
     tcase_add_test(tc, test_split);
-    tcase_add_test(tc, test_atomic_output);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "alloc/instance.h"
+#include "base/out.h"
 #include "base/util.h"
 
 #include <jansson.h>

@@ -16,7 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -389,106 +388,4 @@ size_t bfs_split_ws(char *line, char **fields, size_t max)
         *p++ = '\0';
     }
     return n;
-}
-
-/* ---- atomic output ------------------------------------------------- */
-
-int bfs_out_open(struct bfs_out *o, const char *path, struct bfs_error *e)
-{
-    int fd;
-
-    struct stat st;
-
-    memset(o, 0, sizeof *o);
-    o->path = xstrdup(path);
-    if (strcmp(path, "-") == 0) {
-        o->fp = stdout;
-        return 0;
-    }
-    /* A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written in
-     * place: renaming over it would replace it. */
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        o->fp = fopen(path, "w");
-        if (!o->fp) {
-            int err = errno;
-            xfree(o->path);
-            memset(o, 0, sizeof *o);
-            return bfs_fail_at(e, BFS_EIO, path, 0, "cannot open: %s",
-                               strerror(err));
-        }
-        o->direct = 1;
-        return 0;
-    }
-    o->tmp = xmalloc(strlen(path) + 16);
-    sprintf(o->tmp, "%s.tmp.XXXXXX", path);
-    fd = mkstemp(o->tmp);
-    if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
-        int err = errno;
-        if (fd >= 0) {
-            close(fd);
-            unlink(o->tmp);
-        }
-        xfree(o->tmp);
-        xfree(o->path);
-        memset(o, 0, sizeof *o);
-        return bfs_fail_at(e, BFS_EIO, path, 0, "cannot create: %s",
-                           strerror(err));
-    }
-    return 0;
-}
-
-int bfs_out_commit(struct bfs_out *o, struct bfs_error *e)
-{
-    int rc = 0;
-
-    if (!o->fp)
-        return 0;
-    if (!o->tmp) {
-        if (fflush(o->fp) != 0)
-            rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "write error: %s",
-                             strerror(errno));
-        if (o->direct && fclose(o->fp) != 0 && rc == 0)
-            rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "write error: %s",
-                             strerror(errno));
-        o->fp = NULL;
-        xfree(o->path);
-        o->path = NULL;
-        return rc;
-    }
-    if (fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0)
-        rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "write error: %s",
-                         strerror(errno));
-    if (fclose(o->fp) != 0 && rc == 0)
-        rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "write error: %s",
-                         strerror(errno));
-    o->fp = NULL;
-    /* mkstemp creates 0600; give the result the usual mode. */
-    if (rc == 0) {
-        mode_t mask = umask(0);
-        umask(mask);
-        chmod(o->tmp, 0666 & ~mask);
-    }
-    if (rc == 0 && rename(o->tmp, o->path) != 0)
-        rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "cannot rename %s: %s", o->tmp,
-                         strerror(errno));
-    if (rc)
-        unlink(o->tmp);
-    xfree(o->tmp);
-    xfree(o->path);
-    o->tmp = o->path = NULL;
-    return rc;
-}
-
-void bfs_out_abort(struct bfs_out *o)
-{
-    if (o->fp && o->tmp) {
-        fclose(o->fp);
-        unlink(o->tmp);
-    } else if (o->fp && o->direct) {
-        fclose(o->fp);
-    }
-    o->fp = NULL;
-    xfree(o->tmp);
-    xfree(o->path);
-    o->tmp = o->path = NULL;
 }

@@ -1,4 +1,4 @@
-/* util.h - memory, time, number parsing, line input and atomic output.
+/* util.h - memory, time, number parsing and line input.
  *
  * Everything here is small and shared by the input readers, the replay and
  * the command line.  Allocation wrappers abort on failure: running out of
@@ -93,28 +93,5 @@ size_t bfs_split(char *line, char sep, char **fields, size_t max);
 /* Splits line in place at runs of blanks (spaces and tabs), like
  * bfs_split.  Leading and trailing blanks make no empty field. */
 size_t bfs_split_ws(char *line, char **fields, size_t max);
-
-/* ---- atomic output ------------------------------------------------- */
-
-/* An output file written to "PATH.tmp.XXXXXX" beside PATH and renamed
- * over PATH by bfs_out_commit, so that a reader never sees a half-written
- * file and a failed run leaves nothing behind.  Path "-" writes to
- * standard output, and a path naming something other than a regular file
- * (/dev/null, a FIFO) is written in place. */
-struct bfs_out {
-    FILE *fp;   /* write here */
-    char *path; /* owned */
-    char *tmp;  /* owned; NULL for standard output and devices */
-    int direct; /* a device or pipe opened in place */
-};
-
-/* Opens the temporary file.  Returns 0 or BFS_EIO (reported in e). */
-int bfs_out_open(struct bfs_out *o, const char *path, struct bfs_error *e);
-/* Flushes, syncs and renames the temporary file over the target.
- * Returns 0 or BFS_EIO (reported in e; the temporary file is removed). */
-int bfs_out_commit(struct bfs_out *o, struct bfs_error *e);
-/* Closes and removes the temporary file; safe on a zeroed or committed
- * struct. */
-void bfs_out_abort(struct bfs_out *o);
 
 #endif

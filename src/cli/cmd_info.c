@@ -5,6 +5,7 @@
 
 #include "cli/cmd.h"
 #include "formats/traceinfo.h"
+#include "base/out.h"
 #include "base/util.h"
 
 #include <getopt.h>

@@ -7,6 +7,7 @@
 #include "formats/h5out.h"
 #include "formats/jobs.h"
 #include "engine/replay.h"
+#include "base/out.h"
 #include "base/util.h"
 
 #include <getopt.h>

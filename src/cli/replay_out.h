@@ -3,6 +3,7 @@
 #ifndef BFS_CLI_REPLAY_OUT_H
 #define BFS_CLI_REPLAY_OUT_H
 
+#include "base/out.h"
 #include "base/util.h"
 #include "engine/replay.h"
 #include "formats/h5out.h"

@@ -22,6 +22,7 @@
 #include "alloc/instance.h"
 #include "formats/jobs.h"
 #include "formats/trace.h"
+#include "base/out.h"
 #include "base/util.h"
 
 #include <errno.h>

@@ -41,6 +41,7 @@
 #include <hdf5_hl.h>
 
 #include "alloc/alloc.h"
+#include "base/out.h"
 #include "base/util.h"
 
 /* Rows per chunk and per write. */
@@ -177,8 +178,8 @@ struct jobrow {
 };
 
 struct h5out {
-    char *path; /* owned */
-    char *tmp;  /* owned */
+    char *path;         /* owned */
+    struct bfs_out out; /* the temporary file (base/out.h, BFS_OUT_PATH) */
     hid_t file, summary;
     hid_t str_t;    /* variable-length UTF-8 string */
     hid_t status_t; /* enum of the solve statuses */
@@ -497,7 +498,6 @@ static void destroy(struct h5out *h)
     for (size_t i = 0; i < h->n_jobs; i++)
         xfree(h->jobs[i].name);
     xfree(h->jobs);
-    xfree(h->tmp);
     xfree(h->path);
     xfree(h);
 }
@@ -506,7 +506,7 @@ int h5out_open(const char *path, struct h5out **out, struct bfs_error *e)
 {
     struct h5out *h;
     hid_t fapl;
-    int fd, rc;
+    int rc;
 
     if (!path || !*path || strcmp(path, "-") == 0)
         return bfs_fail(e, BFS_EINVAL,
@@ -517,21 +517,17 @@ int h5out_open(const char *path, struct h5out **out, struct bfs_error *e)
     h->ev_t = h->so_t = h->al_t = H5I_INVALID_HID;
     h->ev.pt = h->so.pt = h->al.pt = H5I_INVALID_HID;
     h->path = xstrdup(path);
-    h->tmp = xmalloc(strlen(path) + 16);
-    sprintf(h->tmp, "%s.tmp.XXXXXX", path);
-    if ((fd = mkstemp(h->tmp)) < 0) {
-        rc = bfs_fail_at(e, BFS_EIO, path, 0, "cannot create: %s",
-                         strerror(errno));
+    if ((rc = bfs_out_open_mode(&h->out, path, BFS_OUT_PATH, e)) != 0) {
         destroy(h);
         return rc;
     }
-    close(fd);
 
     /* Failures become messages naming the file, not a printed stack. */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
         H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
-        (h->file = H5Fcreate(h->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0) {
+        (h->file = H5Fcreate(h->out.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) <
+            0) {
         h5fail(h, "cannot create");
         if (fapl >= 0)
             H5Pclose(fapl);
@@ -573,7 +569,7 @@ int h5out_open(const char *path, struct h5out **out, struct bfs_error *e)
 fail:
     rc = bfs_fail(e, h->err.code, "%s", h->err.msg);
     release(h, 1);
-    unlink(h->tmp);
+    bfs_out_abort(&h->out);
     destroy(h);
     return rc;
 }
@@ -689,26 +685,11 @@ int h5out_finish(struct h5out *h, int partial, struct bfs_error *e)
         if (rc == 0)
             rc = r;
     }
-    if (rc == 0) {
-        /* Durable before it becomes visible, like bfs_out_commit. */
-        int fd = open(h->tmp, O_RDONLY);
-        if (fd < 0 || fsync(fd) != 0)
-            rc = bfs_fail_at(&h->err, BFS_EIO, h->path, 0, "cannot sync: %s",
-                             strerror(errno));
-        if (fd >= 0)
-            close(fd);
-    }
-    if (rc == 0) {
-        /* mkstemp creates 0600; give the result the usual mode. */
-        mode_t mask = umask(0);
-        umask(mask);
-        chmod(h->tmp, 0666 & ~mask);
-        if (rename(h->tmp, h->path) != 0)
-            rc = bfs_fail_at(&h->err, BFS_EIO, h->path, 0,
-                             "cannot rename %s: %s", h->tmp, strerror(errno));
-    }
+    /* durable, then renamed over the path (base/out.h) */
+    if (rc == 0)
+        rc = bfs_out_commit(&h->out, &h->err);
     if (rc != 0) {
-        unlink(h->tmp);
+        bfs_out_abort(&h->out);
         bfs_fail(e, rc, "%s", h->err.msg);
     }
     destroy(h);
@@ -720,7 +701,7 @@ void h5out_abort(struct h5out *h)
     if (!h)
         return;
     release(h, 1);
-    unlink(h->tmp);
+    bfs_out_abort(&h->out);
     destroy(h);
 }
 

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/out.h"
 #include "base/util.h"
 
 /* ---- numbers ------------------------------------------------------- */
