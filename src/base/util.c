@@ -172,6 +172,34 @@ double bfs_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+int bfs_parse_duration(const char *s, int64_t min, int64_t *out)
+{
+    static const struct {
+        char suffix;
+        double mult;
+    } units[] = {{'s', 1}, {'m', 60}, {'h', 3600}, {'d', 86400}};
+    char buf[64];
+    size_t n = strlen(s);
+    double mult = 1, v;
+
+    if (n == 0 || n >= sizeof buf)
+        return BFS_EPARSE;
+    memcpy(buf, s, n + 1);
+    for (size_t k = 0; k < sizeof units / sizeof *units; k++)
+        if (buf[n - 1] == units[k].suffix) {
+            mult = units[k].mult;
+            buf[--n] = '\0';
+            break;
+        }
+    if (bfs_parse_double(buf, &v) != 0 || v < 0)
+        return BFS_EPARSE;
+    v = round(v * mult);
+    if (v < (double)min || v > (double)BFS_DURATION_MAX)
+        return BFS_EPARSE;
+    *out = (int64_t)v;
+    return 0;
+}
+
 /* ---- numbers ------------------------------------------------------- */
 
 int bfs_parse_i64(const char *s, int64_t *out)

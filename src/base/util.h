@@ -48,6 +48,17 @@ int64_t bfs_time_from_civil(int64_t y, int mon, int d, int h, int min, int s);
 /* Seconds on a monotonic clock, for measuring wall time. */
 double bfs_now(void);
 
+/* Longest duration bfs_parse_duration accepts: 2^40 s, 34,800 years. */
+#define BFS_DURATION_MAX ((int64_t)1 << 40)
+
+/* Parses a duration: a number of seconds (fractions allowed) with an
+ * optional unit suffix s, m, h or d ("3600", "90s", "30m", "1.5h",
+ * "365d"), rounded to whole seconds, which must lie in [min,
+ * BFS_DURATION_MAX].  Returns 0, or BFS_EPARSE for anything else (a
+ * negative number, another suffix, trailing text) without touching
+ * *out.  The one duration syntax of every option that takes one. */
+int bfs_parse_duration(const char *s, int64_t min, int64_t *out);
+
 /* ---- numbers ------------------------------------------------------- */
 
 /* Strict parsers: the whole string must be a number (no trailing text, no
