@@ -1,5 +1,6 @@
 /* check_util.c - time conversion, durations, strict number parsing,
- * numpy-order summation and the line reader (atomic output: check_out.c). */
+ * numpy's interpolation and summation order, and the line reader (atomic
+ * output: check_out.c). */
 #include "config.h"
 
 #include "testutil.h"
@@ -123,6 +124,28 @@ START_TEST(test_duration)
 }
 END_TEST
 
+/* numpy.interp for one x (values by hand; the rounding of numpy's
+ * formula against independent evaluations is checked in check_jobs
+ * through curve_eval, which calls it). */
+START_TEST(test_interp)
+{
+    static const double xp[] = {0, 2, 3, 7}, fp[] = {0, 5, 4, 12};
+    static const double one_x[] = {4}, one_f[] = {9};
+
+    ck_assert(bfs_interp(-1, xp, fp, 4) == 0); /* left fill: fp[0] */
+    ck_assert(bfs_interp(0, xp, fp, 4) == 0);
+    ck_assert(bfs_interp(1, xp, fp, 4) == 2.5);   /* (5 - 0) / 2 * 1 + 0 */
+    ck_assert(bfs_interp(2, xp, fp, 4) == 5);     /* a breakpoint */
+    ck_assert(bfs_interp(2.5, xp, fp, 4) == 4.5); /* -1 * 0.5 + 5 */
+    ck_assert(bfs_interp(3, xp, fp, 4) == 4);
+    ck_assert(bfs_interp(5, xp, fp, 4) == 8); /* 2 * 2 + 4 */
+    ck_assert(bfs_interp(7, xp, fp, 4) == 12);
+    ck_assert(bfs_interp(100, xp, fp, 4) == 12); /* right fill: fp[n-1] */
+    ck_assert(bfs_interp(3, one_x, one_f, 1) == 9);
+    ck_assert(bfs_interp(5, one_x, one_f, 1) == 9);
+}
+END_TEST
+
 START_TEST(test_pairwise_sum)
 {
     double a[9] = {1e16, 1, 1, 1, 1, 1, 1, 1, 1};
@@ -231,6 +254,7 @@ int main(void)
     tcase_add_test(tc, test_time);
     tcase_add_test(tc, test_numbers);
     tcase_add_test(tc, test_duration);
+    tcase_add_test(tc, test_interp);
     tcase_add_test(tc, test_pairwise_sum);
     tcase_add_test(tc, test_lines);
     tcase_add_test(tc, test_lines_truncated_gzip);

@@ -249,6 +249,34 @@ int bfs_parse_double(const char *s, double *out)
     return 0;
 }
 
+double bfs_interp(double x, const double *xp, const double *fp, size_t n)
+{
+    size_t lo, hi;
+    double slope, d;
+
+    if (x <= xp[0])
+        return fp[0];
+    if (x >= xp[n - 1])
+        return fp[n - 1];
+    /* Find i with xp[i] <= x < xp[i+1]. */
+    lo = 0;
+    hi = n - 1;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (xp[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (xp[lo] == x)
+        return fp[lo];
+    slope = (fp[lo + 1] - fp[lo]) / (xp[lo + 1] - xp[lo]);
+    /* Two statements, so that no compiler fuses them into one fma: numpy
+     * rounds the product before the sum. */
+    d = slope * (x - xp[lo]);
+    return d + fp[lo];
+}
+
 /* numpy's pairwise summation (PW_BLOCKSIZE 128, eight accumulators), as
  * numpy.add.reduce applies it to a contiguous float64 array, after the
  * identity 0.0. */

@@ -68,6 +68,16 @@ int bfs_parse_i64(const char *s, int64_t *out);
 int bfs_parse_int(const char *s, int *out);
 int bfs_parse_double(const char *s, double *out); /* finite values only */
 
+/* numpy.interp(x, xp, fp) for one x: the piecewise-linear function
+ * through the n >= 1 points (xp[i], fp[i]), xp strictly increasing.  At
+ * a breakpoint it is the breakpoint's own value; between xp[i] and
+ * xp[i+1] it is slope * (x - xp[i]) + fp[i], slope = (fp[i+1] - fp[i]) /
+ * (xp[i+1] - xp[i]), the product rounded before the sum, exactly as
+ * numpy computes it (so that results match the published replayer, whose
+ * scipy interp1d delegates to it, to the last bit); below xp[0] it is
+ * fp[0] and above xp[n-1] it is fp[n-1], numpy's default fill values. */
+double bfs_interp(double x, const double *xp, const double *fp, size_t n);
+
 /* Sum of a[0..n-1] in the order numpy's pairwise summation adds them
  * (numpy.add.reduce on a contiguous float64 array), so that sums printed
  * in the compatible mode match the published replayer to the last bit. */
