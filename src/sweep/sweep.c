@@ -417,11 +417,12 @@ static int expand(struct loader *L, struct bfs_error *e)
     qsort(ids, s->n_runs, sizeof *ids, cmp_u64);
     for (size_t r = 1; r < s->n_runs; r++)
         if (ids[r] == ids[r - 1]) {
+            unsigned long long dup = ids[r]; /* read before the free */
             xfree(ids);
             return bfs_fail(e, BFS_EINVAL,
                             "%s: two runs have the same id %016llx (a hash "
                             "collision: change a value slightly)",
-                            L->path, (unsigned long long)ids[r]);
+                            L->path, dup);
         }
     xfree(ids);
     return 0;
