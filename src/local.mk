@@ -19,6 +19,7 @@ libbfsim_a_SOURCES = \
 	src/engine/evq.c src/engine/evq.h \
 	src/engine/replay.c src/engine/replay.h \
 	src/alloc/alloc.c src/alloc/alloc.h src/alloc/alloc_impl.h \
+	src/alloc/objective.c src/alloc/objective.h \
 	src/alloc/dp.c src/alloc/milp.c \
 	src/alloc/instance.c src/alloc/instance.h \
 	src/solver/milp.c src/solver/milp.h \

@@ -17,7 +17,7 @@
 #include "config.h"
 
 #include "alloc/alloc.h"
-#include "alloc/alloc_impl.h"
+#include "alloc/objective.h"
 #include "solver/solver.h"
 #include "testutil.h"
 

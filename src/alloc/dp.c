@@ -1,10 +1,9 @@
-/* alloc/dp.c - the exact dynamic programme over counts, and the helpers
- * of the tie-break rule that every exact allocator shares.
+/* alloc/dp.c - the exact dynamic programme over counts.
  *
  * The problem is a multiple-choice knapsack: one count per job from its
  * admissible set (0 or Jmin..Jmax, within the pool, within the cap of the
  * current count when there is a cap), one capacity.  The tie-break rule
- * (alloc.h) needs, besides the objective, the number of jobs kept at
+ * (alloc/objective.h) needs, besides the objective, the number of jobs kept at
  * their current count and the number of nodes used, so the decisive table
  * is over suffixes of the job list, exact node counts and exact keep
  * counts:
@@ -37,6 +36,7 @@
 
 #include "alloc/alloc.h"
 #include "alloc/alloc_impl.h"
+#include "alloc/objective.h"
 #include "base/util.h"
 
 #include <math.h>
@@ -46,78 +46,6 @@
 /* 2^24 cells (128 MiB of doubles) per table: 1,000 jobs on all 4,734
  * Summit nodes need 4.7 million. */
 #define DP_MAX_CELLS ((size_t)1 << 24)
-
-int alloc_admissible(const struct alloc_problem *p, size_t j, int n)
-{
-    const struct alloc_job *jb = &p->jobs[j];
-
-    if (n < 0 || n > p->pool || n > jb->jmax)
-        return 0;
-    if (n > 0 && n < jb->jmin)
-        return 0;
-    if (p->cap > 0 && abs(n - jb->cur) > p->cap)
-        return 0;
-    return 1;
-}
-
-double alloc_value(const struct alloc_problem *p, size_t j, int n)
-{
-    const struct alloc_job *jb = &p->jobs[j];
-    double r = jb->cur >= jb->jmin ? jb->o[jb->cur] : 0.0;
-    double v = p->tfwd * jb->o[n];
-
-    if (n > jb->cur)
-        v -= jb->tcup * r;
-    else if (n < jb->cur)
-        v -= jb->tcdw * r;
-    return v;
-}
-
-double alloc_tie_tol(const struct alloc_problem *p)
-{
-    double s = 0.0;
-
-    for (size_t j = 0; j < p->n_jobs; j++) {
-        double big = 0.0;
-        for (int n = 0; n <= p->jobs[j].jmax; n++)
-            if (alloc_admissible(p, j, n) && fabs(alloc_value(p, j, n)) > big)
-                big = fabs(alloc_value(p, j, n));
-        s += big;
-    }
-    return ALLOC_TIE_REL * (s > 1.0 ? s : 1.0);
-}
-
-int alloc_feasible(const struct alloc_problem *p, const int *n)
-{
-    long sum = 0;
-
-    for (size_t j = 0; j < p->n_jobs; j++) {
-        if (!alloc_admissible(p, j, n[j]))
-            return 0;
-        sum += n[j];
-    }
-    return sum <= p->pool;
-}
-
-int alloc_tie_cmp(const struct alloc_problem *p, const int *a, const int *b)
-{
-    long ka = 0, kb = 0, sa = 0, sb = 0;
-
-    for (size_t j = 0; j < p->n_jobs; j++) {
-        ka += a[j] == p->jobs[j].cur;
-        kb += b[j] == p->jobs[j].cur;
-        sa += a[j];
-        sb += b[j];
-    }
-    if (ka != kb)
-        return ka > kb ? 1 : -1;
-    if (sa != sb)
-        return sa < sb ? 1 : -1;
-    for (size_t j = 0; j < p->n_jobs; j++)
-        if (a[j] != b[j])
-            return a[j] > b[j] ? 1 : -1;
-    return 0;
-}
 
 /* ---- the allocator ---------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* alloc/milp.c - the MILP allocator: the count and node models of the
  * allocation problem, solved by any backend, with the tie-break rule of
- * alloc.h enforced by lexicographic stages.
+ * alloc/objective.h enforced by lexicographic stages.
  *
  * Models (the objective is scaled: a coefficient is a value divided by
  * the tie tolerance, so that "a tie" is one unit whatever the instance):
@@ -67,6 +67,7 @@
 
 #include "alloc/alloc.h"
 #include "alloc/alloc_impl.h"
+#include "alloc/objective.h"
 #include "solver/milp.h"
 #include "solver/solver.h"
 #include "base/util.h"
@@ -447,7 +448,6 @@ static int build_node(const struct alloc_problem *p, struct amodel *a,
         const struct alloc_job *jb = &p->jobs[j];
         int cur = jb->cur, nmax = jb->jmax < N ? jb->jmax : N;
         int n = n1 ? n1[j] : 0;
-        double r = cur >= jb->jmin ? jb->o[cur] : 0.0;
         int s, u, d, b;
 
         /* n_j = 0 or jmin..nmax */
@@ -486,8 +486,8 @@ static int build_node(const struct alloc_problem *p, struct amodel *a,
         }
 
         /* u = [n > cur], d = [n < cur], exactly */
-        u = ncol(&nb, 1, -jb->tcup * r / a->unit, n > cur);
-        d = ncol(&nb, 1, -jb->tcdw * r / a->unit, n < cur);
+        u = ncol(&nb, 1, -alloc_cost_up(p, (size_t)j) / a->unit, n > cur);
+        d = ncol(&nb, 1, -alloc_cost_down(p, (size_t)j) / a->unit, n < cur);
         milp_row_begin(m, -HUGE_VAL, cur); /* n <= cur + (nmax-cur) u */
         lexpr_row(m, &a->cnt[j], 1);
         if (nmax - cur > 0)
