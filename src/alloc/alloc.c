@@ -16,18 +16,6 @@
 #include <math.h>
 #include <string.h>
 
-const char *alloc_status_name(int status)
-{
-    switch (status) {
-#define ALLOC_ST_CASE(name, text)                                              \
-    case ALLOC_##name:                                                         \
-        return text;
-        ALLOC_STATUSES(ALLOC_ST_CASE)
-#undef ALLOC_ST_CASE
-    }
-    return "unknown";
-}
-
 int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
 {
     if (p->pool < 0)
@@ -119,7 +107,7 @@ static int even_solve(void *state, const struct alloc_problem *p,
     (void)state;
     (void)e;
     alloc_even(p, res->counts);
-    res->status = ALLOC_OPTIMAL; /* the baseline's answer is always taken */
+    res->status = SOLVE_OPTIMAL; /* the baseline's answer is always taken */
     res->objective = res->bound = alloc_objective(p, res->counts);
     res->build_s = 0.0;
     res->solve_s = bfs_now() - t0;

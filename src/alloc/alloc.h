@@ -28,6 +28,7 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "base/status.h"
 
 struct alloc_job {
     int cur;         /* C_j: pool nodes held now, 0 <= cur <= jmax */
@@ -49,26 +50,8 @@ struct alloc_problem {
     const int *owner; /* borrowed */
 };
 
-/* How a solve ended.  The order is the order of the statistics tables. */
-#define ALLOC_STATUSES(X)                                                      \
-    X(OPTIMAL, "optimal")                                                      \
-    X(FEASIBLE, "feasible") /* a limit was hit; an incumbent exists */         \
-    X(INFEASIBLE, "infeasible")                                                \
-    X(NO_SOLUTION, "no-solution") /* a limit was hit before any incumbent */   \
-    X(FAILED, "failed")           /* the solver failed or crashed */
-
-enum alloc_status {
-#define ALLOC_ST_ENUM(name, text) ALLOC_##name,
-    ALLOC_STATUSES(ALLOC_ST_ENUM)
-#undef ALLOC_ST_ENUM
-        ALLOC_N_STATUSES
-};
-
-/* "optimal", "feasible", ...; "unknown" for anything else. */
-const char *alloc_status_name(int status);
-
 struct alloc_result {
-    int status;             /* enum alloc_status */
+    int status;             /* enum solve_status (base/status.h) */
     double objective;       /* of the returned counts, when there are counts */
     double bound;           /* best bound (= objective for exact methods) */
     int *counts;            /* caller-allocated, n_jobs entries; written when

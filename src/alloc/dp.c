@@ -221,8 +221,8 @@ static int choose(const struct dp *d, double tol, int *counts)
 }
 
 /* Sizes the tables for p and fills hi, keepable, ksuf and v.  Returns
- * ALLOC_OPTIMAL, ALLOC_INFEASIBLE (a job without an admissible count) or
- * ALLOC_FAILED (tables too large). */
+ * SOLVE_OPTIMAL, SOLVE_INFEASIBLE (a job without an admissible count) or
+ * SOLVE_FAILED (tables too large). */
 static int setup(struct dp *d, const struct alloc_problem *p)
 {
     size_t nj = p->n_jobs, sumhi = 0, W = 1;
@@ -239,7 +239,7 @@ static int setup(struct dp *d, const struct alloc_problem *p)
             if (alloc_admissible(p, j, n))
                 d->hi[j] = n;
         if (d->hi[j] < 0)
-            return ALLOC_INFEASIBLE; /* no admissible count (the cap) */
+            return SOLVE_INFEASIBLE; /* no admissible count (the cap) */
         sumhi += (size_t)d->hi[j];
         if ((size_t)d->hi[j] + 1 > W)
             W = (size_t)d->hi[j] + 1;
@@ -251,7 +251,7 @@ static int setup(struct dp *d, const struct alloc_problem *p)
     d->W = W;
     d->C = sumhi < (size_t)p->pool ? sumhi : (size_t)p->pool;
     if ((nj + 1) > DP_MAX_CELLS / (d->C + 1))
-        return ALLOC_FAILED;
+        return SOLVE_FAILED;
     BFS_GROW(d->v, d->v_cap, nj * W + 1);
     for (size_t j = 0; j < nj; j++)
         for (int n = 0; (size_t)n < W; n++)
@@ -262,7 +262,7 @@ static int setup(struct dp *d, const struct alloc_problem *p)
     BFS_GROW(d->B, d->B_cap, (nj + 1) * (d->C + 1));
     BFS_GROW(d->at, d->at_cap, (nj + 1) * (d->C + 1));
     BFS_GROW(d->pf, d->pf_cap, d->C + 1);
-    return ALLOC_OPTIMAL;
+    return SOLVE_OPTIMAL;
 }
 
 static int dp_solve(void *state, const struct alloc_problem *p,
@@ -273,7 +273,7 @@ static int dp_solve(void *state, const struct alloc_problem *p,
     int status = setup(d, p);
 
     (void)e;
-    if (status == ALLOC_OPTIMAL) {
+    if (status == SOLVE_OPTIMAL) {
         size_t w = d->C + 1;
         double z = -HUGE_VAL, tol = alloc_tie_tol(p);
         for (size_t c = 0; c < w; c++)
@@ -285,13 +285,13 @@ static int dp_solve(void *state, const struct alloc_problem *p,
         for (size_t c = 0; c < w; c++)
             z = d->B[c] > z ? d->B[c] : z;
         if (z == -HUGE_VAL)
-            status = ALLOC_INFEASIBLE;
+            status = SOLVE_INFEASIBLE;
         else {
             fill(d, z - 2.0 * tol);
             if (choose(d, tol, res->counts) == 0)
                 res->objective = res->bound = alloc_objective(p, res->counts);
             else
-                status = ALLOC_INFEASIBLE;
+                status = SOLVE_INFEASIBLE;
         }
     }
     res->status = status;

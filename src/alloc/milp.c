@@ -663,22 +663,6 @@ static void build_cert(struct milp *m, const struct amodel *a,
     xfree(dcol);
 }
 
-static int alloc_status_of(int solve_status)
-{
-    switch (solve_status) {
-    case SOLVE_OPTIMAL:
-        return ALLOC_OPTIMAL;
-    case SOLVE_FEASIBLE:
-        return ALLOC_FEASIBLE;
-    case SOLVE_INFEASIBLE:
-        return ALLOC_INFEASIBLE;
-    case SOLVE_NO_SOLUTION:
-        return ALLOC_NO_SOLUTION;
-    default:
-        return ALLOC_FAILED;
-    }
-}
-
 /* One stage: solves m with the given gaps within the time left.  Returns
  * the solve status (SOLVE_NO_SOLUTION when no time is left, -1 when the
  * solver could not be run, reported in e), stores the solver's bound in
@@ -756,12 +740,12 @@ static int solve_model(const struct mstate *st, const struct alloc_problem *p,
         rc = e && e->code ? e->code : BFS_ESOLVER;
         goto out;
     }
-    res->status = alloc_status_of(ss);
+    res->status = ss;
     if (ss != SOLVE_OPTIMAL && ss != SOLVE_FEASIBLE)
         goto out;
     counts_of(a, x, best);
     if (!alloc_feasible(p, best)) {
-        res->status = ALLOC_FAILED; /* the solver's answer does not hold */
+        res->status = SOLVE_FAILED; /* the solver's answer does not hold */
         goto out;
     }
     z = alloc_objective(p, best);
@@ -937,7 +921,7 @@ static int *dp_start(const struct mstate *st, const struct alloc_problem *p,
     struct alloc_result d = {.counts = xcalloc(p->n_jobs + 1, sizeof(int))};
 
     if (alloc_dp_ops.solve(st->dp, p, &d, NULL) != 0 ||
-        d.status != ALLOC_OPTIMAL) {
+        d.status != SOLVE_OPTIMAL) {
         xfree(d.counts);
         d.counts = NULL;
     }
@@ -953,7 +937,7 @@ static int milp_alloc_solve(void *state, const struct alloc_problem *p,
     struct amodel a, c;
     int rc = 0;
 
-    res->status = ALLOC_FAILED;
+    res->status = SOLVE_FAILED;
     res->objective = nan("");
     res->bound = HUGE_VAL;
     res->build_s = res->solve_s = 0.0;
@@ -962,7 +946,7 @@ static int milp_alloc_solve(void *state, const struct alloc_problem *p,
     amodel_init(&a, p);
     for (size_t j = 0; j < c.nj; j++)
         if (c.hi[j] < 0) { /* no admissible count: the cap forbids all */
-            res->status = ALLOC_INFEASIBLE;
+            res->status = SOLVE_INFEASIBLE;
             goto out;
         }
     build_count(p, &c);

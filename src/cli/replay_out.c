@@ -172,9 +172,9 @@ int replay_h5_summary(struct h5out *h, const struct replay_stats *st)
         rc = h5out_summary_double(h, d[i].key, d[i].v);
     for (size_t i = 0; i < sizeof n / sizeof *n && !rc; i++)
         rc = h5out_summary_int(h, n[i].key, n[i].v);
-    for (int s = 0; s < ALLOC_N_STATUSES && !rc; s++) {
+    for (int s = 0; s < SOLVE_N_STATUSES && !rc; s++) {
         char key[64];
-        snprintf(key, sizeof key, "solves_%s", alloc_status_name(s));
+        snprintf(key, sizeof key, "solves_%s", solve_status_name(s));
         rc = h5out_summary_int(h, key, (int64_t)st->solves_by_status[s]);
     }
     return rc;
@@ -189,8 +189,8 @@ static json_t *summary_json(const struct replay_opts *o,
                        ? st->allocated_node_seconds / st->idle_node_seconds
                        : 0.0;
 
-    for (int s = 0; s < ALLOC_N_STATUSES; s++)
-        json_object_set_new(by, alloc_status_name(s),
+    for (int s = 0; s < SOLVE_N_STATUSES; s++)
+        json_object_set_new(by, solve_status_name(s),
                             json_integer((json_int_t)st->solves_by_status[s]));
     root = json_pack(
         "{s:s, s:s, s:s, s:b, s:I, s:I, s:I, s:I, s:I, s:s, s:s, s:f, s:f, "

@@ -444,7 +444,7 @@ static void record_solve(struct replay *r, const struct alloc_result *res)
     struct replay_stats *st = r->st;
 
     st->solves++;
-    if (res->status >= 0 && res->status < ALLOC_N_STATUSES)
+    if (res->status >= 0 && res->status < SOLVE_N_STATUSES)
         st->solves_by_status[res->status]++;
     BFS_GROW(r->solve_times, r->cap_solve_times, r->n_solve_times + 1);
     r->solve_times[r->n_solve_times++] = res->build_s + res->solve_s;
@@ -538,9 +538,9 @@ static int allocate(struct replay *r, size_t evt, int64_t t, int *status)
                 r->sink_rc = r->o->sinks[i]->solve(r->o->sinks[i]->arg, &rs);
     }
     *status = res.status;
-    if (res.status == ALLOC_OPTIMAL)
+    if (res.status == SOLVE_OPTIMAL)
         return 1;
-    return res.status == ALLOC_FEASIBLE && r->o->apply_feasible &&
+    return res.status == SOLVE_FEASIBLE && r->o->apply_feasible &&
            r->o->mode == REPLAY_DEFAULT;
 }
 

@@ -41,7 +41,7 @@ struct replay_step {
 struct replay_solve {
     size_t evt;
     int64_t time;
-    int status; /* enum alloc_status */
+    int status; /* enum solve_status */
     int pool;
     size_t n_jobs;
     double objective, bound, build_s, solve_s;
@@ -128,7 +128,7 @@ struct replay_stats {
     size_t rescales;               /* rescale decisions (up or down) */
     size_t preemptions;            /* jobs that lost nodes to the scheduler */
     size_t solves;                 /* allocator calls */
-    size_t solves_by_status[ALLOC_N_STATUSES];
+    size_t solves_by_status[SOLVE_N_STATUSES];
     double solve_s_median, solve_s_p95, solve_s_max, solve_s_total;
     size_t max_rows, max_cols, max_nnz;
     /* Job completion times (finished - Tsub, seconds) of finished jobs. */

@@ -40,8 +40,8 @@
 #include <hdf5.h>
 #include <hdf5_hl.h>
 
-#include "alloc/alloc.h"
 #include "base/out.h"
+#include "base/status.h"
 #include "base/util.h"
 
 /* Rows per chunk and per write. */
@@ -57,7 +57,7 @@ struct ev_rec {
 
 struct so_rec {
     int64_t evt, time;
-    int32_t status; /* enum alloc_status, as the HDF5 enum "status" */
+    int32_t status; /* enum solve_status, as the HDF5 enum "status" */
     int32_t pool;
     int64_t n_jobs;
     double objective, bound;
@@ -253,12 +253,12 @@ static hid_t make_status_enum(void)
     if (t < 0)
         return t;
 #define STATUS_INSERT(name, text)                                              \
-    v = ALLOC_##name;                                                          \
+    v = SOLVE_##name;                                                          \
     if (H5Tenum_insert(t, text, &v) < 0) {                                     \
         H5Tclose(t);                                                           \
         return H5I_INVALID_HID;                                                \
     }
-    ALLOC_STATUSES(STATUS_INSERT)
+    SOLVE_STATUSES(STATUS_INSERT)
 #undef STATUS_INSERT
     return t;
 }

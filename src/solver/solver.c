@@ -51,18 +51,6 @@ static void worker_stop(struct solver *s);
 /* Every backend bfsim has code for, compiled in or not. */
 static const char *const known[] = {"cbc", "glpk"};
 
-const char *solve_status_name(int status)
-{
-    switch (status) {
-#define SOLVE_ST_CASE(name, text)                                              \
-    case SOLVE_##name:                                                         \
-        return text;
-        SOLVE_STATUSES(SOLVE_ST_CASE)
-#undef SOLVE_ST_CASE
-    }
-    return "unknown";
-}
-
 void solver_opts_default(struct solver_opts *o)
 {
     memset(o, 0, sizeof *o);

@@ -18,25 +18,8 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "base/status.h"
 #include "solver/milp.h"
-
-/* How a solve ended; the same order as the allocation statuses. */
-#define SOLVE_STATUSES(X)                                                      \
-    X(OPTIMAL, "optimal")   /* proven optimal within the gap limits */         \
-    X(FEASIBLE, "feasible") /* a limit was hit; x is the incumbent */          \
-    X(INFEASIBLE, "infeasible")                                                \
-    X(NO_SOLUTION, "no-solution") /* a limit was hit before any incumbent */   \
-    X(FAILED, "failed")           /* solver error or crash; see msg */
-
-enum solve_status {
-#define SOLVE_ST_ENUM(name, text) SOLVE_##name,
-    SOLVE_STATUSES(SOLVE_ST_ENUM)
-#undef SOLVE_ST_ENUM
-        SOLVE_N_STATUSES
-};
-
-/* "optimal", "feasible", ...; "unknown" for anything else. */
-const char *solve_status_name(int status);
 
 /* Whether to run each solve in a forked child process. */
 enum {
@@ -79,7 +62,7 @@ void solver_opts_default(struct solver_opts *o);
 #define SOLVER_INT_TOL 1e-9
 
 struct solve_result {
-    int status;       /* enum solve_status */
+    int status;       /* enum solve_status (base/status.h) */
     double objective; /* milp_objective(m, x) when x is written */
     double bound;     /* best bound proven (the objective when optimal and
                          the solver reports none); HUGE_VAL (maximising)
