@@ -19,7 +19,7 @@
  */
 #include "config.h"
 
-#include "solver/solver.h"
+#include "solver/backend.h"
 #include "base/util.h"
 
 #include <glpk.h>

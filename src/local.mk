@@ -24,7 +24,7 @@ libbfsim_a_SOURCES = \
 	src/alloc/dp.c src/alloc/milp.c \
 	src/alloc/instance.c src/alloc/instance.h \
 	src/solver/milp.c src/solver/milp.h \
-	src/solver/solver.c src/solver/solver.h \
+	src/solver/solver.c src/solver/solver.h src/solver/backend.h \
 	src/sweep/sweep.c src/sweep/sweep.h
 
 # solvers/: one file per backend that configure found.

@@ -45,7 +45,7 @@ static void list_methods(void)
         for (size_t i = 0; i < solver_count(); i++) {
             struct method *m = &methods[n_methods++];
             strcpy(m->name, "milp");
-            strcpy(m->solver, solver_get(i)->name);
+            strcpy(m->solver, solver_backend_name(i));
             strcpy(m->model, model ? "node" : "count");
         }
     /* the node model without its start from dp (CBC alone uses it) */
@@ -682,7 +682,7 @@ START_TEST(test_options)
     alloc_opts_default(&o);
     if (solver_count() > 0) {
         ck_assert_str_eq(o.name, "milp");
-        ck_assert_str_eq(o.solver, solver_get(0)->name);
+        ck_assert_str_eq(o.solver, solver_backend_name(0));
         ck_assert_str_eq(o.model, "count");
     } else
         ck_assert_str_eq(o.name, "dp");
@@ -701,12 +701,13 @@ START_TEST(test_options)
         for (int k = 0; k < 2; k++) {
             const char *opt = k ? "start" : "isolate";
             char spec[64], bad[32];
-            snprintf(spec, sizeof spec, "%s,%s=no", solver_get(i)->name, opt);
+            snprintf(spec, sizeof spec, "%s,%s=no", solver_backend_name(i),
+                     opt);
             o.solver = spec;
             ck_assert_int_eq(allocator_create(&o, &a, NULL), 0);
             allocator_free(a);
             snprintf(bad, sizeof bad, "%s=maybe", opt);
-            snprintf(spec, sizeof spec, "%s,%s", solver_get(i)->name, bad);
+            snprintf(spec, sizeof spec, "%s,%s", solver_backend_name(i), bad);
             bfs_error_clear(&e);
             ck_assert_int_eq(allocator_create(&o, &a, &e), BFS_EINVAL);
             ck_assert_ptr_nonnull(strstr(e.msg, bad));

@@ -20,7 +20,7 @@
  */
 #include "config.h"
 
-#include "solver/solver.h"
+#include "solver/backend.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -68,9 +68,9 @@ size_t solver_count(void)
     return sizeof registry / sizeof *registry - 1;
 }
 
-const struct solver_ops *solver_get(size_t i)
+const char *solver_backend_name(size_t i)
 {
-    return i < solver_count() ? registry[i] : NULL;
+    return i < solver_count() ? registry[i]->name : NULL;
 }
 
 const struct solver_ops *solver_find(const char *name)
