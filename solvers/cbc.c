@@ -21,7 +21,7 @@
  */
 #include "config.h"
 
-#include "solver/solver.h"
+#include "solver/backend.h"
 #include "base/util.h"
 
 #include <coin/Cbc_C_Interface.h>

@@ -20,7 +20,7 @@
  */
 #include "config.h"
 
-#include "solver/solver.h"
+#include "solver/backend.h"
 #include "base/util.h"
 
 #include <glpk.h>

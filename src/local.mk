@@ -6,6 +6,8 @@ noinst_LIBRARIES += libbfsim.a
 libbfsim_a_SOURCES = \
 	src/base/error.c src/base/error.h \
 	src/base/util.c src/base/util.h \
+	src/base/out.c src/base/out.h \
+	src/base/status.c src/base/status.h \
 	src/formats/trace.c src/formats/trace.h \
 	src/formats/jobs.c src/formats/jobs.h \
 	src/formats/import.h src/formats/import_bftrainer.c \
@@ -24,10 +26,11 @@ libbfsim_a_SOURCES = \
 	src/engine/options.c src/engine/options.h \
 	src/engine/measures.c src/engine/measures.h \
 	src/alloc/alloc.c src/alloc/alloc.h src/alloc/alloc_impl.h \
+	src/alloc/objective.c src/alloc/objective.h \
 	src/alloc/dp.c src/alloc/milp.c \
 	src/alloc/instance.c src/alloc/instance.h \
 	src/solver/milp.c src/solver/milp.h \
-	src/solver/solver.c src/solver/solver.h \
+	src/solver/solver.c src/solver/solver.h src/solver/backend.h \
 	src/sweep/sweep.c src/sweep/sweep.h
 
 # solvers/: one file per backend that configure found.

@@ -127,9 +127,9 @@ static void outcome_release(struct outcome *o)
 static void all_optimal(const struct outcome *o, const char *tag)
 {
     ck_assert_msg(o->st.solves > 0, "%s: no solve", tag);
-    ck_assert_msg(o->st.solves_by_status[ALLOC_OPTIMAL] == o->st.solves,
+    ck_assert_msg(o->st.solves_by_status[SOLVE_OPTIMAL] == o->st.solves,
                   "%s: %zu of %zu solves optimal", tag,
-                  o->st.solves_by_status[ALLOC_OPTIMAL], o->st.solves);
+                  o->st.solves_by_status[SOLVE_OPTIMAL], o->st.solves);
 }
 
 static const struct method methods[] = {

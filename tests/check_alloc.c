@@ -17,7 +17,7 @@
 #include "config.h"
 
 #include "alloc/alloc.h"
-#include "alloc/alloc_impl.h"
+#include "alloc/objective.h"
 #include "solver/solver.h"
 #include "testutil.h"
 
@@ -45,7 +45,7 @@ static void list_methods(void)
         for (size_t i = 0; i < solver_count(); i++) {
             struct method *m = &methods[n_methods++];
             strcpy(m->name, "milp");
-            strcpy(m->solver, solver_get(i)->name);
+            strcpy(m->solver, solver_backend_name(i));
             strcpy(m->model, model ? "node" : "count");
         }
     /* the node model without its start from dp (CBC alone uses it) */
@@ -337,14 +337,14 @@ static void check_one(struct allocator *a, int method,
     describe(p, desc, sizeof desc);
     ck_assert_msg(rc == 0, "%s seed %u: %s", method_desc(method), seed, e.msg);
     if (!feasible) {
-        ck_assert_msg(r.status == ALLOC_INFEASIBLE,
+        ck_assert_msg(r.status == SOLVE_INFEASIBLE,
                       "%s seed %u: %s, brute force: infeasible; %s",
-                      method_desc(method), seed, alloc_status_name(r.status),
+                      method_desc(method), seed, solve_status_name(r.status),
                       desc);
         return;
     }
-    ck_assert_msg(r.status == ALLOC_OPTIMAL, "%s seed %u: status %s; %s",
-                  method_desc(method), seed, alloc_status_name(r.status), desc);
+    ck_assert_msg(r.status == SOLVE_OPTIMAL, "%s seed %u: status %s; %s",
+                  method_desc(method), seed, solve_status_name(r.status), desc);
     for (size_t j = 0; j < p->n_jobs; j++)
         if (got[j] != want[j]) {
             char g[256] = "", w[256] = "";
@@ -421,11 +421,11 @@ START_TEST(test_lone_job_cap)
     memset(&r, 0, sizeof r);
     r.counts = &n;
     ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
-    ck_assert_int_eq(r.status, ALLOC_OPTIMAL);
+    ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
     ck_assert_int_eq(n, 10);
     p.cap = (p.pool + 1) / 2;
     ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
-    ck_assert_int_eq(r.status, ALLOC_OPTIMAL);
+    ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
     ck_assert_int_eq(n, 5);
     ck_assert_double_eq(r.objective, 500);
     allocator_free(a);
@@ -447,7 +447,7 @@ START_TEST(test_infeasible_cap)
     memset(&r, 0, sizeof r);
     r.counts = &n;
     ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
-    ck_assert_str_eq(alloc_status_name(r.status), "infeasible");
+    ck_assert_str_eq(solve_status_name(r.status), "infeasible");
     ck_assert_int_eq(n, -7);
     allocator_free(a);
 }
@@ -548,8 +548,8 @@ START_TEST(test_shufflenet)
         ck_assert_int_eq(allocator_solve(dp, &p, &r, NULL), 0);
         r.counts = n;
         ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
-        ck_assert_msg(r.status == ALLOC_OPTIMAL, "%s: %s", method_desc(_i),
-                      alloc_status_name(r.status));
+        ck_assert_msg(r.status == SOLVE_OPTIMAL, "%s: %s", method_desc(_i),
+                      solve_status_name(r.status));
         for (size_t j = 0; j < p.n_jobs; j++)
             ck_assert_msg(n[j] == want[j], "%s round %d job %zu: %d, dp %d",
                           method_desc(_i), round, j, n[j], want[j]);
@@ -584,7 +584,7 @@ START_TEST(test_node_map_checked)
     ck_assert_msg(strstr(e.msg, "job 0 holds 1"), "%s", e.msg);
     owner[3] = 0; /* now consistent, scattered */
     ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
-    ck_assert_int_eq(r.status, ALLOC_OPTIMAL);
+    ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
     ck_assert_int_eq(n[0] + n[1], 4);
     ck_assert(r.rows > 0 && r.cols > 0 && r.nnz > 0);
     allocator_free(a);
@@ -627,10 +627,10 @@ START_TEST(test_time_limit)
     ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
     ck_assert_msg(bfs_now() - t0 < 5, "%s: %.2f s", method_desc(_i),
                   bfs_now() - t0);
-    ck_assert_msg(r.status == ALLOC_OPTIMAL || r.status == ALLOC_FEASIBLE ||
-                      r.status == ALLOC_NO_SOLUTION,
-                  "%s: %s", method_desc(_i), alloc_status_name(r.status));
-    if (r.status != ALLOC_NO_SOLUTION) {
+    ck_assert_msg(r.status == SOLVE_OPTIMAL || r.status == SOLVE_FEASIBLE ||
+                      r.status == SOLVE_NO_SOLUTION,
+                  "%s: %s", method_desc(_i), solve_status_name(r.status));
+    if (r.status != SOLVE_NO_SOLUTION) {
         ck_assert(alloc_feasible(&p, n));
         ck_assert(r.objective == alloc_objective(&p, n));
         ck_assert(r.bound >= r.objective);
@@ -664,10 +664,10 @@ START_TEST(test_solver_crash)
     r.counts = &n;
     setenv(SOLVER_TEST_CRASH_ENV, "1", 1);
     ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
-    ck_assert_str_eq(alloc_status_name(r.status), "failed");
+    ck_assert_str_eq(solve_status_name(r.status), "failed");
     unsetenv(SOLVER_TEST_CRASH_ENV);
     ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
-    ck_assert_str_eq(alloc_status_name(r.status), "optimal");
+    ck_assert_str_eq(solve_status_name(r.status), "optimal");
     ck_assert_int_eq(n, 3);
     allocator_free(a);
 }
@@ -682,7 +682,7 @@ START_TEST(test_options)
     alloc_opts_default(&o);
     if (solver_count() > 0) {
         ck_assert_str_eq(o.name, "milp");
-        ck_assert_str_eq(o.solver, solver_get(0)->name);
+        ck_assert_str_eq(o.solver, solver_backend_name(0));
         ck_assert_str_eq(o.model, "count");
     } else
         ck_assert_str_eq(o.name, "dp");
@@ -701,12 +701,13 @@ START_TEST(test_options)
         for (int k = 0; k < 2; k++) {
             const char *opt = k ? "start" : "isolate";
             char spec[64], bad[32];
-            snprintf(spec, sizeof spec, "%s,%s=no", solver_get(i)->name, opt);
+            snprintf(spec, sizeof spec, "%s,%s=no", solver_backend_name(i),
+                     opt);
             o.solver = spec;
             ck_assert_int_eq(allocator_create(&o, &a, NULL), 0);
             allocator_free(a);
             snprintf(bad, sizeof bad, "%s=maybe", opt);
-            snprintf(spec, sizeof spec, "%s,%s", solver_get(i)->name, bad);
+            snprintf(spec, sizeof spec, "%s,%s", solver_backend_name(i), bad);
             bfs_error_clear(&e);
             ck_assert_int_eq(allocator_create(&o, &a, &e), BFS_EINVAL);
             ck_assert_ptr_nonnull(strstr(e.msg, bad));

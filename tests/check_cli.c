@@ -8,6 +8,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #define T0 "1612988400"
@@ -153,6 +154,28 @@ START_TEST(test_good_run)
 }
 END_TEST
 
+/* An HDF5 output can only be written by renaming a file over the path:
+ * over a FIFO the replay refuses, with status 1 and a message naming it,
+ * and leaves the FIFO a FIFO (as root, a rename would have replaced it,
+ * as it once replaced /dev/null). */
+START_TEST(test_output_fifo)
+{
+    const char *fifo = tu_tmp("out.fifo");
+    char args[8192], want[4200], *err;
+    struct stat st;
+
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    snprintf(args, sizeof args, "replay -q --trace %s --jobs %s -o %s",
+             good_trace(), good_jobs(), fifo);
+    ck_assert_int_eq(run(args, &err), 1);
+    snprintf(want, sizeof want, "%s: not a regular file", fifo);
+    ck_assert_msg(strstr(err, want) != NULL, "expected '%s' in: %s", want, err);
+    ck_assert_int_eq(lstat(fifo, &st), 0);
+    ck_assert(S_ISFIFO(st.st_mode));
+    free(err);
+}
+END_TEST
+
 START_TEST(test_usage)
 {
     char *err;
@@ -185,6 +208,7 @@ int main(void)
     tcase_add_test(tc, test_curve_without_zero);
     tcase_add_test(tc, test_missing_file);
     tcase_add_test(tc, test_good_run);
+    tcase_add_test(tc, test_output_fifo);
     tcase_add_test(tc, test_usage);
     suite_add_tcase(s, tc);
     return tu_run(s);

@@ -63,29 +63,6 @@ static double rel_err(double got, double want)
     return fabs(got - want) / want;
 }
 
-START_TEST(test_duration)
-{
-    int64_t v;
-
-    ck_assert_int_eq(gentrace_parse_duration("10", &v), 0);
-    ck_assert_int_eq(v, 10);
-    ck_assert_int_eq(gentrace_parse_duration("45s", &v), 0);
-    ck_assert_int_eq(v, 45);
-    ck_assert_int_eq(gentrace_parse_duration("90m", &v), 0);
-    ck_assert_int_eq(v, 5400);
-    ck_assert_int_eq(gentrace_parse_duration("1.5h", &v), 0);
-    ck_assert_int_eq(v, 5400);
-    ck_assert_int_eq(gentrace_parse_duration("365d", &v), 0);
-    ck_assert_int_eq(v, 31536000);
-    ck_assert_int_eq(gentrace_parse_duration("0", &v), BFS_EPARSE);
-    ck_assert_int_eq(gentrace_parse_duration("-5", &v), BFS_EPARSE);
-    ck_assert_int_eq(gentrace_parse_duration("5x", &v), BFS_EPARSE);
-    ck_assert_int_eq(gentrace_parse_duration("m", &v), BFS_EPARSE);
-    ck_assert_int_eq(gentrace_parse_duration("", &v), BFS_EPARSE);
-    ck_assert_int_eq(gentrace_parse_duration("0.2", &v), BFS_EPARSE);
-}
-END_TEST
-
 START_TEST(test_dist_parse)
 {
     static const char *const bad[] = {
@@ -353,7 +330,6 @@ int main(void)
     TCase *tc = tcase_create("gentrace");
 
     tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, test_duration);
     tcase_add_test(tc, test_dist_parse);
     tcase_add_test(tc, test_deterministic);
     tcase_add_test(tc, test_exp_statistics);

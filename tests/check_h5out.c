@@ -33,8 +33,8 @@ static const struct rec_step steps[] = {
 };
 
 static const struct rec_solve solves[] = {
-    {1, T0, ALLOC_OPTIMAL, 4, 2, 125.5, 125.5, 0.001, 0.002, 10, 12, 30},
-    {2, T0 + 60, ALLOC_FEASIBLE, 3, 2, 90.0, 95.0, 0.0015, 10.0, 8, 9, 20},
+    {1, T0, SOLVE_OPTIMAL, 4, 2, 125.5, 125.5, 0.001, 0.002, 10, 12, 30},
+    {2, T0 + 60, SOLVE_FEASIBLE, 3, 2, 90.0, 95.0, 0.0015, 10.0, 8, 9, 20},
 };
 
 static const struct rec_alloc allocs[] = {
@@ -229,7 +229,7 @@ static hid_t status_type(void)
     static const char *const names[] = {"optimal", "feasible", "infeasible",
                                         "no-solution", "failed"};
     hid_t t = H5Tenum_create(H5T_NATIVE_INT);
-    ck_assert_int_eq(N(names), ALLOC_N_STATUSES);
+    ck_assert_int_eq(N(names), SOLVE_N_STATUSES);
     for (int v = 0; v < (int)N(names); v++)
         H5Tenum_insert(t, names[v], &v);
     return t;

@@ -254,7 +254,7 @@ START_TEST(test_cli_solve)
             snprintf(how, sizeof how, "--allocator dp");
         else
             snprintf(how, sizeof how, "--allocator milp --solver %s --model %s",
-                     solver_get((i - 1) / 2)->name,
+                     solver_backend_name((i - 1) / 2),
                      (i - 1) % 2 ? "node" : "count");
         for (int legacy = 0; legacy < 2; legacy++) {
             snprintf(args, sizeof args, "solve %s --big-m %s --json %s", how,

@@ -56,9 +56,9 @@ static size_t row_names(const struct measure *m, char names[][64])
         snprintf(names[0], 64, "%s", m->key);
         return 1;
     }
-    for (int s = 0; s < ALLOC_N_STATUSES; s++)
-        snprintf(names[s], 64, "%s.%s", m->key, alloc_status_name(s));
-    return ALLOC_N_STATUSES;
+    for (int s = 0; s < SOLVE_N_STATUSES; s++)
+        snprintf(names[s], 64, "%s.%s", m->key, solve_status_name(s));
+    return SOLVE_N_STATUSES;
 }
 
 /* The JSON value of a flat name ("a.b": member b of object a). */
@@ -117,9 +117,9 @@ START_TEST(test_table)
     st.peak_rss_kib = 1234;
     st.partial = 1;
     st.mode = "bftrainer";
-    st.solves_by_status[ALLOC_FEASIBLE] = 3;
+    st.solves_by_status[SOLVE_FEASIBLE] = 3;
     n_values = measures_values(&st, v);
-    ck_assert_uint_eq(n_values, measures_n - 1 + ALLOC_N_STATUSES);
+    ck_assert_uint_eq(n_values, measures_n - 1 + SOLVE_N_STATUSES);
     for (size_t i = 0; i < n_values; i++) {
         char name[64];
         summary_name(&v[i], name, sizeof name);
@@ -203,7 +203,7 @@ static herr_t count_attr(hid_t loc, const char *name, const H5A_info_t *info,
 START_TEST(test_json_and_hdf5)
 {
     const char *json = tu_tmp("m.json"), *h5 = tu_tmp("m.h5");
-    char args[8192], names[ALLOC_N_STATUSES][64];
+    char args[8192], names[SOLVE_N_STATUSES][64];
     json_t *root;
     hid_t f, g;
     size_t n_attrs = 0, n_expected = 0, pos = 0;
@@ -377,7 +377,7 @@ static int in_list(const char *list, size_t len, const char *word)
 START_TEST(test_sweep_table)
 {
     const char *dir = tu_tmp("sweep");
-    char cfg[4096], args[8192], path[4096], names[ALLOC_N_STATUSES][64];
+    char cfg[4096], args[8192], path[4096], names[SOLVE_N_STATUSES][64];
     char *csv, *lines[4], *head[256], *row[256], *cols, *last, *end;
     size_t nh, nr, nl = 0;
     json_t *sum, *direct;

@@ -714,7 +714,7 @@ START_TEST(test_dump_instances)
         ck_assert_msg(instance_read(path, &in, &e) == 0, "%s", e.msg);
         res.counts = counts;
         ck_assert_int_eq(allocator_solve(a, &in.p, &res, &e), 0);
-        ck_assert_int_eq(res.status, ALLOC_OPTIMAL);
+        ck_assert_int_eq(res.status, SOLVE_OPTIMAL);
         ck_assert_double_eq(res.objective, ss.objective[i]);
         instance_release(&in);
     }

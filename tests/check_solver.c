@@ -21,7 +21,7 @@
 
 static const char *backend(int i)
 {
-    return solver_get((size_t)i / 2)->name;
+    return solver_backend_name((size_t)i / 2);
 }
 
 static struct solver *make(int i, double time_limit)
@@ -487,9 +487,9 @@ START_TEST(test_registered)
     expect++;
 #endif
     ck_assert_uint_eq(solver_count(), expect);
-    ck_assert_ptr_null(solver_get(expect));
+    ck_assert_ptr_null(solver_backend_name(expect));
     if (expect > 0)
-        ck_assert_str_eq(solver_default_name(), solver_get(0)->name);
+        ck_assert_str_eq(solver_default_name(), solver_backend_name(0));
     solver_opts_default(&o);
     bfs_error_clear(&e);
     ck_assert_int_eq(solver_create("gurobi", &o, &s, &e), BFS_ENOTFOUND);
@@ -501,7 +501,7 @@ START_TEST(test_registered)
     if (expect > 0) {
         o.time_limit = 0;
         bfs_error_clear(&e);
-        ck_assert_int_eq(solver_create(solver_get(0)->name, &o, &s, &e),
+        ck_assert_int_eq(solver_create(solver_backend_name(0), &o, &s, &e),
                          BFS_EINVAL);
     }
 }
@@ -636,7 +636,7 @@ START_TEST(test_milp_check)
     if (solver_count() > 0) {
         struct solver_opts o;
         solver_opts_default(&o);
-        ck_assert_int_eq(solver_create(solver_get(0)->name, &o, &s, &e), 0);
+        ck_assert_int_eq(solver_create(solver_backend_name(0), &o, &s, &e), 0);
         milp_init(&m, 0);
         milp_add_col(&m, 1, 0, 1, 0);
         memset(&r, 0, sizeof r);

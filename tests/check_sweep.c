@@ -429,6 +429,33 @@ END_TEST
 
 /* ---- configuration errors ------------------------------------------------ */
 
+/* Two runs whose canonical option sets have the same FNV-1a 64 hash: the
+ * values below were found for this test by a distinguished-point
+ * (Pollard rho) collision search over 11-character strings, about 10^10
+ * hashes, and ref_fnv (written independently of sweep.c) confirms that
+ * "x=NmUcJ9Sbc81\n" and "x=f4c49ngUJ1D\n" both hash to 71864fda8dd94e73.
+ * sweep_load must refuse the configuration naming that id (the message
+ * used to read the id array after freeing it: ASan's use-after-free). */
+START_TEST(test_id_collision)
+{
+    const char *cfg = tu_write("collide.json",
+                               "{\"x\": [\"NmUcJ9Sbc81\", \"f4c49ngUJ1D\"]}\n");
+    struct sweep s;
+    struct bfs_error e;
+    char want[4200];
+
+    ck_assert_str_eq(ref_id("x=NmUcJ9Sbc81\n"), "71864fda8dd94e73");
+    ck_assert_str_eq(ref_id("x=f4c49ngUJ1D\n"), "71864fda8dd94e73");
+    bfs_error_clear(&e);
+    ck_assert_int_eq(sweep_load(cfg, &s, &e), BFS_EINVAL);
+    snprintf(want, sizeof want,
+             "%s: two runs have the same id 71864fda8dd94e73 (a hash "
+             "collision: change a value slightly)",
+             cfg);
+    ck_assert_str_eq(e.msg, want);
+}
+END_TEST
+
 /* A configuration sweep_load rejects: the message names the file, the
  * line where it applies, and the problem. */
 static void expect_load_error(const char *name, const char *text,
@@ -1078,6 +1105,59 @@ START_TEST(test_interrupt)
 }
 END_TEST
 
+/* ---- the results table over special files -------------------------------- */
+
+/* The results table is complete or absent, so it is only ever written by
+ * renaming a finished file over results.csv and results.h5: when either
+ * is a FIFO, sweep_write_table fails naming it, leaves the FIFO a FIFO
+ * and creates neither table (no run is complete here: the table would
+ * have no rows). */
+START_TEST(test_table_not_regular)
+{
+    const char *d = dir_of("fifo-table");
+    const char *cfg = path_in(d, "sweep.json");
+    const char *csv = path_in(d, "results.csv"), *h5 = path_in(d, "results.h5");
+    struct sweep s;
+    struct bfs_error e;
+    struct stat st;
+    size_t rows = 99;
+    char want[4200];
+
+    write_at(cfg, "{\"tfwd\": [10, 20]}\n");
+    bfs_error_clear(&e);
+    ck_assert_msg(sweep_load(cfg, &s, &e) == 0, "%s", e.msg);
+
+    ck_assert_int_eq(mkfifo(h5, 0600), 0);
+    ck_assert_int_eq(sweep_write_table(&s, d, &rows, &e), BFS_EIO);
+    snprintf(want, sizeof want, "%s: not a regular file", h5);
+    ck_assert_str_eq(e.msg, want);
+    ck_assert_int_eq(lstat(h5, &st), 0);
+    ck_assert(S_ISFIFO(st.st_mode));
+    ck_assert_int_eq(tu_exists(csv), 0);
+    ck_assert_uint_eq(rows, 99);
+
+    ck_assert_int_eq(unlink(h5), 0);
+    ck_assert_int_eq(mkfifo(csv, 0600), 0);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(sweep_write_table(&s, d, &rows, &e), BFS_EIO);
+    snprintf(want, sizeof want, "%s: not a regular file", csv);
+    ck_assert_str_eq(e.msg, want);
+    ck_assert_int_eq(lstat(csv, &st), 0);
+    ck_assert(S_ISFIFO(st.st_mode));
+    ck_assert_int_eq(tu_exists(h5), 0);
+    ck_assert(!has_tmp(d, "results.csv.tmp."));
+    ck_assert(!has_tmp(d, "results.h5.tmp."));
+
+    /* with both paths free, both tables are written */
+    ck_assert_int_eq(unlink(csv), 0);
+    ck_assert_msg(sweep_write_table(&s, d, &rows, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(rows, 0);
+    ck_assert_int_eq(tu_exists(csv), 1);
+    ck_assert_int_eq(tu_exists(h5), 1);
+    sweep_release(&s);
+}
+END_TEST
+
 /* ---- the log tail -------------------------------------------------------- */
 
 START_TEST(test_log_tail)
@@ -1108,10 +1188,12 @@ int main(void)
     tcase_add_test(tc, test_fnv_vectors);
     tcase_add_test(tc, test_expand_order);
     tcase_add_test(tc, test_id_stability);
+    tcase_add_test(tc, test_id_collision);
     tcase_add_test(tc, test_config_errors);
     tcase_add_test(tc, test_check_keys);
     tcase_add_test(tc, test_usage_errors);
     tcase_add_test(tc, test_log_tail);
+    tcase_add_test(tc, test_table_not_regular);
     suite_add_tcase(s, tc);
     tcase_set_timeout(tr, 240);
     tcase_add_test(tr, test_table);

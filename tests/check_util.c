@@ -1,5 +1,6 @@
-/* check_util.c - time conversion, strict number parsing, numpy-order
- * summation, the line reader and atomic output. */
+/* check_util.c - time conversion, durations, strict number parsing,
+ * numpy's interpolation and summation order, and the line reader (atomic
+ * output: check_out.c). */
 #include "config.h"
 
 #include "testutil.h"
@@ -69,6 +70,82 @@ END_TEST
  *   = 1e16 + 6, then + 1 = 1e16 + 7, a tie between 1e16 + 6 (mantissa
  *   5e15 + 3, odd) and 1e16 + 8 (even): 1e16 + 8.
  * Adding in order instead loses every 1: 1e16 + 1 ties back to 1e16. */
+/* The one duration syntax (gen-trace's --duration and exp:MEAN with
+ * min 1, convert's --outage-min-duration with min 0): values by hand. */
+START_TEST(test_duration)
+{
+    static const struct {
+        const char *s;
+        int64_t min, want; /* want -1: BFS_EPARSE */
+    } t[] = {
+        {"10", 1, 10},
+        {"45s", 1, 45},
+        {"90m", 1, 5400},      /* 90 * 60 */
+        {"1.5h", 1, 5400},     /* 1.5 * 3600 */
+        {"365d", 1, 31536000}, /* 365 * 86400 */
+        {"3600", 0, 3600},     /* convert's default, written out */
+        {"2h", 0, 7200},
+        {"1d", 0, 86400},
+        {"0", 0, 0},    /* no minimum period */
+        {"0", 1, -1},   /* gen-trace: at least one second */
+        {"0.6", 1, 1},  /* rounded: 0.6 s -> 1 s */
+        {"0.2", 1, -1}, /* rounded: 0.2 s -> 0 s < 1 */
+        {"0.2", 0, 0},
+        {"1.25m", 0, 75},                    /* 1.25 * 60 */
+        {"1099511627776", 0, 1099511627776}, /* 2^40 s, the largest */
+        {"1099511627777", 0, -1},
+        {"12725829d", 0, 1099511625600}, /* 12725829 * 86400 <= 2^40 */
+        {"12725830d", 0, -1}, /* 12725830 * 86400 = 1099511712000 > 2^40 */
+        {"-5", 0, -1},
+        {"-0.5s", 0, -1},
+        {"5x", 0, -1},
+        {"5 s", 0, -1},
+        {"m", 0, -1},
+        {"h", 0, -1},
+        {"", 0, -1},
+        {"1hh", 0, -1},
+        {"inf", 0, -1},
+    };
+
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+        int64_t v = -42;
+        int rc = bfs_parse_duration(t[i].s, t[i].min, &v);
+        if (t[i].want < 0) {
+            ck_assert_msg(rc == BFS_EPARSE && v == -42,
+                          "'%s' (min %lld): rc %d, v %lld", t[i].s,
+                          (long long)t[i].min, rc, (long long)v);
+        } else {
+            ck_assert_msg(rc == 0 && v == t[i].want,
+                          "'%s' (min %lld): rc %d, v %lld, want %lld", t[i].s,
+                          (long long)t[i].min, rc, (long long)v,
+                          (long long)t[i].want);
+        }
+    }
+}
+END_TEST
+
+/* numpy.interp for one x (values by hand; the rounding of numpy's
+ * formula against independent evaluations is checked in check_jobs
+ * through curve_eval, which calls it). */
+START_TEST(test_interp)
+{
+    static const double xp[] = {0, 2, 3, 7}, fp[] = {0, 5, 4, 12};
+    static const double one_x[] = {4}, one_f[] = {9};
+
+    ck_assert(bfs_interp(-1, xp, fp, 4) == 0); /* left fill: fp[0] */
+    ck_assert(bfs_interp(0, xp, fp, 4) == 0);
+    ck_assert(bfs_interp(1, xp, fp, 4) == 2.5);   /* (5 - 0) / 2 * 1 + 0 */
+    ck_assert(bfs_interp(2, xp, fp, 4) == 5);     /* a breakpoint */
+    ck_assert(bfs_interp(2.5, xp, fp, 4) == 4.5); /* -1 * 0.5 + 5 */
+    ck_assert(bfs_interp(3, xp, fp, 4) == 4);
+    ck_assert(bfs_interp(5, xp, fp, 4) == 8); /* 2 * 2 + 4 */
+    ck_assert(bfs_interp(7, xp, fp, 4) == 12);
+    ck_assert(bfs_interp(100, xp, fp, 4) == 12); /* right fill: fp[n-1] */
+    ck_assert(bfs_interp(3, one_x, one_f, 1) == 9);
+    ck_assert(bfs_interp(5, one_x, one_f, 1) == 9);
+}
+END_TEST
+
 START_TEST(test_pairwise_sum)
 {
     double a[9] = {1e16, 1, 1, 1, 1, 1, 1, 1, 1};
@@ -168,41 +245,6 @@ START_TEST(test_split)
 }
 END_TEST
 
-START_TEST(test_atomic_output)
-{
-    const char *p = tu_tmp("out.txt");
-    struct bfs_out o;
-    struct bfs_error e;
-    char *got;
-
-    bfs_error_clear(&e);
-    ck_assert_int_eq(bfs_out_open(&o, p, &e), 0);
-    fputs("hello\n", o.fp);
-    ck_assert_int_eq(tu_exists(p), 0); /* not there before the commit */
-    ck_assert_int_eq(bfs_out_commit(&o, &e), 0);
-    got = tu_slurp(p);
-    ck_assert_str_eq(got, "hello\n");
-    free(got);
-
-    /* An aborted rewrite leaves the old file as it was. */
-    ck_assert_int_eq(bfs_out_open(&o, p, &e), 0);
-    fputs("half", o.fp);
-    bfs_out_abort(&o);
-    got = tu_slurp(p);
-    ck_assert_str_eq(got, "hello\n");
-    free(got);
-
-    /* A device is written in place, not replaced. */
-    ck_assert_int_eq(bfs_out_open(&o, "/dev/null", &e), 0);
-    fputs("discarded", o.fp);
-    ck_assert_int_eq(bfs_out_commit(&o, &e), 0);
-    ck_assert_int_eq(system("test -c /dev/null"), 0);
-
-    ck_assert_int_lt(bfs_out_open(&o, tu_tmp("no/such/dir/x"), &e), 0);
-    ck_assert_ptr_nonnull(strstr(e.msg, "no/such/dir/x"));
-}
-END_TEST
-
 int main(void)
 {
     Suite *s = suite_create("util");
@@ -211,11 +253,12 @@ int main(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_time);
     tcase_add_test(tc, test_numbers);
+    tcase_add_test(tc, test_duration);
+    tcase_add_test(tc, test_interp);
     tcase_add_test(tc, test_pairwise_sum);
     tcase_add_test(tc, test_lines);
     tcase_add_test(tc, test_lines_truncated_gzip);
     tcase_add_test(tc, test_split);
-    tcase_add_test(tc, test_atomic_output);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

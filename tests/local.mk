@@ -7,6 +7,7 @@ EXTRA_DIST += $(BFS_TESTHDRS)
 
 check_PROGRAMS += \
 	tests/check_util \
+	tests/check_out \
 	tests/check_evq \
 	tests/check_trace \
 	tests/check_jobs \
@@ -36,6 +37,9 @@ dist_noinst_SCRIPTS += tools/swf-idle-hours tools/h5read-example.py
 tests_check_util_SOURCES = tests/check_util.c $(BFS_TESTHDRS)
 tests_check_util_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_util_LDADD = $(BFS_TESTLIBS)
+tests_check_out_SOURCES = tests/check_out.c $(BFS_TESTHDRS)
+tests_check_out_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_out_LDADD = $(BFS_TESTLIBS)
 tests_check_evq_SOURCES = tests/check_evq.c $(BFS_TESTHDRS)
 tests_check_evq_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_evq_LDADD = $(BFS_TESTLIBS)

@@ -1,5 +1,5 @@
-/* alloc.c - the allocator registry, the shared objective, and the
- * even-share baseline.
+/* alloc.c - the allocator registry, the problem check and the even-share
+ * baseline.
  *
  * The registry is one array of struct alloc_ops, ended by the methods
  * compiled in; allocator_create looks names up there.  The even-share
@@ -10,38 +10,11 @@
 
 #include "alloc/alloc.h"
 #include "alloc/alloc_impl.h"
+#include "alloc/objective.h"
 #include "base/util.h"
 
 #include <math.h>
 #include <string.h>
-
-const char *alloc_status_name(int status)
-{
-    switch (status) {
-#define ALLOC_ST_CASE(name, text)                                              \
-    case ALLOC_##name:                                                         \
-        return text;
-        ALLOC_STATUSES(ALLOC_ST_CASE)
-#undef ALLOC_ST_CASE
-    }
-    return "unknown";
-}
-
-double alloc_objective(const struct alloc_problem *p, const int *n)
-{
-    double z = 0.0;
-
-    for (size_t j = 0; j < p->n_jobs; j++) {
-        const struct alloc_job *jb = &p->jobs[j];
-        double r = jb->cur >= jb->jmin ? jb->o[jb->cur] : 0.0;
-        z += p->tfwd * jb->o[n[j]];
-        if (n[j] > jb->cur)
-            z -= jb->tcup * r;
-        else if (n[j] < jb->cur)
-            z -= jb->tcdw * r;
-    }
-    return z;
-}
 
 int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
 {
@@ -134,7 +107,7 @@ static int even_solve(void *state, const struct alloc_problem *p,
     (void)state;
     (void)e;
     alloc_even(p, res->counts);
-    res->status = ALLOC_OPTIMAL; /* the baseline's answer is always taken */
+    res->status = SOLVE_OPTIMAL; /* the baseline's answer is always taken */
     res->objective = res->bound = alloc_objective(p, res->counts);
     res->build_s = 0.0;
     res->solve_s = bfs_now() - t0;

@@ -17,22 +17,10 @@
  * (shrinking jobs release their lowest-position nodes, then growing jobs,
  * in job order, take the lowest-position free nodes).
  *
- * Tie-break rule.  Every exact allocator (dp, and milp with either model
- * and either solver) returns the same counts, chosen among the feasible
- * count vectors n by these keys in turn:
- *   1. objective: alloc_objective(n) >= z* - tol, where z* is the best
- *      objective and tol = 1e-7 * max(1, sum_j max_n |v_j(n)|), v_j(n) =
- *      Tfwd O_j(n) minus job j's rescale cost at n, over its admissible
- *      counts (ALLOC_TIE_REL in alloc_impl.h).  Allocations closer than
- *      tol to the best are equally good: real ties (identical jobs,
- *      plateaus) and differences below the solvers' numerical precision;
- *   2. the most jobs keeping their current count (n_j == C_j, idle jobs
- *      staying idle included): no rescale without a gain;
- *   3. the fewest nodes in use;
- *   4. the lexicographically largest vector in job order: earlier jobs
- *      (in the replay, the earlier admitted) get more nodes.
- * A solver stopped by its time limit returns its incumbent, for which the
- * rule is not enforced.
+ * Every exact allocator (dp, and milp with either model and either
+ * solver) returns the same counts, chosen among the near-optimal ones by
+ * one tie-break rule; the objective term and the rule are written once,
+ * in alloc/objective.h.
  */
 #ifndef BFS_ALLOC_H
 #define BFS_ALLOC_H
@@ -40,6 +28,7 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "base/status.h"
 
 struct alloc_job {
     int cur;         /* C_j: pool nodes held now, 0 <= cur <= jmax */
@@ -61,26 +50,8 @@ struct alloc_problem {
     const int *owner; /* borrowed */
 };
 
-/* How a solve ended.  The order is the order of the statistics tables. */
-#define ALLOC_STATUSES(X)                                                      \
-    X(OPTIMAL, "optimal")                                                      \
-    X(FEASIBLE, "feasible") /* a limit was hit; an incumbent exists */         \
-    X(INFEASIBLE, "infeasible")                                                \
-    X(NO_SOLUTION, "no-solution") /* a limit was hit before any incumbent */   \
-    X(FAILED, "failed")           /* the solver failed or crashed */
-
-enum alloc_status {
-#define ALLOC_ST_ENUM(name, text) ALLOC_##name,
-    ALLOC_STATUSES(ALLOC_ST_ENUM)
-#undef ALLOC_ST_ENUM
-        ALLOC_N_STATUSES
-};
-
-/* "optimal", "feasible", ...; "unknown" for anything else. */
-const char *alloc_status_name(int status);
-
 struct alloc_result {
-    int status;             /* enum alloc_status */
+    int status;             /* enum solve_status (base/status.h) */
     double objective;       /* of the returned counts, when there are counts */
     double bound;           /* best bound (= objective for exact methods) */
     int *counts;            /* caller-allocated, n_jobs entries; written when
@@ -89,10 +60,6 @@ struct alloc_result {
     double solve_s;         /* seconds spent solving */
     size_t rows, cols, nnz; /* model size (0 for methods without one) */
 };
-
-/* Objective value of counts n[] for problem p, evaluated the one way every
- * allocator and test uses (sum in job order). */
-double alloc_objective(const struct alloc_problem *p, const int *n);
 
 /* Checks that p is well formed (bounds, cur <= jmax, o[0] == 0, pool and
  * tfwd ranges).  Returns 0 or BFS_EINVAL with the problem in e. */

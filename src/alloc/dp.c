@@ -1,10 +1,9 @@
-/* alloc/dp.c - the exact dynamic programme over counts, and the helpers
- * of the tie-break rule that every exact allocator shares.
+/* alloc/dp.c - the exact dynamic programme over counts.
  *
  * The problem is a multiple-choice knapsack: one count per job from its
  * admissible set (0 or Jmin..Jmax, within the pool, within the cap of the
  * current count when there is a cap), one capacity.  The tie-break rule
- * (alloc.h) needs, besides the objective, the number of jobs kept at
+ * (alloc/objective.h) needs, besides the objective, the number of jobs kept at
  * their current count and the number of nodes used, so the decisive table
  * is over suffixes of the job list, exact node counts and exact keep
  * counts:
@@ -37,6 +36,7 @@
 
 #include "alloc/alloc.h"
 #include "alloc/alloc_impl.h"
+#include "alloc/objective.h"
 #include "base/util.h"
 
 #include <math.h>
@@ -46,78 +46,6 @@
 /* 2^24 cells (128 MiB of doubles) per table: 1,000 jobs on all 4,734
  * Summit nodes need 4.7 million. */
 #define DP_MAX_CELLS ((size_t)1 << 24)
-
-int alloc_admissible(const struct alloc_problem *p, size_t j, int n)
-{
-    const struct alloc_job *jb = &p->jobs[j];
-
-    if (n < 0 || n > p->pool || n > jb->jmax)
-        return 0;
-    if (n > 0 && n < jb->jmin)
-        return 0;
-    if (p->cap > 0 && abs(n - jb->cur) > p->cap)
-        return 0;
-    return 1;
-}
-
-double alloc_value(const struct alloc_problem *p, size_t j, int n)
-{
-    const struct alloc_job *jb = &p->jobs[j];
-    double r = jb->cur >= jb->jmin ? jb->o[jb->cur] : 0.0;
-    double v = p->tfwd * jb->o[n];
-
-    if (n > jb->cur)
-        v -= jb->tcup * r;
-    else if (n < jb->cur)
-        v -= jb->tcdw * r;
-    return v;
-}
-
-double alloc_tie_tol(const struct alloc_problem *p)
-{
-    double s = 0.0;
-
-    for (size_t j = 0; j < p->n_jobs; j++) {
-        double big = 0.0;
-        for (int n = 0; n <= p->jobs[j].jmax; n++)
-            if (alloc_admissible(p, j, n) && fabs(alloc_value(p, j, n)) > big)
-                big = fabs(alloc_value(p, j, n));
-        s += big;
-    }
-    return ALLOC_TIE_REL * (s > 1.0 ? s : 1.0);
-}
-
-int alloc_feasible(const struct alloc_problem *p, const int *n)
-{
-    long sum = 0;
-
-    for (size_t j = 0; j < p->n_jobs; j++) {
-        if (!alloc_admissible(p, j, n[j]))
-            return 0;
-        sum += n[j];
-    }
-    return sum <= p->pool;
-}
-
-int alloc_tie_cmp(const struct alloc_problem *p, const int *a, const int *b)
-{
-    long ka = 0, kb = 0, sa = 0, sb = 0;
-
-    for (size_t j = 0; j < p->n_jobs; j++) {
-        ka += a[j] == p->jobs[j].cur;
-        kb += b[j] == p->jobs[j].cur;
-        sa += a[j];
-        sb += b[j];
-    }
-    if (ka != kb)
-        return ka > kb ? 1 : -1;
-    if (sa != sb)
-        return sa < sb ? 1 : -1;
-    for (size_t j = 0; j < p->n_jobs; j++)
-        if (a[j] != b[j])
-            return a[j] > b[j] ? 1 : -1;
-    return 0;
-}
 
 /* ---- the allocator ---------------------------------------------------- */
 
@@ -293,8 +221,8 @@ static int choose(const struct dp *d, double tol, int *counts)
 }
 
 /* Sizes the tables for p and fills hi, keepable, ksuf and v.  Returns
- * ALLOC_OPTIMAL, ALLOC_INFEASIBLE (a job without an admissible count) or
- * ALLOC_FAILED (tables too large). */
+ * SOLVE_OPTIMAL, SOLVE_INFEASIBLE (a job without an admissible count) or
+ * SOLVE_FAILED (tables too large). */
 static int setup(struct dp *d, const struct alloc_problem *p)
 {
     size_t nj = p->n_jobs, sumhi = 0, W = 1;
@@ -311,7 +239,7 @@ static int setup(struct dp *d, const struct alloc_problem *p)
             if (alloc_admissible(p, j, n))
                 d->hi[j] = n;
         if (d->hi[j] < 0)
-            return ALLOC_INFEASIBLE; /* no admissible count (the cap) */
+            return SOLVE_INFEASIBLE; /* no admissible count (the cap) */
         sumhi += (size_t)d->hi[j];
         if ((size_t)d->hi[j] + 1 > W)
             W = (size_t)d->hi[j] + 1;
@@ -323,7 +251,7 @@ static int setup(struct dp *d, const struct alloc_problem *p)
     d->W = W;
     d->C = sumhi < (size_t)p->pool ? sumhi : (size_t)p->pool;
     if ((nj + 1) > DP_MAX_CELLS / (d->C + 1))
-        return ALLOC_FAILED;
+        return SOLVE_FAILED;
     BFS_GROW(d->v, d->v_cap, nj * W + 1);
     for (size_t j = 0; j < nj; j++)
         for (int n = 0; (size_t)n < W; n++)
@@ -334,7 +262,7 @@ static int setup(struct dp *d, const struct alloc_problem *p)
     BFS_GROW(d->B, d->B_cap, (nj + 1) * (d->C + 1));
     BFS_GROW(d->at, d->at_cap, (nj + 1) * (d->C + 1));
     BFS_GROW(d->pf, d->pf_cap, d->C + 1);
-    return ALLOC_OPTIMAL;
+    return SOLVE_OPTIMAL;
 }
 
 static int dp_solve(void *state, const struct alloc_problem *p,
@@ -345,7 +273,7 @@ static int dp_solve(void *state, const struct alloc_problem *p,
     int status = setup(d, p);
 
     (void)e;
-    if (status == ALLOC_OPTIMAL) {
+    if (status == SOLVE_OPTIMAL) {
         size_t w = d->C + 1;
         double z = -HUGE_VAL, tol = alloc_tie_tol(p);
         for (size_t c = 0; c < w; c++)
@@ -357,13 +285,13 @@ static int dp_solve(void *state, const struct alloc_problem *p,
         for (size_t c = 0; c < w; c++)
             z = d->B[c] > z ? d->B[c] : z;
         if (z == -HUGE_VAL)
-            status = ALLOC_INFEASIBLE;
+            status = SOLVE_INFEASIBLE;
         else {
             fill(d, z - 2.0 * tol);
             if (choose(d, tol, res->counts) == 0)
                 res->objective = res->bound = alloc_objective(p, res->counts);
             else
-                status = ALLOC_INFEASIBLE;
+                status = SOLVE_INFEASIBLE;
         }
     }
     res->status = status;

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "alloc/instance.h"
+#include "base/out.h"
 #include "base/util.h"
 
 #include <jansson.h>
@@ -167,19 +168,9 @@ static int read_objective(json_t *job, int jmax, double *o,
         if (rc == 0 && bn[n - 1] < jmax)
             rc = fail(w, e, BFS_EINVAL, "the curve ends at N = %g < jmax %d",
                       bn[n - 1], jmax);
-        /* numpy.interp at every count: a breakpoint's own value, else
-         * slope * (x - N[i]) + O[i] */
-        for (int k = 0, i = 0; rc == 0 && k <= jmax; k++) {
-            while (bn[i + 1] < k)
-                i++;
-            if (bn[i] == k)
-                o[k] = bo[i];
-            else if (bn[i + 1] == k)
-                o[k] = bo[i + 1];
-            else
-                o[k] = (bo[i + 1] - bo[i]) / (bn[i + 1] - bn[i]) * (k - bn[i]) +
-                       bo[i];
-        }
+        /* numpy.interp at every count, as the job set's curves */
+        for (int k = 0; rc == 0 && k <= jmax; k++)
+            o[k] = bfs_interp(k, bn, bo, n);
         xfree(bo);
         xfree(bn);
         return rc;

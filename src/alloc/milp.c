@@ -1,6 +1,6 @@
 /* alloc/milp.c - the MILP allocator: the count and node models of the
  * allocation problem, solved by any backend, with the tie-break rule of
- * alloc.h enforced by lexicographic stages.
+ * alloc/objective.h enforced by lexicographic stages.
  *
  * Models (the objective is scaled: a coefficient is a value divided by
  * the tie tolerance, so that "a tie" is one unit whatever the instance):
@@ -67,6 +67,7 @@
 
 #include "alloc/alloc.h"
 #include "alloc/alloc_impl.h"
+#include "alloc/objective.h"
 #include "solver/milp.h"
 #include "solver/solver.h"
 #include "base/util.h"
@@ -447,7 +448,6 @@ static int build_node(const struct alloc_problem *p, struct amodel *a,
         const struct alloc_job *jb = &p->jobs[j];
         int cur = jb->cur, nmax = jb->jmax < N ? jb->jmax : N;
         int n = n1 ? n1[j] : 0;
-        double r = cur >= jb->jmin ? jb->o[cur] : 0.0;
         int s, u, d, b;
 
         /* n_j = 0 or jmin..nmax */
@@ -486,8 +486,8 @@ static int build_node(const struct alloc_problem *p, struct amodel *a,
         }
 
         /* u = [n > cur], d = [n < cur], exactly */
-        u = ncol(&nb, 1, -jb->tcup * r / a->unit, n > cur);
-        d = ncol(&nb, 1, -jb->tcdw * r / a->unit, n < cur);
+        u = ncol(&nb, 1, -alloc_cost_up(p, (size_t)j) / a->unit, n > cur);
+        d = ncol(&nb, 1, -alloc_cost_down(p, (size_t)j) / a->unit, n < cur);
         milp_row_begin(m, -HUGE_VAL, cur); /* n <= cur + (nmax-cur) u */
         lexpr_row(m, &a->cnt[j], 1);
         if (nmax - cur > 0)
@@ -663,22 +663,6 @@ static void build_cert(struct milp *m, const struct amodel *a,
     xfree(dcol);
 }
 
-static int alloc_status_of(int solve_status)
-{
-    switch (solve_status) {
-    case SOLVE_OPTIMAL:
-        return ALLOC_OPTIMAL;
-    case SOLVE_FEASIBLE:
-        return ALLOC_FEASIBLE;
-    case SOLVE_INFEASIBLE:
-        return ALLOC_INFEASIBLE;
-    case SOLVE_NO_SOLUTION:
-        return ALLOC_NO_SOLUTION;
-    default:
-        return ALLOC_FAILED;
-    }
-}
-
 /* One stage: solves m with the given gaps within the time left.  Returns
  * the solve status (SOLVE_NO_SOLUTION when no time is left, -1 when the
  * solver could not be run, reported in e), stores the solver's bound in
@@ -756,12 +740,12 @@ static int solve_model(const struct mstate *st, const struct alloc_problem *p,
         rc = e && e->code ? e->code : BFS_ESOLVER;
         goto out;
     }
-    res->status = alloc_status_of(ss);
+    res->status = ss;
     if (ss != SOLVE_OPTIMAL && ss != SOLVE_FEASIBLE)
         goto out;
     counts_of(a, x, best);
     if (!alloc_feasible(p, best)) {
-        res->status = ALLOC_FAILED; /* the solver's answer does not hold */
+        res->status = SOLVE_FAILED; /* the solver's answer does not hold */
         goto out;
     }
     z = alloc_objective(p, best);
@@ -938,7 +922,7 @@ static int *dp_start(const struct mstate *st, const struct alloc_problem *p,
     struct alloc_result d = {.counts = xcalloc(p->n_jobs + 1, sizeof(int))};
 
     if (alloc_dp_ops.solve(st->dp, p, &d, NULL) != 0 ||
-        d.status != ALLOC_OPTIMAL) {
+        d.status != SOLVE_OPTIMAL) {
         xfree(d.counts);
         d.counts = NULL;
     }
@@ -954,7 +938,7 @@ static int milp_alloc_solve(void *state, const struct alloc_problem *p,
     struct amodel a, c;
     int rc = 0;
 
-    res->status = ALLOC_FAILED;
+    res->status = SOLVE_FAILED;
     res->objective = nan("");
     res->bound = HUGE_VAL;
     res->build_s = res->solve_s = 0.0;
@@ -963,7 +947,7 @@ static int milp_alloc_solve(void *state, const struct alloc_problem *p,
     amodel_init(&a, p);
     for (size_t j = 0; j < c.nj; j++)
         if (c.hi[j] < 0) { /* no admissible count: the cap forbids all */
-            res->status = ALLOC_INFEASIBLE;
+            res->status = SOLVE_INFEASIBLE;
             goto out;
         }
     build_count(p, &c);

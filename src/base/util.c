@@ -16,7 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -175,6 +174,34 @@ double bfs_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+int bfs_parse_duration(const char *s, int64_t min, int64_t *out)
+{
+    static const struct {
+        char suffix;
+        double mult;
+    } units[] = {{'s', 1}, {'m', 60}, {'h', 3600}, {'d', 86400}};
+    char buf[64];
+    size_t n = strlen(s);
+    double mult = 1, v;
+
+    if (n == 0 || n >= sizeof buf)
+        return BFS_EPARSE;
+    memcpy(buf, s, n + 1);
+    for (size_t k = 0; k < sizeof units / sizeof *units; k++)
+        if (buf[n - 1] == units[k].suffix) {
+            mult = units[k].mult;
+            buf[--n] = '\0';
+            break;
+        }
+    if (bfs_parse_double(buf, &v) != 0 || v < 0)
+        return BFS_EPARSE;
+    v = round(v * mult);
+    if (v < (double)min || v > (double)BFS_DURATION_MAX)
+        return BFS_EPARSE;
+    *out = (int64_t)v;
+    return 0;
+}
+
 /* ---- numbers ------------------------------------------------------- */
 
 int bfs_parse_i64(const char *s, int64_t *out)
@@ -222,6 +249,34 @@ int bfs_parse_double(const char *s, double *out)
         return BFS_ERANGE;
     *out = v;
     return 0;
+}
+
+double bfs_interp(double x, const double *xp, const double *fp, size_t n)
+{
+    size_t lo, hi;
+    double slope, d;
+
+    if (x <= xp[0])
+        return fp[0];
+    if (x >= xp[n - 1])
+        return fp[n - 1];
+    /* Find i with xp[i] <= x < xp[i+1]. */
+    lo = 0;
+    hi = n - 1;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (xp[mid] <= x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (xp[lo] == x)
+        return fp[lo];
+    slope = (fp[lo + 1] - fp[lo]) / (xp[lo + 1] - xp[lo]);
+    /* Two statements, so that no compiler fuses them into one fma: numpy
+     * rounds the product before the sum. */
+    d = slope * (x - xp[lo]);
+    return d + fp[lo];
 }
 
 /* numpy's pairwise summation (PW_BLOCKSIZE 128, eight accumulators), as
@@ -391,106 +446,4 @@ size_t bfs_split_ws(char *line, char **fields, size_t max)
         *p++ = '\0';
     }
     return n;
-}
-
-/* ---- atomic output ------------------------------------------------- */
-
-int bfs_out_open(struct bfs_out *o, const char *path, struct bfs_error *e)
-{
-    int fd;
-
-    struct stat st;
-
-    memset(o, 0, sizeof *o);
-    o->path = xstrdup(path);
-    if (strcmp(path, "-") == 0) {
-        o->fp = stdout; /* check-deps: dash-stdout */
-        return 0;
-    }
-    /* A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written in
-     * place: renaming over it would replace it. */
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        o->fp = fopen(path, "w");
-        if (!o->fp) {
-            int err = errno;
-            xfree(o->path);
-            memset(o, 0, sizeof *o);
-            return bfs_fail_at(e, BFS_EIO, path, 0, "cannot open: %s",
-                               strerror(err));
-        }
-        o->direct = 1;
-        return 0;
-    }
-    o->tmp = xmalloc(strlen(path) + 16);
-    sprintf(o->tmp, "%s.tmp.XXXXXX", path);
-    fd = mkstemp(o->tmp);
-    if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
-        int err = errno;
-        if (fd >= 0) {
-            close(fd);
-            unlink(o->tmp);
-        }
-        xfree(o->tmp);
-        xfree(o->path);
-        memset(o, 0, sizeof *o);
-        return bfs_fail_at(e, BFS_EIO, path, 0, "cannot create: %s",
-                           strerror(err));
-    }
-    return 0;
-}
-
-int bfs_out_commit(struct bfs_out *o, struct bfs_error *e)
-{
-    int rc = 0;
-
-    if (!o->fp)
-        return 0;
-    if (!o->tmp) {
-        if (fflush(o->fp) != 0)
-            rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "write error: %s",
-                             strerror(errno));
-        if (o->direct && fclose(o->fp) != 0 && rc == 0)
-            rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "write error: %s",
-                             strerror(errno));
-        o->fp = NULL;
-        xfree(o->path);
-        o->path = NULL;
-        return rc;
-    }
-    if (fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0)
-        rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "write error: %s",
-                         strerror(errno));
-    if (fclose(o->fp) != 0 && rc == 0)
-        rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "write error: %s",
-                         strerror(errno));
-    o->fp = NULL;
-    /* mkstemp creates 0600; give the result the usual mode. */
-    if (rc == 0) {
-        mode_t mask = umask(0);
-        umask(mask);
-        chmod(o->tmp, 0666 & ~mask);
-    }
-    if (rc == 0 && rename(o->tmp, o->path) != 0)
-        rc = bfs_fail_at(e, BFS_EIO, o->path, 0, "cannot rename %s: %s", o->tmp,
-                         strerror(errno));
-    if (rc)
-        unlink(o->tmp);
-    xfree(o->tmp);
-    xfree(o->path);
-    o->tmp = o->path = NULL;
-    return rc;
-}
-
-void bfs_out_abort(struct bfs_out *o)
-{
-    if (o->fp && o->tmp) {
-        fclose(o->fp);
-        unlink(o->tmp);
-    } else if (o->fp && o->direct) {
-        fclose(o->fp);
-    }
-    o->fp = NULL;
-    xfree(o->tmp);
-    xfree(o->path);
-    o->tmp = o->path = NULL;
 }

@@ -1,4 +1,4 @@
-/* util.h - memory, time, number parsing, line input and atomic output.
+/* util.h - memory, time, number parsing and line input.
  *
  * Everything here is small and shared by the input readers, the replay and
  * the command line.  Allocation wrappers abort on failure: running out of
@@ -48,6 +48,17 @@ int64_t bfs_time_from_civil(int64_t y, int mon, int d, int h, int min, int s);
 /* Seconds on a monotonic clock, for measuring wall time. */
 double bfs_now(void);
 
+/* Longest duration bfs_parse_duration accepts: 2^40 s, 34,800 years. */
+#define BFS_DURATION_MAX ((int64_t)1 << 40)
+
+/* Parses a duration: a number of seconds (fractions allowed) with an
+ * optional unit suffix s, m, h or d ("3600", "90s", "30m", "1.5h",
+ * "365d"), rounded to whole seconds, which must lie in [min,
+ * BFS_DURATION_MAX].  Returns 0, or BFS_EPARSE for anything else (a
+ * negative number, another suffix, trailing text) without touching
+ * *out.  The one duration syntax of every option that takes one. */
+int bfs_parse_duration(const char *s, int64_t min, int64_t *out);
+
 /* ---- numbers ------------------------------------------------------- */
 
 /* Strict parsers: the whole string must be a number (no trailing text, no
@@ -56,6 +67,16 @@ double bfs_now(void);
 int bfs_parse_i64(const char *s, int64_t *out);
 int bfs_parse_int(const char *s, int *out);
 int bfs_parse_double(const char *s, double *out); /* finite values only */
+
+/* numpy.interp(x, xp, fp) for one x: the piecewise-linear function
+ * through the n >= 1 points (xp[i], fp[i]), xp strictly increasing.  At
+ * a breakpoint it is the breakpoint's own value; between xp[i] and
+ * xp[i+1] it is slope * (x - xp[i]) + fp[i], slope = (fp[i+1] - fp[i]) /
+ * (xp[i+1] - xp[i]), the product rounded before the sum, exactly as
+ * numpy computes it (so that results match the published replayer, whose
+ * scipy interp1d delegates to it, to the last bit); below xp[0] it is
+ * fp[0] and above xp[n-1] it is fp[n-1], numpy's default fill values. */
+double bfs_interp(double x, const double *xp, const double *fp, size_t n);
 
 /* Sum of a[0..n-1] in the order numpy's pairwise summation adds them
  * (numpy.add.reduce on a contiguous float64 array), so that sums printed
@@ -93,28 +114,5 @@ size_t bfs_split(char *line, char sep, char **fields, size_t max);
 /* Splits line in place at runs of blanks (spaces and tabs), like
  * bfs_split.  Leading and trailing blanks make no empty field. */
 size_t bfs_split_ws(char *line, char **fields, size_t max);
-
-/* ---- atomic output ------------------------------------------------- */
-
-/* An output file written to "PATH.tmp.XXXXXX" beside PATH and renamed
- * over PATH by bfs_out_commit, so that a reader never sees a half-written
- * file and a failed run leaves nothing behind.  Path "-" writes to
- * standard output, and a path naming something other than a regular file
- * (/dev/null, a FIFO) is written in place. */
-struct bfs_out {
-    FILE *fp;   /* write here */
-    char *path; /* owned */
-    char *tmp;  /* owned; NULL for standard output and devices */
-    int direct; /* a device or pipe opened in place */
-};
-
-/* Opens the temporary file.  Returns 0 or BFS_EIO (reported in e). */
-int bfs_out_open(struct bfs_out *o, const char *path, struct bfs_error *e);
-/* Flushes, syncs and renames the temporary file over the target.
- * Returns 0 or BFS_EIO (reported in e; the temporary file is removed). */
-int bfs_out_commit(struct bfs_out *o, struct bfs_error *e);
-/* Closes and removes the temporary file; safe on a zeroed or committed
- * struct. */
-void bfs_out_abort(struct bfs_out *o);
 
 #endif

@@ -125,7 +125,7 @@ int cmd_gen_trace(int argc, char **argv)
             nodes_arg = optarg;
             break;
         case 'D':
-            if (gentrace_parse_duration(optarg, &o.duration)) {
+            if (bfs_parse_duration(optarg, 1, &o.duration)) {
                 status =
                     cmd_usage_error("gen-trace", "bad --duration '%s'", optarg);
                 goto done;

@@ -6,6 +6,7 @@
 #include "cli/cmd.h"
 #include "engine/options.h"
 #include "formats/traceinfo.h"
+#include "base/out.h"
 #include "base/util.h"
 
 #include <getopt.h>

@@ -11,6 +11,7 @@
 #include "formats/jobs.h"
 #include "engine/options.h"
 #include "engine/replay.h"
+#include "base/out.h"
 #include "base/util.h"
 
 #include <errno.h>

@@ -119,7 +119,7 @@ static void print_json(const char *path, const struct alloc_opts *o,
 {
     json_t *root = json_object(), *counts = json_array();
     char *s;
-    int solved = r->status == ALLOC_OPTIMAL || r->status == ALLOC_FEASIBLE;
+    int solved = r->status == SOLVE_OPTIMAL || r->status == SOLVE_FEASIBLE;
 
     json_object_set_new(root, "file", json_string(path));
     json_object_set_new(root, "allocator", json_string(o->name));
@@ -129,7 +129,7 @@ static void print_json(const char *path, const struct alloc_opts *o,
     }
     json_object_set_new(root, "cap", json_integer(in->p.cap));
     json_object_set_new(root, "status",
-                        json_string(alloc_status_name(r->status)));
+                        json_string(solve_status_name(r->status)));
     json_object_set_new(root, "objective", num(solved, r->objective));
     json_object_set_new(root, "bound", num(solved, r->bound));
     for (size_t j = 0; solved && j < in->p.n_jobs; j++)
@@ -152,7 +152,7 @@ static void print_json(const char *path, const struct alloc_opts *o,
 static void print_text(const char *path, const struct alloc_opts *o,
                        const struct instance *in, const struct alloc_result *r)
 {
-    int solved = r->status == ALLOC_OPTIMAL || r->status == ALLOC_FEASIBLE;
+    int solved = r->status == SOLVE_OPTIMAL || r->status == SOLVE_FEASIBLE;
 
     printf("instance   %s: %zu jobs, pool %d, Tfwd %.17g, cap %d\n", path,
            in->p.n_jobs, in->p.pool, in->p.tfwd, in->p.cap);
@@ -160,7 +160,7 @@ static void print_text(const char *path, const struct alloc_opts *o,
         printf("allocator  milp (model %s, solver %s)\n", o->model, o->solver);
     else
         printf("allocator  %s\n", o->name);
-    printf("status     %s\n", alloc_status_name(r->status));
+    printf("status     %s\n", solve_status_name(r->status));
     if (solved) {
         printf("objective  %.17g\n", r->objective);
         if (isfinite(r->bound))

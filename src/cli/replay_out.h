@@ -3,6 +3,7 @@
 #ifndef BFS_CLI_REPLAY_OUT_H
 #define BFS_CLI_REPLAY_OUT_H
 
+#include "base/out.h"
 #include "base/util.h"
 
 #include <stdio.h>

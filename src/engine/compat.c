@@ -136,7 +136,7 @@ static int decide(struct replay *r, size_t evt, int64_t t)
     for (size_t a = 0; a < r->n_act; a++) {
         struct rjob *rj = &r->jobs[r->act[a]];
         int old = rj->held;
-        rj->target = status == ALLOC_OPTIMAL ? r->counts[a] : old;
+        rj->target = status == SOLVE_OPTIMAL ? r->counts[a] : old;
         rj->pend = 0.0;
         if (rj->target > old)
             rj->pend = rj->p[old] * rj->def->tcup;

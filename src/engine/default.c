@@ -201,8 +201,8 @@ static int decide(struct replay *r, size_t evt, int64_t t)
         rc = core_decide(r, evt, t, &status);
         if (rc < 0)
             return rc;
-        if (status == ALLOC_OPTIMAL ||
-            (status == ALLOC_FEASIBLE && r->o->apply_feasible)) {
+        if (status == SOLVE_OPTIMAL ||
+            (status == SOLVE_FEASIBLE && r->o->apply_feasible)) {
             for (size_t a = 0; a < r->n_act; a++) {
                 struct rjob *rj = &r->jobs[r->act[a]];
                 int old = rj->held;

@@ -194,12 +194,12 @@ size_t measures_values(const struct replay_stats *st, struct summary_value *out)
 
     for (size_t i = 0; i < measures_n; i++) {
         const struct measure *m = &measures[i];
-        size_t count = m->flags & MEASURE_PER_STATUS ? ALLOC_N_STATUSES : 1;
+        size_t count = m->flags & MEASURE_PER_STATUS ? SOLVE_N_STATUSES : 1;
         for (size_t k = 0; k < count && n < MEASURES_MAX_VALUES; k++) {
             struct summary_value *v = &out[n++];
             memset(v, 0, sizeof *v);
             v->group = m->flags & MEASURE_PER_STATUS ? m->key : NULL;
-            v->key = m->flags & MEASURE_PER_STATUS ? alloc_status_name((int)k)
+            v->key = m->flags & MEASURE_PER_STATUS ? solve_status_name((int)k)
                                                    : m->key;
             v->type = summary_type_of(m->type);
             v->unit = m->unit;

@@ -11,7 +11,7 @@
  *
  * Two kinds of rows besides plain numbers:
  * - the per-status solve counts are one row of type MEASURE_INT with
- *   MEASURE_PER_STATUS: an array over enum alloc_status, written as the
+ *   MEASURE_PER_STATUS: an array over enum solve_status, written as the
  *   group "solves_by_status" (a JSON object, columns
  *   "solves_by_status.optimal", ...; HDF5 attributes of the same names);
  * - the run's description (bfsim_version, mode, allocator, partial,
@@ -53,7 +53,7 @@ struct replay_stats {
     size_t starts;      /* changes from below Jmin to a running count */
     size_t preemptions; /* jobs that lost nodes to the scheduler */
     size_t solves;      /* allocator calls */
-    size_t solves_by_status[ALLOC_N_STATUSES];
+    size_t solves_by_status[SOLVE_N_STATUSES];
     double solve_s_median, solve_s_p95, solve_s_max, solve_s_total;
     size_t max_rows, max_cols, max_nnz;
     /* Job completion times (finished - Tsub, seconds) of finished jobs. */
@@ -84,7 +84,7 @@ enum measure_type {
 enum {
     MEASURE_MACHINE = 1,    /* measures the machine: differs between runs */
     MEASURE_DESCRIBES = 2,  /* describes the run (HDF5: root attribute) */
-    MEASURE_PER_STATUS = 4, /* an array over enum alloc_status */
+    MEASURE_PER_STATUS = 4, /* an array over enum solve_status */
 };
 
 /* How the value is stored in struct replay_stats. */
@@ -118,7 +118,7 @@ extern const size_t measures_n;
 
 /* The values of st, in table order, into out (room for
  * MEASURES_MAX_VALUES); returns their number.  Strings in out are
- * borrowed from the table, from alloc_status_name() and from st. */
+ * borrowed from the table, from solve_status_name() and from st. */
 size_t measures_values(const struct replay_stats *st,
                        struct summary_value *out);
 

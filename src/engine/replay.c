@@ -275,7 +275,7 @@ static void record_solve(struct replay *r, const struct alloc_result *res)
     struct replay_stats *st = r->st;
 
     st->solves++;
-    if (res->status >= 0 && res->status < ALLOC_N_STATUSES)
+    if (res->status >= 0 && res->status < SOLVE_N_STATUSES)
         st->solves_by_status[res->status]++;
     BFS_GROW(r->solve_times, r->cap_solve_times, r->n_solve_times + 1);
     r->solve_times[r->n_solve_times++] = res->build_s + res->solve_s;

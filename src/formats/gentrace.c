@@ -95,34 +95,6 @@ static double rng_normal(struct rng *r)
 
 /* ---- distributions ----------------------------------------------------- */
 
-int gentrace_parse_duration(const char *s, int64_t *out)
-{
-    static const struct {
-        char suffix;
-        double mult;
-    } units[] = {{'s', 1}, {'m', 60}, {'h', 3600}, {'d', 86400}};
-    char buf[64];
-    size_t n = strlen(s);
-    double mult = 1, v;
-
-    if (n == 0 || n >= sizeof buf)
-        return BFS_EPARSE;
-    memcpy(buf, s, n + 1);
-    for (size_t k = 0; k < sizeof units / sizeof *units; k++)
-        if (buf[n - 1] == units[k].suffix) {
-            mult = units[k].mult;
-            buf[--n] = '\0';
-            break;
-        }
-    if (bfs_parse_double(buf, &v) != 0 || !(v > 0))
-        return BFS_EPARSE;
-    v = round(v * mult);
-    if (v < 1 || v > (double)GEN_MAX_LEN)
-        return BFS_EPARSE;
-    *out = (int64_t)v;
-    return 0;
-}
-
 /* Complete holes (busy == 0) or busy intervals (busy == 1) of a trace. */
 static int load_empirical(const char *path, int busy, struct gentrace_dist *d,
                           struct bfs_error *e)
@@ -180,7 +152,7 @@ int gentrace_dist_parse(const char *spec, int busy, struct gentrace_dist *d,
     if (kw == 3 && strncmp(spec, "exp", 3) == 0) {
         int64_t mean;
         x.kind = GENTRACE_EXP;
-        if (gentrace_parse_duration(arg, &mean) != 0)
+        if (bfs_parse_duration(arg, 1, &mean) != 0)
             return bfs_fail(e, BFS_EPARSE,
                             "bad distribution '%s': exp:MEAN needs a "
                             "positive duration (s, m, h or d suffix)",

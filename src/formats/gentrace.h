@@ -48,11 +48,6 @@ double gentrace_dist_mean(const struct gentrace_dist *d);
 
 void gentrace_dist_release(struct gentrace_dist *d);
 
-/* Parses a duration: a positive number of seconds with an optional
- * suffix s, m, h or d ("90m", "1.5h", "365d").  The result is rounded to
- * whole seconds and must be at least 1.  Returns 0 or BFS_EPARSE. */
-int gentrace_parse_duration(const char *s, int64_t *out);
-
 struct gentrace_opts {
     size_t nodes;     /* >= 1; named n0, n1, ... (zero-padded) */
     int64_t start;    /* time of the first event, Unix seconds */

@@ -40,7 +40,8 @@
 #include <hdf5.h>
 #include <hdf5_hl.h>
 
-#include "alloc/alloc.h"
+#include "base/out.h"
+#include "base/status.h"
 #include "base/util.h"
 
 /* Rows per chunk and per write. */
@@ -56,7 +57,7 @@ struct ev_rec {
 
 struct so_rec {
     int64_t evt, time;
-    int32_t status; /* enum alloc_status, as the HDF5 enum "status" */
+    int32_t status; /* enum solve_status, as the HDF5 enum "status" */
     int32_t pool;
     int64_t n_jobs;
     double objective, bound;
@@ -180,8 +181,8 @@ struct jobrow {
 };
 
 struct h5out {
-    char *path; /* owned */
-    char *tmp;  /* owned */
+    char *path;         /* owned */
+    struct bfs_out out; /* the temporary file (base/out.h, BFS_OUT_PATH) */
     hid_t file, summary;
     hid_t str_t;    /* variable-length UTF-8 string */
     hid_t status_t; /* enum of the solve statuses */
@@ -256,12 +257,12 @@ static hid_t make_status_enum(void)
     if (t < 0)
         return t;
 #define STATUS_INSERT(name, text)                                              \
-    v = ALLOC_##name;                                                          \
+    v = SOLVE_##name;                                                          \
     if (H5Tenum_insert(t, text, &v) < 0) {                                     \
         H5Tclose(t);                                                           \
         return H5I_INVALID_HID;                                                \
     }
-    ALLOC_STATUSES(STATUS_INSERT)
+    SOLVE_STATUSES(STATUS_INSERT)
 #undef STATUS_INSERT
     return t;
 }
@@ -502,7 +503,6 @@ static void destroy(struct h5out *h)
     for (size_t i = 0; i < h->n_jobs; i++)
         xfree(h->jobs[i].name);
     xfree(h->jobs);
-    xfree(h->tmp);
     xfree(h->path);
     xfree(h);
 }
@@ -511,7 +511,7 @@ int h5out_open(const char *path, struct h5out **out, struct bfs_error *e)
 {
     struct h5out *h;
     hid_t fapl;
-    int fd, rc;
+    int rc;
 
     if (!path || !*path || strcmp(path, "-") == 0)
         return bfs_fail(e, BFS_EINVAL,
@@ -522,21 +522,17 @@ int h5out_open(const char *path, struct h5out **out, struct bfs_error *e)
     h->ev_t = h->so_t = h->al_t = H5I_INVALID_HID;
     h->ev.pt = h->so.pt = h->al.pt = H5I_INVALID_HID;
     h->path = xstrdup(path);
-    h->tmp = xmalloc(strlen(path) + 16);
-    sprintf(h->tmp, "%s.tmp.XXXXXX", path);
-    if ((fd = mkstemp(h->tmp)) < 0) {
-        rc = bfs_fail_at(e, BFS_EIO, path, 0, "cannot create: %s",
-                         strerror(errno));
+    if ((rc = bfs_out_open_mode(&h->out, path, BFS_OUT_PATH, e)) != 0) {
         destroy(h);
         return rc;
     }
-    close(fd);
 
     /* Failures become messages naming the file, not a printed stack. */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
         H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
-        (h->file = H5Fcreate(h->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0) {
+        (h->file = H5Fcreate(h->out.tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) <
+            0) {
         h5fail(h, "cannot create");
         if (fapl >= 0)
             H5Pclose(fapl);
@@ -578,7 +574,7 @@ int h5out_open(const char *path, struct h5out **out, struct bfs_error *e)
 fail:
     rc = bfs_fail(e, h->err.code, "%s", h->err.msg);
     release(h, 1);
-    unlink(h->tmp);
+    bfs_out_abort(&h->out);
     destroy(h);
     return rc;
 }
@@ -716,15 +712,8 @@ int h5out_close(struct h5out *h, int partial, struct bfs_error *e)
             rc = r;
     }
     h->closed = 1;
-    if (rc == 0) {
-        /* Durable before it becomes visible, like bfs_out_commit. */
-        int fd = open(h->tmp, O_RDONLY);
-        if (fd < 0 || fsync(fd) != 0)
-            rc = bfs_fail_at(&h->err, BFS_EIO, h->path, 0, "cannot sync: %s",
-                             strerror(errno));
-        if (fd >= 0)
-            close(fd);
-    }
+    if (rc == 0) /* durable before it becomes visible */
+        rc = bfs_out_finish(&h->out, &h->err);
     if (rc != 0) {
         if (!h->err.code)
             h->err.code = rc;
@@ -740,18 +729,11 @@ int h5out_commit(struct h5out *h, struct bfs_error *e)
                  : bfs_fail(&h->err, BFS_EINVAL,
                             "%s: committed before it was closed", h->path);
 
-    if (rc == 0) {
-        /* mkstemp creates 0600; give the result the usual mode. */
-        mode_t mask = umask(0);
-        umask(mask);
-        chmod(h->tmp, 0666 & ~mask);
-        if (rename(h->tmp, h->path) != 0)
-            rc = bfs_fail_at(&h->err, BFS_EIO, h->path, 0,
-                             "cannot rename %s: %s", h->tmp, strerror(errno));
-    }
+    if (rc == 0)
+        rc = bfs_out_commit(&h->out, &h->err);
     if (rc != 0) {
         release(h, 1);
-        unlink(h->tmp);
+        bfs_out_abort(&h->out);
         bfs_fail(e, rc, "%s", h->err.msg);
     }
     destroy(h);
@@ -774,7 +756,7 @@ void h5out_abort(struct h5out *h)
     if (!h)
         return;
     release(h, 1);
-    unlink(h->tmp);
+    bfs_out_abort(&h->out);
     destroy(h);
 }
 

@@ -1,9 +1,11 @@
 /* h5out.h - a replay's results as one HDF5 file.
  *
- * The file is written to "PATH.tmp.XXXXXX" beside PATH, closed by
- * h5out_close and renamed over PATH by h5out_commit (the two phases of a
- * sink, formats/records.h), so that a reader never sees a half-written file
- * and a failed or aborted run leaves nothing behind.  Its layout:
+ * The file is written to "PATH.tmp.XXXXXX" beside PATH (base/out.h,
+ * BFS_OUT_PATH), closed and synced by h5out_close and renamed over PATH
+ * by h5out_commit (the two phases of a sink, formats/records.h), so that
+ * a reader never sees a half-written file and a failed or aborted run
+ * leaves nothing behind; a PATH naming anything but a regular file (a
+ * device, a FIFO) is refused, never renamed over.  Its layout:
  *
  *   /events       one row per processed event (the step log's columns)
  *   /solves       one row per allocator call; status is an HDF5 enum
@@ -36,8 +38,10 @@ struct h5out;
 
 /* Creates the temporary file beside path and the empty tables.  Returns 0
  * and the handle in *out, or BFS_EIO / BFS_EINVAL (reported in e, naming
- * path); nothing is left on disk on failure.  Silences HDF5's automatic
- * error printing for the whole process (errors become messages in e). */
+ * path: "PATH: not a regular file" when path names an existing device,
+ * FIFO or directory); nothing is left on disk on failure.  Silences HDF5's
+ * automatic error printing for the whole process (errors become messages in e).
+ */
 int h5out_open(const char *path, struct h5out **out, struct bfs_error *e);
 
 /* Append one row to /events, /solves, /allocations.  Rows are buffered

@@ -133,43 +133,6 @@ void import_log_opts_init(struct import_log_opts *o)
     o->outage_min = 3600;
 }
 
-/* "3600", "90s", "30m", "2h", "1d". */
-static int parse_duration(const char *s, int64_t *out)
-{
-    char buf[32];
-    size_t len = strlen(s);
-    int64_t mult = 1, v;
-
-    if (len == 0 || len >= sizeof buf)
-        return BFS_EPARSE;
-    memcpy(buf, s, len + 1);
-    switch (buf[len - 1]) {
-    case 's':
-        mult = 1;
-        break;
-    case 'm':
-        mult = 60;
-        break;
-    case 'h':
-        mult = 3600;
-        break;
-    case 'd':
-        mult = 86400;
-        break;
-    default:
-        mult = 0;
-        break;
-    }
-    if (mult)
-        buf[len - 1] = '\0';
-    else
-        mult = 1;
-    if (bfs_parse_i64(buf, &v) || v < 0 || v > INT64_MAX / 86400 / 1000)
-        return BFS_EPARSE;
-    *out = v * mult;
-    return 0;
-}
-
 /* Seconds, or [+-]HH:MM. */
 static int parse_offset(const char *s, int64_t *out)
 {
@@ -234,7 +197,7 @@ int import_log_opts_set(struct import_log_opts *o, const char *name,
                             value);
         o->outage_threshold = d;
     } else if (strcmp(name, "outage-min-duration") == 0) {
-        if (parse_duration(value, &v))
+        if (bfs_parse_duration(value, 0, &v))
             return bfs_fail(e, BFS_EINVAL,
                             "--outage-min-duration: '%s' is not a duration "
                             "(seconds, or a number with s, m, h or d)",

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/out.h"
 #include "base/util.h"
 
 /* ---- numbers ------------------------------------------------------- */
@@ -58,31 +59,7 @@ static const char *fmt_num(char buf[40], double v)
 
 double curve_eval(const struct curve *c, const double *y, double x)
 {
-    size_t lo, hi, n = c->n;
-    double slope, d;
-
-    /* numpy.interp's left and right fill values: the end points. */
-    if (x <= c->N[0])
-        return y[0];
-    if (x >= c->N[n - 1])
-        return y[n - 1];
-    /* Find i with N[i] <= x < N[i+1]. */
-    lo = 0;
-    hi = n - 1;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->N[mid] <= x)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    if (c->N[lo] == x)
-        return y[lo];
-    slope = (y[lo + 1] - y[lo]) / (c->N[lo + 1] - c->N[lo]);
-    /* Two statements, so that no compiler fuses them into one fma: numpy
-     * rounds the product before the sum. */
-    d = slope * (x - c->N[lo]);
-    return d + y[lo];
+    return bfs_interp(x, c->N, y, c->n);
 }
 
 static void curve_release(struct curve *c)

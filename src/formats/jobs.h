@@ -41,7 +41,8 @@ struct curve {
 };
 
 /* Value of the curve y (c->P or c->O) at x nodes, 0 <= x <= N[n-1],
- * computed exactly as numpy.interp does (the breakpoint's own value at a
+ * computed by bfs_interp (base/util.h), exactly as numpy.interp does (the
+ * breakpoint's own value at a
  * breakpoint, slope * (x - N[i]) + y[i] between N[i] and N[i+1], with
  * slope = (y[i+1] - y[i]) / (N[i+1] - N[i]), the product rounded before
  * the sum), which is what the published replayer's scipy interp1d

@@ -71,7 +71,7 @@ int rec_text_check(struct rec_text *t)
 {
     if (t->err.code)
         return t->err.code;
-    if (ferror(t->out.fp))
+    if (t->out.fp && ferror(t->out.fp))
         return bfs_fail_at(&t->err, BFS_EIO, t->out.path, 0, "write error");
     return 0;
 }
@@ -89,10 +89,8 @@ static int text_finish(void *arg, int partial, struct bfs_error *e)
     int rc = rec_text_check(t);
 
     (void)partial;
-    if (rc == 0 && (fflush(t->out.fp) != 0 ||
-                    (t->out.tmp && fsync(fileno(t->out.fp)) != 0)))
-        rc = bfs_fail_at(&t->err, BFS_EIO, t->out.path, 0, "write error: %s",
-                         strerror(errno));
+    if (rc == 0)
+        rc = bfs_out_finish(&t->out, &t->err);
     if (rc)
         *e = t->err;
     return rc;

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "base/error.h"
+#include "base/out.h"
 #include "base/util.h"
 
 /* One processed event: the step log's row. */
@@ -40,7 +41,7 @@ struct rec_step {
 struct rec_solve {
     size_t evt;
     int64_t time;
-    int status; /* enum alloc_status */
+    int status; /* enum solve_status */
     int pool;
     size_t n_jobs;
     double objective, bound, build_s, solve_s;

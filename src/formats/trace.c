@@ -23,6 +23,7 @@
 #include "config.h"
 
 #include "formats/trace.h"
+#include "base/out.h"
 #include "base/util.h"
 
 #include <errno.h>

@@ -20,7 +20,7 @@
  */
 #include "config.h"
 
-#include "solver/solver.h"
+#include "solver/backend.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -51,18 +51,6 @@ static void worker_stop(struct solver *s);
 /* Every backend bfsim has code for, compiled in or not. */
 static const char *const known[] = {"cbc", "glpk"};
 
-const char *solve_status_name(int status)
-{
-    switch (status) {
-#define SOLVE_ST_CASE(name, text)                                              \
-    case SOLVE_##name:                                                         \
-        return text;
-        SOLVE_STATUSES(SOLVE_ST_CASE)
-#undef SOLVE_ST_CASE
-    }
-    return "unknown";
-}
-
 void solver_opts_default(struct solver_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -80,9 +68,9 @@ size_t solver_count(void)
     return sizeof registry / sizeof *registry - 1;
 }
 
-const struct solver_ops *solver_get(size_t i)
+const char *solver_backend_name(size_t i)
 {
-    return i < solver_count() ? registry[i] : NULL;
+    return i < solver_count() ? registry[i]->name : NULL;
 }
 
 const struct solver_ops *solver_find(const char *name)

@@ -1,9 +1,12 @@
-/* solver.h - MILP solver backends behind one interface.
+/* solver.h - MILP solver backends behind one interface: what callers
+ * use.
  *
  * Each backend (solvers/cbc.c, solvers/glpk.c) exports one const struct
- * solver_ops table; solver.c keeps the array of the backends compiled in
- * and is, with solvers/, the only code that knows which ones exist.  The
- * rest of bfsim calls solver_create / solver_solve / solver_destroy.
+ * solver_ops table, declared with what a backend needs in
+ * solver/backend.h, the one header backends include; solver.c keeps the
+ * array of the backends compiled in and is, with solvers/, the only code
+ * that knows which ones exist.  The rest of bfsim calls solver_create /
+ * solver_solve / solver_destroy and never sees a backend's table.
  *
  * A solve always ends in a status, never in an error code: an infeasible
  * model, a time limit, a solver error or a solver crash are results to
@@ -18,25 +21,8 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "base/status.h"
 #include "solver/milp.h"
-
-/* How a solve ended; the same order as the allocation statuses. */
-#define SOLVE_STATUSES(X)                                                      \
-    X(OPTIMAL, "optimal")   /* proven optimal within the gap limits */         \
-    X(FEASIBLE, "feasible") /* a limit was hit; x is the incumbent */          \
-    X(INFEASIBLE, "infeasible")                                                \
-    X(NO_SOLUTION, "no-solution") /* a limit was hit before any incumbent */   \
-    X(FAILED, "failed")           /* solver error or crash; see msg */
-
-enum solve_status {
-#define SOLVE_ST_ENUM(name, text) SOLVE_##name,
-    SOLVE_STATUSES(SOLVE_ST_ENUM)
-#undef SOLVE_ST_ENUM
-        SOLVE_N_STATUSES
-};
-
-/* "optimal", "feasible", ...; "unknown" for anything else. */
-const char *solve_status_name(int status);
 
 /* Whether to run each solve in a forked child process. */
 enum {
@@ -79,12 +65,8 @@ struct solver_opts {
  * silent, the backend's isolation default, default effort. */
 void solver_opts_default(struct solver_opts *o);
 
-/* Integer columns of a returned x are within this of an integer: each
- * backend asks its solver for this integrality tolerance. */
-#define SOLVER_INT_TOL 1e-9
-
 struct solve_result {
-    int status;       /* enum solve_status */
+    int status;       /* enum solve_status (base/status.h) */
     double objective; /* milp_objective(m, x) when x is written */
     double bound;     /* best bound proven (the objective when optimal and
                          the solver reports none); HUGE_VAL (maximising)
@@ -96,49 +78,17 @@ struct solve_result {
     char msg[256];    /* why it FAILED, or a note; "" otherwise */
 };
 
-/* ---- for backends ----------------------------------------------------- */
-
+/* A solver: opaque here, defined for backends in solver/backend.h. */
 struct solver;
+struct solver_ops;
 
-struct solver_ops {
-    const char *name; /* "cbc", "glpk" */
-    /* Whether solves run in a child process unless told otherwise. */
-    int isolate_default;
-    /* Whether the backend uses a model's start (milp.h). */
-    int takes_start;
-    /* Creates a solver; returns 0 or a negative code. */
-    int (*create)(const struct solver_opts *o, struct solver **out);
-    /* Solves a checked model into res (res->x has m->n_cols entries).
-     * Returns 0: the outcome, failures included, is res->status. */
-    int (*solve)(struct solver *s, const struct milp *m,
-                 struct solve_result *res);
-    void (*destroy)(struct solver *s);
-};
-
-struct solver_worker;
-
-/* The part of every solver the wrappers use.  A backend's own state
- * struct begins with it (`struct cbc_solver { struct solver base; ... }`)
- * and its create sets opts; solver.c sets the rest. */
-struct solver {
-    const struct solver_ops *ops; /* borrowed, static */
-    struct solver_opts opts;      /* read by the backend at each solve */
-    struct solver_worker *worker; /* solver.c's: the child process of an
-                                     isolated solver, or NULL */
-};
-
-/* The backends' tables; only those compiled in exist (see solver.c). */
-extern const struct solver_ops solver_cbc_ops;
-extern const struct solver_ops solver_glpk_ops;
-
-/* ---- for callers ------------------------------------------------------ */
-
-/* Number of backends compiled in, and the i-th one (i < count), in order
- * of preference (CBC first). */
+/* Number of backends compiled in, and the name of the i-th one (static),
+ * in order of preference (CBC first); NULL when i >= solver_count(). */
 size_t solver_count(void);
-const struct solver_ops *solver_get(size_t i);
+const char *solver_backend_name(size_t i);
 
-/* The backend named name, or NULL if none is compiled in by that name. */
+/* The backend named name, or NULL if none is compiled in by that name
+ * (its table is opaque outside solver/backend.h). */
 const struct solver_ops *solver_find(const char *name);
 
 /* Name of the preferred backend compiled in ("cbc", else "glpk"), or NULL

@@ -61,6 +61,7 @@
 
 #include <hdf5.h>
 
+#include "base/out.h"
 #include "base/util.h"
 #include "engine/measures.h"
 #include "engine/options.h"
@@ -430,11 +431,12 @@ static int expand(struct loader *L, struct bfs_error *e)
     qsort(ids, s->n_runs, sizeof *ids, cmp_u64);
     for (size_t r = 1; r < s->n_runs; r++)
         if (ids[r] == ids[r - 1]) {
+            unsigned long long dup = ids[r]; /* read before the free */
             xfree(ids);
             return bfs_fail(e, BFS_EINVAL,
                             "%s: two runs have the same id %016llx (a hash "
                             "collision: change a value slightly)",
-                            L->path, (unsigned long long)ids[r]);
+                            L->path, dup);
         }
     xfree(ids);
     return 0;
@@ -1197,7 +1199,8 @@ static int write_csv(const struct sweep *s, const struct table *t,
 {
     FILE *f;
 
-    if (bfs_out_open(out, path, e))
+    /* a table is complete or absent: never written in place */
+    if (bfs_out_open_mode(out, path, BFS_OUT_FILE, e))
         return BFS_EIO;
     f = out->fp;
     fputs("id", f);
@@ -1312,10 +1315,10 @@ static hid_t str_type(size_t len)
     return t;
 }
 
-/* Writes the HDF5 table to a temporary file beside path; *tmp gets its
- * name (malloc'd) on success. */
+/* Writes the HDF5 table to the temporary file of out (opened here,
+ * BFS_OUT_PATH), to be committed by the caller; aborted on failure. */
 static int write_h5(const struct sweep *s, const struct table *t,
-                    const char *path, char **tmp, struct bfs_error *e)
+                    const char *path, struct bfs_out *out, struct bfs_error *e)
 {
     size_t nf = 1 + s->n_keys + t->n_cols, rec = 0;
     size_t *off = xcalloc(nf, sizeof *off), *len = xcalloc(nf, sizeof *len);
@@ -1323,8 +1326,8 @@ static int write_h5(const struct sweep *s, const struct table *t,
     hid_t file = -1, type = -1, sp = -1, dcpl = -1, d = -1, fapl = -1;
     hsize_t dims = t->n_rows;
     unsigned char *data = NULL;
-    char *tp = xmalloc(strlen(path) + 16), *columns = results_columns();
-    int fd, rc = 0;
+    char *columns = results_columns();
+    int rc = 0, opened = 0;
 
     /* Field sizes: id 16, options and string measures as long as their
      * longest text, other measures 8-byte doubles. */
@@ -1348,19 +1351,13 @@ static int write_h5(const struct sweep *s, const struct table *t,
         rec += len[i];
     }
 
-    sprintf(tp, "%s.tmp.XXXXXX", path);
-    if ((fd = mkstemp(tp)) < 0) {
-        rc = bfs_fail_at(e, BFS_EIO, path, 0, "cannot create: %s",
-                         strerror(errno));
-        xfree(tp);
-        tp = NULL;
+    if ((rc = bfs_out_open_mode(out, path, BFS_OUT_PATH, e)) != 0)
         goto out;
-    }
-    close(fd);
+    opened = 1;
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
         H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
-        (file = H5Fcreate(tp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0) {
+        (file = H5Fcreate(out->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0) {
         rc = h5_fail(e, path, "cannot create the HDF5 file");
         goto out;
     }
@@ -1434,23 +1431,8 @@ out:
         rc = h5_fail(e, path, "cannot close the HDF5 file");
     if (fapl >= 0)
         H5Pclose(fapl);
-    if (rc == 0) {
-        int sfd = open(tp, O_RDONLY);
-        if (sfd < 0 || fsync(sfd) != 0)
-            rc = bfs_fail_at(e, BFS_EIO, path, 0, "cannot sync: %s",
-                             strerror(errno));
-        if (sfd >= 0)
-            close(sfd);
-    }
-    if (rc == 0) {
-        mode_t mask = umask(0);
-        umask(mask);
-        chmod(tp, 0666 & ~mask);
-        *tmp = tp;
-    } else if (tp) {
-        unlink(tp);
-        xfree(tp);
-    }
+    if (rc && opened)
+        bfs_out_abort(out);
     xfree(columns);
     xfree(data);
     xfree(off);
@@ -1463,10 +1445,9 @@ int sweep_write_table(const struct sweep *s, const char *outdir, size_t *rows,
                       struct bfs_error *e)
 {
     struct table t = {0};
-    struct bfs_out csv;
+    struct bfs_out csv, h5;
     char *csv_path = xmalloc(strlen(outdir) + 32);
     char *h5_path = xmalloc(strlen(outdir) + 32);
-    char *h5_tmp = NULL;
     int rc;
 
     sprintf(csv_path, "%s/results.csv", outdir);
@@ -1478,19 +1459,18 @@ int sweep_write_table(const struct sweep *s, const char *outdir, size_t *rows,
             json_decref(j);
         }
     }
-    rc = write_h5(s, &t, h5_path, &h5_tmp, e);
-    if (rc == 0)
+    rc = write_h5(s, &t, h5_path, &h5, e);
+    if (rc == 0) {
         rc = write_csv(s, &t, csv_path, &csv, e);
-    if (rc == 0)
-        rc = bfs_out_commit(&csv, e);
-    if (rc == 0 && rename(h5_tmp, h5_path) != 0)
-        rc = bfs_fail_at(e, BFS_EIO, h5_path, 0, "cannot rename %s: %s", h5_tmp,
-                         strerror(errno));
-    if (rc && h5_tmp)
-        unlink(h5_tmp);
+        if (rc == 0)
+            rc = bfs_out_commit(&csv, e);
+        if (rc == 0)
+            rc = bfs_out_commit(&h5, e);
+        else
+            bfs_out_abort(&h5);
+    }
     if (rc == 0)
         *rows = t.n_rows;
-    xfree(h5_tmp);
     xfree(h5_path);
     xfree(csv_path);
     table_release(&t);
