@@ -406,7 +406,7 @@ START_TEST(test_random_legacy_cap)
 }
 END_TEST
 
-/* DESIGN.md: a lone job on 10 idle nodes gets 5 under the published
+/* tools/DESIGN.md: a lone job on 10 idle nodes gets 5 under the published
  * replayer's cap, 10 without it. */
 START_TEST(test_lone_job_cap)
 {

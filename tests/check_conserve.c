@@ -41,7 +41,7 @@
  * where V_j is the work a job was credited with beyond Pmax and that was
  * removed at its completion (0 for a job that did not finish).
  *
- * Default mode (DESIGN "default mode"): a job's rate is set at every
+ * Default mode (tools/DESIGN.md, "default mode"): a job's rate is set at every
  * event; a pause (rescale, preemption) keeps the rate and loses
  * rate x paused time, which is what L_j counts; the job completes at the
  * first whole second at or after its work reaches Pmax, and its rate runs
@@ -52,8 +52,8 @@
  * PreCost are the objective's costs in this mode, O-based, not samples
  * lost, so they do not enter.)
  *
- * Compatible mode (DESIGN steps 1-3): at event k every active job gets
- * progress (t_k - t_{k-1}) rate_j - pend_j - pre_j, pend_j being the
+ * Compatible mode (tools/DESIGN.md, steps 1-3): at event k every active job
+ * gets progress (t_k - t_{k-1}) rate_j - pend_j - pre_j, pend_j being the
  * rescale cost decided at event k-1 and pre_j its preemption cost at k;
  * a job whose accumulated work reaches Pmax at event k finishes there and
  * its overshoot V_j = A_j(k) - Pmax is removed from the row's Thr.  Since
@@ -652,7 +652,7 @@ START_TEST(conservation)
         if (k == 0) {
             /* the state at t0 has no row.  The compatible mode's jobs
              * running at t0 pay a start-up cost rate x Tcup, charged at
-             * the first event (DESIGN, "Initial map") */
+             * the first event (tools/DESIGN.md, "Initial map") */
             for (size_t j = 0; j < js.n && c->compat; j++)
                 if (count[j] >= js.j[j].jmin)
                     pend0 += js.j[j].p[count[j]] * js.j[j].tcup;
@@ -675,7 +675,7 @@ START_TEST(conservation)
             if (!c->compat || r->njob > 0) /* compat: stale nJrun quirk */
                 ck_assert_int_eq(jrun, r->njrun);
             if (c->compat && all_done && k == K)
-                /* DESIGN step 5: the last row's Rate is the sum of the
+                /* tools/DESIGN.md step 5: the last row's Rate is the sum of the
                  * rates set at the previous event */
                 NEAR(prev_rsum, r->rate, 1e-6 + 1e-12 * prev_rsum,
                      "%s evt %ld (last): rates %.17g, Rate %.17g", c->name,

@@ -231,7 +231,7 @@ static int run(const char *args, char **out)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* A lone job on 10 idle nodes (DESIGN.md). */
+/* A lone job on 10 idle nodes (tools/DESIGN.md). */
 static const char *lone =
     "{\"format\": \"bfsim-instance\", \"version\": 1, \"pool\": 10,"
     " \"tfwd\": 100, \"jobs\": [{\"name\": \"solo\", \"cur\": 0, \"jmin\": 1,"

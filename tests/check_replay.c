@@ -1,7 +1,7 @@
 /* check_replay.c - golden tests of the BFTrainer-compatible replay.
  *
  * Each test replays a small hand-made trace and job set and compares the
- * step log with rows worked out by hand in the comments (DESIGN.md,
+ * step log with rows worked out by hand in the comments (tools/DESIGN.md,
  * "Replay semantics: BFTrainer-compatible mode", steps 1-9, and the
  * even-share rule).  T = 1612988400 = 2021-02-10 20:20:00 UTC.
  */

@@ -4,7 +4,8 @@
  * The registry is one array of struct alloc_ops, ended by the methods
  * compiled in; allocator_create looks names up there.  The even-share
  * rule is the published replayer's non-MILP allocator, quirks kept
- * (DESIGN.md): a job's quota is min(q, Jmax) only when q > Jmin, strictly.
+ * (tools/DESIGN.md): a job's quota is min(q, Jmax) only when q > Jmin,
+ * strictly.
  */
 #include "config.h"
 

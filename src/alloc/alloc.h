@@ -1,7 +1,7 @@
 /* alloc.h - the allocation problem solved at every event, and the
  * interface every allocator implements.
  *
- * An instance (DESIGN.md, "The allocation problem"): a pool of N nodes,
+ * An instance (tools/DESIGN.md, "The allocation problem"): a pool of N nodes,
  * the admitted jobs with the count C_j of pool nodes each holds now, their
  * bounds and costs, and a table of the objective metric O_j(n) at every
  * admissible count.  An allocator chooses the new count n_j of every job:
@@ -102,7 +102,7 @@ const char *allocator_name(const struct allocator *a);
 
 void allocator_free(struct allocator *a);
 
-/* The even-share baseline of the published replayer (DESIGN.md): fills
+/* The even-share baseline of the published replayer (tools/DESIGN.md): fills
  * counts[] (p->n_jobs entries).  It ignores costs, Tfwd and the cap. */
 void alloc_even(const struct alloc_problem *p, int *counts);
 

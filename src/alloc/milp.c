@@ -11,7 +11,7 @@
  *   (sum n y[j,n] <= N).  Its relaxation is tight: CBC runs it with
  *   preprocessing, cuts and heuristics off.
  *
- * - node: DESIGN.md's node-level model without SOS: binary x[j,q] (node q
+ * - node: tools/DESIGN.md's node-level model without SOS: binary x[j,q] (node q
  *   to job j; the current map from p->owner, or each job's nodes placed
  *   on consecutive positions), at most one job per node, a running
  *   indicator s_j (Jmin s_j <= n_j <= Jmax s_j), exact up and down

@@ -2,7 +2,7 @@
  *
  * replay_run() streams a trace, admits jobs from a job set, calls an
  * allocator at every event and accounts for the training done, under one
- * of two semantics (DESIGN.md):
+ * of two semantics (tools/DESIGN.md):
  *
  * - REPLAY_COMPAT: the published BFTrainer log replayer, event for event
  *   and quirks included, so that its step log can be reproduced;
