@@ -56,8 +56,8 @@ START_TEST(test_table)
 {
     size_t n_managed = 0;
 
-    /* 7 input, 11 policy and 7 output options */
-    ck_assert_uint_eq(options_count, 25);
+    /* 7 input, 12 policy and 7 output options */
+    ck_assert_uint_eq(options_count, 26);
     for (size_t i = 0; i < options_count; i++) {
         const struct options_entry *o = &options_table[i];
 
@@ -131,6 +131,11 @@ START_TEST(test_parsers)
     ck_assert_int_eq(a.replay.end, 1612988500);
     ck_assert_ptr_null(parse1(&a, "objective", "speedup"));
     ck_assert_int_eq(a.replay.objective, JOB_OBJ_SPEEDUP);
+    ck_assert_ptr_null(parse1(&a, "tie-break", "random:12"));
+    ck_assert_int_eq(a.replay.tie_break.kind, TIEBREAK_RANDOM);
+    ck_assert(a.replay.tie_break.seed == 12);
+    ck_assert_ptr_null(parse1(&a, "tie-break", "least-remaining"));
+    ck_assert_int_eq(a.replay.tie_break.kind, TIEBREAK_LEAST_REMAINING);
     ck_assert_ptr_null(parse1(&a, "compat", "bftrainer"));
     ck_assert_int_eq(a.replay.mode, REPLAY_COMPAT);
     ck_assert_ptr_null(parse1(&a, "big-m", "legacy"));
@@ -184,6 +189,8 @@ START_TEST(test_parsers)
     ck_assert_ptr_nonnull(parse1(&a, "end", "2021-02-30 00:00:00x"));
     ck_assert_ptr_nonnull(parse1(&a, "objective", "fairness"));
     ck_assert_ptr_nonnull(parse1(&a, "compat", "other"));
+    ck_assert_ptr_nonnull(parse1(&a, "tie-break", "random"));
+    ck_assert_ptr_nonnull(parse1(&a, "tie-break", "shortest"));
     ck_assert_ptr_nonnull(parse1(&a, "big-m", "Legacy"));
     ck_assert_ptr_nonnull(parse1(&a, "time-limit", "0"));
     ck_assert_ptr_nonnull(parse1(&a, "gap", "-0.1"));
@@ -204,6 +211,7 @@ static const struct {
     {"max-jobs", "10"},
     {"tfwd", "10"},
     {"objective", "file"},
+    {"tie-break", "first-admitted"},
 #if defined(HAVE_CBC) || defined(HAVE_GLPK)
     {"allocator", "milp"},
 #else
@@ -327,7 +335,7 @@ static const struct {
     {"compat", "bftrainer"},    {"big-m", "legacy"},
     {"steps", "s.csv"},         {"summary", "s.json"},
     {"job-log", "l.csv"},       {"output", "r.h5"},
-    {"dump-instances", "inst"},
+    {"dump-instances", "inst"}, {"tie-break", "random:3"},
 };
 
 /* Every option of the table is accepted by the program: "bfsim replay

@@ -1,4 +1,5 @@
-/* alloc.c - the allocator registry, the problem check and the even-share
+/* alloc.c - the allocator registry, the problem check, solving with the
+ * jobs in another order (for the tie-break rules) and the even-share
  * baseline.
  *
  * The registry is one array of struct alloc_ops, ended by the methods
@@ -14,6 +15,7 @@
 #include "alloc/objective.h"
 #include "base/util.h"
 
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -169,6 +171,51 @@ int allocator_solve(struct allocator *a, const struct alloc_problem *p,
     if (rc)
         return rc;
     return a->ops->solve(a->state, p, res, e);
+}
+
+int allocator_solve_order(struct allocator *a, const struct alloc_problem *p,
+                          const size_t *order, struct alloc_result *res,
+                          struct bfs_error *e)
+{
+    struct alloc_problem q = *p;
+    struct alloc_job *jobs;
+    size_t *inv;
+    int *owner = NULL, *counts, *given = res->counts, rc;
+    size_t k;
+
+    for (k = 0; order && k < p->n_jobs && order[k] == k; k++)
+        ;
+    if (!order || k == p->n_jobs)
+        return allocator_solve(a, p, res, e);
+    jobs = xmalloc(p->n_jobs * sizeof *jobs);
+    inv = xmalloc(p->n_jobs * sizeof *inv);
+    counts = xmalloc(p->n_jobs * sizeof *counts);
+    for (k = 0; k < p->n_jobs; k++) {
+        assert(order[k] < p->n_jobs);
+        jobs[k] = p->jobs[order[k]];
+        inv[order[k]] = k;
+    }
+    q.jobs = jobs;
+    if (p->owner) {
+        owner = xmalloc(((size_t)p->pool + 1) * sizeof *owner);
+        for (int pos = 0; pos < p->pool; pos++)
+            owner[pos] = p->owner[pos] >= 0 && (size_t)p->owner[pos] < p->n_jobs
+                             ? (int)inv[p->owner[pos]]
+                             : p->owner[pos];
+        q.owner = owner;
+    }
+    res->counts = counts;
+    rc = allocator_solve(a, &q, res, e);
+    res->counts = given;
+    if (rc == 0 &&
+        (res->status == SOLVE_OPTIMAL || res->status == SOLVE_FEASIBLE))
+        for (k = 0; k < p->n_jobs; k++)
+            given[order[k]] = counts[k];
+    xfree(owner);
+    xfree(counts);
+    xfree(inv);
+    xfree(jobs);
+    return rc;
 }
 
 const char *allocator_name(const struct allocator *a)

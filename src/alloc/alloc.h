@@ -97,6 +97,18 @@ int allocator_create(const struct alloc_opts *o, struct allocator **out,
 int allocator_solve(struct allocator *a, const struct alloc_problem *p,
                     struct alloc_result *res, struct bfs_error *e);
 
+/* Solves p with its jobs in the order order[] (order[k] is the index in
+ * p of the job the allocator sees k-th; NULL or the identity solves p as
+ * allocator_solve does) and writes each job's count at its own index in
+ * res->counts.  The tie-break rule's last key (alloc/objective.h) then
+ * favours order[0], order[1], ... instead of job order; its other keys are
+ * sums over the jobs, so every exact allocator still agrees.  res->objective
+ * and res->bound are the allocator's, summed in that order.  Returns as
+ * allocator_solve. */
+int allocator_solve_order(struct allocator *a, const struct alloc_problem *p,
+                          const size_t *order, struct alloc_result *res,
+                          struct bfs_error *e);
+
 /* The allocator's name as given at creation (borrowed). */
 const char *allocator_name(const struct allocator *a);
 

@@ -22,6 +22,9 @@
  *   3. the fewest nodes in use;
  *   4. the lexicographically largest vector in job order: earlier jobs
  *      (in the replay, the earlier admitted) get more nodes.
+ * Keys 1-3 are sums over the jobs, independent of their order, so the
+ * replay's --tie-break rules reorder the jobs (allocator_solve_order)
+ * and change key 4 alone.
  * Keys 2-4 are alloc_tie_cmp.  A solver stopped by its time limit
  * returns its incumbent, for which the rule is not enforced.
  */

@@ -80,6 +80,9 @@ const struct measure measures[] = {
      AT(preemptions, SIZE)},
     {"objective", MEASURE_TEXT, "", MEASURE_DESCRIBES,
      "the objective the allocator maximised (--objective)", AT(objective, STR)},
+    {"tie_break", MEASURE_TEXT, "", MEASURE_DESCRIBES,
+     "the rule choosing among equally good allocations (--tie-break)",
+     AT(tie_break, STR)},
     {"solves", MEASURE_INT, "count", 0, "allocator calls", AT(solves, SIZE)},
     {"solves_by_status", MEASURE_INT, "count", MEASURE_PER_STATUS,
      "allocator calls by status: optimal, feasible, infeasible, "

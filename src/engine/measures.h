@@ -35,10 +35,11 @@ struct replay_stats {
     /* The run's description: static strings, or borrowed from the
      * replay's options (which must outlive any use of them). */
     const char *version, *mode, *allocator, *objective;
-    int partial;        /* stopped by *stop before the trace's end */
-    size_t events;      /* events processed (rows of the step log) */
-    size_t trace_nodes; /* nodes in the selected subset */
-    size_t jobs_total;  /* jobs in the job set */
+    const char *tie_break; /* the rule's name, borrowed from the options */
+    int partial;           /* stopped by *stop before the trace's end */
+    size_t events;         /* events processed (rows of the step log) */
+    size_t trace_nodes;    /* nodes in the selected subset */
+    size_t jobs_total;     /* jobs in the job set */
     size_t jobs_admitted;
     size_t jobs_finished;
     int64_t first_time; /* t0 */

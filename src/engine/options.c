@@ -126,6 +126,14 @@ static const char *p_objective(struct replay_args *a, const char *s)
 #undef OBJ_NAME
 }
 
+static const char *p_tie_break(struct replay_args *a, const char *s)
+{
+    if (tiebreak_parse(s, &a->replay.tie_break))
+        return "is not a rule (known: first-admitted least-remaining "
+               "most-remaining fewest-node-seconds random:SEED)";
+    return NULL;
+}
+
 /* The allocator, solver and model names are checked when the allocator
  * is created (a name may be known but not compiled in). */
 static const char *p_allocator(struct replay_args *a, const char *s)
@@ -298,6 +306,11 @@ static void d_objective(const struct replay_args *d, char *b, size_t n)
     snprintf(b, n, "%s", job_objective_name(d->replay.objective));
 }
 
+static void d_tie_break(const struct replay_args *d, char *b, size_t n)
+{
+    snprintf(b, n, "%s", d->replay.tie_break.name);
+}
+
 static void show_name(const char *name, char *b, size_t n)
 {
     snprintf(b, n, "%s", name ? name : "none compiled in");
@@ -364,6 +377,10 @@ const struct options_entry options_table[] = {
     {"objective", 0, "NAME", POL, 0, p_objective, d_objective,
      "metric O(n) maximised: file (the job file's O column), throughput, "
      "speedup, prop-fair"},
+    {"tie-break", 0, "RULE", POL, 0, p_tie_break, d_tie_break,
+     "which equally good allocation the exact allocators return: "
+     "first-admitted, least-remaining, most-remaining, fewest-node-seconds "
+     "or random:SEED"},
     {"allocator", 0, "NAME", POL, 0, p_allocator, d_allocator,
      "milp (the exact MILP), dp (the exact dynamic programme) or even (the "
      "published replayer's even-share baseline)"},

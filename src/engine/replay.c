@@ -24,6 +24,7 @@ void replay_opts_default(struct replay_opts *o)
     o->tfwd = 10.0;
     o->mode = REPLAY_DEFAULT;
     alloc_opts_default(&o->alloc);
+    tiebreak_default(&o->tie_break);
 }
 
 /* ---- setup ----------------------------------------------------------- */
@@ -113,6 +114,8 @@ static int setup(struct replay *r)
     r->ajobs = xmalloc((r->js.n + 1) * sizeof *r->ajobs);
     r->anames = xmalloc((r->js.n + 1) * sizeof *r->anames);
     r->counts = xmalloc((r->js.n + 1) * sizeof *r->counts);
+    r->tb_jobs = xmalloc((r->js.n + 1) * sizeof *r->tb_jobs);
+    r->tb_order = xmalloc((r->js.n + 1) * sizeof *r->tb_order);
 
     rc = allocator_create(&o->alloc, &r->alloc, r->e);
     if (rc)
@@ -138,6 +141,8 @@ static void teardown(struct replay *r)
     xfree(r->ajobs);
     xfree(r->anames);
     xfree(r->counts);
+    xfree(r->tb_jobs);
+    xfree(r->tb_order);
     xfree(r->owner_pos);
     xfree(r->solve_times);
     xfree(r->pool);
@@ -288,6 +293,27 @@ static void record_solve(struct replay *r, const struct alloc_result *res)
         st->max_nnz = res->nnz;
 }
 
+/* The --tie-break rule's order of the active jobs at event evt, or NULL
+ * for admission order (the default rule, and the even-share baseline,
+ * which is no optimiser and has no ties to break). */
+static const size_t *tie_order(struct replay *r, size_t evt)
+{
+    const struct tiebreak *tb = &r->o->tie_break;
+
+    if (tb->kind == TIEBREAK_FIRST_ADMITTED ||
+        strcmp(r->o->alloc.name, "even") == 0)
+        return NULL;
+    for (size_t a = 0; a < r->n_act; a++) {
+        const struct rjob *rj = &r->jobs[r->act[a]];
+        r->tb_jobs[a] = (struct tiebreak_job){
+            .remaining = rj->def->pmax - rj->accs,
+            .node_seconds = rj->node_seconds,
+        };
+    }
+    tiebreak_order(tb, r->tb_jobs, r->n_act, evt, r->tb_order);
+    return r->tb_order;
+}
+
 int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
 {
     struct alloc_problem p;
@@ -326,7 +352,7 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
     }
     memset(&res, 0, sizeof res);
     res.counts = r->counts;
-    rc = allocator_solve(r->alloc, &p, &res, r->e);
+    rc = allocator_solve_order(r->alloc, &p, tie_order(r, evt), &res, r->e);
     if (rc)
         return rc;
     record_solve(r, &res);
@@ -575,6 +601,7 @@ static void finish_stats(struct replay *r)
     st->mode = r->o->mode == REPLAY_COMPAT ? "bftrainer" : "default";
     st->allocator = r->o->alloc.name;
     st->objective = job_objective_name(r->o->objective);
+    st->tie_break = r->o->tie_break.name;
     measures_finish(st, &(struct measures_input){
                             .solve_times = r->solve_times,
                             .n_solves = r->n_solve_times,

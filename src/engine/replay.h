@@ -24,6 +24,7 @@
 #include "alloc/alloc.h"
 #include "base/error.h"
 #include "engine/measures.h"
+#include "engine/tiebreak.h"
 #include "formats/records.h"
 
 enum replay_mode { REPLAY_DEFAULT, REPLAY_COMPAT };
@@ -41,7 +42,10 @@ struct replay_opts {
     double tfwd;        /* allocator horizon, seconds */
     int objective;      /* enum job_objective (default JOB_OBJ_FILE) */
     enum replay_mode mode;
-    int legacy_cap;     /* cap changes at floor((N+1)/2) (--big-m legacy) */
+    int legacy_cap; /* cap changes at floor((N+1)/2) (--big-m legacy) */
+    /* which tied optimum the exact allocators return (--tie-break;
+     * ignored by even) */
+    struct tiebreak tie_break;
     int apply_feasible; /* apply time-limited answers (default mode) */
     struct alloc_opts alloc;
     /* Paths of outputs for the caller to wire up (the step log's sink,

@@ -87,6 +87,9 @@ struct replay {
     const char **anames; /* names of the active jobs, for instance dumps */
     int *counts;         /* the allocator's answer, per active job */
     int *owner_pos;      /* node-level view for the allocator */
+    struct tiebreak_job *tb_jobs; /* the tie-break rule's keys, per active
+                                     job */
+    size_t *tb_order;             /* the rule's order of the active jobs */
     double *solve_times;
     size_t n_solve_times, cap_solve_times;
 

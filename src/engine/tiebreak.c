@@ -1,0 +1,111 @@
+/* tiebreak.c - see tiebreak.h.
+ *
+ * The orders are stable insertion sorts over the admission order (a few
+ * jobs per event; n is --max-jobs), so equal keys always keep admission
+ * order and the result depends on nothing but the keys.  The random rule
+ * draws a fresh permutation at every event from a generator written here,
+ * so a run is the same bit for bit on every machine and C library.
+ */
+#include "config.h"
+
+#include "engine/tiebreak.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const names[] = {
+    [TIEBREAK_FIRST_ADMITTED] = "first-admitted",
+    [TIEBREAK_LEAST_REMAINING] = "least-remaining",
+    [TIEBREAK_MOST_REMAINING] = "most-remaining",
+    [TIEBREAK_FEWEST_NODE_SECONDS] = "fewest-node-seconds",
+};
+
+void tiebreak_default(struct tiebreak *t)
+{
+    memset(t, 0, sizeof *t);
+    t->kind = TIEBREAK_FIRST_ADMITTED;
+    snprintf(t->name, sizeof t->name, "%s", names[t->kind]);
+}
+
+int tiebreak_parse(const char *s, struct tiebreak *t)
+{
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        if (strcmp(s, names[k]) == 0) {
+            tiebreak_default(t);
+            t->kind = (enum tiebreak_kind)k;
+            snprintf(t->name, sizeof t->name, "%s", names[k]);
+            return 0;
+        }
+    if (strncmp(s, "random:", 7) == 0) {
+        const char *d = s + 7;
+        char *end;
+        unsigned long long v;
+        if (*d < '0' || *d > '9')
+            return -1;
+        errno = 0;
+        v = strtoull(d, &end, 10);
+        if (errno || *end)
+            return -1;
+        tiebreak_default(t);
+        t->kind = TIEBREAK_RANDOM;
+        t->seed = (uint64_t)v;
+        snprintf(t->name, sizeof t->name, "random:%llu", v);
+        return 0;
+    }
+    return -1;
+}
+
+uint64_t tiebreak_splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The key a rule sorts by, ascending. */
+static double key(const struct tiebreak *t, const struct tiebreak_job *jb)
+{
+    switch (t->kind) {
+    case TIEBREAK_LEAST_REMAINING:
+        return jb->remaining;
+    case TIEBREAK_MOST_REMAINING:
+        return -jb->remaining;
+    case TIEBREAK_FEWEST_NODE_SECONDS:
+        return jb->node_seconds;
+    default:
+        return 0.0;
+    }
+}
+
+void tiebreak_order(const struct tiebreak *t, const struct tiebreak_job *jobs,
+                    size_t n, uint64_t evt, size_t *order)
+{
+    for (size_t k = 0; k < n; k++)
+        order[k] = k;
+    if (t->kind == TIEBREAK_RANDOM) {
+        uint64_t st = t->seed + evt * 0xD1B54A32D192ED03ull;
+        for (size_t k = n; k-- > 1;) {
+            size_t i = (size_t)(tiebreak_splitmix64(&st) % (k + 1));
+            size_t x = order[k];
+            order[k] = order[i];
+            order[i] = x;
+        }
+        return;
+    }
+    if (t->kind == TIEBREAK_FIRST_ADMITTED)
+        return;
+    /* Stable insertion sort: a job moves before those with a larger key
+     * only. */
+    for (size_t k = 1; k < n; k++) {
+        size_t x = order[k], i = k;
+        double kx = key(t, &jobs[x]);
+        while (i > 0 && key(t, &jobs[order[i - 1]]) > kx) {
+            order[i] = order[i - 1];
+            i--;
+        }
+        order[i] = x;
+    }
+}
