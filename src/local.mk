@@ -25,6 +25,7 @@ libbfsim_a_SOURCES = \
 	src/engine/pool.c src/engine/compat.c src/engine/default.c \
 	src/engine/options.c src/engine/options.h \
 	src/engine/tiebreak.c src/engine/tiebreak.h \
+	src/engine/nodepick.c src/engine/nodepick.h \
 	src/engine/measures.c src/engine/measures.h \
 	src/alloc/alloc.c src/alloc/alloc.h src/alloc/alloc_impl.h \
 	src/alloc/objective.c src/alloc/objective.h \

@@ -56,8 +56,8 @@ START_TEST(test_table)
 {
     size_t n_managed = 0;
 
-    /* 7 input, 12 policy and 7 output options */
-    ck_assert_uint_eq(options_count, 26);
+    /* 7 input, 13 policy and 7 output options */
+    ck_assert_uint_eq(options_count, 27);
     for (size_t i = 0; i < options_count; i++) {
         const struct options_entry *o = &options_table[i];
 
@@ -136,6 +136,11 @@ START_TEST(test_parsers)
     ck_assert(a.replay.tie_break.seed == 12);
     ck_assert_ptr_null(parse1(&a, "tie-break", "least-remaining"));
     ck_assert_int_eq(a.replay.tie_break.kind, TIEBREAK_LEAST_REMAINING);
+    ck_assert_ptr_null(parse1(&a, "node-pick", "oracle"));
+    ck_assert_int_eq(a.replay.node_pick.kind, NODEPICK_ORACLE);
+    ck_assert_ptr_null(parse1(&a, "node-pick", "random:9"));
+    ck_assert_int_eq(a.replay.node_pick.kind, NODEPICK_RANDOM);
+    ck_assert(a.replay.node_pick.seed == 9);
     ck_assert_ptr_null(parse1(&a, "compat", "bftrainer"));
     ck_assert_int_eq(a.replay.mode, REPLAY_COMPAT);
     ck_assert_ptr_null(parse1(&a, "big-m", "legacy"));
@@ -191,6 +196,7 @@ START_TEST(test_parsers)
     ck_assert_ptr_nonnull(parse1(&a, "compat", "other"));
     ck_assert_ptr_nonnull(parse1(&a, "tie-break", "random"));
     ck_assert_ptr_nonnull(parse1(&a, "tie-break", "shortest"));
+    ck_assert_ptr_nonnull(parse1(&a, "node-pick", "newest"));
     ck_assert_ptr_nonnull(parse1(&a, "big-m", "Legacy"));
     ck_assert_ptr_nonnull(parse1(&a, "time-limit", "0"));
     ck_assert_ptr_nonnull(parse1(&a, "gap", "-0.1"));
@@ -212,6 +218,7 @@ static const struct {
     {"tfwd", "10"},
     {"objective", "file"},
     {"tie-break", "first-admitted"},
+    {"node-pick", "longest-idle"},
 #if defined(HAVE_CBC) || defined(HAVE_GLPK)
     {"allocator", "milp"},
 #else
@@ -336,6 +343,7 @@ static const struct {
     {"steps", "s.csv"},         {"summary", "s.json"},
     {"job-log", "l.csv"},       {"output", "r.h5"},
     {"dump-instances", "inst"}, {"tie-break", "random:3"},
+    {"node-pick", "predicted"},
 };
 
 /* Every option of the table is accepted by the program: "bfsim replay

@@ -21,6 +21,7 @@ check_PROGRAMS += \
 	tests/check_solver \
 	tests/check_alloc \
 	tests/check_tiebreak \
+	tests/check_nodepick \
 	tests/check_instance \
 	tests/check_replay \
 	tests/check_options \
@@ -80,6 +81,9 @@ tests_check_alloc_LDADD = $(BFS_TESTLIBS)
 tests_check_tiebreak_SOURCES = tests/check_tiebreak.c $(BFS_TESTHDRS)
 tests_check_tiebreak_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_tiebreak_LDADD = $(BFS_TESTLIBS)
+tests_check_nodepick_SOURCES = tests/check_nodepick.c $(BFS_TESTHDRS)
+tests_check_nodepick_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_nodepick_LDADD = $(BFS_TESTLIBS)
 tests_check_instance_SOURCES = tests/check_instance.c $(BFS_TESTHDRS)
 tests_check_instance_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_instance_LDADD = $(BFS_TESTLIBS)

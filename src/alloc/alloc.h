@@ -13,9 +13,9 @@
  *             big-M artefact, kept for the compatible mode)
  *
  * with r_j = O_j(C_j) if C_j >= Jmin_j, else 0.  Allocators decide counts
- * only; the replay turns counts into a node map by one fixed rule
- * (shrinking jobs release their lowest-position nodes, then growing jobs,
- * in job order, take the lowest-position free nodes).
+ * only; the replay turns counts into a node map by one rule (by default
+ * shrinking jobs release their lowest-position nodes, then growing jobs,
+ * in job order, take the lowest-position free nodes; --node-pick).
  *
  * Every exact allocator (dp, and milp with either model and either
  * solver) returns the same counts, chosen among the near-optimal ones by

@@ -78,11 +78,20 @@ const struct measure measures[] = {
     {"preemptions", MEASURE_INT, "count", 0,
      "jobs that lost nodes to the main scheduler, counted per event",
      AT(preemptions, SIZE)},
+    {"node_pick_mae_seconds", MEASURE_REAL, "s", 0,
+     "with --node-pick predicted, the mean absolute error of the predicted "
+     "remaining idle time of the nodes jobs took, against the trace's "
+     "future (a node never taken back counts to the trace's last time + "
+     "1 s); 0 with the other rules",
+     AT(node_pick_mae, DOUBLE)},
     {"objective", MEASURE_TEXT, "", MEASURE_DESCRIBES,
      "the objective the allocator maximised (--objective)", AT(objective, STR)},
     {"tie_break", MEASURE_TEXT, "", MEASURE_DESCRIBES,
      "the rule choosing among equally good allocations (--tie-break)",
      AT(tie_break, STR)},
+    {"node_pick", MEASURE_TEXT, "", MEASURE_DESCRIBES,
+     "the rule choosing the nodes a job takes and gives back (--node-pick)",
+     AT(node_pick, STR)},
     {"solves", MEASURE_INT, "count", 0, "allocator calls", AT(solves, SIZE)},
     {"solves_by_status", MEASURE_INT, "count", MEASURE_PER_STATUS,
      "allocator calls by status: optimal, feasible, infeasible, "

@@ -36,6 +36,8 @@ struct replay_stats {
      * replay's options (which must outlive any use of them). */
     const char *version, *mode, *allocator, *objective;
     const char *tie_break; /* the rule's name, borrowed from the options */
+    const char *node_pick; /* likewise */
+    double node_pick_mae;  /* s: predicted rule's mean absolute error */
     int partial;           /* stopped by *stop before the trace's end */
     size_t events;         /* events processed (rows of the step log) */
     size_t trace_nodes;    /* nodes in the selected subset */

@@ -134,6 +134,14 @@ static const char *p_tie_break(struct replay_args *a, const char *s)
     return NULL;
 }
 
+static const char *p_node_pick(struct replay_args *a, const char *s)
+{
+    if (nodepick_parse(s, &a->replay.node_pick))
+        return "is not a rule (known: longest-idle lowest-index random:SEED "
+               "oracle predicted)";
+    return NULL;
+}
+
 /* The allocator, solver and model names are checked when the allocator
  * is created (a name may be known but not compiled in). */
 static const char *p_allocator(struct replay_args *a, const char *s)
@@ -311,6 +319,11 @@ static void d_tie_break(const struct replay_args *d, char *b, size_t n)
     snprintf(b, n, "%s", d->replay.tie_break.name);
 }
 
+static void d_node_pick(const struct replay_args *d, char *b, size_t n)
+{
+    snprintf(b, n, "%s", d->replay.node_pick.name);
+}
+
 static void show_name(const char *name, char *b, size_t n)
 {
     snprintf(b, n, "%s", name ? name : "none compiled in");
@@ -381,6 +394,10 @@ const struct options_entry options_table[] = {
      "which equally good allocation the exact allocators return: "
      "first-admitted, least-remaining, most-remaining, fewest-node-seconds "
      "or random:SEED"},
+    {"node-pick", 0, "RULE", POL, 0, p_node_pick, d_node_pick,
+     "which free nodes a growing job takes and which a shrinking job gives "
+     "back: longest-idle, lowest-index, random:SEED, oracle (the trace's "
+     "future) or predicted (from its past)"},
     {"allocator", 0, "NAME", POL, 0, p_allocator, d_allocator,
      "milp (the exact MILP), dp (the exact dynamic programme) or even (the "
      "published replayer's even-share baseline)"},

@@ -25,6 +25,7 @@ void replay_opts_default(struct replay_opts *o)
     o->mode = REPLAY_DEFAULT;
     alloc_opts_default(&o->alloc);
     tiebreak_default(&o->tie_break);
+    nodepick_default(&o->node_pick);
 }
 
 /* ---- setup ----------------------------------------------------------- */
@@ -120,6 +121,9 @@ static int setup(struct replay *r)
     rc = allocator_create(&o->alloc, &r->alloc, r->e);
     if (rc)
         return rc;
+    rc = pool_pick_setup(r);
+    if (rc)
+        return rc;
     r->st->trace_nodes = r->n_nodes;
     r->st->jobs_total = r->js.n;
     return 0;
@@ -128,6 +132,7 @@ static int setup(struct replay *r)
 static void teardown(struct replay *r)
 {
     allocator_free(r->alloc);
+    pool_pick_release(r);
     for (size_t j = 0; r->jobs && j < r->js.n; j++) {
         xfree(r->jobs[j].p);
         xfree(r->jobs[j].o);
@@ -212,10 +217,14 @@ static int read_until_start(struct replay *r, int64_t *t0, int64_t *t)
                                  r->o->trace_path);
     *t0 = r->o->has_start ? r->o->start : *t;
     while (rc == 1 && *t <= *t0) {
-        for (size_t i = 0; i < r->n_joins; i++)
+        for (size_t i = 0; i < r->n_joins; i++) {
             r->idle[r->joins[i]] = 1;
-        for (size_t i = 0; i < r->n_leaves; i++)
+            pool_note_join(r, r->joins[i], *t);
+        }
+        for (size_t i = 0; i < r->n_leaves; i++) {
             r->idle[r->leaves[i]] = 0;
+            pool_note_leave(r, r->leaves[i], *t);
+        }
         rc = read_event(r, t);
     }
     if (rc == 1 && r->n_joins + r->n_leaves == 0)
@@ -320,6 +329,8 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
     struct alloc_result res;
     int rc;
 
+    r->dec_evt = evt;
+    r->dec_time = t;
     for (size_t a = 0; a < r->n_act; a++) {
         const struct rjob *rj = &r->jobs[r->act[a]];
         r->jobs[r->act[a]].slot = (int)a;
@@ -602,6 +613,8 @@ static void finish_stats(struct replay *r)
     st->allocator = r->o->alloc.name;
     st->objective = job_objective_name(r->o->objective);
     st->tie_break = r->o->tie_break.name;
+    st->node_pick = r->o->node_pick.name;
+    st->node_pick_mae = r->mae_n ? r->mae_sum / (double)r->mae_n : 0.0;
     measures_finish(st, &(struct measures_input){
                             .solve_times = r->solve_times,
                             .n_solves = r->n_solve_times,

@@ -24,6 +24,7 @@
 #include "alloc/alloc.h"
 #include "base/error.h"
 #include "engine/measures.h"
+#include "engine/nodepick.h"
 #include "engine/tiebreak.h"
 #include "formats/records.h"
 
@@ -46,6 +47,9 @@ struct replay_opts {
     /* which tied optimum the exact allocators return (--tie-break;
      * ignored by even) */
     struct tiebreak tie_break;
+    /* which nodes growing jobs take and shrinking jobs give back
+     * (--node-pick) */
+    struct nodepick node_pick;
     int apply_feasible; /* apply time-limited answers (default mode) */
     struct alloc_opts alloc;
     /* Paths of outputs for the caller to wire up (the step log's sink,
@@ -64,6 +68,11 @@ struct replay_opts {
                     const char *const *names, size_t evt, int64_t time,
                     struct bfs_error *e);
     void *instance_arg;
+    /* Called (if set) after every decision applied, with the event's
+     * number and the node map: owner[k] is the job (index in the job
+     * set) holding subset node k, or -1 (borrowed for the call). */
+    void (*map)(void *arg, size_t evt, const int32_t *owner, size_t n_nodes);
+    void *map_arg;
     /* Polled between events; when it becomes non-zero the replay stops
      * and reports what it has, marked partial.  May be NULL. */
     volatile sig_atomic_t *stop;

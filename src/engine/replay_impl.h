@@ -93,6 +93,25 @@ struct replay {
     double *solve_times;
     size_t n_solve_times, cap_solve_times;
 
+    /* --node-pick (pool.c) */
+    size_t dec_evt;            /* the event of the last decision */
+    int64_t dec_time;          /* and its time */
+    int64_t *joined;           /* per subset node: when it last became idle,
+                                  -1 never seen (predicted) */
+    struct nodepick_hist hist; /* holes seen so far (predicted) */
+    size_t *lv_start;          /* per subset node k: its departures are
+                                  lv_time[lv_start[k] .. lv_start[k+1]) */
+    int64_t *lv_time;          /* every departure of the subset, by node, in
+                                  time order (oracle, predicted) */
+    size_t *lv_cur;            /* per node: its first departure not yet past */
+    int64_t never;             /* the trace's last time + 1: "no departure" */
+    struct pick_ent {
+        double key;
+        uint32_t pos;
+    } * pick;       /* the pool ranked by the rule */
+    double mae_sum; /* |predicted - true| over the nodes taken */
+    size_t mae_n;
+
     struct evq q;        /* completions and arrivals (default mode) */
     int tsub_sorted;     /* the job file is sorted by tsub */
     struct rec_step row; /* the current event's row, filled by the phases */
@@ -170,6 +189,15 @@ void pool_remove_leaves(struct replay *r);
 void pool_append_joins(struct replay *r);
 /* Applies rjob.target to every active job by the map rule. */
 void apply_targets(struct replay *r);
+/* Prepares the --node-pick rule before the trace is read: for oracle and
+ * predicted, a first pass over the trace stores every departure of the
+ * subset (8 bytes each).  Returns 0 or a negative code. */
+int pool_pick_setup(struct replay *r);
+void pool_pick_release(struct replay *r);
+/* Notes that subset node k became idle at time t (before or after t0). */
+void pool_note_join(struct replay *r, uint32_t k, int64_t t);
+/* Notes that subset node k was taken back at time t. */
+void pool_note_leave(struct replay *r, uint32_t k, int64_t t);
 /* Nodes held by the active jobs, and active jobs holding nodes. */
 size_t nodes_in_use(const struct replay *r);
 size_t jobs_running(const struct replay *r);
