@@ -236,9 +236,8 @@ void apply_targets(struct replay *r)
         if (ranked)
             rank_pool(r);
     }
-    /* Without a change of count, nothing is ranked and both passes below
-     * change nothing. */
-    /* Shrinking jobs release their nodes in release order. */
+    /* Shrinking jobs release their nodes in release order (without a
+     * change of count nothing is ranked, and neither pass does a thing). */
     for (size_t i = 0; i < r->n_pool; i++) {
         size_t p = take_at(r, ranked, reverse ? r->n_pool - 1 - i : i);
         int32_t j = r->owner[r->pool[p]];
