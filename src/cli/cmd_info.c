@@ -177,6 +177,7 @@ int cmd_info(int argc, char **argv)
     struct bfs_error e;
     struct bfs_out out;
     const char *output = "-";
+    char *bundled;
     int json = 0, c, rc;
 
     traceinfo_opts_init(&o);
@@ -222,7 +223,9 @@ int cmd_info(int argc, char **argv)
         return cmd_usage_error("info", "%s", "--start must be before --end");
 
     bfs_error_clear(&e);
-    rc = traceinfo_compute(argv[optind], &o, &ti, &e);
+    bundled = cmd_resolve_data(argv[optind], "traces", ".trace");
+    rc = traceinfo_compute(bundled ? bundled : argv[optind], &o, &ti, &e);
+    xfree(bundled);
     if (rc)
         return cmd_report(&e, rc);
     rc = bfs_out_open(&out, output, &e);

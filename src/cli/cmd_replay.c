@@ -289,8 +289,12 @@ int cmd_replay(int argc, char **argv)
     }
     if (!o.trace_path)
         o.trace_path = trace = cmd_data_path(OPTIONS_BUNDLED_TRACE);
+    else if ((trace = cmd_resolve_data(o.trace_path, "traces", ".trace")))
+        o.trace_path = trace;
     if (!o.jobs_path)
         o.jobs_path = jobs = cmd_data_path(OPTIONS_BUNDLED_JOBS);
+    else if ((jobs = cmd_resolve_data(o.jobs_path, "datasets", ".jobs")))
+        o.jobs_path = jobs;
 
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint); /* scancel, a batch system's time limit */
