@@ -56,8 +56,8 @@ START_TEST(test_table)
 {
     size_t n_managed = 0;
 
-    /* 7 input, 11 policy and 7 output options */
-    ck_assert_uint_eq(options_count, 25);
+    /* 7 input, 11 policy and 8 output options */
+    ck_assert_uint_eq(options_count, 26);
     for (size_t i = 0; i < options_count; i++) {
         const struct options_entry *o = &options_table[i];
 

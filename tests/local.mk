@@ -29,7 +29,8 @@ check_PROGRAMS += \
 	tests/check_sweep \
 	tests/check_measures \
 	tests/check_cli \
-	tests/check_install
+	tests/check_install \
+	tests/check_honest
 
 # The scripts the tests run: the independent idle-hours count of an SWF
 # log (check_import_swf) and the Python example reading an HDF5 file
@@ -107,3 +108,6 @@ tests_check_cli_LDADD = $(BFS_TESTLIBS)
 tests_check_install_SOURCES = tests/check_install.c $(BFS_TESTHDRS)
 tests_check_install_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_install_LDADD = $(BFS_TESTLIBS)
+tests_check_honest_SOURCES = tests/check_honest.c $(BFS_TESTHDRS)
+tests_check_honest_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_honest_LDADD = $(BFS_TESTLIBS)

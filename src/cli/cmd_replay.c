@@ -196,10 +196,11 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
  * commits the outputs only if the replay and every output succeeded:
  * first every one is finished (written, flushed, synced), then every one
  * is renamed over its path.  On any error none is left behind.  Returns
- * a CMD_* exit status (errors are reported). */
+ * a CMD_* exit status (errors are reported); with strict, CMD_FAIL after
+ * a warning (replay_warnings), the outputs written. */
 static int run_replay(struct replay_opts *o, int argc, char **argv,
                       const char *summary, const char *job_log,
-                      const char *h5path)
+                      const char *h5path, int strict)
 {
     struct rec_sink steps_s, joblog_s, h5_s, summary_s, *sinks[4];
     struct replay_stats st;
@@ -258,6 +259,8 @@ static int run_replay(struct replay_opts *o, int argc, char **argv,
         return cmd_report(&e, rc);
     if (!summary)
         replay_print_report(o, &st);
+    if (replay_warnings(&st) && strict)
+        return CMD_FAIL;
     if (st.partial) {
         fprintf(stderr, "bfsim replay: interrupted; results are partial\n");
         return 130;
@@ -304,7 +307,7 @@ int cmd_replay(int argc, char **argv)
         o.progress = show_progress;
         o.progress_arg = &pg;
     }
-    rc = run_replay(&o, argc, argv, summary, job_log, h5path);
+    rc = run_replay(&o, argc, argv, summary, job_log, h5path, args.strict);
     xfree(trace);
     xfree(jobs);
     return rc;

@@ -226,6 +226,13 @@ static const char *p_quiet(struct replay_args *a, const char *s)
     return NULL;
 }
 
+static const char *p_strict(struct replay_args *a, const char *s)
+{
+    (void)s;
+    a->strict = 1;
+    return NULL;
+}
+
 static const char *p_help(struct replay_args *a, const char *s)
 {
     (void)s;
@@ -401,6 +408,9 @@ const struct options_entry options_table[] = {
     {"quiet", 'q', NULL, OUT, 1, p_quiet, NULL,
      "no progress line on standard error"},
     {"help", 'h', NULL, OUT, 1, p_help, NULL, "this help"},
+    {"strict", 0, NULL, OUT, 0, p_strict, NULL,
+     "exit with status 1 after a warning (no job admitted, submissions "
+     "outside the window, no job finished); the outputs are written"},
 };
 
 const size_t options_count = sizeof options_table / sizeof *options_table;

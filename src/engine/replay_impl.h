@@ -62,6 +62,9 @@ struct replay {
     const struct replay_opts *o;
     struct replay_stats *st;
     double work; /* the job set's total Pmax */
+    /* The share of the trace file read at the first progress report, + 1
+     * (0: not yet known): done_fraction counts the rest of the file. */
+    double trace_read0;
     struct bfs_error *e;
 
     struct trace_reader *tr;
