@@ -59,8 +59,13 @@ START_TEST(test_datadir_build_tree)
     snprintf(cmd, sizeof cmd, "unset BFSIM_DATADIR; %s --datadir",
              real(tu_bfsim()));
     ck_assert_int_eq(sh(cmd, &out), 0);
-    snprintf(want, sizeof want, "%s\n", real(tu_srcdir()));
-    ck_assert_str_eq(out, want);
+    /* the same folder: the compiled-in path may hold "..", a VPATH
+     * build's */
+    ck_assert_uint_gt(strlen(out), 1);
+    ck_assert_int_eq(out[strlen(out) - 1], '\n');
+    out[strlen(out) - 1] = '\0';
+    snprintf(want, sizeof want, "%s", real(tu_srcdir()));
+    ck_assert_str_eq(real(out), want);
     free(out);
 }
 END_TEST

@@ -11,6 +11,7 @@
 #include "cli/cmd.h"
 #include "base/util.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -107,15 +108,17 @@ static char *join(const char *a, const char *b)
 char *cmd_data_dir(void)
 {
     const char *env = getenv("BFSIM_DATADIR");
-    char *dir = exe_dir(), *p;
+    char *dir = exe_dir(), *p, build[PATH_MAX];
     size_t n;
 
     if (env && *env) {
         xfree(dir);
         return xstrdup(env);
     }
-    /* A build run from its build directory reads its source tree. */
-    if (dir && strcmp(dir, BFS_BUILDDIR) == 0 && is_dir(BFS_SRCDIR "/traces")) {
+    /* A build run from its build directory reads its source tree
+     * (/proc/self/exe has its links resolved: so must the build path). */
+    if (dir && realpath(BFS_BUILDDIR, build) && strcmp(dir, build) == 0 &&
+        is_dir(BFS_SRCDIR "/traces")) {
         xfree(dir);
         return xstrdup(BFS_SRCDIR);
     }
