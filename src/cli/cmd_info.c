@@ -5,6 +5,7 @@
 
 #include "cli/cmd.h"
 #include "engine/options.h"
+#include "formats/sniff.h"
 #include "formats/traceinfo.h"
 #include "base/out.h"
 #include "base/util.h"
@@ -226,8 +227,22 @@ int cmd_info(int argc, char **argv)
     bundled = cmd_resolve_data(argv[optind], "traces", ".trace");
     rc = traceinfo_compute(bundled ? bundled : argv[optind], &o, &ti, &e);
     xfree(bundled);
-    if (rc)
-        return cmd_report(&e, rc);
+    if (rc) {
+        const char *fmt = sniff_log_format(argv[optind]);
+        cmd_report(&e, rc);
+        if (fmt)
+            fprintf(stderr,
+                    "bfsim info: %s is not a bfsim trace but looks like a%s %s "
+                    "log; convert it first:\n"
+                    "    bfsim convert --from %s %s -o TRACE.trace.gz\n"
+                    "then run `bfsim info TRACE.trace.gz`.\n",
+                    argv[optind], strcmp(fmt, "swf") == 0 ? "n" : "",
+                    strcmp(fmt, "swf") == 0     ? "SWF"
+                    : strcmp(fmt, "slurm") == 0 ? "Slurm sacct"
+                                                : "BFTrainer export",
+                    fmt, argv[optind]);
+        return CMD_FAIL;
+    }
     rc = bfs_out_open(&out, output, &e);
     if (rc == 0) {
         if (json) {
