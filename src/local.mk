@@ -17,7 +17,7 @@ libbfsim_a_SOURCES = \
 	src/formats/traceinfo.c src/formats/traceinfo.h \
 	src/formats/gentrace.c src/formats/gentrace.h \
 	src/formats/records.c src/formats/records.h \
-	src/formats/steps.c src/formats/joblog.c \
+	src/formats/steps.c src/formats/joblog.c src/formats/batsim.c \
 	src/formats/h5out.c src/formats/h5out.h \
 	src/formats/summary.c src/formats/summary.h \
 	src/formats/sniff.c src/formats/sniff.h \

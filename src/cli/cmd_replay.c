@@ -200,9 +200,9 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
  * a warning (replay_warnings), the outputs written. */
 static int run_replay(struct replay_opts *o, int argc, char **argv,
                       const char *summary, const char *job_log,
-                      const char *h5path, int strict)
+                      const char *h5path, int strict, const char *batsim)
 {
-    struct rec_sink steps_s, joblog_s, h5_s, summary_s, *sinks[4];
+    struct rec_sink steps_s, joblog_s, h5_s, summary_s, batsim_s, *sinks[5];
     struct replay_stats st;
     struct bfs_error e;
     struct h5out *h5 = NULL;
@@ -223,6 +223,9 @@ static int run_replay(struct replay_opts *o, int argc, char **argv,
         sinks[n++] = &steps_s;
     if (rc == 0 && job_log && (rc = joblog_open(job_log, &joblog_s, &e)) == 0)
         sinks[n++] = &joblog_s;
+    if (rc == 0 && batsim &&
+        (rc = batsim_jobs_open(batsim, &batsim_s, &e)) == 0)
+        sinks[n++] = &batsim_s;
     if (rc == 0 && h5path && (rc = h5out_open(h5path, &h5, &e)) == 0) {
         h5out_sink(h5, &h5_s);
         sinks[n++] = &h5_s;
@@ -307,7 +310,8 @@ int cmd_replay(int argc, char **argv)
         o.progress = show_progress;
         o.progress_arg = &pg;
     }
-    rc = run_replay(&o, argc, argv, summary, job_log, h5path, args.strict);
+    rc = run_replay(&o, argc, argv, summary, job_log, h5path, args.strict,
+                    args.batsim_jobs);
     xfree(trace);
     xfree(jobs);
     return rc;

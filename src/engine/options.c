@@ -233,6 +233,12 @@ static const char *p_strict(struct replay_args *a, const char *s)
     return NULL;
 }
 
+static const char *p_batsim_jobs(struct replay_args *a, const char *s)
+{
+    a->batsim_jobs = s;
+    return NULL;
+}
+
 static const char *p_help(struct replay_args *a, const char *s)
 {
     (void)s;
@@ -411,6 +417,10 @@ const struct options_entry options_table[] = {
     {"strict", 0, NULL, OUT, 0, p_strict, NULL,
      "exit with status 1 after a warning (no job admitted, submissions "
      "outside the window, no job finished); the outputs are written"},
+    {"batsim-jobs", 0, "FILE", OUT, 1, p_batsim_jobs, NULL,
+     "the jobs' node-level schedule as a Batsim-style jobs.csv: a row per "
+     "job and interval with the same nodes, allocated_resources an "
+     "interval set of node positions"},
 };
 
 const size_t options_count = sizeof options_table / sizeof *options_table;

@@ -397,12 +397,26 @@ static void emit_alloc(struct replay *r, size_t j, size_t evt, int64_t t)
  * when it began (some may have finished) and of the jobs active now. */
 void emit_allocs(struct replay *r, size_t evt, int64_t t)
 {
+    struct rec_nodes m = {
+        .evt = evt,
+        .time = t,
+        .t0 = r->st->first_time,
+        .n = r->n_nodes,
+        .owner = r->owner,
+        .n_jobs = r->js.n,
+        .jobs = r->js.jobs,
+    };
+
     if (r->o->n_sinks == 0)
         return;
     for (size_t a = 0; a < r->n_ev_act; a++)
         emit_alloc(r, r->ev_act[a], evt, t);
     for (size_t a = 0; a < r->n_act; a++)
         emit_alloc(r, r->act[a], evt, t);
+    /* then the node map, for the sinks that want it */
+    for (size_t i = 0; i < r->o->n_sinks && !r->sink_rc; i++)
+        if (r->o->sinks[i]->nodes)
+            r->sink_rc = r->o->sinks[i]->nodes(r->o->sinks[i]->arg, &m);
 }
 
 static int emit_jobs(struct replay *r)
