@@ -17,9 +17,10 @@ libbfsim_a_SOURCES = \
 	src/formats/traceinfo.c src/formats/traceinfo.h \
 	src/formats/gentrace.c src/formats/gentrace.h \
 	src/formats/records.c src/formats/records.h \
-	src/formats/steps.c src/formats/joblog.c \
+	src/formats/steps.c src/formats/joblog.c src/formats/batsim.c \
 	src/formats/h5out.c src/formats/h5out.h \
 	src/formats/summary.c src/formats/summary.h \
+	src/formats/sniff.c src/formats/sniff.h \
 	src/engine/evq.c src/engine/evq.h \
 	src/engine/replay.c src/engine/replay.h src/engine/replay_impl.h \
 	src/engine/pool.c src/engine/compat.c src/engine/default.c \

@@ -278,7 +278,7 @@ int main(void)
     /* Converting 846,856 changes takes about a second (more under
      * sanitizers). */
     tcase_set_timeout(real, 120);
-    tcase_add_test(real, test_real_summit);
+    tu_add_shared_test(real, test_real_summit, 0, 0);
     suite_add_tcase(s, real);
     return tu_run(s);
 }

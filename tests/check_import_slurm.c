@@ -494,7 +494,7 @@ int main(void)
     tcase_add_test(tc, test_unsorted);
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_window_outage);
-    tcase_add_test(tc, test_published);
+    tu_add_shared_test(tc, test_published, 0, 0);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
     return tu_run(s);

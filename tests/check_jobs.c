@@ -835,8 +835,8 @@ static Suite *jobs_suite(void)
 
     tc = tcase_create("datasets");
     tcase_set_timeout(tc, 60);
-    tcase_add_loop_test(tc, test_dataset_matches_source, 0,
-                        (int)(sizeof datasets / sizeof datasets[0]));
+    tu_add_shared_test(tc, test_dataset_matches_source, 0,
+                       (int)(sizeof datasets / sizeof datasets[0]));
     tcase_add_test(tc, test_dataset_comments);
     tcase_add_test(tc, test_dataset_shufflenet_10);
     tcase_add_test(tc, test_dataset_shufflenet_1000);

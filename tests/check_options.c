@@ -39,8 +39,8 @@ static int run(const char *args, char **out, char **err)
 }
 
 /* The entries the sweep sets itself, by hand. */
-static const char *const managed[] = {"steps",  "summary", "job-log",
-                                      "output", "quiet",   "help"};
+static const char *const managed[] = {
+    "steps", "summary", "job-log", "output", "quiet", "help", "batsim-jobs"};
 
 static int is_managed(const char *name)
 {
@@ -56,8 +56,8 @@ START_TEST(test_table)
 {
     size_t n_managed = 0;
 
-    /* 7 input, 13 policy and 7 output options */
-    ck_assert_uint_eq(options_count, 27);
+    /* 7 input, 13 policy and 9 output options */
+    ck_assert_uint_eq(options_count, 29);
     for (size_t i = 0; i < options_count; i++) {
         const struct options_entry *o = &options_table[i];
 
@@ -343,7 +343,7 @@ static const struct {
     {"steps", "s.csv"},         {"summary", "s.json"},
     {"job-log", "l.csv"},       {"output", "r.h5"},
     {"dump-instances", "inst"}, {"tie-break", "random:3"},
-    {"node-pick", "predicted"},
+    {"node-pick", "predicted"}, {"batsim-jobs", "b.csv"},
 };
 
 /* Every option of the table is accepted by the program: "bfsim replay

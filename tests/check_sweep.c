@@ -585,13 +585,13 @@ static int check_one(const char *name, enum sweep_kind kind, const char *text,
 }
 
 /* The keys a sweep may set: every option of the replay's table except
- * the six the sweep sets itself, by hand: steps, summary, job-log,
- * output, quiet, help (and their short names o, q, h). */
+ * the seven the sweep sets itself, by hand: steps, summary, job-log,
+ * output, quiet, help, batsim-jobs (and the short names o, q, h). */
 START_TEST(test_check_keys)
 {
-    static const char *const managed[] = {"steps",  "summary", "job-log",
-                                          "output", "quiet",   "help",
-                                          "o",      "q",       "h"};
+    static const char *const managed[] = {
+        "steps", "summary", "job-log", "output", "quiet",
+        "help",  "o",       "q",       "h",      "batsim-jobs"};
     size_t n_ok = 0;
     struct bfs_error e;
 
@@ -610,8 +610,8 @@ START_TEST(test_check_keys)
             ck_assert_int_eq(check_one(o->name, SWEEP_OFF, "false", &e), 0);
         n_ok += rc == 0;
     }
-    /* 27 options, 6 managed */
-    ck_assert_uint_eq(n_ok, 21);
+    /* 29 options, 7 managed */
+    ck_assert_uint_eq(n_ok, 22);
     for (size_t m = 0; m < sizeof managed / sizeof *managed; m++) {
         ck_assert_int_eq(check_one(managed[m], SWEEP_ARG, "x", &e), BFS_EINVAL);
         ck_assert_msg(strstr(e.msg, "c.json:7: ") &&

@@ -30,7 +30,11 @@ check_PROGRAMS += \
 	tests/check_signal \
 	tests/check_sweep \
 	tests/check_measures \
-	tests/check_cli
+	tests/check_cli \
+	tests/check_install \
+	tests/check_honest \
+	tests/check_interop \
+	tests/check_batsim
 
 # The scripts the tests run: the independent idle-hours count of an SWF
 # log (check_import_swf) and the Python example reading an HDF5 file
@@ -111,3 +115,15 @@ tests_check_measures_LDADD = $(BFS_TESTLIBS)
 tests_check_cli_SOURCES = tests/check_cli.c $(BFS_TESTHDRS)
 tests_check_cli_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_cli_LDADD = $(BFS_TESTLIBS)
+tests_check_install_SOURCES = tests/check_install.c $(BFS_TESTHDRS)
+tests_check_install_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_install_LDADD = $(BFS_TESTLIBS)
+tests_check_honest_SOURCES = tests/check_honest.c $(BFS_TESTHDRS)
+tests_check_honest_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_honest_LDADD = $(BFS_TESTLIBS)
+tests_check_interop_SOURCES = tests/check_interop.c $(BFS_TESTHDRS)
+tests_check_interop_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_interop_LDADD = $(BFS_TESTLIBS)
+tests_check_batsim_SOURCES = tests/check_batsim.c $(BFS_TESTHDRS)
+tests_check_batsim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_batsim_LDADD = $(BFS_TESTLIBS)

@@ -14,3 +14,20 @@ EXTRA_DIST += tools/sweep-objectives.json tools/figures/objectives-tfwd.csv \
 dist_noinst_SCRIPTS += tools/check-deps
 BFS_SCRIPT_TESTS += tests/deps.test
 EXTRA_DIST += tests/deps.test tools/DESIGN.md
+
+# Installed under $(pkgdatadir)/tools: the example sweep (its paths,
+# ../traces and ../datasets, hold there as in the source tree) and the
+# helper scripts.  The Python scripts run with the Python configure found
+# (PYTHON3): their first line is rewritten when they are built, here in
+# the build directory; the sources keep #!/usr/bin/python3 or env.
+bfsimtoolsdir = $(pkgdatadir)/tools
+dist_bfsimtools_DATA = tools/sweep-objectives.json
+bfsimtools_SCRIPTS = h5read-example.py swf-idle-hours
+CLEANFILES += h5read-example.py swf-idle-hours
+BFS_SHEBANG = $(AM_V_GEN)rm -f $@ $@.tmp && \
+	sed '1s|^\#!.*|\#!$(PYTHON3)|' $(srcdir)/tools/$@ >$@.tmp && \
+	chmod +x $@.tmp && mv $@.tmp $@
+h5read-example.py: $(srcdir)/tools/h5read-example.py Makefile
+	$(BFS_SHEBANG)
+swf-idle-hours: $(srcdir)/tools/swf-idle-hours Makefile
+	$(BFS_SHEBANG)

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -321,6 +322,7 @@ struct bfs_lines {
     char *buf;
     size_t cap;
     size_t lineno;
+    double size; /* bytes of the file, 0 when unknown (a pipe) */
 };
 
 int bfs_lines_open(const char *path, struct bfs_lines **out,
@@ -328,6 +330,7 @@ int bfs_lines_open(const char *path, struct bfs_lines **out,
 {
     gzFile gz;
     struct bfs_lines *r;
+    struct stat st;
 
     gz = strcmp(path, "-") == 0 ? gzdopen(dup(STDIN_FILENO), "rb")
                                 : gzopen(path, "rb");
@@ -338,6 +341,8 @@ int bfs_lines_open(const char *path, struct bfs_lines **out,
     r = xcalloc(1, sizeof *r);
     r->gz = gz;
     r->path = xstrdup(path);
+    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        r->size = (double)st.st_size;
     *out = r;
     return 0;
 }
@@ -396,6 +401,16 @@ size_t bfs_lines_lineno(const struct bfs_lines *r)
 const char *bfs_lines_path(const struct bfs_lines *r)
 {
     return r->path;
+}
+
+double bfs_lines_fraction(const struct bfs_lines *r)
+{
+    double f;
+
+    if (r->size <= 0)
+        return -1.0;
+    f = (double)gzoffset(r->gz) / r->size;
+    return f < 0 ? -1.0 : f > 1 ? 1.0 : f;
 }
 
 void bfs_lines_close(struct bfs_lines *r)

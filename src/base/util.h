@@ -103,6 +103,10 @@ int bfs_lines_next(struct bfs_lines *r, char **line, struct bfs_error *e);
 size_t bfs_lines_lineno(const struct bfs_lines *r);
 /* The path given to bfs_lines_open (borrowed). */
 const char *bfs_lines_path(const struct bfs_lines *r);
+/* The share of the file read so far (compressed bytes for a gzip file,
+ * counting zlib's read-ahead buffer), 0..1, or -1 when the size is not
+ * known (standard input, a pipe). */
+double bfs_lines_fraction(const struct bfs_lines *r);
 
 void bfs_lines_close(struct bfs_lines *r);
 

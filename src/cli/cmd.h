@@ -27,10 +27,22 @@ int cmd_report(const struct bfs_error *e, int code);
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* The data directory (bundled traces, job sets, tools), malloc'd: the
+ * first of $BFSIM_DATADIR; the source tree, when the program runs from
+ * its build directory; BIN/../share/bfsim, when the program is in a
+ * folder BIN named bin (an installation, even one moved elsewhere); the
+ * configured $(pkgdatadir) if it exists; the source tree. */
+char *cmd_data_dir(void);
+
 /* Path of a bundled data file (relative to the data directory, e.g.
- * "traces/summit-2021-02.trace.gz"): $BFSIM_DATADIR if set, else the
- * installed data directory if the file is there, else the source tree.
- * Returns a malloc'd string. */
+ * "traces/summit-2021-02.trace.gz"), malloc'd. */
 char *cmd_data_path(const char *rel);
+
+/* A bundled file named without a path: when arg names no existing file
+ * and holds no '/', the first of DATADIR/folder/ARG, ARG.gz, ARGext,
+ * ARGext.gz that is a file (e.g. folder "datasets", ext ".jobs":
+ * "hps-shufflenet-1000J" -> ".../datasets/hps-shufflenet-1000J.jobs.gz").
+ * Returns that path, malloc'd, or NULL (then arg is used as it is). */
+char *cmd_resolve_data(const char *arg, const char *folder, const char *ext);
 
 #endif

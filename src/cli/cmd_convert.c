@@ -92,6 +92,8 @@ static int run_log(const struct convert_args *a, const struct convert_opt *opts,
     rc = import(a->input, a->output, a->comments, &o, st, &r, e);
     if (rc == 0 && !a->quiet)
         import_log_report_write(&r, stderr);
+    if (rc == 0)
+        import_log_warnings(&r, stderr);
     return rc;
 }
 

@@ -5,6 +5,7 @@
 
 #include "cli/cmd.h"
 #include "engine/options.h"
+#include "formats/sniff.h"
 #include "formats/traceinfo.h"
 #include "base/out.h"
 #include "base/util.h"
@@ -177,6 +178,7 @@ int cmd_info(int argc, char **argv)
     struct bfs_error e;
     struct bfs_out out;
     const char *output = "-";
+    char *bundled;
     int json = 0, c, rc;
 
     traceinfo_opts_init(&o);
@@ -222,9 +224,25 @@ int cmd_info(int argc, char **argv)
         return cmd_usage_error("info", "%s", "--start must be before --end");
 
     bfs_error_clear(&e);
-    rc = traceinfo_compute(argv[optind], &o, &ti, &e);
-    if (rc)
-        return cmd_report(&e, rc);
+    bundled = cmd_resolve_data(argv[optind], "traces", ".trace");
+    rc = traceinfo_compute(bundled ? bundled : argv[optind], &o, &ti, &e);
+    xfree(bundled);
+    if (rc) {
+        const char *fmt = sniff_log_format(argv[optind]);
+        cmd_report(&e, rc);
+        if (fmt)
+            fprintf(stderr,
+                    "bfsim info: %s is not a bfsim trace but looks like a%s %s "
+                    "log; convert it first:\n"
+                    "    bfsim convert --from %s %s -o TRACE.trace.gz\n"
+                    "then run `bfsim info TRACE.trace.gz`.\n",
+                    argv[optind], strcmp(fmt, "swf") == 0 ? "n" : "",
+                    strcmp(fmt, "swf") == 0     ? "SWF"
+                    : strcmp(fmt, "slurm") == 0 ? "Slurm sacct"
+                                                : "BFTrainer export",
+                    fmt, argv[optind]);
+        return CMD_FAIL;
+    }
     rc = bfs_out_open(&out, output, &e);
     if (rc == 0) {
         if (json) {

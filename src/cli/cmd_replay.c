@@ -196,12 +196,13 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
  * commits the outputs only if the replay and every output succeeded:
  * first every one is finished (written, flushed, synced), then every one
  * is renamed over its path.  On any error none is left behind.  Returns
- * a CMD_* exit status (errors are reported). */
+ * a CMD_* exit status (errors are reported); with strict, CMD_FAIL after
+ * a warning (replay_warnings), the outputs written. */
 static int run_replay(struct replay_opts *o, int argc, char **argv,
                       const char *summary, const char *job_log,
-                      const char *h5path)
+                      const char *h5path, int strict, const char *batsim)
 {
-    struct rec_sink steps_s, joblog_s, h5_s, summary_s, *sinks[4];
+    struct rec_sink steps_s, joblog_s, h5_s, summary_s, batsim_s, *sinks[5];
     struct replay_stats st;
     struct bfs_error e;
     struct h5out *h5 = NULL;
@@ -222,6 +223,9 @@ static int run_replay(struct replay_opts *o, int argc, char **argv,
         sinks[n++] = &steps_s;
     if (rc == 0 && job_log && (rc = joblog_open(job_log, &joblog_s, &e)) == 0)
         sinks[n++] = &joblog_s;
+    if (rc == 0 && batsim &&
+        (rc = batsim_jobs_open(batsim, &batsim_s, &e)) == 0)
+        sinks[n++] = &batsim_s;
     if (rc == 0 && h5path && (rc = h5out_open(h5path, &h5, &e)) == 0) {
         h5out_sink(h5, &h5_s);
         sinks[n++] = &h5_s;
@@ -258,6 +262,8 @@ static int run_replay(struct replay_opts *o, int argc, char **argv,
         return cmd_report(&e, rc);
     if (!summary)
         replay_print_report(o, &st);
+    if (replay_warnings(&st) && strict)
+        return CMD_FAIL;
     if (st.partial) {
         fprintf(stderr, "bfsim replay: interrupted; results are partial\n");
         return 130;
@@ -289,8 +295,12 @@ int cmd_replay(int argc, char **argv)
     }
     if (!o.trace_path)
         o.trace_path = trace = cmd_data_path(OPTIONS_BUNDLED_TRACE);
+    else if ((trace = cmd_resolve_data(o.trace_path, "traces", ".trace")))
+        o.trace_path = trace;
     if (!o.jobs_path)
         o.jobs_path = jobs = cmd_data_path(OPTIONS_BUNDLED_JOBS);
+    else if ((jobs = cmd_resolve_data(o.jobs_path, "datasets", ".jobs")))
+        o.jobs_path = jobs;
 
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint); /* scancel, a batch system's time limit */
@@ -300,7 +310,8 @@ int cmd_replay(int argc, char **argv)
         o.progress = show_progress;
         o.progress_arg = &pg;
     }
-    rc = run_replay(&o, argc, argv, summary, job_log, h5path);
+    rc = run_replay(&o, argc, argv, summary, job_log, h5path, args.strict,
+                    args.batsim_jobs);
     xfree(trace);
     xfree(jobs);
     return rc;

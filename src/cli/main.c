@@ -1,20 +1,24 @@
 /* main.c - the bfsim program: global options and subcommand dispatch.
  *
- * git-style: `bfsim [--help|--version] COMMAND [OPTIONS]`.  Each command
- * lives in src/cmd_<name>.c and parses its own options; the code they call
- * is in the library (libbfsim.a) that the tests link too.
+ * git-style: `bfsim [--help|--version|--datadir] COMMAND [OPTIONS]`.  Each
+ * command lives in src/cli/cmd_<name>.c and parses its own options; the
+ * code they call is in the library (libbfsim.a) that the tests link too.
+ * The data directory is found at run time (cmd_data_dir), so that an
+ * installation works from any prefix and after it is moved.
  */
 #include "config.h"
 
 #include "cli/cmd.h"
 #include "base/util.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const struct command {
     const char *name;
@@ -31,7 +35,8 @@ static const struct command {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "Usage: bfsim [--help] [--version] COMMAND [OPTIONS]\n"
+    fprintf(f, "Usage: bfsim [--help] [--version] [--datadir] COMMAND "
+               "[OPTIONS]\n"
                "\n"
                "Trace-driven simulator of backfill training on idle HPC "
                "nodes.\n"
@@ -40,6 +45,8 @@ static void usage(FILE *f)
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(f, "  %-10s  %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n"
+               "--datadir prints the folder of the bundled traces, job sets "
+               "and tools.\n"
                "Run `bfsim COMMAND --help` for a command's options, and see "
                "bfsim(1).\n");
 }
@@ -65,26 +72,106 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
     return CMD_USAGE;
 }
 
-char *cmd_data_path(const char *rel)
+/* Whether path is a directory. */
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The folder of the running executable (from /proc/self/exe), malloc'd,
+ * or NULL when it cannot be read. */
+static char *exe_dir(void)
+{
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    char *slash;
+
+    if (n <= 0 || (size_t)n >= sizeof buf - 1)
+        return NULL;
+    buf[n] = '\0';
+    slash = strrchr(buf, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    return xstrdup(buf[0] ? buf : "/");
+}
+
+/* "a/b", malloc'd. */
+static char *join(const char *a, const char *b)
+{
+    char *p = xmalloc(strlen(a) + strlen(b) + 2);
+    sprintf(p, "%s/%s", a, b);
+    return p;
+}
+
+char *cmd_data_dir(void)
 {
     const char *env = getenv("BFSIM_DATADIR");
-    const char *dirs[2] = {BFS_PKGDATADIR, BFS_SRCDIR};
-    char *p;
-    struct stat st;
+    char *dir = exe_dir(), *p, build[PATH_MAX];
+    size_t n;
 
     if (env && *env) {
-        p = xmalloc(strlen(env) + strlen(rel) + 2);
-        sprintf(p, "%s/%s", env, rel);
-        return p;
+        xfree(dir);
+        return xstrdup(env);
     }
-    for (int i = 0; i < 2; i++) {
-        p = xmalloc(strlen(dirs[i]) + strlen(rel) + 2);
-        sprintf(p, "%s/%s", dirs[i], rel);
-        if (stat(p, &st) == 0 || i == 1)
+    /* A build run from its build directory reads its source tree
+     * (/proc/self/exe has its links resolved: so must the build path). */
+    if (dir && realpath(BFS_BUILDDIR, build) && strcmp(dir, build) == 0 &&
+        is_dir(BFS_SRCDIR "/traces")) {
+        xfree(dir);
+        return xstrdup(BFS_SRCDIR);
+    }
+    /* An installation, wherever it now is: BIN/../share/bfsim. */
+    n = dir ? strlen(dir) : 0;
+    if (n >= 4 && strcmp(dir + n - 4, "/bin") == 0) {
+        p = join(dir, "../share/" PACKAGE);
+        if (is_dir(p)) {
+            dir[n - 4] = '\0';
+            xfree(p);
+            p = join(dir, "share/" PACKAGE);
+            xfree(dir);
             return p;
+        }
         xfree(p);
     }
-    return NULL; /* not reached */
+    xfree(dir);
+    if (is_dir(BFS_PKGDATADIR))
+        return xstrdup(BFS_PKGDATADIR);
+    return xstrdup(BFS_SRCDIR);
+}
+
+char *cmd_data_path(const char *rel)
+{
+    char *dir = cmd_data_dir(), *p = join(dir, rel);
+
+    xfree(dir);
+    return p;
+}
+
+char *cmd_resolve_data(const char *arg, const char *folder, const char *ext)
+{
+    static const char *const gz[] = {"", ".gz"};
+    struct stat st;
+    char *dir, *p;
+
+    if (!arg || stat(arg, &st) == 0 || strchr(arg, '/'))
+        return NULL;
+    dir = cmd_data_dir();
+    for (int with_ext = 0; with_ext < 2; with_ext++)
+        for (int z = 0; z < 2; z++) {
+            p = xmalloc(strlen(dir) + strlen(folder) + strlen(arg) +
+                        strlen(ext) + 8);
+            sprintf(p, "%s/%s/%s%s%s", dir, folder, arg, with_ext ? ext : "",
+                    gz[z]);
+            if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+                xfree(dir);
+                return p;
+            }
+            xfree(p);
+        }
+    xfree(dir);
+    return NULL;
 }
 
 int main(int argc, char **argv)
@@ -96,6 +183,12 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
+        return CMD_OK;
+    }
+    if (strcmp(argv[1], "--datadir") == 0) {
+        char *d = cmd_data_dir();
+        printf("%s\n", d);
+        xfree(d);
         return CMD_OK;
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {

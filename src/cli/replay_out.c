@@ -11,6 +11,7 @@
 #include "base/util.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,10 @@ static void print_value(const struct summary_value *v)
 {
     char t[BFS_TIME_LEN];
 
+    if (v->none) {
+        fputs("none", stdout);
+        return;
+    }
     switch (v->type) {
     case SUMMARY_INT:
     case SUMMARY_BOOL:
@@ -163,4 +168,47 @@ void replay_print_report(const struct replay_opts *o,
         }
         putchar('\n');
     }
+}
+
+/* "warning: " and the text on stderr, for replay_warnings. */
+static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void warn(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("bfsim replay: warning: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int replay_warnings(const struct replay_stats *st)
+{
+    char a[BFS_TIME_LEN], b[BFS_TIME_LEN], c[BFS_TIME_LEN], d[BFS_TIME_LEN];
+    int n = 0;
+
+    if (st->partial || st->jobs_total == 0)
+        return 0;
+    if (st->tsub_first > st->last_event_time ||
+        st->tsub_last < st->first_time) {
+        bfs_time_format(st->tsub_first, a);
+        bfs_time_format(st->tsub_last, b);
+        bfs_time_format(st->first_time, c);
+        bfs_time_format(st->last_event_time, d);
+        warn("the job set's submissions (%s .. %s UTC) lie %s the replayed "
+             "window (%s .. %s UTC); --align-jobs shifts them to its start",
+             a, b, st->tsub_first > st->last_event_time ? "after" : "before", c,
+             d);
+        n++;
+    }
+    if (st->jobs_admitted == 0) {
+        warn("no job was admitted: every measure of the jobs is empty");
+        n++;
+    } else if (st->jobs_finished == 0) {
+        warn("no job finished: the completion measures (jct_*, makespan) are "
+             "none");
+        n++;
+    }
+    return n;
 }

@@ -106,13 +106,13 @@ const struct measure measures[] = {
      AT(solve_s_max, DOUBLE)},
     {"solve_seconds_total", MEASURE_REAL, "s", MEASURE_MACHINE, "their sum",
      AT(solve_s_total, DOUBLE)},
-    {"jct_mean_seconds", MEASURE_REAL, "s", 0,
+    {"jct_mean_seconds", MEASURE_REAL, "s", MEASURE_OF_FINISHED,
      "the mean over F of finished - Tsub", AT(jct_mean, DOUBLE)},
-    {"jct_median_seconds", MEASURE_REAL, "s", 0, "its median (nearest rank)",
-     AT(jct_median, DOUBLE)},
-    {"jct_p95_seconds", MEASURE_REAL, "s", 0,
+    {"jct_median_seconds", MEASURE_REAL, "s", MEASURE_OF_FINISHED,
+     "its median (nearest rank)", AT(jct_median, DOUBLE)},
+    {"jct_p95_seconds", MEASURE_REAL, "s", MEASURE_OF_FINISHED,
      "its 95th percentile (nearest rank)", AT(jct_p95, DOUBLE)},
-    {"makespan_seconds", MEASURE_INT, "s", 0,
+    {"makespan_seconds", MEASURE_INT, "s", MEASURE_OF_FINISHED,
      "the last completion - the earliest Tsub in A", AT(makespan, I64)},
     {"fairness_jain", MEASURE_REAL, "1", 0,
      "Jain's index (sum x)^2 / (|A| sum x^2) of the node shares x_j = "
@@ -217,6 +217,7 @@ size_t measures_values(const struct replay_stats *st, struct summary_value *out)
             v->unit = m->unit;
             v->describes = !!(m->flags & MEASURE_DESCRIBES);
             v->machine = !!(m->flags & MEASURE_MACHINE);
+            v->none = (m->flags & MEASURE_OF_FINISHED) && !st->jobs_finished;
             read_field(st, m, k, v);
         }
     }

@@ -46,6 +46,10 @@ struct replay_stats {
     size_t jobs_finished;
     int64_t first_time; /* t0 */
     int64_t last_event_time;
+    /* The job set's first and last submission time, after --align-jobs
+     * (0 and 0 for an empty set); not a measure: for the warnings of
+     * `bfsim replay` (replay_warnings). */
+    int64_t tsub_first, tsub_last;
     double samples_trained;        /* sum of the step log's Thr */
     double rescale_cost;           /* samples lost to rescaling, charged */
     double preempt_cost;           /* samples lost to preemption */
@@ -85,9 +89,10 @@ enum measure_type {
 
 /* Flags of a measure. */
 enum {
-    MEASURE_MACHINE = 1,    /* measures the machine: differs between runs */
-    MEASURE_DESCRIBES = 2,  /* describes the run (HDF5: root attribute) */
-    MEASURE_PER_STATUS = 4, /* an array over enum solve_status */
+    MEASURE_MACHINE = 1,     /* measures the machine: differs between runs */
+    MEASURE_DESCRIBES = 2,   /* describes the run (HDF5: root attribute) */
+    MEASURE_PER_STATUS = 4,  /* an array over enum solve_status */
+    MEASURE_OF_FINISHED = 8, /* over finished jobs: none when none did */
 };
 
 /* How the value is stored in struct replay_stats. */

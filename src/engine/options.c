@@ -242,6 +242,19 @@ static const char *p_quiet(struct replay_args *a, const char *s)
     return NULL;
 }
 
+static const char *p_strict(struct replay_args *a, const char *s)
+{
+    (void)s;
+    a->strict = 1;
+    return NULL;
+}
+
+static const char *p_batsim_jobs(struct replay_args *a, const char *s)
+{
+    a->batsim_jobs = s;
+    return NULL;
+}
+
 static const char *p_help(struct replay_args *a, const char *s)
 {
     (void)s;
@@ -435,6 +448,13 @@ const struct options_entry options_table[] = {
     {"quiet", 'q', NULL, OUT, 1, p_quiet, NULL,
      "no progress line on standard error"},
     {"help", 'h', NULL, OUT, 1, p_help, NULL, "this help"},
+    {"strict", 0, NULL, OUT, 0, p_strict, NULL,
+     "exit with status 1 after a warning (no job admitted, submissions "
+     "outside the window, no job finished); the outputs are written"},
+    {"batsim-jobs", 0, "FILE", OUT, 1, p_batsim_jobs, NULL,
+     "the jobs' node-level schedule as a Batsim-style jobs.csv: a row per "
+     "job and interval with the same nodes, allocated_resources an "
+     "interval set of node positions"},
 };
 
 const size_t options_count = sizeof options_table / sizeof *options_table;

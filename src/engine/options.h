@@ -30,6 +30,8 @@ struct replay_args {
     const char *job_log;       /* --job-log FILE, or NULL */
     const char *output;        /* -o FILE (HDF5), or NULL */
     int quiet;                 /* -q: no progress line */
+    int strict;                /* --strict: a warning fails the run */
+    const char *batsim_jobs;   /* --batsim-jobs FILE, or NULL */
     int help;                  /* -h: show the help and do nothing else */
 };
 

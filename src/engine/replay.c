@@ -30,18 +30,31 @@ void replay_opts_default(struct replay_opts *o)
 
 /* ---- setup ----------------------------------------------------------- */
 
-/* How far the replay has come, 0..1, for a progress line: the share of
- * the job set's work done, or of the window when --end is given, which
- * ever is further (a replay ends when every job has finished or the
- * window has, and a streamed trace does not tell its end in advance). */
-static double done_fraction(const struct replay *r, int64_t t)
+/* How far the replay has come, 0..1, for a progress line: a replay ends
+ * when every job has finished or the trace (or its --end window) has, so
+ * the furthest of the share of the job set's work done, of the window
+ * when --end is given, and of the trace file read.  A streamed trace does
+ * not tell its last time in advance; its file's size does tell how much
+ * of it is left (the share read counts zlib's read-ahead, so it runs a
+ * little early: an estimate, never a result). */
+static double done_fraction(struct replay *r, int64_t t)
 {
     double f = r->work > 0 ? r->st->samples_trained / r->work : 0.0;
+    double tr = trace_fraction(r->tr);
+
+    /* Only what is left after the start of the replay counts. */
+    if (r->trace_read0 == 0)
+        r->trace_read0 = tr + 1.0;
+    if (tr >= 0 && r->trace_read0 - 1.0 < 1.0)
+        tr = (tr - (r->trace_read0 - 1.0)) / (2.0 - r->trace_read0);
+    else
+        tr = -1.0;
     if (r->o->has_end && r->o->end > r->st->first_time) {
         double w = (double)(t - r->st->first_time) /
                    (double)(r->o->end - r->st->first_time);
         f = w > f ? w : f;
     }
+    f = tr > f ? tr : f;
     return f < 0 ? 0 : f > 1 ? 1 : f;
 }
 
@@ -421,12 +434,26 @@ static void emit_alloc(struct replay *r, size_t j, size_t evt, int64_t t)
  * when it began (some may have finished) and of the jobs active now. */
 void emit_allocs(struct replay *r, size_t evt, int64_t t)
 {
+    struct rec_nodes m = {
+        .evt = evt,
+        .time = t,
+        .t0 = r->st->first_time,
+        .n = r->n_nodes,
+        .owner = r->owner,
+        .n_jobs = r->js.n,
+        .jobs = r->js.jobs,
+    };
+
     if (r->o->n_sinks == 0)
         return;
     for (size_t a = 0; a < r->n_ev_act; a++)
         emit_alloc(r, r->ev_act[a], evt, t);
     for (size_t a = 0; a < r->n_act; a++)
         emit_alloc(r, r->act[a], evt, t);
+    /* then the node map, for the sinks that want it */
+    for (size_t i = 0; i < r->o->n_sinks && !r->sink_rc; i++)
+        if (r->o->sinks[i]->nodes)
+            r->sink_rc = r->o->sinks[i]->nodes(r->o->sinks[i]->arg, &m);
 }
 
 static int emit_jobs(struct replay *r)
@@ -466,6 +493,13 @@ int core_start(struct replay *r, int64_t *t0, int64_t *t)
         return rc;
     r->st->first_time = r->st->last_event_time = *t0;
     align_jobs(r, *t0);
+    for (size_t j = 0; j < r->js.n; j++) {
+        int64_t ts = r->js.jobs[j].tsub;
+        if (j == 0 || ts < r->st->tsub_first)
+            r->st->tsub_first = ts;
+        if (j == 0 || ts > r->st->tsub_last)
+            r->st->tsub_last = ts;
+    }
     admit(r, *t0);
     return rc;
 }

@@ -77,8 +77,9 @@ struct replay_opts {
      * and reports what it has, marked partial.  May be NULL. */
     volatile sig_atomic_t *stop;
     /* Called after every event (if set) with the events so far, the
-     * simulated time and the share done, 0..1 (of the jobs' work, or of
-     * the window when it has an end, whichever is further). */
+     * simulated time and the share done, 0..1: the furthest of the jobs'
+     * work done, the window (when it has an end) and the trace file read,
+     * since whichever ends first ends the replay. */
     void (*progress)(void *arg, size_t events, int64_t now, double done);
     void *progress_arg;
 };

@@ -62,6 +62,9 @@ struct replay {
     const struct replay_opts *o;
     struct replay_stats *st;
     double work; /* the job set's total Pmax */
+    /* The share of the trace file read at the first progress report, + 1
+     * (0: not yet known): done_fraction counts the rest of the file. */
+    double trace_read0;
     struct bfs_error *e;
 
     struct trace_reader *tr;
@@ -176,7 +179,8 @@ void core_set_rates(struct replay *r, int64_t t);
 /* Gives r->row to the sinks, then the counts that changed at the event.
  * Returns 0 or the first error of a sink. */
 int core_emit(struct replay *r);
-/* Reports the counts that changed at event evt (time t) to the sinks. */
+/* Reports the counts that changed at event evt (time t) to the sinks,
+ * then the node map (rec_nodes) to those that take it. */
 void emit_allocs(struct replay *r, size_t evt, int64_t t);
 /* Calls the progress callback, if any. */
 void core_progress(struct replay *r, size_t evt, int64_t t);

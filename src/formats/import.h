@@ -228,6 +228,12 @@ int import_slurm(const char *src, const char *out_path,
 /* Writes the report for a person, one "bfsim: " line per fact, to f. */
 void import_log_report_write(const struct import_log_report *r, FILE *f);
 
+/* Writes to f a "bfsim: warning: " line for each sign that the log is not
+ * one machine: an SWF header without MaxNodes (and no --machine-nodes),
+ * or a mean busy share of the nodes above 90% (1 - idle node-seconds /
+ * (nodes x the trace's span)).  Returns the number of warnings. */
+int import_log_warnings(const struct import_log_report *r, FILE *f);
+
 /* ==== end of SWF and Slurm block ======================================= */
 
 #endif

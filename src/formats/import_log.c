@@ -1003,3 +1003,33 @@ void import_log_free(struct import_log *l)
     xfree(l->heap);
     xfree(l);
 }
+
+int import_log_warnings(const struct import_log_report *r, FILE *f)
+{
+    double span = (double)(r->end - r->start), busy;
+    int n = 0;
+
+    if (strcmp(r->format, "swf") == 0 &&
+        strcmp(r->nodes_from, "header MaxNodes") != 0 &&
+        strcmp(r->nodes_from, "--machine-nodes") != 0) {
+        fprintf(f,
+                "bfsim: warning: the SWF header gives no MaxNodes: the log "
+                "became one machine of %zu nodes (%s); if it records several "
+                "machines (a grid), convert each one's jobs with "
+                "--machine-nodes\n",
+                r->nodes, r->nodes_from);
+        n++;
+    }
+    if (r->nodes > 0 && span > 0) {
+        busy = 1.0 - (double)r->idle_node_s / ((double)r->nodes * span);
+        if (busy > 0.9) {
+            fprintf(f,
+                    "bfsim: warning: the %zu nodes are busy %.1f%% of the "
+                    "time on average: the jobs may come from several "
+                    "machines, or the machine is larger (--machine-nodes)\n",
+                    r->nodes, 100.0 * busy);
+            n++;
+        }
+    }
+    return n;
+}

@@ -23,6 +23,7 @@
 #include "base/error.h"
 #include "base/out.h"
 #include "base/util.h"
+#include "formats/jobs.h"
 
 /* One processed event: the step log's row. */
 struct rec_step {
@@ -57,6 +58,18 @@ struct rec_alloc {
     int count;
 };
 
+/* The node map after an event's decision (all borrowed, valid during the
+ * callback): owner[i] is the job (index in jobs) holding node i of the
+ * subset (0-based position), or negative when no job does. */
+struct rec_nodes {
+    size_t evt;
+    int64_t time, t0; /* the event's, the replay's start */
+    size_t n;
+    const int32_t *owner;
+    size_t n_jobs;
+    const struct job *jobs; /* the job set (submissions after alignment) */
+};
+
 /* One job of the job set, at the end of the replay.  Times are Unix
  * seconds, -1 when the thing never happened. */
 struct rec_job {
@@ -81,6 +94,8 @@ struct rec_sink {
     /* Called for every change of a job's count, after the event's
      * decision, in job order. */
     int (*alloc)(void *arg, const struct rec_alloc *a);
+    /* The node map after every event (after alloc). */
+    int (*nodes)(void *arg, const struct rec_nodes *m);
     /* Every job of the set, in file order, once the replay ends. */
     int (*job)(void *arg, const struct rec_job *j);
     /* Phase 1 of the end: writes what is buffered (partial: the replay
@@ -121,6 +136,17 @@ int steps_open(const char *path, struct rec_sink *sink, struct bfs_error *e);
 /* The job log (--job-log): a CSV row per job of the set, as steps_open
  * but with the job callback. */
 int joblog_open(const char *path, struct rec_sink *sink, struct bfs_error *e);
+
+/* The training jobs' node-level schedule (--batsim-jobs), a Batsim-style
+ * jobs.csv (formats/batsim.c): one row per job and interval in which its
+ * set of nodes stays the same, with the columns job_id ("NAME!K", K the
+ * job's holding number from 0), workload_name (NAME), submission_time,
+ * requested_number_of_resources (the nodes held), starting_time,
+ * execution_time, finish_time, waiting_time (seconds since the replay's
+ * start) and allocated_resources (an interval set of subset node
+ * positions, "0-3 7").  As steps_open, with the nodes callback. */
+int batsim_jobs_open(const char *path, struct rec_sink *sink,
+                     struct bfs_error *e);
 
 /* What a text sink keeps (steps.c and joblog.c; records.c ends it). */
 struct rec_text {

@@ -37,6 +37,8 @@ struct summary_value {
     const char *unit; /* "" for text, flags and plain numbers */
     int describes;    /* describes the run rather than measuring it */
     int machine;      /* measures the machine: differs between two runs */
+    int none;         /* undefined (over finished jobs, and none finished): the
+                         human report prints "none"; v holds 0 */
     union {
         int64_t i;
         double d;

@@ -772,3 +772,8 @@ void trace_writer_abort(struct trace_writer *w)
     xfree(w->buf);
     xfree(w);
 }
+
+double trace_fraction(const struct trace_reader *r)
+{
+    return bfs_lines_fraction(r->in);
+}

@@ -68,6 +68,10 @@ int trace_node_idle(const struct trace_reader *r, size_t i);
 
 /* The path given to trace_open (borrowed). */
 const char *trace_path(const struct trace_reader *r);
+/* The share of the trace's file read so far, 0..1, or -1 when unknown
+ * (bfs_lines_fraction): an estimate of how far the trace is, without
+ * reading ahead. */
+double trace_fraction(const struct trace_reader *r);
 
 void trace_close(struct trace_reader *r);
 
