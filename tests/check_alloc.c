@@ -715,6 +715,161 @@ START_TEST(test_options)
 }
 END_TEST
 
+/* ---- dp's fast paths ----------------------------------------------------
+ * dp answers without its table when the pool holds every job's best
+ * count and each best beats the job's next best by more than the tie
+ * tolerance (the shortcut), works on min(pool, sum of the largest
+ * counts) nodes, and gives the last answer back for an instance equal to
+ * the last one.  These tests drive each path and its fallback, and brute
+ * force judges every answer. */
+
+/* A random instance (5 jobs, counts up to 10) on a pool that holds every
+ * job's largest count when big, else on gen()'s pool.  A near tie is
+ * planted in one job when tie: its best value copied to another count
+ * (a real tie) or nudged there by less than the tolerance. */
+static void gen_big(struct inst *in, unsigned seed, int big, int tie)
+{
+    int sum = 0;
+
+    gen(in, seed, 5, 8, 0);
+    in->p.owner = NULL;
+    for (size_t j = 0; j < in->p.n_jobs; j++)
+        sum += in->jobs[j].jmax;
+    if (big)
+        in->p.pool = rnd(2) ? sum + (int)rnd(3) : 1000000;
+    if (tie && in->p.n_jobs > 0) {
+        size_t j = rnd((unsigned)in->p.n_jobs);
+        struct alloc_job *jb = &in->jobs[j];
+        double *o = in->o[j];
+        int b = 1, k = 1 + (int)rnd((unsigned)jb->jmax);
+        for (int n = 1; n <= jb->jmax; n++)
+            if (o[n] > o[b])
+                b = n;
+        /* 1e-9 relative: well inside ALLOC_TIE_REL */
+        o[k] = rnd(2) ? o[b] : o[b] * (1 - 1e-9);
+    }
+}
+
+/* The shortcut on instances where the pool holds everything: mostly
+ * distinct curves, where it applies, and planted ties, where it must
+ * fall back to the table. */
+START_TEST(test_dp_shortcut)
+{
+    struct allocator *a = make(0);
+    struct inst in;
+
+    for (int s = 0; s < 400; s++) {
+        unsigned seed = 9000 + (unsigned)s * 7919u;
+        gen_big(&in, seed, 1, s % 3 == 0);
+        check_one(a, 0, &in.p, seed);
+    }
+    allocator_free(a);
+}
+END_TEST
+
+/* By hand.  Job 0 holds 3 nodes at no rescale cost; O(2) = 10 + 1e-9 and
+ * O(3) = 10 at Tfwd 1, so count 2 is the best value by 1e-9, far below
+ * the tolerance 1e-7 * 10: counts 2 and 3 tie, and the rule keeps 3 (key
+ * 2).  A shortcut that ignored the tolerance would answer 2.  Job 1
+ * (O = 0, 5, 6, 6.5, cur 0) has its best, 3, alone (by 0.5): with a pool
+ * of 100 the pool holds both bests, so only job 0's tie stops the
+ * shortcut.  Then O(2) = 11: job 0's best, 2, beats 3 by 1 and the
+ * shortcut gives the bests, 2 and 3.  On a pool of 4 the bests (2 + 3)
+ * no longer fit: the table decides, 2 + 2 = 11 + 6 = 17 against 3 + 1 =
+ * 10 + 5 = 15, 2 + 1 = 16, 1 + 3 = 0 + 6.5 and 0 + 3 = 6.5: counts 2, 2. */
+START_TEST(test_dp_shortcut_by_hand)
+{
+    double o0[4] = {0, 0, 10 + 1e-9, 10};
+    static const double o1[4] = {0, 5, 6, 6.5};
+    struct alloc_job jobs[2] = {{.cur = 3, .jmin = 1, .jmax = 3, .o = o0},
+                                {.cur = 0, .jmin = 1, .jmax = 3, .o = o1}};
+    struct alloc_problem p = {
+        .pool = 100, .tfwd = 1, .n_jobs = 2, .jobs = jobs};
+    struct allocator *a = make(0);
+    struct alloc_result r;
+    int n[2];
+
+    memset(&r, 0, sizeof r);
+    r.counts = n;
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
+    ck_assert_int_eq(n[0], 3);
+    ck_assert_int_eq(n[1], 3);
+    o0[2] = 11;
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_int_eq(n[0], 2);
+    ck_assert_int_eq(n[1], 3);
+    ck_assert_double_eq(r.objective, 17.5);
+    p.pool = 4;
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_int_eq(n[0], 2);
+    ck_assert_int_eq(n[1], 2);
+    ck_assert_double_eq(r.objective, 17);
+    allocator_free(a);
+}
+END_TEST
+
+/* The capacity reduction: pools far beyond what the jobs can use (a
+ * million nodes), with ties planted so that the table, not the
+ * shortcut, answers half of the time.  A table over the whole pool would
+ * take 8 MB a row; the answers must be brute force's. */
+START_TEST(test_dp_big_pool)
+{
+    struct allocator *a = make(0);
+    struct inst in;
+
+    for (int s = 0; s < 300; s++) {
+        unsigned seed = 13000 + (unsigned)s * 7919u;
+        gen_big(&in, seed, 1, s % 2);
+        in.p.pool = 1000000;
+        check_one(a, 0, &in.p, seed);
+    }
+    allocator_free(a);
+}
+END_TEST
+
+/* Reuse of the last answer: every instance is solved twice in a row (the
+ * second solve is the reuse), then changed in place, through the same
+ * pointers, by one number (which must not be reused), and solved again;
+ * brute force judges each answer, infeasible instances (under the cap)
+ * included. */
+START_TEST(test_dp_reuse)
+{
+    struct allocator *a = make(0);
+    struct inst in;
+
+    for (int s = 0; s < 300; s++) {
+        unsigned seed = 17000 + (unsigned)s * 7919u;
+        gen(&in, seed, 6, 10, s % 4 == 0);
+        check_one(a, 0, &in.p, seed);
+        check_one(a, 0, &in.p, seed);
+        if (in.p.n_jobs == 0)
+            continue;
+        switch (s % 5) {
+        case 0: /* one value, one ulp up */
+            in.o[0][in.jobs[0].jmax] =
+                nextafter(in.o[0][in.jobs[0].jmax], HUGE_VAL) * (1 + 1e-3);
+            break;
+        case 1:
+            in.jobs[in.p.n_jobs - 1].cur = 0;
+            break;
+        case 2:
+            in.p.pool = in.p.pool > 0 ? in.p.pool - 1 : 1;
+            break;
+        case 3:
+            in.jobs[0].tcup += 5;
+            break;
+        default:
+            in.p.tfwd *= 2;
+            break;
+        }
+        check_one(a, 0, &in.p, seed);
+        check_one(a, 0, &in.p, seed);
+    }
+    allocator_free(a);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("alloc");
@@ -732,6 +887,10 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_time_limit, 0, n_methods);
     tcase_add_loop_test(tc, test_solver_crash, 0, n_methods);
     tcase_add_test(tc, test_options);
+    tcase_add_test(tc, test_dp_shortcut);
+    tcase_add_test(tc, test_dp_shortcut_by_hand);
+    tcase_add_test(tc, test_dp_big_pool);
+    tcase_add_test(tc, test_dp_reuse);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -31,6 +31,23 @@
  * the table entry that justified the choice, so that rounding cannot leave
  * a later job without a candidate.  F and B above DP_MAX_CELLS cells each
  * are refused as FAILED.
+ *
+ * Speed (the row extension is nearly all of a replay's time):
+ * - extend runs over the count n outside and the capacity c inside, so
+ *   the inner loop reads and writes contiguous rows and vectorises (this
+ *   file is built with -ftree-vectorize, src/local.mk).  For each c the
+ *   candidates are still taken in increasing n and replace the best only
+ *   when strictly greater, so every cell holds the same double as before
+ *   (a -HUGE_VAL operand gives -HUGE_VAL, never greater).  A row's cells
+ *   beyond the jobs' summed counts are -HUGE_VAL and are not visited.
+ * - The capacity is C = min(pool, sum of the largest admissible counts):
+ *   a pool far beyond what the jobs can use costs nothing.
+ * - The shortcut (see shortcut()): when the pool holds every job's best
+ *   count and each best beats the job's next best by more than the
+ *   tolerance plus a rounding slack, the answer is the vector of bests,
+ *   without a table.
+ * - An instance equal to the last one solved (same numbers, bit for bit)
+ *   gets the last answer back: the same status, counts and objective.
  */
 #include "config.h"
 
@@ -39,9 +56,11 @@
 #include "alloc/objective.h"
 #include "base/util.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* 2^24 cells (128 MiB of doubles) per table: 1,000 jobs on all 4,734
  * Summit nodes need 4.7 million. */
@@ -50,6 +69,20 @@
 /* ---- the allocator ---------------------------------------------------- */
 
 #define DEAD SIZE_MAX /* offset of a cell that is not alive */
+
+/* The last instance solved and its answer, for reuse (same_instance). */
+struct dp_last {
+    int have;                /* an answer is stored */
+    int pool, cap;           /* the instance's scalars */
+    double tfwd;             /* compared bit for bit */
+    size_t nj;               /* jobs */
+    struct alloc_job *jobs;  /* owned copy; o points into o */
+    double *o;               /* owned: every job's O(0..jmax), in order */
+    int *counts;             /* owned: the answer, nj entries */
+    int status;              /* the answer's status */
+    double objective, bound; /* the answer's objective and bound */
+    size_t jobs_cap, o_cap, counts_cap;
+};
 
 /* The tables, kept between solves so that a replay allocates them once. */
 struct dp {
@@ -65,6 +98,7 @@ struct dp {
     double *G;       /* alive cells' rows, ksuf[j]+1 entries each */
     size_t hi_cap, keep_cap, ksuf_cap, v_cap, F_cap, B_cap, pf_cap, at_cap,
         G_cap;
+    struct dp_last last; /* the last instance and answer */
 };
 
 static int dp_create(const struct alloc_opts *o, void **state,
@@ -91,6 +125,9 @@ static void dp_destroy(void *state)
     xfree(d->pf);
     xfree(d->at);
     xfree(d->G);
+    xfree(d->last.jobs);
+    xfree(d->last.o);
+    xfree(d->last.counts);
     xfree(d);
 }
 
@@ -110,21 +147,35 @@ static double g_at(const struct dp *d, size_t j, size_t c, size_t k)
 }
 
 /* Fills one row of F (forward, dir > 0: row j+1 from row j) or of B
- * (backward: row j from row j+1) with job j's choices. */
-static void extend(const struct dp *d, double *T, size_t j, int dir)
+ * (backward: row j from row j+1) with job j's choices.  reach is the
+ * last cell of the source row that can be finite (the summed largest
+ * counts of the jobs already in it, at most C); returns the new row's. */
+static size_t extend(const struct dp *d, double *T, size_t j, int dir,
+                     size_t reach)
 {
-    const double *from = &T[(dir > 0 ? j : j + 1) * (d->C + 1)];
-    double *to = &T[(dir > 0 ? j + 1 : j) * (d->C + 1)];
+    const double *restrict from = &T[(dir > 0 ? j : j + 1) * (d->C + 1)];
+    double *restrict to = &T[(dir > 0 ? j + 1 : j) * (d->C + 1)];
+    const double *vj = &d->v[j * d->W];
+    size_t hi = (size_t)d->hi[j];
+    size_t top = reach + hi < d->C ? reach + hi : d->C;
 
-    for (size_t c = 0; c <= d->C; c++) {
-        double best = -HUGE_VAL;
-        for (int n = 0; n <= d->hi[j] && (size_t)n <= c; n++) {
-            double vn = val(d, j, n), g = from[c - (size_t)n];
-            if (vn != -HUGE_VAL && g != -HUGE_VAL && vn + g > best)
-                best = vn + g;
+    for (size_t c = 0; c <= d->C; c++)
+        to[c] = -HUGE_VAL;
+    /* n outside, c inside: for each c the candidates still come in
+     * increasing n and win only when strictly greater, as in the
+     * textbook order, so each cell gets the same double. */
+    for (size_t n = 0; n <= hi; n++) {
+        double vn = vj[n];
+        size_t end = reach + n < top ? reach + n : top;
+        const double *restrict src = from - n;
+        if (vn == -HUGE_VAL)
+            continue;
+        for (size_t c = n; c <= end; c++) {
+            double s = vn + src[c];
+            to[c] = s > to[c] ? s : to[c];
         }
-        to[c] = best;
     }
+    return top;
 }
 
 /* Marks the alive cells, lays out their rows in G and fills them from
@@ -220,9 +271,8 @@ static int choose(const struct dp *d, double tol, int *counts)
     return 0;
 }
 
-/* Sizes the tables for p and fills hi, keepable, ksuf and v.  Returns
- * SOLVE_OPTIMAL, SOLVE_INFEASIBLE (a job without an admissible count) or
- * SOLVE_FAILED (tables too large). */
+/* Reads p: fills hi, keepable, ksuf, W, C and v.  Returns SOLVE_OPTIMAL
+ * or SOLVE_INFEASIBLE (a job without an admissible count). */
 static int setup(struct dp *d, const struct alloc_problem *p)
 {
     size_t nj = p->n_jobs, sumhi = 0, W = 1;
@@ -250,14 +300,24 @@ static int setup(struct dp *d, const struct alloc_problem *p)
         d->ksuf[j] = d->ksuf[j + 1] + (size_t)d->keepable[j];
     d->W = W;
     d->C = sumhi < (size_t)p->pool ? sumhi : (size_t)p->pool;
-    if ((nj + 1) > DP_MAX_CELLS / (d->C + 1))
-        return SOLVE_FAILED;
     BFS_GROW(d->v, d->v_cap, nj * W + 1);
     for (size_t j = 0; j < nj; j++)
         for (int n = 0; (size_t)n < W; n++)
             d->v[j * W + (size_t)n] = n <= d->hi[j] && alloc_admissible(p, j, n)
                                           ? alloc_value(p, j, n)
                                           : -HUGE_VAL;
+    return SOLVE_OPTIMAL;
+}
+
+/* Sizes F, B, at and pf for the instance setup() read.  Returns
+ * SOLVE_OPTIMAL, or SOLVE_FAILED when F and B would exceed DP_MAX_CELLS
+ * cells each. */
+static int size_tables(struct dp *d)
+{
+    size_t nj = d->nj;
+
+    if ((nj + 1) > DP_MAX_CELLS / (d->C + 1))
+        return SOLVE_FAILED;
     BFS_GROW(d->F, d->F_cap, (nj + 1) * (d->C + 1));
     BFS_GROW(d->B, d->B_cap, (nj + 1) * (d->C + 1));
     BFS_GROW(d->at, d->at_cap, (nj + 1) * (d->C + 1));
@@ -265,34 +325,148 @@ static int setup(struct dp *d, const struct alloc_problem *p)
     return SOLVE_OPTIMAL;
 }
 
+/* The shortcut.  Let b_j be job j's best admissible count (largest
+ * v_j) and m_j the margin by which v_j(b_j) beats every other admissible
+ * count of job j (+inf when b_j is the only one).  If sum b_j <= pool and
+ * every m_j > tol + slack, the rule's answer is b, and so is the table's:
+ * any other feasible n differs from b in some job j, so its exact sum is
+ * at most sum v(b) - m_j < sum v(b) - tol - slack.  The sums the rule and
+ * the table compare are rounded, each within (a few roundings per job)
+ * u * S of the exact sum, u = DBL_EPSILON / 2 and S = sum_j max |v_j| <=
+ * tol / ALLOC_TIE_REL; slack = 8 (J + 1) DBL_EPSILON max(1, S) covers both
+ * sides' rounding with room, so n falls below the threshold z* - tol in
+ * either computation and b is alone in the tie set: keys 2-4 have nothing
+ * to choose.  (With 1,000 jobs, slack is 2e-5 tol.)  Writes b into counts
+ * and returns 1 when the shortcut applies, 0 when the table is needed. */
+static int shortcut(const struct dp *d, double tol, int *counts)
+{
+    double slack = 8.0 * (double)(d->nj + 1) * DBL_EPSILON *
+                   (tol / ALLOC_TIE_REL > 1.0 ? tol / ALLOC_TIE_REL : 1.0);
+    size_t sum = 0;
+
+    for (size_t j = 0; j < d->nj; j++) {
+        double best = -HUGE_VAL, next = -HUGE_VAL;
+        int b = -1;
+        for (int n = 0; n <= d->hi[j]; n++) {
+            double vn = val(d, j, n);
+            if (vn > best) {
+                next = best;
+                best = vn;
+                b = n;
+            } else if (vn > next)
+                next = vn;
+        }
+        /* best - next is +inf when b is alone, and b >= 0 after setup */
+        if (b < 0 || !(best - next > tol + slack))
+            return 0;
+        counts[j] = b;
+        sum += (size_t)b;
+    }
+    return sum <= (size_t)d->p->pool;
+}
+
+/* Whether p is, number for number, the last instance solved. */
+static int same_instance(const struct dp *d, const struct alloc_problem *p)
+{
+    const struct dp_last *l = &d->last;
+    size_t off = 0;
+
+    if (!l->have || l->pool != p->pool || l->cap != p->cap ||
+        l->nj != p->n_jobs || memcmp(&l->tfwd, &p->tfwd, sizeof p->tfwd))
+        return 0;
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        const struct alloc_job *a = &l->jobs[j], *b = &p->jobs[j];
+        size_t no = (size_t)b->jmax + 1;
+        if (a->cur != b->cur || a->jmin != b->jmin || a->jmax != b->jmax ||
+            memcmp(&a->tcup, &b->tcup, sizeof b->tcup) ||
+            memcmp(&a->tcdw, &b->tcdw, sizeof b->tcdw) ||
+            memcmp(&l->o[off], b->o, no * sizeof *b->o))
+            return 0;
+        off += no;
+    }
+    return 1;
+}
+
+/* Stores p and its answer res as the last instance. */
+static void remember(struct dp *d, const struct alloc_problem *p,
+                     const struct alloc_result *res)
+{
+    struct dp_last *l = &d->last;
+    size_t no = 0, off = 0;
+    int counted = res->status == SOLVE_OPTIMAL || res->status == SOLVE_FEASIBLE;
+
+    for (size_t j = 0; j < p->n_jobs; j++)
+        no += (size_t)p->jobs[j].jmax + 1;
+    BFS_GROW(l->jobs, l->jobs_cap, p->n_jobs + 1);
+    BFS_GROW(l->o, l->o_cap, no + 1);
+    BFS_GROW(l->counts, l->counts_cap, p->n_jobs + 1);
+    l->pool = p->pool;
+    l->cap = p->cap;
+    l->tfwd = p->tfwd;
+    l->nj = p->n_jobs;
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        size_t nj = (size_t)p->jobs[j].jmax + 1;
+        l->jobs[j] = p->jobs[j];
+        memcpy(&l->o[off], p->jobs[j].o, nj * sizeof *l->o);
+        l->jobs[j].o = &l->o[off];
+        l->counts[j] = counted ? res->counts[j] : 0;
+        off += nj;
+    }
+    l->status = res->status;
+    l->objective = res->objective;
+    l->bound = res->bound;
+    l->have = 1;
+}
+
+/* The full solve: the tables F and B, then G on the alive cells. */
+static int solve_tables(struct dp *d, double tol, int *counts)
+{
+    size_t w = d->C + 1, rf = 0, rb = 0;
+    double z = -HUGE_VAL;
+
+    if (size_tables(d) != SOLVE_OPTIMAL)
+        return SOLVE_FAILED;
+    for (size_t c = 0; c < w; c++)
+        d->F[c] = d->B[d->nj * w + c] = c == 0 ? 0.0 : -HUGE_VAL;
+    for (size_t j = 0; j < d->nj; j++)
+        rf = extend(d, d->F, j, 1, rf);
+    for (size_t j = d->nj; j-- > 0;)
+        rb = extend(d, d->B, j, -1, rb);
+    for (size_t c = 0; c < w; c++)
+        z = d->B[c] > z ? d->B[c] : z;
+    if (z == -HUGE_VAL)
+        return SOLVE_INFEASIBLE;
+    fill(d, z - 2.0 * tol);
+    return choose(d, tol, counts) == 0 ? SOLVE_OPTIMAL : SOLVE_INFEASIBLE;
+}
+
 static int dp_solve(void *state, const struct alloc_problem *p,
                     struct alloc_result *res, struct bfs_error *e)
 {
     double t0 = bfs_now();
     struct dp *d = state;
-    int status = setup(d, p);
+    int status;
 
     (void)e;
-    if (status == SOLVE_OPTIMAL) {
-        size_t w = d->C + 1;
-        double z = -HUGE_VAL, tol = alloc_tie_tol(p);
-        for (size_t c = 0; c < w; c++)
-            d->F[c] = d->B[d->nj * w + c] = c == 0 ? 0.0 : -HUGE_VAL;
-        for (size_t j = 0; j < d->nj; j++)
-            extend(d, d->F, j, 1);
-        for (size_t j = d->nj; j-- > 0;)
-            extend(d, d->B, j, -1);
-        for (size_t c = 0; c < w; c++)
-            z = d->B[c] > z ? d->B[c] : z;
-        if (z == -HUGE_VAL)
-            status = SOLVE_INFEASIBLE;
-        else {
-            fill(d, z - 2.0 * tol);
-            if (choose(d, tol, res->counts) == 0)
-                res->objective = res->bound = alloc_objective(p, res->counts);
-            else
-                status = SOLVE_INFEASIBLE;
+    if (same_instance(d, p)) {
+        const struct dp_last *l = &d->last;
+        status = l->status;
+        if (status == SOLVE_OPTIMAL || status == SOLVE_FEASIBLE) {
+            memcpy(res->counts, l->counts, p->n_jobs * sizeof *res->counts);
+            res->objective = l->objective;
+            res->bound = l->bound;
         }
+    } else {
+        status = setup(d, p);
+        if (status == SOLVE_OPTIMAL) {
+            double tol = alloc_tie_tol(p);
+            if (!shortcut(d, tol, res->counts))
+                status = solve_tables(d, tol, res->counts);
+            if (status == SOLVE_OPTIMAL)
+                res->objective = res->bound = alloc_objective(p, res->counts);
+        }
+        res->status = status;
+        remember(d, p, res);
     }
     res->status = status;
     res->build_s = 0.0;
