@@ -870,6 +870,148 @@ START_TEST(test_dp_reuse)
 }
 END_TEST
 
+/* 1,000 and then 5,000 identical idle jobs (Jmax 16, O(n) = n, no cost:
+ * an idle job has r = 0) on 64 nodes.  Every vector using all 64 nodes
+ * is optimal (z* = 64 Tfwd); the most jobs stay idle when four take 16
+ * each, and the earliest get them: 16, 16, 16, 16, 0, ...  dp's
+ * tie-break table used to hold (jobs + 1) x 65 x (jobs + 1) entries:
+ * 520 MB for 1,000 jobs, 13 GB (an abort) for 5,000.  Its rows now hold
+ * only the reachable keep counts, at most 65 each. */
+START_TEST(test_dp_many_identical)
+{
+    static double o[17];
+    static struct alloc_job jobs[5000];
+    struct alloc_problem p = {.pool = 64, .tfwd = 10, .jobs = jobs};
+    struct allocator *a = make(0);
+    struct alloc_result r;
+    static int n[5000];
+
+    for (int k = 0; k <= 16; k++)
+        o[k] = k;
+    for (int j = 0; j < 5000; j++)
+        jobs[j] = (struct alloc_job){
+            .cur = 0, .jmin = 1, .jmax = 16, .tcup = 18, .tcdw = 12, .o = o};
+    memset(&r, 0, sizeof r);
+    r.counts = n;
+    for (int t = 0; t < 2; t++) {
+        p.n_jobs = t ? 5000 : 1000;
+        ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+        ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
+        for (size_t j = 0; j < p.n_jobs; j++)
+            ck_assert_int_eq(n[j], j < 4 ? 16 : 0);
+        ck_assert_double_eq(r.objective, 640);
+    }
+    allocator_free(a);
+}
+END_TEST
+
+/* Past its memory bound dp refuses the instance with BFS_ERANGE and a
+ * message, without allocating: 4,000 jobs of up to 8 nodes on 5,000
+ * need tables of 4,001 x 5,001 = 20 million entries (the bound is
+ * 2^24 = 16.8 million); their best counts (8 each) do not fit, so the
+ * shortcut does not apply. */
+START_TEST(test_dp_memory_bound)
+{
+    static double o[9];
+    static struct alloc_job jobs[4000];
+    struct alloc_problem p = {
+        .pool = 5000, .tfwd = 10, .n_jobs = 4000, .jobs = jobs};
+    struct allocator *a = make(0);
+    struct alloc_result r;
+    struct bfs_error e;
+    static int n[4000];
+
+    for (int k = 1; k <= 8; k++)
+        o[k] = o[k - 1] + 10.0 / k;
+    for (int j = 0; j < 4000; j++)
+        jobs[j] = (struct alloc_job){.cur = 0, .jmin = 1, .jmax = 8, .o = o};
+    memset(&r, 0, sizeof r);
+    r.counts = n;
+    bfs_error_clear(&e);
+    ck_assert_int_eq(allocator_solve(a, &p, &r, &e), BFS_ERANGE);
+    ck_assert_msg(strstr(e.msg, "4000 jobs on 5000 nodes") &&
+                      strstr(e.msg, "--max-jobs"),
+                  "%s", e.msg);
+    /* the same allocator still solves what fits: 2,000 jobs on 4,000
+     * nodes, where the pool holds every job's 8 but not 2,000 x 8 */
+    p.n_jobs = 2000;
+    p.pool = 4000;
+    ck_assert_int_eq(allocator_solve(a, &p, &r, &e), 0);
+    ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
+    allocator_free(a);
+}
+END_TEST
+
+/* A tiny time limit on big random instances (300 jobs of up to 64
+ * nodes, increasing curves, on 1,500 nodes: the best counts never fit,
+ * so the table is needed).  dp stops and returns its incumbent, every
+ * job at its current count, as FEASIBLE when that vector is feasible,
+ * NO_SOLUTION when some job holds fewer nodes than its Jmin (decided
+ * here from the definition).  The bound must be at least the optimum,
+ * which dp without a limit finds. */
+START_TEST(test_dp_time_limit)
+{
+    enum { NJ = 300 };
+    static double o[NJ][65];
+    static struct alloc_job jobs[NJ];
+    static int n[NJ], opt[NJ];
+    struct alloc_problem p = {.pool = 1500, .n_jobs = NJ, .jobs = jobs};
+    struct alloc_opts od;
+    struct allocator *fast, *full = make(0);
+    struct alloc_result r, ro;
+
+    alloc_opts_default(&od);
+    od.name = "dp";
+    od.time_limit = 1e-9;
+    ck_assert_int_eq(allocator_create(&od, &fast, NULL), 0);
+    for (int s = 0; s < 6; s++) {
+        int used = 0, keep_ok = 1;
+        rng = 0x51ED27u + (unsigned)s * 7919u;
+        p.tfwd = 1 + rnd(600);
+        for (int j = 0; j < NJ; j++) {
+            struct alloc_job *jb = &jobs[j];
+            jb->jmax = 8 + (int)rnd(57);
+            jb->jmin = rnd(3) ? 1 : 1 + (int)rnd(8);
+            jb->cur = rnd(2) ? 0 : (int)rnd((unsigned)jb->jmax + 1);
+            if (s % 2 == 0 && jb->cur > 0 && jb->cur < jb->jmin)
+                jb->cur = jb->jmin; /* even rounds: every cur admissible */
+            if (used + jb->cur > p.pool)
+                jb->cur = 0;
+            used += jb->cur;
+            jb->tcup = rnd(30);
+            jb->tcdw = rnd(20);
+            o[j][0] = 0;
+            for (int k = 1; k <= jb->jmax; k++)
+                o[j][k] = o[j][k - 1] + 100 + rnd(1000);
+            jb->o = o[j];
+            if (jb->cur > 0 && jb->cur < jb->jmin)
+                keep_ok = 0;
+        }
+        memset(&r, 0, sizeof r);
+        r.counts = n;
+        ck_assert_int_eq(allocator_solve(fast, &p, &r, NULL), 0);
+        memset(&ro, 0, sizeof ro);
+        ro.counts = opt;
+        ck_assert_int_eq(allocator_solve(full, &p, &ro, NULL), 0);
+        ck_assert_int_eq(ro.status, SOLVE_OPTIMAL);
+        if (!keep_ok) {
+            ck_assert_msg(r.status == SOLVE_NO_SOLUTION, "round %d: %s", s,
+                          solve_status_name(r.status));
+            continue;
+        }
+        ck_assert_msg(r.status == SOLVE_FEASIBLE, "round %d: %s", s,
+                      solve_status_name(r.status));
+        for (int j = 0; j < NJ; j++)
+            ck_assert_int_eq(n[j], jobs[j].cur);
+        ck_assert(r.objective == alloc_objective(&p, n));
+        ck_assert(r.bound >= ro.objective);
+        ck_assert(ro.objective >= r.objective);
+    }
+    allocator_free(fast);
+    allocator_free(full);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("alloc");
@@ -891,6 +1033,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_dp_shortcut_by_hand);
     tcase_add_test(tc, test_dp_big_pool);
     tcase_add_test(tc, test_dp_reuse);
+    tcase_add_test(tc, test_dp_many_identical);
+    tcase_add_test(tc, test_dp_memory_bound);
+    tcase_add_test(tc, test_dp_time_limit);
     suite_add_tcase(s, tc);
     return s;
 }

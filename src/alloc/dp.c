@@ -29,8 +29,30 @@
  * completion reaching the threshold z* - tol with exactly the remaining
  * nodes and keeps.  The threshold carried from job to job is clamped to
  * the table entry that justified the choice, so that rounding cannot leave
- * a later job without a candidate.  F and B above DP_MAX_CELLS cells each
- * are refused as FAILED.
+ * a later job without a candidate.
+ *
+ * G stores only the keep counts a cell can reach.  Let busy_j be the
+ * keepable jobs among j..J-1 holding nodes (C_i > 0).  A keepable job
+ * that does not keep its count either holds nodes now (at most busy_j of
+ * them) or is idle and gets n_i >= Jmin_i >= 1 nodes, at most c of them
+ * on c nodes; so every choice of jobs j..J-1 on exactly c nodes keeps at
+ * least kbase = ksuf_j - busy_j - c jobs, and G[j][c][k] = -HUGE_VAL for
+ * k < kbase.  A cell's row holds k = max(0, kbase)..ksuf_j only: at most
+ * busy_j + c + 1 entries, where it held ksuf_j + 1 (1,000 idle identical
+ * jobs on 64 nodes: 65 at most instead of 1,001).  The values stored are
+ * the same, so the answers are too.
+ *
+ * Memory bound.  F, B and the cell offsets take 3 (J+1)(C+1) entries, G
+ * at most (J+1)(C+1)(busy_0 + C + 1) and in fact its alive cells' rows,
+ * counted before G is sized.  Each of the two is limited to DP_MAX_CELLS
+ * entries (128 MiB); past it the solve is refused with BFS_ERANGE and a
+ * message saying how many entries the instance needs, not an abort.
+ *
+ * Time limit.  The row loops check the clock (the allocator options'
+ * time_limit); past it the solve stops and returns its incumbent, every
+ * job keeping its current count, as FEASIBLE when that vector is
+ * feasible (with z*, or the sum of the jobs' best values before z* is
+ * known, as the bound), NO_SOLUTION otherwise.
  *
  * Speed (the row extension is nearly all of a replay's time):
  * - extend runs over the count n outside and the capacity c inside, so
@@ -98,15 +120,21 @@ struct dp {
     double *G;       /* alive cells' rows, ksuf[j]+1 entries each */
     size_t hi_cap, keep_cap, ksuf_cap, v_cap, F_cap, B_cap, pf_cap, at_cap,
         G_cap;
+    size_t *busy; /* keepable jobs among j..nj-1 with cur > 0 */
+    size_t busy_cap;
+    double limit;        /* seconds per solve */
+    double t0;           /* when the current solve started */
     struct dp_last last; /* the last instance and answer */
 };
 
 static int dp_create(const struct alloc_opts *o, void **state,
                      struct bfs_error *e)
 {
-    (void)o;
+    struct dp *d = xcalloc(1, sizeof(struct dp));
+
     (void)e;
-    *state = xcalloc(1, sizeof(struct dp));
+    d->limit = o->time_limit > 0 ? o->time_limit : HUGE_VAL;
+    *state = d;
     return 0;
 }
 
@@ -119,6 +147,7 @@ static void dp_destroy(void *state)
     xfree(d->hi);
     xfree(d->keepable);
     xfree(d->ksuf);
+    xfree(d->busy);
     xfree(d->v);
     xfree(d->F);
     xfree(d->B);
@@ -136,14 +165,30 @@ static double val(const struct dp *d, size_t j, int n)
     return d->v[j * d->W + (size_t)n];
 }
 
-/* G[j][c][k], -HUGE_VAL for a dead cell or k beyond the suffix's keeps. */
+/* The fewest keeps of jobs j..nj-1 on exactly c nodes (see the top). */
+static size_t kbase(const struct dp *d, size_t j, size_t c)
+{
+    size_t free = d->busy[j] + c;
+
+    return d->ksuf[j] > free ? d->ksuf[j] - free : 0;
+}
+
+/* G[j][c][k], -HUGE_VAL for a dead cell or k outside the keeps that jobs
+ * j..nj-1 can reach on c nodes. */
 static double g_at(const struct dp *d, size_t j, size_t c, size_t k)
 {
-    size_t off = d->at[j * (d->C + 1) + c];
+    size_t off = d->at[j * (d->C + 1) + c], kb;
 
     if (off == DEAD || k > d->ksuf[j])
         return -HUGE_VAL;
-    return d->G[off + k];
+    kb = kbase(d, j, c);
+    return k < kb ? -HUGE_VAL : d->G[off + k - kb];
+}
+
+/* Whether the current solve has used up its time. */
+static int out_of_time(const struct dp *d)
+{
+    return bfs_now() - d->t0 > d->limit;
 }
 
 /* Fills one row of F (forward, dir > 0: row j+1 from row j) or of B
@@ -179,8 +224,9 @@ static size_t extend(const struct dp *d, double *T, size_t j, int dir,
 }
 
 /* Marks the alive cells, lays out their rows in G and fills them from
- * the last job back to the first.  thr = z* - 2 tol. */
-static void fill(struct dp *d, double thr)
+ * the last job back to the first.  thr = z* - 2 tol.  Returns 0, 1 when
+ * the time ran out, or BFS_ERANGE (in e) when G exceeds its bound. */
+static int fill(struct dp *d, double thr, struct bfs_error *e)
 {
     size_t w = d->C + 1, nG = 0;
 
@@ -194,17 +240,26 @@ static void fill(struct dp *d, double thr)
             int alive =
                 Bj[c] != -HUGE_VAL && pre != -HUGE_VAL && pre + Bj[c] >= thr;
             d->at[j * w + c] = alive ? nG : DEAD;
-            nG += alive ? d->ksuf[j] + 1 : 0;
+            nG += alive ? d->ksuf[j] - kbase(d, j, c) + 1 : 0;
         }
     }
+    if (nG > DP_MAX_CELLS)
+        return bfs_fail(e, BFS_ERANGE,
+                        "dp: %zu jobs on %zu nodes need a tie-break table of "
+                        "%zu entries, more than the %zu allowed (%zu MiB); "
+                        "admit fewer jobs at once (--max-jobs)",
+                        d->nj, d->C, nG, DP_MAX_CELLS,
+                        DP_MAX_CELLS * sizeof(double) >> 20);
     BFS_GROW(d->G, d->G_cap, nG > 0 ? nG : 1);
-    for (size_t j = d->nj + 1; j-- > 0;)
+    for (size_t j = d->nj + 1; j-- > 0;) {
+        if (out_of_time(d))
+            return 1;
         for (size_t c = 0; c < w; c++) {
-            size_t off = d->at[j * w + c];
+            size_t off = d->at[j * w + c], kb = kbase(d, j, c);
             if (off == DEAD)
                 continue;
-            for (size_t k = 0; k <= d->ksuf[j]; k++)
-                d->G[off + k] = j == d->nj && c == 0 ? 0.0 : -HUGE_VAL;
+            for (size_t k = kb; k <= d->ksuf[j]; k++)
+                d->G[off + k - kb] = j == d->nj && c == 0 ? 0.0 : -HUGE_VAL;
             if (j == d->nj)
                 continue;
             for (int n = 0; n <= d->hi[j] && (size_t)n <= c; n++) {
@@ -213,13 +268,15 @@ static void fill(struct dp *d, double thr)
                 if (vn == -HUGE_VAL ||
                     d->at[(j + 1) * w + c - (size_t)n] == DEAD)
                     continue;
-                for (size_t k = keep; k <= d->ksuf[j]; k++) {
+                for (size_t k = keep > kb ? keep : kb; k <= d->ksuf[j]; k++) {
                     double g = g_at(d, j + 1, c - (size_t)n, k - keep);
-                    if (g != -HUGE_VAL && vn + g > d->G[off + k])
-                        d->G[off + k] = vn + g;
+                    if (g != -HUGE_VAL && vn + g > d->G[off + k - kb])
+                        d->G[off + k - kb] = vn + g;
                 }
             }
         }
+    }
+    return 0;
 }
 
 /* Chooses the counts by the tie-break rule from the filled table.
@@ -282,6 +339,7 @@ static int setup(struct dp *d, const struct alloc_problem *p)
     BFS_GROW(d->hi, d->hi_cap, nj + 1);
     BFS_GROW(d->keepable, d->keep_cap, nj + 1);
     BFS_GROW(d->ksuf, d->ksuf_cap, nj + 1);
+    BFS_GROW(d->busy, d->busy_cap, nj + 1);
     for (size_t j = 0; j < nj; j++) {
         int top = p->jobs[j].jmax < p->pool ? p->jobs[j].jmax : p->pool;
         d->hi[j] = -1;
@@ -295,9 +353,12 @@ static int setup(struct dp *d, const struct alloc_problem *p)
             W = (size_t)d->hi[j] + 1;
         d->keepable[j] = alloc_admissible(p, j, p->jobs[j].cur);
     }
-    d->ksuf[nj] = 0;
-    for (size_t j = nj; j-- > 0;)
+    d->ksuf[nj] = d->busy[nj] = 0;
+    for (size_t j = nj; j-- > 0;) {
         d->ksuf[j] = d->ksuf[j + 1] + (size_t)d->keepable[j];
+        d->busy[j] =
+            d->busy[j + 1] + (size_t)(d->keepable[j] && p->jobs[j].cur > 0);
+    }
     d->W = W;
     d->C = sumhi < (size_t)p->pool ? sumhi : (size_t)p->pool;
     BFS_GROW(d->v, d->v_cap, nj * W + 1);
@@ -309,20 +370,24 @@ static int setup(struct dp *d, const struct alloc_problem *p)
     return SOLVE_OPTIMAL;
 }
 
-/* Sizes F, B, at and pf for the instance setup() read.  Returns
- * SOLVE_OPTIMAL, or SOLVE_FAILED when F and B would exceed DP_MAX_CELLS
- * cells each. */
-static int size_tables(struct dp *d)
+/* Sizes F, B, at and pf for the instance setup() read.  Returns 0, or
+ * BFS_ERANGE (in e) when each would exceed DP_MAX_CELLS entries. */
+static int size_tables(struct dp *d, struct bfs_error *e)
 {
     size_t nj = d->nj;
 
     if ((nj + 1) > DP_MAX_CELLS / (d->C + 1))
-        return SOLVE_FAILED;
+        return bfs_fail(e, BFS_ERANGE,
+                        "dp: %zu jobs on %zu nodes need tables of %zu x %zu "
+                        "entries, more than the %zu allowed (%zu MiB); admit "
+                        "fewer jobs at once (--max-jobs)",
+                        nj, d->C, nj + 1, d->C + 1, DP_MAX_CELLS,
+                        DP_MAX_CELLS * sizeof(double) >> 20);
     BFS_GROW(d->F, d->F_cap, (nj + 1) * (d->C + 1));
     BFS_GROW(d->B, d->B_cap, (nj + 1) * (d->C + 1));
     BFS_GROW(d->at, d->at_cap, (nj + 1) * (d->C + 1));
     BFS_GROW(d->pf, d->pf_cap, d->C + 1);
-    return SOLVE_OPTIMAL;
+    return 0;
 }
 
 /* The shortcut.  Let b_j be job j's best admissible count (largest
@@ -418,26 +483,67 @@ static void remember(struct dp *d, const struct alloc_problem *p,
     l->have = 1;
 }
 
-/* The full solve: the tables F and B, then G on the alive cells. */
-static int solve_tables(struct dp *d, double tol, int *counts)
+/* The time-limited answer: every job at its current count when that is
+ * feasible (FEASIBLE, bound the best bound known), else NO_SOLUTION. */
+static int incumbent(const struct dp *d, double bound, struct alloc_result *res)
+{
+    const struct alloc_problem *p = d->p;
+
+    for (size_t j = 0; j < d->nj; j++)
+        res->counts[j] = p->jobs[j].cur;
+    if (!alloc_feasible(p, res->counts))
+        return SOLVE_NO_SOLUTION;
+    res->objective = alloc_objective(p, res->counts);
+    if (bound == HUGE_VAL) { /* z* unknown: the jobs' best values */
+        bound = 0.0;
+        for (size_t j = 0; j < d->nj; j++) {
+            double m = -HUGE_VAL;
+            for (int n = 0; n <= d->hi[j]; n++)
+                m = val(d, j, n) > m ? val(d, j, n) : m;
+            bound += m;
+        }
+    }
+    res->bound = bound > res->objective ? bound : res->objective;
+    return SOLVE_FEASIBLE;
+}
+
+/* The full solve: the tables F and B, then G on the alive cells.
+ * Returns a status (written into res with its counts), or BFS_ERANGE
+ * (in e) past the memory bound. */
+static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
+                        struct bfs_error *e)
 {
     size_t w = d->C + 1, rf = 0, rb = 0;
     double z = -HUGE_VAL;
+    int rc = size_tables(d, e);
 
-    if (size_tables(d) != SOLVE_OPTIMAL)
-        return SOLVE_FAILED;
+    if (rc)
+        return rc;
     for (size_t c = 0; c < w; c++)
         d->F[c] = d->B[d->nj * w + c] = c == 0 ? 0.0 : -HUGE_VAL;
-    for (size_t j = 0; j < d->nj; j++)
+    for (size_t j = 0; j < d->nj; j++) {
+        if (out_of_time(d))
+            return incumbent(d, HUGE_VAL, res);
         rf = extend(d, d->F, j, 1, rf);
-    for (size_t j = d->nj; j-- > 0;)
+    }
+    for (size_t j = d->nj; j-- > 0;) {
+        if (out_of_time(d))
+            return incumbent(d, HUGE_VAL, res);
         rb = extend(d, d->B, j, -1, rb);
+    }
     for (size_t c = 0; c < w; c++)
         z = d->B[c] > z ? d->B[c] : z;
     if (z == -HUGE_VAL)
         return SOLVE_INFEASIBLE;
-    fill(d, z - 2.0 * tol);
-    return choose(d, tol, counts) == 0 ? SOLVE_OPTIMAL : SOLVE_INFEASIBLE;
+    rc = fill(d, z - 2.0 * tol, e);
+    if (rc < 0)
+        return rc;
+    if (rc > 0)
+        return incumbent(d, z, res);
+    if (choose(d, tol, res->counts) != 0)
+        return SOLVE_INFEASIBLE;
+    res->objective = res->bound = alloc_objective(d->p, res->counts);
+    return SOLVE_OPTIMAL;
 }
 
 static int dp_solve(void *state, const struct alloc_problem *p,
@@ -447,7 +553,7 @@ static int dp_solve(void *state, const struct alloc_problem *p,
     struct dp *d = state;
     int status;
 
-    (void)e;
+    d->t0 = t0;
     if (same_instance(d, p)) {
         const struct dp_last *l = &d->last;
         status = l->status;
@@ -460,10 +566,14 @@ static int dp_solve(void *state, const struct alloc_problem *p,
         status = setup(d, p);
         if (status == SOLVE_OPTIMAL) {
             double tol = alloc_tie_tol(p);
-            if (!shortcut(d, tol, res->counts))
-                status = solve_tables(d, tol, res->counts);
-            if (status == SOLVE_OPTIMAL)
+            if (shortcut(d, tol, res->counts))
                 res->objective = res->bound = alloc_objective(p, res->counts);
+            else
+                status = solve_tables(d, tol, res, e);
+        }
+        if (status < 0) {
+            d->last.have = 0;
+            return status;
         }
         res->status = status;
         remember(d, p, res);
