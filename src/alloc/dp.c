@@ -31,23 +31,37 @@
  * the table entry that justified the choice, so that rounding cannot leave
  * a later job without a candidate.
  *
- * G stores only the keep counts a cell can reach.  Let busy_j be the
- * keepable jobs among j..J-1 holding nodes (C_i > 0).  A keepable job
- * that does not keep its count either holds nodes now (at most busy_j of
- * them) or is idle and gets n_i >= Jmin_i >= 1 nodes, at most c of them
- * on c nodes; so every choice of jobs j..J-1 on exactly c nodes keeps at
- * least kbase = ksuf_j - busy_j - c jobs, and G[j][c][k] = -HUGE_VAL for
- * k < kbase.  A cell's row holds k = max(0, kbase)..ksuf_j only: at most
- * busy_j + c + 1 entries, where it held ksuf_j + 1 (1,000 idle identical
- * jobs on 64 nodes: 65 at most instead of 1,001).  The values stored are
- * the same, so the answers are too.
+ * G stores few keep counts per cell.  First, the reachable ones: let
+ * busy_j be the keepable jobs among j..J-1 holding nodes (C_i > 0).  A
+ * keepable job that does not keep its count either holds nodes now (at
+ * most busy_j of them) or is idle and gets n_i >= Jmin_i >= 1 nodes, at
+ * most c of them on c nodes; so every choice of jobs j..J-1 on exactly c
+ * nodes keeps at least kbase = ksuf_j - busy_j - c jobs, and G[j][c][k]
+ * = -HUGE_VAL for k < kbase: a cell's row is computed for k = kbase..
+ * ksuf_j only.  Second, only the near-best ones: with P(j, c) = max_{c'
+ * <= C-c} F[j][c'] the best prefix beside the cell, a row keeps only the
+ * stretch from its first to its last entry >= cut(j, c) = z* - 2 tol -
+ * P(j, c), and the rest reads as -HUGE_VAL.  Why this changes no answer:
+ * choose() uses an entry g = G[j][c][k] only in a test vn + g >= target
+ * made after picking counts for jobs 0..j-2 of value P' <= P(j-1, ..),
+ * where target is z* - tol - P' up to rounding, so a g that can pass is
+ * >= cut + tol - (rounding), and a dropped g < cut fails there as it
+ * did; the first test, on G[0], has P = 0 and cut = z* - 2 tol.  In the
+ * fill, an entry computed from a dropped source vn + g' < vn + cut(j+1,
+ * c-n) <= cut(j, c) (as P(j+1, c-n) >= P(j, c) + vn: the prefix extended
+ * by this job's n) could come out lower than before, but it then lies
+ * below cut(j, c) plus rounding, both before and after, and no test it
+ * enters can pass.  Rounding is a few ulps of sums of at most S = sum
+ * max |v| per job, J of them, far below tol = 1e-7 S.  A cell whose row
+ * keeps nothing is dead.  1,000 idle identical jobs on 64 nodes: at most
+ * 65 entries a cell, where it held 1,001 (520 MB).
  *
- * Memory bound.  F, B and the cell offsets take 3 (J+1)(C+1) entries, G
- * at most (J+1)(C+1)(busy_0 + C + 1) and in fact its alive cells' rows,
- * counted before G is sized.  Each of the two is limited to DP_MAX_CELLS
- * entries (128 MiB); past it the solve is refused with BFS_ERANGE and a
- * message saying how many entries the instance needs, not an abort.
- *
+ * Memory bound.  F and B (doubles), the cell offsets (size_t) and keep
+ * ranges (two uint32_t) take 4 x 8 (J+1)(C+1) bytes, J x C the jobs and
+ * node budget, and are limited to DP_MAX_CELLS cells (4 x 128 MiB); G is
+ * limited to DP_MAX_CELLS entries (128 MiB).  Past either bound the solve
+ * is refused with BFS_ERANGE and a message, not an abort.
+
  * Time limit.  The row loops check the clock (the allocator options'
  * time_limit); past it the solve stops and returns its incumbent, every
  * job keeping its current count, as FEASIBLE when that vector is
@@ -109,15 +123,18 @@ struct dp_last {
 /* The tables, kept between solves so that a replay allocates them once. */
 struct dp {
     const struct alloc_problem *p;
-    size_t nj, C, W; /* jobs, node budget, widest count range (max hi+1) */
-    int *hi;         /* largest admissible count per job */
-    int *keepable;   /* cur is admissible */
-    size_t *ksuf;    /* keepable jobs among j..nj-1 */
-    double *v;       /* v[j * W + n], -HUGE_VAL when inadmissible */
-    double *F, *B;   /* (nj+1) x (C+1) */
-    double *pf;      /* C+1: prefix maxima of one row of F */
-    size_t *at;      /* (nj+1) x (C+1): offset of the cell's k-row in G */
-    double *G;       /* alive cells' rows, ksuf[j]+1 entries each */
+    size_t nj, C, W;     /* jobs, node budget, widest count range (max hi+1) */
+    int *hi;             /* largest admissible count per job */
+    int *keepable;       /* cur is admissible */
+    size_t *ksuf;        /* keepable jobs among j..nj-1 */
+    double *v;           /* v[j * W + n], -HUGE_VAL when inadmissible */
+    double *F, *B;       /* (nj+1) x (C+1) */
+    double *pf;          /* C+1: prefix maxima of one row of F */
+    size_t *at;          /* (nj+1) x (C+1): offset of the cell's k-row in G */
+    uint32_t *klo, *khi; /* (nj+1) x (C+1): the keep counts stored */
+    double *row;         /* ksuf[0]+1: one cell's row being filled */
+    size_t klo_cap, khi_cap, row_cap;
+    double *G; /* alive cells' rows, ksuf[j]+1 entries each */
     size_t hi_cap, keep_cap, ksuf_cap, v_cap, F_cap, B_cap, pf_cap, at_cap,
         G_cap;
     size_t *busy; /* keepable jobs among j..nj-1 with cur > 0 */
@@ -153,6 +170,9 @@ static void dp_destroy(void *state)
     xfree(d->B);
     xfree(d->pf);
     xfree(d->at);
+    xfree(d->klo);
+    xfree(d->khi);
+    xfree(d->row);
     xfree(d->G);
     xfree(d->last.jobs);
     xfree(d->last.o);
@@ -173,16 +193,15 @@ static size_t kbase(const struct dp *d, size_t j, size_t c)
     return d->ksuf[j] > free ? d->ksuf[j] - free : 0;
 }
 
-/* G[j][c][k], -HUGE_VAL for a dead cell or k outside the keeps that jobs
- * j..nj-1 can reach on c nodes. */
+/* G[j][c][k], -HUGE_VAL for a dead cell or k outside the cell's stored
+ * keep counts. */
 static double g_at(const struct dp *d, size_t j, size_t c, size_t k)
 {
-    size_t off = d->at[j * (d->C + 1) + c], kb;
+    size_t cell = j * (d->C + 1) + c;
 
-    if (off == DEAD || k > d->ksuf[j])
+    if (d->at[cell] == DEAD || k < d->klo[cell] || k > d->khi[cell])
         return -HUGE_VAL;
-    kb = kbase(d, j, c);
-    return k < kb ? -HUGE_VAL : d->G[off + k - kb];
+    return d->G[d->at[cell] + k - d->klo[cell]];
 }
 
 /* Whether the current solve has used up its time. */
@@ -223,57 +242,68 @@ static size_t extend(const struct dp *d, double *T, size_t j, int dir,
     return top;
 }
 
-/* Marks the alive cells, lays out their rows in G and fills them from
- * the last job back to the first.  thr = z* - 2 tol.  Returns 0, 1 when
- * the time ran out, or BFS_ERANGE (in e) when G exceeds its bound. */
+/* Fills G from the last job back to the first, on the alive cells, and
+ * keeps of each cell's row only the stretch of keep counts from the first
+ * to the last entry at least cut = thr - (best prefix beside the cell);
+ * a cell with none is dead.  thr = z* - 2 tol.  Returns 0, 1 when the
+ * time ran out, or BFS_ERANGE (in e) when G exceeds its bound. */
 static int fill(struct dp *d, double thr, struct bfs_error *e)
 {
     size_t w = d->C + 1, nG = 0;
 
-    for (size_t j = 0; j <= d->nj; j++) {
+    BFS_GROW(d->row, d->row_cap, d->ksuf[0] + 1);
+    for (size_t j = d->nj + 1; j-- > 0;) {
         const double *Fj = &d->F[j * w], *Bj = &d->B[j * w];
-        double m = -HUGE_VAL;
+        double m = -HUGE_VAL, *row = d->row;
+        size_t K = d->ksuf[j];
+        if (out_of_time(d))
+            return 1;
         for (size_t c = 0; c < w; c++)
             d->pf[c] = m = Fj[c] > m ? Fj[c] : m;
         for (size_t c = 0; c < w; c++) {
-            double pre = d->pf[d->C - c];
-            int alive =
-                Bj[c] != -HUGE_VAL && pre != -HUGE_VAL && pre + Bj[c] >= thr;
-            d->at[j * w + c] = alive ? nG : DEAD;
-            nG += alive ? d->ksuf[j] - kbase(d, j, c) + 1 : 0;
-        }
-    }
-    if (nG > DP_MAX_CELLS)
-        return bfs_fail(e, BFS_ERANGE,
-                        "dp: %zu jobs on %zu nodes need a tie-break table of "
-                        "%zu entries, more than the %zu allowed (%zu MiB); "
-                        "admit fewer jobs at once (--max-jobs)",
-                        d->nj, d->C, nG, DP_MAX_CELLS,
-                        DP_MAX_CELLS * sizeof(double) >> 20);
-    BFS_GROW(d->G, d->G_cap, nG > 0 ? nG : 1);
-    for (size_t j = d->nj + 1; j-- > 0;) {
-        if (out_of_time(d))
-            return 1;
-        for (size_t c = 0; c < w; c++) {
-            size_t off = d->at[j * w + c], kb = kbase(d, j, c);
-            if (off == DEAD)
+            double pre = d->pf[d->C - c], cut = thr - pre;
+            size_t kb = kbase(d, j, c), lo, hi, cell = j * w + c;
+            d->at[cell] = DEAD;
+            if (Bj[c] == -HUGE_VAL || pre == -HUGE_VAL || pre + Bj[c] < thr)
                 continue;
-            for (size_t k = kb; k <= d->ksuf[j]; k++)
-                d->G[off + k - kb] = j == d->nj && c == 0 ? 0.0 : -HUGE_VAL;
-            if (j == d->nj)
-                continue;
-            for (int n = 0; n <= d->hi[j] && (size_t)n <= c; n++) {
+            for (size_t k = kb; k <= K; k++)
+                row[k] = j == d->nj && c == 0 ? 0.0 : -HUGE_VAL;
+            for (int n = 0; j < d->nj && n <= d->hi[j] && (size_t)n <= c; n++) {
                 double vn = val(d, j, n);
                 size_t keep = d->keepable[j] && n == d->p->jobs[j].cur;
-                if (vn == -HUGE_VAL ||
-                    d->at[(j + 1) * w + c - (size_t)n] == DEAD)
+                size_t src = cell + w - (size_t)n, k0, k1;
+                const double *g;
+                if (vn == -HUGE_VAL || d->at[src] == DEAD)
                     continue;
-                for (size_t k = keep > kb ? keep : kb; k <= d->ksuf[j]; k++) {
-                    double g = g_at(d, j + 1, c - (size_t)n, k - keep);
-                    if (g != -HUGE_VAL && vn + g > d->G[off + k - kb])
-                        d->G[off + k - kb] = vn + g;
+                g = &d->G[d->at[src]];
+                k0 = d->klo[src] + keep > kb ? d->klo[src] + keep : kb;
+                k1 = d->khi[src] + keep < K ? d->khi[src] + keep : K;
+                for (size_t k = k0; k <= k1; k++) {
+                    double gk = g[k - keep - d->klo[src]];
+                    if (gk != -HUGE_VAL && vn + gk > row[k])
+                        row[k] = vn + gk;
                 }
             }
+            for (lo = kb; lo <= K && !(row[lo] >= cut); lo++)
+                ;
+            if (lo > K)
+                continue; /* nothing near the best passes here */
+            for (hi = K; !(row[hi] >= cut); hi--)
+                ;
+            if (hi - lo + 1 > DP_MAX_CELLS - nG)
+                return bfs_fail(
+                    e, BFS_ERANGE,
+                    "dp: %zu jobs on %zu nodes need a tie-break table of "
+                    "more than %zu entries (%zu MiB); admit fewer jobs at "
+                    "once (--max-jobs)",
+                    d->nj, d->C, DP_MAX_CELLS,
+                    DP_MAX_CELLS * sizeof(double) >> 20);
+            BFS_GROW(d->G, d->G_cap, nG + hi - lo + 1);
+            memcpy(&d->G[nG], &row[lo], (hi - lo + 1) * sizeof *row);
+            d->at[cell] = nG;
+            d->klo[cell] = (uint32_t)lo;
+            d->khi[cell] = (uint32_t)hi;
+            nG += hi - lo + 1;
         }
     }
     return 0;
@@ -386,6 +416,8 @@ static int size_tables(struct dp *d, struct bfs_error *e)
     BFS_GROW(d->F, d->F_cap, (nj + 1) * (d->C + 1));
     BFS_GROW(d->B, d->B_cap, (nj + 1) * (d->C + 1));
     BFS_GROW(d->at, d->at_cap, (nj + 1) * (d->C + 1));
+    BFS_GROW(d->klo, d->klo_cap, (nj + 1) * (d->C + 1));
+    BFS_GROW(d->khi, d->khi_cap, (nj + 1) * (d->C + 1));
     BFS_GROW(d->pf, d->pf_cap, d->C + 1);
     return 0;
 }
