@@ -1012,6 +1012,48 @@ START_TEST(test_dp_time_limit)
 }
 END_TEST
 
+/* Reuse of table rows across calls: an instance solved, then changed in
+ * one job (a value of its curve, its costs or its current count; never
+ * its bounds or the pool, so that the node budget stays the same and the
+ * rows before and after that job are reused) and solved again, four
+ * times over, on a pool of half the jobs' summed Jmax so that the table,
+ * not the shortcut, answers.  Brute force judges every answer. */
+START_TEST(test_dp_rows_reused)
+{
+    struct allocator *a = make(0);
+    struct inst in;
+
+    for (int s = 0; s < 300; s++) {
+        unsigned seed = 21000 + (unsigned)s * 7919u;
+        int sum = 0;
+        gen(&in, seed, 6, 10, 0);
+        in.p.owner = NULL;
+        for (size_t j = 0; j < in.p.n_jobs; j++)
+            sum += in.jobs[j].jmax;
+        in.p.pool = sum / 2 > 0 ? sum / 2 : 1;
+        check_one(a, 0, &in.p, seed);
+        for (int step = 0; step < 4 && in.p.n_jobs > 0; step++) {
+            size_t j = rnd((unsigned)in.p.n_jobs);
+            struct alloc_job *jb = &in.jobs[j];
+            switch (rnd(3)) {
+            case 0:
+                in.o[j][1 + rnd((unsigned)jb->jmax)] += 1 + rnd(100);
+                break;
+            case 1:
+                jb->tcup = rnd(30);
+                jb->tcdw = rnd(20);
+                break;
+            default:
+                jb->cur = 0; /* frees nodes: the sum stays within the pool */
+                break;
+            }
+            check_one(a, 0, &in.p, seed + (unsigned)step + 1);
+        }
+    }
+    allocator_free(a);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("alloc");
@@ -1036,6 +1078,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_dp_many_identical);
     tcase_add_test(tc, test_dp_memory_bound);
     tcase_add_test(tc, test_dp_time_limit);
+    tcase_add_test(tc, test_dp_rows_reused);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -84,6 +84,12 @@
  *   without a table.
  * - An instance equal to the last one solved (same numbers, bit for bit)
  *   gets the last answer back: the same status, counts and objective.
+ * - Rows of F and B are reused from the last full table solve: F[j][c]
+ *   depends only on jobs 0..j-1's value rows (not on C, for c <= C), and
+ *   B[j][c] only on jobs j..J-1's, so with the same C and job count, F's
+ *   rows up to the first job whose value row changed (bit for bit) and
+ *   B's rows after the last one are the doubles a recomputation would
+ *   give.  A solve stopped early (time, memory) leaves nothing to reuse.
  */
 #include "config.h"
 
@@ -142,6 +148,11 @@ struct dp {
     double limit;        /* seconds per solve */
     double t0;           /* when the current solve started */
     struct dp_last last; /* the last instance and answer */
+    /* the value rows F and B were last computed from, for row reuse */
+    int rows_ok; /* F and B complete for pv, pnj, pC */
+    double *pv;  /* pnj x pW, a copy of v */
+    int *phi;    /* pnj, a copy of hi */
+    size_t pnj, pW, pC, pv_cap, phi_cap;
 };
 
 static int dp_create(const struct alloc_opts *o, void **state,
@@ -174,6 +185,8 @@ static void dp_destroy(void *state)
     xfree(d->khi);
     xfree(d->row);
     xfree(d->G);
+    xfree(d->pv);
+    xfree(d->phi);
     xfree(d->last.jobs);
     xfree(d->last.o);
     xfree(d->last.counts);
@@ -515,6 +528,27 @@ static void remember(struct dp *d, const struct alloc_problem *p,
     l->have = 1;
 }
 
+/* Whether job j's value row equals the one F and B were computed from. */
+static int same_row(const struct dp *d, size_t j)
+{
+    return d->phi[j] == d->hi[j] &&
+           !memcmp(&d->pv[j * d->pW], &d->v[j * d->W],
+                   ((size_t)d->hi[j] + 1) * sizeof *d->v);
+}
+
+/* Notes that F and B are complete for the current value rows. */
+static void keep_rows(struct dp *d)
+{
+    BFS_GROW(d->pv, d->pv_cap, d->nj * d->W + 1);
+    BFS_GROW(d->phi, d->phi_cap, d->nj + 1);
+    memcpy(d->pv, d->v, d->nj * d->W * sizeof *d->v);
+    memcpy(d->phi, d->hi, d->nj * sizeof *d->hi);
+    d->pnj = d->nj;
+    d->pW = d->W;
+    d->pC = d->C;
+    d->rows_ok = 1;
+}
+
 /* The time-limited answer: every job at its current count when that is
  * feasible (FEASIBLE, bound the best bound known), else NO_SOLUTION. */
 static int incumbent(const struct dp *d, double bound, struct alloc_result *res)
@@ -549,20 +583,37 @@ static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
     double z = -HUGE_VAL;
     int rc = size_tables(d, e);
 
-    if (rc)
+    size_t f0 = 0, b0 = d->nj; /* F rows 0..f0, B rows b0..nj reused */
+
+    if (rc) {
+        d->rows_ok = 0;
         return rc;
+    }
+    if (d->rows_ok && d->pnj == d->nj && d->pC == d->C) {
+        while (f0 < d->nj && same_row(d, f0))
+            f0++;
+        while (b0 > 0 && same_row(d, b0 - 1))
+            b0--;
+    }
+    d->rows_ok = 0;
     for (size_t c = 0; c < w; c++)
         d->F[c] = d->B[d->nj * w + c] = c == 0 ? 0.0 : -HUGE_VAL;
-    for (size_t j = 0; j < d->nj; j++) {
+    /* the reach of the reused rows: the jobs' summed counts, at most C */
+    for (size_t j = 0; j < f0; j++)
+        rf = rf + (size_t)d->hi[j] < d->C ? rf + (size_t)d->hi[j] : d->C;
+    for (size_t j = b0; j < d->nj; j++)
+        rb = rb + (size_t)d->hi[j] < d->C ? rb + (size_t)d->hi[j] : d->C;
+    for (size_t j = f0; j < d->nj; j++) {
         if (out_of_time(d))
             return incumbent(d, HUGE_VAL, res);
         rf = extend(d, d->F, j, 1, rf);
     }
-    for (size_t j = d->nj; j-- > 0;) {
+    for (size_t j = b0; j-- > 0;) {
         if (out_of_time(d))
             return incumbent(d, HUGE_VAL, res);
         rb = extend(d, d->B, j, -1, rb);
     }
+    keep_rows(d);
     for (size_t c = 0; c < w; c++)
         z = d->B[c] > z ? d->B[c] : z;
     if (z == -HUGE_VAL)
