@@ -715,6 +715,345 @@ START_TEST(test_options)
 }
 END_TEST
 
+/* ---- dp's fast paths ----------------------------------------------------
+ * dp answers without its table when the pool holds every job's best
+ * count and each best beats the job's next best by more than the tie
+ * tolerance (the shortcut), works on min(pool, sum of the largest
+ * counts) nodes, and gives the last answer back for an instance equal to
+ * the last one.  These tests drive each path and its fallback, and brute
+ * force judges every answer. */
+
+/* A random instance (5 jobs, counts up to 10) on a pool that holds every
+ * job's largest count when big, else on gen()'s pool.  A near tie is
+ * planted in one job when tie: its best value copied to another count
+ * (a real tie) or nudged there by less than the tolerance. */
+static void gen_big(struct inst *in, unsigned seed, int big, int tie)
+{
+    int sum = 0;
+
+    gen(in, seed, 5, 8, 0);
+    in->p.owner = NULL;
+    for (size_t j = 0; j < in->p.n_jobs; j++)
+        sum += in->jobs[j].jmax;
+    if (big)
+        in->p.pool = rnd(2) ? sum + (int)rnd(3) : 1000000;
+    if (tie && in->p.n_jobs > 0) {
+        size_t j = rnd((unsigned)in->p.n_jobs);
+        struct alloc_job *jb = &in->jobs[j];
+        double *o = in->o[j];
+        int b = 1, k = 1 + (int)rnd((unsigned)jb->jmax);
+        for (int n = 1; n <= jb->jmax; n++)
+            if (o[n] > o[b])
+                b = n;
+        /* 1e-9 relative: well inside ALLOC_TIE_REL */
+        o[k] = rnd(2) ? o[b] : o[b] * (1 - 1e-9);
+    }
+}
+
+/* The shortcut on instances where the pool holds everything: mostly
+ * distinct curves, where it applies, and planted ties, where it must
+ * fall back to the table. */
+START_TEST(test_dp_shortcut)
+{
+    struct allocator *a = make(0);
+    struct inst in;
+
+    for (int s = 0; s < 400; s++) {
+        unsigned seed = 9000 + (unsigned)s * 7919u;
+        gen_big(&in, seed, 1, s % 3 == 0);
+        check_one(a, 0, &in.p, seed);
+    }
+    allocator_free(a);
+}
+END_TEST
+
+/* By hand.  Job 0 holds 3 nodes at no rescale cost; O(2) = 10 + 1e-9 and
+ * O(3) = 10 at Tfwd 1, so count 2 is the best value by 1e-9, far below
+ * the tolerance 1e-7 * 10: counts 2 and 3 tie, and the rule keeps 3 (key
+ * 2).  A shortcut that ignored the tolerance would answer 2.  Job 1
+ * (O = 0, 5, 6, 6.5, cur 0) has its best, 3, alone (by 0.5): with a pool
+ * of 100 the pool holds both bests, so only job 0's tie stops the
+ * shortcut.  Then O(2) = 11: job 0's best, 2, beats 3 by 1 and the
+ * shortcut gives the bests, 2 and 3.  On a pool of 4 the bests (2 + 3)
+ * no longer fit: the table decides, 2 + 2 = 11 + 6 = 17 against 3 + 1 =
+ * 10 + 5 = 15, 2 + 1 = 16, 1 + 3 = 0 + 6.5 and 0 + 3 = 6.5: counts 2, 2. */
+START_TEST(test_dp_shortcut_by_hand)
+{
+    double o0[4] = {0, 0, 10 + 1e-9, 10};
+    static const double o1[4] = {0, 5, 6, 6.5};
+    struct alloc_job jobs[2] = {{.cur = 3, .jmin = 1, .jmax = 3, .o = o0},
+                                {.cur = 0, .jmin = 1, .jmax = 3, .o = o1}};
+    struct alloc_problem p = {
+        .pool = 100, .tfwd = 1, .n_jobs = 2, .jobs = jobs};
+    struct allocator *a = make(0);
+    struct alloc_result r;
+    int n[2];
+
+    memset(&r, 0, sizeof r);
+    r.counts = n;
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
+    ck_assert_int_eq(n[0], 3);
+    ck_assert_int_eq(n[1], 3);
+    o0[2] = 11;
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_int_eq(n[0], 2);
+    ck_assert_int_eq(n[1], 3);
+    ck_assert_double_eq(r.objective, 17.5);
+    p.pool = 4;
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_int_eq(n[0], 2);
+    ck_assert_int_eq(n[1], 2);
+    ck_assert_double_eq(r.objective, 17);
+    allocator_free(a);
+}
+END_TEST
+
+/* The capacity reduction: pools far beyond what the jobs can use (a
+ * million nodes), with ties planted so that the table, not the
+ * shortcut, answers half of the time.  A table over the whole pool would
+ * take 8 MB a row; the answers must be brute force's. */
+START_TEST(test_dp_big_pool)
+{
+    struct allocator *a = make(0);
+    struct inst in;
+
+    for (int s = 0; s < 300; s++) {
+        unsigned seed = 13000 + (unsigned)s * 7919u;
+        gen_big(&in, seed, 1, s % 2);
+        in.p.pool = 1000000;
+        check_one(a, 0, &in.p, seed);
+    }
+    allocator_free(a);
+}
+END_TEST
+
+/* Reuse of the last answer: every instance is solved twice in a row (the
+ * second solve is the reuse), then changed in place, through the same
+ * pointers, by one number (which must not be reused), and solved again;
+ * brute force judges each answer, infeasible instances (under the cap)
+ * included. */
+START_TEST(test_dp_reuse)
+{
+    struct allocator *a = make(0);
+    struct inst in;
+
+    for (int s = 0; s < 300; s++) {
+        unsigned seed = 17000 + (unsigned)s * 7919u;
+        gen(&in, seed, 6, 10, s % 4 == 0);
+        check_one(a, 0, &in.p, seed);
+        check_one(a, 0, &in.p, seed);
+        if (in.p.n_jobs == 0)
+            continue;
+        switch (s % 5) {
+        case 0: /* one value, one ulp up */
+            in.o[0][in.jobs[0].jmax] =
+                nextafter(in.o[0][in.jobs[0].jmax], HUGE_VAL) * (1 + 1e-3);
+            break;
+        case 1:
+            in.jobs[in.p.n_jobs - 1].cur = 0;
+            break;
+        case 2:
+            in.p.pool = in.p.pool > 0 ? in.p.pool - 1 : 1;
+            break;
+        case 3:
+            in.jobs[0].tcup += 5;
+            break;
+        default:
+            in.p.tfwd *= 2;
+            break;
+        }
+        check_one(a, 0, &in.p, seed);
+        check_one(a, 0, &in.p, seed);
+    }
+    allocator_free(a);
+}
+END_TEST
+
+/* 1,000 and then 5,000 identical idle jobs (Jmax 16, O(n) = n, no cost:
+ * an idle job has r = 0) on 64 nodes.  Every vector using all 64 nodes
+ * is optimal (z* = 64 Tfwd); the most jobs stay idle when four take 16
+ * each, and the earliest get them: 16, 16, 16, 16, 0, ...  dp's
+ * tie-break table used to hold (jobs + 1) x 65 x (jobs + 1) entries:
+ * 520 MB for 1,000 jobs, 13 GB (an abort) for 5,000.  Its rows now hold
+ * only the reachable keep counts, at most 65 each. */
+START_TEST(test_dp_many_identical)
+{
+    static double o[17];
+    static struct alloc_job jobs[5000];
+    struct alloc_problem p = {.pool = 64, .tfwd = 10, .jobs = jobs};
+    struct allocator *a = make(0);
+    struct alloc_result r;
+    static int n[5000];
+
+    for (int k = 0; k <= 16; k++)
+        o[k] = k;
+    for (int j = 0; j < 5000; j++)
+        jobs[j] = (struct alloc_job){
+            .cur = 0, .jmin = 1, .jmax = 16, .tcup = 18, .tcdw = 12, .o = o};
+    memset(&r, 0, sizeof r);
+    r.counts = n;
+    for (int t = 0; t < 2; t++) {
+        p.n_jobs = t ? 5000 : 1000;
+        ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+        ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
+        for (size_t j = 0; j < p.n_jobs; j++)
+            ck_assert_int_eq(n[j], j < 4 ? 16 : 0);
+        ck_assert_double_eq(r.objective, 640);
+    }
+    allocator_free(a);
+}
+END_TEST
+
+/* Past its memory bound dp refuses the instance with BFS_ERANGE and a
+ * message, without allocating: 4,000 jobs of up to 8 nodes on 5,000
+ * need tables of 4,001 x 5,001 = 20 million entries (the bound is
+ * 2^24 = 16.8 million); their best counts (8 each) do not fit, so the
+ * shortcut does not apply. */
+START_TEST(test_dp_memory_bound)
+{
+    static double o[9];
+    static struct alloc_job jobs[4000];
+    struct alloc_problem p = {
+        .pool = 5000, .tfwd = 10, .n_jobs = 4000, .jobs = jobs};
+    struct allocator *a = make(0);
+    struct alloc_result r;
+    struct bfs_error e;
+    static int n[4000];
+
+    for (int k = 1; k <= 8; k++)
+        o[k] = o[k - 1] + 10.0 / k;
+    for (int j = 0; j < 4000; j++)
+        jobs[j] = (struct alloc_job){.cur = 0, .jmin = 1, .jmax = 8, .o = o};
+    memset(&r, 0, sizeof r);
+    r.counts = n;
+    bfs_error_clear(&e);
+    ck_assert_int_eq(allocator_solve(a, &p, &r, &e), BFS_ERANGE);
+    ck_assert_msg(strstr(e.msg, "4000 jobs on 5000 nodes") &&
+                      strstr(e.msg, "--max-jobs"),
+                  "%s", e.msg);
+    /* the same allocator still solves what fits: 2,000 jobs on 4,000
+     * nodes, where the pool holds every job's 8 but not 2,000 x 8 */
+    p.n_jobs = 2000;
+    p.pool = 4000;
+    ck_assert_int_eq(allocator_solve(a, &p, &r, &e), 0);
+    ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
+    allocator_free(a);
+}
+END_TEST
+
+/* A tiny time limit on big random instances (300 jobs of up to 64
+ * nodes, increasing curves, on 1,500 nodes: the best counts never fit,
+ * so the table is needed).  dp stops and returns its incumbent, every
+ * job at its current count, as FEASIBLE when that vector is feasible,
+ * NO_SOLUTION when some job holds fewer nodes than its Jmin (decided
+ * here from the definition).  The bound must be at least the optimum,
+ * which dp without a limit finds. */
+START_TEST(test_dp_time_limit)
+{
+    enum { NJ = 300 };
+    static double o[NJ][65];
+    static struct alloc_job jobs[NJ];
+    static int n[NJ], opt[NJ];
+    struct alloc_problem p = {.pool = 1500, .n_jobs = NJ, .jobs = jobs};
+    struct alloc_opts od;
+    struct allocator *fast, *full = make(0);
+    struct alloc_result r, ro;
+
+    alloc_opts_default(&od);
+    od.name = "dp";
+    od.time_limit = 1e-9;
+    ck_assert_int_eq(allocator_create(&od, &fast, NULL), 0);
+    for (int s = 0; s < 6; s++) {
+        int used = 0, keep_ok = 1;
+        rng = 0x51ED27u + (unsigned)s * 7919u;
+        p.tfwd = 1 + rnd(600);
+        for (int j = 0; j < NJ; j++) {
+            struct alloc_job *jb = &jobs[j];
+            jb->jmax = 8 + (int)rnd(57);
+            jb->jmin = rnd(3) ? 1 : 1 + (int)rnd(8);
+            jb->cur = rnd(2) ? 0 : (int)rnd((unsigned)jb->jmax + 1);
+            if (s % 2 == 0 && jb->cur > 0 && jb->cur < jb->jmin)
+                jb->cur = jb->jmin; /* even rounds: every cur admissible */
+            if (used + jb->cur > p.pool)
+                jb->cur = 0;
+            used += jb->cur;
+            jb->tcup = rnd(30);
+            jb->tcdw = rnd(20);
+            o[j][0] = 0;
+            for (int k = 1; k <= jb->jmax; k++)
+                o[j][k] = o[j][k - 1] + 100 + rnd(1000);
+            jb->o = o[j];
+            if (jb->cur > 0 && jb->cur < jb->jmin)
+                keep_ok = 0;
+        }
+        memset(&r, 0, sizeof r);
+        r.counts = n;
+        ck_assert_int_eq(allocator_solve(fast, &p, &r, NULL), 0);
+        memset(&ro, 0, sizeof ro);
+        ro.counts = opt;
+        ck_assert_int_eq(allocator_solve(full, &p, &ro, NULL), 0);
+        ck_assert_int_eq(ro.status, SOLVE_OPTIMAL);
+        if (!keep_ok) {
+            ck_assert_msg(r.status == SOLVE_NO_SOLUTION, "round %d: %s", s,
+                          solve_status_name(r.status));
+            continue;
+        }
+        ck_assert_msg(r.status == SOLVE_FEASIBLE, "round %d: %s", s,
+                      solve_status_name(r.status));
+        for (int j = 0; j < NJ; j++)
+            ck_assert_int_eq(n[j], jobs[j].cur);
+        ck_assert(r.objective == alloc_objective(&p, n));
+        ck_assert(r.bound >= ro.objective);
+        ck_assert(ro.objective >= r.objective);
+    }
+    allocator_free(fast);
+    allocator_free(full);
+}
+END_TEST
+
+/* Reuse of table rows across calls: an instance solved, then changed in
+ * one job (a value of its curve, its costs or its current count; never
+ * its bounds or the pool, so that the node budget stays the same and the
+ * rows before and after that job are reused) and solved again, four
+ * times over, on a pool of half the jobs' summed Jmax so that the table,
+ * not the shortcut, answers.  Brute force judges every answer. */
+START_TEST(test_dp_rows_reused)
+{
+    struct allocator *a = make(0);
+    struct inst in;
+
+    for (int s = 0; s < 300; s++) {
+        unsigned seed = 21000 + (unsigned)s * 7919u;
+        int sum = 0;
+        gen(&in, seed, 6, 10, 0);
+        in.p.owner = NULL;
+        for (size_t j = 0; j < in.p.n_jobs; j++)
+            sum += in.jobs[j].jmax;
+        in.p.pool = sum / 2 > 0 ? sum / 2 : 1;
+        check_one(a, 0, &in.p, seed);
+        for (int step = 0; step < 4 && in.p.n_jobs > 0; step++) {
+            size_t j = rnd((unsigned)in.p.n_jobs);
+            struct alloc_job *jb = &in.jobs[j];
+            switch (rnd(3)) {
+            case 0:
+                in.o[j][1 + rnd((unsigned)jb->jmax)] += 1 + rnd(100);
+                break;
+            case 1:
+                jb->tcup = rnd(30);
+                jb->tcdw = rnd(20);
+                break;
+            default:
+                jb->cur = 0; /* frees nodes: the sum stays within the pool */
+                break;
+            }
+            check_one(a, 0, &in.p, seed + (unsigned)step + 1);
+        }
+    }
+    allocator_free(a);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("alloc");
@@ -732,6 +1071,14 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_time_limit, 0, n_methods);
     tcase_add_loop_test(tc, test_solver_crash, 0, n_methods);
     tcase_add_test(tc, test_options);
+    tcase_add_test(tc, test_dp_shortcut);
+    tcase_add_test(tc, test_dp_shortcut_by_hand);
+    tcase_add_test(tc, test_dp_big_pool);
+    tcase_add_test(tc, test_dp_reuse);
+    tcase_add_test(tc, test_dp_many_identical);
+    tcase_add_test(tc, test_dp_memory_bound);
+    tcase_add_test(tc, test_dp_time_limit);
+    tcase_add_test(tc, test_dp_rows_reused);
     suite_add_tcase(s, tc);
     return s;
 }

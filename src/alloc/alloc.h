@@ -93,7 +93,8 @@ int allocator_create(const struct alloc_opts *o, struct allocator **out,
 /* Solves p into res (res->counts must hold p->n_jobs entries).  Returns 0
  * when the solve was carried out, whatever its status (a time limit or a
  * solver crash is a status, not an error); a negative code only for a
- * malformed problem or a programming error. */
+ * malformed problem, an instance past dp's memory bound (BFS_ERANGE) or a
+ * programming error. */
 int allocator_solve(struct allocator *a, const struct alloc_problem *p,
                     struct alloc_result *res, struct bfs_error *e);
 

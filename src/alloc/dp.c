@@ -29,8 +29,67 @@
  * completion reaching the threshold z* - tol with exactly the remaining
  * nodes and keeps.  The threshold carried from job to job is clamped to
  * the table entry that justified the choice, so that rounding cannot leave
- * a later job without a candidate.  F and B above DP_MAX_CELLS cells each
- * are refused as FAILED.
+ * a later job without a candidate.
+ *
+ * G stores few keep counts per cell.  First, the reachable ones: let
+ * busy_j be the keepable jobs among j..J-1 holding nodes (C_i > 0).  A
+ * keepable job that does not keep its count either holds nodes now (at
+ * most busy_j of them) or is idle and gets n_i >= Jmin_i >= 1 nodes, at
+ * most c of them on c nodes; so every choice of jobs j..J-1 on exactly c
+ * nodes keeps at least kbase = ksuf_j - busy_j - c jobs, and G[j][c][k]
+ * = -HUGE_VAL for k < kbase: a cell's row is computed for k = kbase..
+ * ksuf_j only.  Second, only the near-best ones: with P(j, c) = max_{c'
+ * <= C-c} F[j][c'] the best prefix beside the cell, a row keeps only the
+ * stretch from its first to its last entry >= cut(j, c) = z* - 2 tol -
+ * P(j, c), and the rest reads as -HUGE_VAL.  Why this changes no answer:
+ * choose() uses an entry g = G[j][c][k] only in a test vn + g >= target
+ * made after picking counts for jobs 0..j-2 of value P' <= P(j-1, ..),
+ * where target is z* - tol - P' up to rounding, so a g that can pass is
+ * >= cut + tol - (rounding), and a dropped g < cut fails there as it
+ * did; the first test, on G[0], has P = 0 and cut = z* - 2 tol.  In the
+ * fill, an entry computed from a dropped source vn + g' < vn + cut(j+1,
+ * c-n) <= cut(j, c) (as P(j+1, c-n) >= P(j, c) + vn: the prefix extended
+ * by this job's n) could come out lower than before, but it then lies
+ * below cut(j, c) plus rounding, both before and after, and no test it
+ * enters can pass.  Rounding is a few ulps of sums of at most S = sum
+ * max |v| per job, J of them, far below tol = 1e-7 S.  A cell whose row
+ * keeps nothing is dead.  1,000 idle identical jobs on 64 nodes: at most
+ * 65 entries a cell, where it held 1,001 (520 MB).
+ *
+ * Memory bound.  F and B (doubles), the cell offsets (size_t) and keep
+ * ranges (two uint32_t) take 4 x 8 (J+1)(C+1) bytes, J x C the jobs and
+ * node budget, and are limited to DP_MAX_CELLS cells (4 x 128 MiB); G is
+ * limited to DP_MAX_CELLS entries (128 MiB).  Past either bound the solve
+ * is refused with BFS_ERANGE and a message, not an abort.
+
+ * Time limit.  The row loops check the clock (the allocator options'
+ * time_limit); past it the solve stops and returns its incumbent, every
+ * job keeping its current count, as FEASIBLE when that vector is
+ * feasible (with z*, or the sum of the jobs' best values before z* is
+ * known, as the bound), NO_SOLUTION otherwise.
+ *
+ * Speed (the row extension is nearly all of a replay's time):
+ * - extend runs over the count n outside and the capacity c inside, so
+ *   the inner loop reads and writes contiguous rows and vectorises (this
+ *   file is built with -ftree-vectorize, src/local.mk).  For each c the
+ *   candidates are still taken in increasing n and replace the best only
+ *   when strictly greater, so every cell holds the same double as before
+ *   (a -HUGE_VAL operand gives -HUGE_VAL, never greater).  A row's cells
+ *   beyond the jobs' summed counts are -HUGE_VAL and are not visited.
+ * - The capacity is C = min(pool, sum of the largest admissible counts):
+ *   a pool far beyond what the jobs can use costs nothing.
+ * - The shortcut (see shortcut()): when the pool holds every job's best
+ *   count and each best beats the job's next best by more than the
+ *   tolerance plus a rounding slack, the answer is the vector of bests,
+ *   without a table.
+ * - An instance equal to the last one solved (same numbers, bit for bit)
+ *   gets the last answer back: the same status, counts and objective.
+ * - Rows of F and B are reused from the last full table solve: F[j][c]
+ *   depends only on jobs 0..j-1's value rows (not on C, for c <= C), and
+ *   B[j][c] only on jobs j..J-1's, so with the same C and job count, F's
+ *   rows up to the first job whose value row changed (bit for bit) and
+ *   B's rows after the last one are the doubles a recomputation would
+ *   give.  A solve stopped early (time, memory) leaves nothing to reuse.
  */
 #include "config.h"
 
@@ -39,9 +98,11 @@
 #include "alloc/objective.h"
 #include "base/util.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* 2^24 cells (128 MiB of doubles) per table: 1,000 jobs on all 4,734
  * Summit nodes need 4.7 million. */
@@ -51,28 +112,57 @@
 
 #define DEAD SIZE_MAX /* offset of a cell that is not alive */
 
+/* The last instance solved and its answer, for reuse (same_instance). */
+struct dp_last {
+    int have;                /* an answer is stored */
+    int pool, cap;           /* the instance's scalars */
+    double tfwd;             /* compared bit for bit */
+    size_t nj;               /* jobs */
+    struct alloc_job *jobs;  /* owned copy; o points into o */
+    double *o;               /* owned: every job's O(0..jmax), in order */
+    int *counts;             /* owned: the answer, nj entries */
+    int status;              /* the answer's status */
+    double objective, bound; /* the answer's objective and bound */
+    size_t jobs_cap, o_cap, counts_cap;
+};
+
 /* The tables, kept between solves so that a replay allocates them once. */
 struct dp {
     const struct alloc_problem *p;
-    size_t nj, C, W; /* jobs, node budget, widest count range (max hi+1) */
-    int *hi;         /* largest admissible count per job */
-    int *keepable;   /* cur is admissible */
-    size_t *ksuf;    /* keepable jobs among j..nj-1 */
-    double *v;       /* v[j * W + n], -HUGE_VAL when inadmissible */
-    double *F, *B;   /* (nj+1) x (C+1) */
-    double *pf;      /* C+1: prefix maxima of one row of F */
-    size_t *at;      /* (nj+1) x (C+1): offset of the cell's k-row in G */
-    double *G;       /* alive cells' rows, ksuf[j]+1 entries each */
+    size_t nj, C, W;     /* jobs, node budget, widest count range (max hi+1) */
+    int *hi;             /* largest admissible count per job */
+    int *keepable;       /* cur is admissible */
+    size_t *ksuf;        /* keepable jobs among j..nj-1 */
+    double *v;           /* v[j * W + n], -HUGE_VAL when inadmissible */
+    double *F, *B;       /* (nj+1) x (C+1) */
+    double *pf;          /* C+1: prefix maxima of one row of F */
+    size_t *at;          /* (nj+1) x (C+1): offset of the cell's k-row in G */
+    uint32_t *klo, *khi; /* (nj+1) x (C+1): the keep counts stored */
+    double *row;         /* ksuf[0]+1: one cell's row being filled */
+    size_t klo_cap, khi_cap, row_cap;
+    double *G; /* alive cells' rows, ksuf[j]+1 entries each */
     size_t hi_cap, keep_cap, ksuf_cap, v_cap, F_cap, B_cap, pf_cap, at_cap,
         G_cap;
+    size_t *busy; /* keepable jobs among j..nj-1 with cur > 0 */
+    size_t busy_cap;
+    double limit;        /* seconds per solve */
+    double t0;           /* when the current solve started */
+    struct dp_last last; /* the last instance and answer */
+    /* the value rows F and B were last computed from, for row reuse */
+    int rows_ok; /* F and B complete for pv, pnj, pC */
+    double *pv;  /* pnj x pW, a copy of v */
+    int *phi;    /* pnj, a copy of hi */
+    size_t pnj, pW, pC, pv_cap, phi_cap;
 };
 
 static int dp_create(const struct alloc_opts *o, void **state,
                      struct bfs_error *e)
 {
-    (void)o;
+    struct dp *d = xcalloc(1, sizeof(struct dp));
+
     (void)e;
-    *state = xcalloc(1, sizeof(struct dp));
+    d->limit = o->time_limit > 0 ? o->time_limit : HUGE_VAL;
+    *state = d;
     return 0;
 }
 
@@ -85,12 +175,21 @@ static void dp_destroy(void *state)
     xfree(d->hi);
     xfree(d->keepable);
     xfree(d->ksuf);
+    xfree(d->busy);
     xfree(d->v);
     xfree(d->F);
     xfree(d->B);
     xfree(d->pf);
     xfree(d->at);
+    xfree(d->klo);
+    xfree(d->khi);
+    xfree(d->row);
     xfree(d->G);
+    xfree(d->pv);
+    xfree(d->phi);
+    xfree(d->last.jobs);
+    xfree(d->last.o);
+    xfree(d->last.counts);
     xfree(d);
 }
 
@@ -99,76 +198,128 @@ static double val(const struct dp *d, size_t j, int n)
     return d->v[j * d->W + (size_t)n];
 }
 
-/* G[j][c][k], -HUGE_VAL for a dead cell or k beyond the suffix's keeps. */
+/* The fewest keeps of jobs j..nj-1 on exactly c nodes (see the top). */
+static size_t kbase(const struct dp *d, size_t j, size_t c)
+{
+    size_t free = d->busy[j] + c;
+
+    return d->ksuf[j] > free ? d->ksuf[j] - free : 0;
+}
+
+/* G[j][c][k], -HUGE_VAL for a dead cell or k outside the cell's stored
+ * keep counts. */
 static double g_at(const struct dp *d, size_t j, size_t c, size_t k)
 {
-    size_t off = d->at[j * (d->C + 1) + c];
+    size_t cell = j * (d->C + 1) + c;
 
-    if (off == DEAD || k > d->ksuf[j])
+    if (d->at[cell] == DEAD || k < d->klo[cell] || k > d->khi[cell])
         return -HUGE_VAL;
-    return d->G[off + k];
+    return d->G[d->at[cell] + k - d->klo[cell]];
+}
+
+/* Whether the current solve has used up its time. */
+static int out_of_time(const struct dp *d)
+{
+    return bfs_now() - d->t0 > d->limit;
 }
 
 /* Fills one row of F (forward, dir > 0: row j+1 from row j) or of B
- * (backward: row j from row j+1) with job j's choices. */
-static void extend(const struct dp *d, double *T, size_t j, int dir)
+ * (backward: row j from row j+1) with job j's choices.  reach is the
+ * last cell of the source row that can be finite (the summed largest
+ * counts of the jobs already in it, at most C); returns the new row's. */
+static size_t extend(const struct dp *d, double *T, size_t j, int dir,
+                     size_t reach)
 {
-    const double *from = &T[(dir > 0 ? j : j + 1) * (d->C + 1)];
-    double *to = &T[(dir > 0 ? j + 1 : j) * (d->C + 1)];
+    const double *restrict from = &T[(dir > 0 ? j : j + 1) * (d->C + 1)];
+    double *restrict to = &T[(dir > 0 ? j + 1 : j) * (d->C + 1)];
+    const double *vj = &d->v[j * d->W];
+    size_t hi = (size_t)d->hi[j];
+    size_t top = reach + hi < d->C ? reach + hi : d->C;
 
-    for (size_t c = 0; c <= d->C; c++) {
-        double best = -HUGE_VAL;
-        for (int n = 0; n <= d->hi[j] && (size_t)n <= c; n++) {
-            double vn = val(d, j, n), g = from[c - (size_t)n];
-            if (vn != -HUGE_VAL && g != -HUGE_VAL && vn + g > best)
-                best = vn + g;
+    for (size_t c = 0; c <= d->C; c++)
+        to[c] = -HUGE_VAL;
+    /* n outside, c inside: for each c the candidates still come in
+     * increasing n and win only when strictly greater, as in the
+     * textbook order, so each cell gets the same double. */
+    for (size_t n = 0; n <= hi; n++) {
+        double vn = vj[n];
+        size_t end = reach + n < top ? reach + n : top;
+        const double *restrict src = from - n;
+        if (vn == -HUGE_VAL)
+            continue;
+        for (size_t c = n; c <= end; c++) {
+            double s = vn + src[c];
+            to[c] = s > to[c] ? s : to[c];
         }
-        to[c] = best;
     }
+    return top;
 }
 
-/* Marks the alive cells, lays out their rows in G and fills them from
- * the last job back to the first.  thr = z* - 2 tol. */
-static void fill(struct dp *d, double thr)
+/* Fills G from the last job back to the first, on the alive cells, and
+ * keeps of each cell's row only the stretch of keep counts from the first
+ * to the last entry at least cut = thr - (best prefix beside the cell);
+ * a cell with none is dead.  thr = z* - 2 tol.  Returns 0, 1 when the
+ * time ran out, or BFS_ERANGE (in e) when G exceeds its bound. */
+static int fill(struct dp *d, double thr, struct bfs_error *e)
 {
     size_t w = d->C + 1, nG = 0;
 
-    for (size_t j = 0; j <= d->nj; j++) {
+    BFS_GROW(d->row, d->row_cap, d->ksuf[0] + 1);
+    for (size_t j = d->nj + 1; j-- > 0;) {
         const double *Fj = &d->F[j * w], *Bj = &d->B[j * w];
-        double m = -HUGE_VAL;
+        double m = -HUGE_VAL, *row = d->row;
+        size_t K = d->ksuf[j];
+        if (out_of_time(d))
+            return 1;
         for (size_t c = 0; c < w; c++)
             d->pf[c] = m = Fj[c] > m ? Fj[c] : m;
         for (size_t c = 0; c < w; c++) {
-            double pre = d->pf[d->C - c];
-            int alive =
-                Bj[c] != -HUGE_VAL && pre != -HUGE_VAL && pre + Bj[c] >= thr;
-            d->at[j * w + c] = alive ? nG : DEAD;
-            nG += alive ? d->ksuf[j] + 1 : 0;
-        }
-    }
-    BFS_GROW(d->G, d->G_cap, nG > 0 ? nG : 1);
-    for (size_t j = d->nj + 1; j-- > 0;)
-        for (size_t c = 0; c < w; c++) {
-            size_t off = d->at[j * w + c];
-            if (off == DEAD)
+            double pre = d->pf[d->C - c], cut = thr - pre;
+            size_t kb = kbase(d, j, c), lo, hi, cell = j * w + c;
+            d->at[cell] = DEAD;
+            if (Bj[c] == -HUGE_VAL || pre == -HUGE_VAL || pre + Bj[c] < thr)
                 continue;
-            for (size_t k = 0; k <= d->ksuf[j]; k++)
-                d->G[off + k] = j == d->nj && c == 0 ? 0.0 : -HUGE_VAL;
-            if (j == d->nj)
-                continue;
-            for (int n = 0; n <= d->hi[j] && (size_t)n <= c; n++) {
+            for (size_t k = kb; k <= K; k++)
+                row[k] = j == d->nj && c == 0 ? 0.0 : -HUGE_VAL;
+            for (int n = 0; j < d->nj && n <= d->hi[j] && (size_t)n <= c; n++) {
                 double vn = val(d, j, n);
                 size_t keep = d->keepable[j] && n == d->p->jobs[j].cur;
-                if (vn == -HUGE_VAL ||
-                    d->at[(j + 1) * w + c - (size_t)n] == DEAD)
+                size_t src = cell + w - (size_t)n, k0, k1;
+                const double *g;
+                if (vn == -HUGE_VAL || d->at[src] == DEAD)
                     continue;
-                for (size_t k = keep; k <= d->ksuf[j]; k++) {
-                    double g = g_at(d, j + 1, c - (size_t)n, k - keep);
-                    if (g != -HUGE_VAL && vn + g > d->G[off + k])
-                        d->G[off + k] = vn + g;
+                g = &d->G[d->at[src]];
+                k0 = d->klo[src] + keep > kb ? d->klo[src] + keep : kb;
+                k1 = d->khi[src] + keep < K ? d->khi[src] + keep : K;
+                for (size_t k = k0; k <= k1; k++) {
+                    double gk = g[k - keep - d->klo[src]];
+                    if (gk != -HUGE_VAL && vn + gk > row[k])
+                        row[k] = vn + gk;
                 }
             }
+            for (lo = kb; lo <= K && !(row[lo] >= cut); lo++)
+                ;
+            if (lo > K)
+                continue; /* nothing near the best passes here */
+            for (hi = K; !(row[hi] >= cut); hi--)
+                ;
+            if (hi - lo + 1 > DP_MAX_CELLS - nG)
+                return bfs_fail(
+                    e, BFS_ERANGE,
+                    "dp: %zu jobs on %zu nodes need a tie-break table of "
+                    "more than %zu entries (%zu MiB); admit fewer jobs at "
+                    "once (--max-jobs)",
+                    d->nj, d->C, DP_MAX_CELLS,
+                    DP_MAX_CELLS * sizeof(double) >> 20);
+            BFS_GROW(d->G, d->G_cap, nG + hi - lo + 1);
+            memcpy(&d->G[nG], &row[lo], (hi - lo + 1) * sizeof *row);
+            d->at[cell] = nG;
+            d->klo[cell] = (uint32_t)lo;
+            d->khi[cell] = (uint32_t)hi;
+            nG += hi - lo + 1;
         }
+    }
+    return 0;
 }
 
 /* Chooses the counts by the tie-break rule from the filled table.
@@ -220,9 +371,8 @@ static int choose(const struct dp *d, double tol, int *counts)
     return 0;
 }
 
-/* Sizes the tables for p and fills hi, keepable, ksuf and v.  Returns
- * SOLVE_OPTIMAL, SOLVE_INFEASIBLE (a job without an admissible count) or
- * SOLVE_FAILED (tables too large). */
+/* Reads p: fills hi, keepable, ksuf, W, C and v.  Returns SOLVE_OPTIMAL
+ * or SOLVE_INFEASIBLE (a job without an admissible count). */
 static int setup(struct dp *d, const struct alloc_problem *p)
 {
     size_t nj = p->n_jobs, sumhi = 0, W = 1;
@@ -232,6 +382,7 @@ static int setup(struct dp *d, const struct alloc_problem *p)
     BFS_GROW(d->hi, d->hi_cap, nj + 1);
     BFS_GROW(d->keepable, d->keep_cap, nj + 1);
     BFS_GROW(d->ksuf, d->ksuf_cap, nj + 1);
+    BFS_GROW(d->busy, d->busy_cap, nj + 1);
     for (size_t j = 0; j < nj; j++) {
         int top = p->jobs[j].jmax < p->pool ? p->jobs[j].jmax : p->pool;
         d->hi[j] = -1;
@@ -245,23 +396,236 @@ static int setup(struct dp *d, const struct alloc_problem *p)
             W = (size_t)d->hi[j] + 1;
         d->keepable[j] = alloc_admissible(p, j, p->jobs[j].cur);
     }
-    d->ksuf[nj] = 0;
-    for (size_t j = nj; j-- > 0;)
+    d->ksuf[nj] = d->busy[nj] = 0;
+    for (size_t j = nj; j-- > 0;) {
         d->ksuf[j] = d->ksuf[j + 1] + (size_t)d->keepable[j];
+        d->busy[j] =
+            d->busy[j + 1] + (size_t)(d->keepable[j] && p->jobs[j].cur > 0);
+    }
     d->W = W;
     d->C = sumhi < (size_t)p->pool ? sumhi : (size_t)p->pool;
-    if ((nj + 1) > DP_MAX_CELLS / (d->C + 1))
-        return SOLVE_FAILED;
     BFS_GROW(d->v, d->v_cap, nj * W + 1);
     for (size_t j = 0; j < nj; j++)
         for (int n = 0; (size_t)n < W; n++)
             d->v[j * W + (size_t)n] = n <= d->hi[j] && alloc_admissible(p, j, n)
                                           ? alloc_value(p, j, n)
                                           : -HUGE_VAL;
+    return SOLVE_OPTIMAL;
+}
+
+/* Sizes F, B, at and pf for the instance setup() read.  Returns 0, or
+ * BFS_ERANGE (in e) when each would exceed DP_MAX_CELLS entries. */
+static int size_tables(struct dp *d, struct bfs_error *e)
+{
+    size_t nj = d->nj;
+
+    if ((nj + 1) > DP_MAX_CELLS / (d->C + 1))
+        return bfs_fail(e, BFS_ERANGE,
+                        "dp: %zu jobs on %zu nodes need tables of %zu x %zu "
+                        "entries, more than the %zu allowed (%zu MiB); admit "
+                        "fewer jobs at once (--max-jobs)",
+                        nj, d->C, nj + 1, d->C + 1, DP_MAX_CELLS,
+                        DP_MAX_CELLS * sizeof(double) >> 20);
     BFS_GROW(d->F, d->F_cap, (nj + 1) * (d->C + 1));
     BFS_GROW(d->B, d->B_cap, (nj + 1) * (d->C + 1));
     BFS_GROW(d->at, d->at_cap, (nj + 1) * (d->C + 1));
+    BFS_GROW(d->klo, d->klo_cap, (nj + 1) * (d->C + 1));
+    BFS_GROW(d->khi, d->khi_cap, (nj + 1) * (d->C + 1));
     BFS_GROW(d->pf, d->pf_cap, d->C + 1);
+    return 0;
+}
+
+/* The shortcut.  Let b_j be job j's best admissible count (largest
+ * v_j) and m_j the margin by which v_j(b_j) beats every other admissible
+ * count of job j (+inf when b_j is the only one).  If sum b_j <= pool and
+ * every m_j > tol + slack, the rule's answer is b, and so is the table's:
+ * any other feasible n differs from b in some job j, so its exact sum is
+ * at most sum v(b) - m_j < sum v(b) - tol - slack.  The sums the rule and
+ * the table compare are rounded, each within (a few roundings per job)
+ * u * S of the exact sum, u = DBL_EPSILON / 2 and S = sum_j max |v_j| <=
+ * tol / ALLOC_TIE_REL; slack = 8 (J + 1) DBL_EPSILON max(1, S) covers both
+ * sides' rounding with room, so n falls below the threshold z* - tol in
+ * either computation and b is alone in the tie set: keys 2-4 have nothing
+ * to choose.  (With 1,000 jobs, slack is 2e-5 tol.)  Writes b into counts
+ * and returns 1 when the shortcut applies, 0 when the table is needed. */
+static int shortcut(const struct dp *d, double tol, int *counts)
+{
+    double slack = 8.0 * (double)(d->nj + 1) * DBL_EPSILON *
+                   (tol / ALLOC_TIE_REL > 1.0 ? tol / ALLOC_TIE_REL : 1.0);
+    size_t sum = 0;
+
+    for (size_t j = 0; j < d->nj; j++) {
+        double best = -HUGE_VAL, next = -HUGE_VAL;
+        int b = -1;
+        for (int n = 0; n <= d->hi[j]; n++) {
+            double vn = val(d, j, n);
+            if (vn > best) {
+                next = best;
+                best = vn;
+                b = n;
+            } else if (vn > next)
+                next = vn;
+        }
+        /* best - next is +inf when b is alone, and b >= 0 after setup */
+        if (b < 0 || !(best - next > tol + slack))
+            return 0;
+        counts[j] = b;
+        sum += (size_t)b;
+    }
+    return sum <= (size_t)d->p->pool;
+}
+
+/* Whether p is, number for number, the last instance solved. */
+static int same_instance(const struct dp *d, const struct alloc_problem *p)
+{
+    const struct dp_last *l = &d->last;
+    size_t off = 0;
+
+    if (!l->have || l->pool != p->pool || l->cap != p->cap ||
+        l->nj != p->n_jobs || memcmp(&l->tfwd, &p->tfwd, sizeof p->tfwd))
+        return 0;
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        const struct alloc_job *a = &l->jobs[j], *b = &p->jobs[j];
+        size_t no = (size_t)b->jmax + 1;
+        if (a->cur != b->cur || a->jmin != b->jmin || a->jmax != b->jmax ||
+            memcmp(&a->tcup, &b->tcup, sizeof b->tcup) ||
+            memcmp(&a->tcdw, &b->tcdw, sizeof b->tcdw) ||
+            memcmp(&l->o[off], b->o, no * sizeof *b->o))
+            return 0;
+        off += no;
+    }
+    return 1;
+}
+
+/* Stores p and its answer res as the last instance. */
+static void remember(struct dp *d, const struct alloc_problem *p,
+                     const struct alloc_result *res)
+{
+    struct dp_last *l = &d->last;
+    size_t no = 0, off = 0;
+    int counted = res->status == SOLVE_OPTIMAL || res->status == SOLVE_FEASIBLE;
+
+    for (size_t j = 0; j < p->n_jobs; j++)
+        no += (size_t)p->jobs[j].jmax + 1;
+    BFS_GROW(l->jobs, l->jobs_cap, p->n_jobs + 1);
+    BFS_GROW(l->o, l->o_cap, no + 1);
+    BFS_GROW(l->counts, l->counts_cap, p->n_jobs + 1);
+    l->pool = p->pool;
+    l->cap = p->cap;
+    l->tfwd = p->tfwd;
+    l->nj = p->n_jobs;
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        size_t nj = (size_t)p->jobs[j].jmax + 1;
+        l->jobs[j] = p->jobs[j];
+        memcpy(&l->o[off], p->jobs[j].o, nj * sizeof *l->o);
+        l->jobs[j].o = &l->o[off];
+        l->counts[j] = counted ? res->counts[j] : 0;
+        off += nj;
+    }
+    l->status = res->status;
+    l->objective = res->objective;
+    l->bound = res->bound;
+    l->have = 1;
+}
+
+/* Whether job j's value row equals the one F and B were computed from. */
+static int same_row(const struct dp *d, size_t j)
+{
+    return d->phi[j] == d->hi[j] &&
+           !memcmp(&d->pv[j * d->pW], &d->v[j * d->W],
+                   ((size_t)d->hi[j] + 1) * sizeof *d->v);
+}
+
+/* Notes that F and B are complete for the current value rows. */
+static void keep_rows(struct dp *d)
+{
+    BFS_GROW(d->pv, d->pv_cap, d->nj * d->W + 1);
+    BFS_GROW(d->phi, d->phi_cap, d->nj + 1);
+    memcpy(d->pv, d->v, d->nj * d->W * sizeof *d->v);
+    memcpy(d->phi, d->hi, d->nj * sizeof *d->hi);
+    d->pnj = d->nj;
+    d->pW = d->W;
+    d->pC = d->C;
+    d->rows_ok = 1;
+}
+
+/* The time-limited answer: every job at its current count when that is
+ * feasible (FEASIBLE, bound the best bound known), else NO_SOLUTION. */
+static int incumbent(const struct dp *d, double bound, struct alloc_result *res)
+{
+    const struct alloc_problem *p = d->p;
+
+    for (size_t j = 0; j < d->nj; j++)
+        res->counts[j] = p->jobs[j].cur;
+    if (!alloc_feasible(p, res->counts))
+        return SOLVE_NO_SOLUTION;
+    res->objective = alloc_objective(p, res->counts);
+    if (bound == HUGE_VAL) { /* z* unknown: the jobs' best values */
+        bound = 0.0;
+        for (size_t j = 0; j < d->nj; j++) {
+            double m = -HUGE_VAL;
+            for (int n = 0; n <= d->hi[j]; n++)
+                m = val(d, j, n) > m ? val(d, j, n) : m;
+            bound += m;
+        }
+    }
+    res->bound = bound > res->objective ? bound : res->objective;
+    return SOLVE_FEASIBLE;
+}
+
+/* The full solve: the tables F and B, then G on the alive cells.
+ * Returns a status (written into res with its counts), or BFS_ERANGE
+ * (in e) past the memory bound. */
+static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
+                        struct bfs_error *e)
+{
+    size_t w = d->C + 1, rf = 0, rb = 0;
+    double z = -HUGE_VAL;
+    int rc = size_tables(d, e);
+
+    size_t f0 = 0, b0 = d->nj; /* F rows 0..f0, B rows b0..nj reused */
+
+    if (rc) {
+        d->rows_ok = 0;
+        return rc;
+    }
+    if (d->rows_ok && d->pnj == d->nj && d->pC == d->C) {
+        while (f0 < d->nj && same_row(d, f0))
+            f0++;
+        while (b0 > 0 && same_row(d, b0 - 1))
+            b0--;
+    }
+    d->rows_ok = 0;
+    for (size_t c = 0; c < w; c++)
+        d->F[c] = d->B[d->nj * w + c] = c == 0 ? 0.0 : -HUGE_VAL;
+    /* the reach of the reused rows: the jobs' summed counts, at most C */
+    for (size_t j = 0; j < f0; j++)
+        rf = rf + (size_t)d->hi[j] < d->C ? rf + (size_t)d->hi[j] : d->C;
+    for (size_t j = b0; j < d->nj; j++)
+        rb = rb + (size_t)d->hi[j] < d->C ? rb + (size_t)d->hi[j] : d->C;
+    for (size_t j = f0; j < d->nj; j++) {
+        if (out_of_time(d))
+            return incumbent(d, HUGE_VAL, res);
+        rf = extend(d, d->F, j, 1, rf);
+    }
+    for (size_t j = b0; j-- > 0;) {
+        if (out_of_time(d))
+            return incumbent(d, HUGE_VAL, res);
+        rb = extend(d, d->B, j, -1, rb);
+    }
+    keep_rows(d);
+    for (size_t c = 0; c < w; c++)
+        z = d->B[c] > z ? d->B[c] : z;
+    if (z == -HUGE_VAL)
+        return SOLVE_INFEASIBLE;
+    rc = fill(d, z - 2.0 * tol, e);
+    if (rc < 0)
+        return rc;
+    if (rc > 0)
+        return incumbent(d, z, res);
+    if (choose(d, tol, res->counts) != 0)
+        return SOLVE_INFEASIBLE;
+    res->objective = res->bound = alloc_objective(d->p, res->counts);
     return SOLVE_OPTIMAL;
 }
 
@@ -270,29 +634,32 @@ static int dp_solve(void *state, const struct alloc_problem *p,
 {
     double t0 = bfs_now();
     struct dp *d = state;
-    int status = setup(d, p);
+    int status;
 
-    (void)e;
-    if (status == SOLVE_OPTIMAL) {
-        size_t w = d->C + 1;
-        double z = -HUGE_VAL, tol = alloc_tie_tol(p);
-        for (size_t c = 0; c < w; c++)
-            d->F[c] = d->B[d->nj * w + c] = c == 0 ? 0.0 : -HUGE_VAL;
-        for (size_t j = 0; j < d->nj; j++)
-            extend(d, d->F, j, 1);
-        for (size_t j = d->nj; j-- > 0;)
-            extend(d, d->B, j, -1);
-        for (size_t c = 0; c < w; c++)
-            z = d->B[c] > z ? d->B[c] : z;
-        if (z == -HUGE_VAL)
-            status = SOLVE_INFEASIBLE;
-        else {
-            fill(d, z - 2.0 * tol);
-            if (choose(d, tol, res->counts) == 0)
+    d->t0 = t0;
+    if (same_instance(d, p)) {
+        const struct dp_last *l = &d->last;
+        status = l->status;
+        if (status == SOLVE_OPTIMAL || status == SOLVE_FEASIBLE) {
+            memcpy(res->counts, l->counts, p->n_jobs * sizeof *res->counts);
+            res->objective = l->objective;
+            res->bound = l->bound;
+        }
+    } else {
+        status = setup(d, p);
+        if (status == SOLVE_OPTIMAL) {
+            double tol = alloc_tie_tol(p);
+            if (shortcut(d, tol, res->counts))
                 res->objective = res->bound = alloc_objective(p, res->counts);
             else
-                status = SOLVE_INFEASIBLE;
+                status = solve_tables(d, tol, res, e);
         }
+        if (status < 0) {
+            d->last.have = 0;
+            return status;
+        }
+        res->status = status;
+        remember(d, p, res);
     }
     res->status = status;
     res->build_s = 0.0;
