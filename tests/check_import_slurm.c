@@ -376,6 +376,24 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* A NUL byte in a sacct row used to drop the row silently (the next row
+ * glued onto it); now it is an error at its line. */
+START_TEST(test_nul_row)
+{
+    static const char text[] = "JobID|Start|End|NNodes\n1|1|9|1\n"
+                               "2|2|8|1\0x\n3|3|7|1\n";
+    const char *p = tu_write_bytes("nul.log", text, sizeof text - 1);
+    struct import_log_report r;
+    struct readback rb;
+    struct bfs_error e;
+    char want[4200];
+
+    ck_assert_int_eq(convert(NULL, p, NULL, 0, &r, &rb, &e), BFS_EPARSE);
+    snprintf(want, sizeof want, "%s:3: NUL byte at column 8", p);
+    ck_assert_str_eq(e.msg, want);
+}
+END_TEST
+
 /* Outage marking and a window work here as for SWF (the engine is
  * shared): the parsable log between 20 and 80, outages of at least 3 of
  * the 5 nodes idle for 20 s.  Idle after 20 (100 holds 0 and 2, 106
@@ -493,6 +511,7 @@ int main(void)
     tcase_add_test(tc, test_fixed_counts);
     tcase_add_test(tc, test_unsorted);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_nul_row);
     tcase_add_test(tc, test_window_outage);
     tcase_add_test(tc, test_published);
     tcase_set_timeout(tc, 120);

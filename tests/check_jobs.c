@@ -555,6 +555,39 @@ START_TEST(test_bad_input)
 }
 END_TEST
 
+/* A NUL byte in a job file is an error at its line, in a native file and
+ * in either table of a BFTrainer pair. */
+START_TEST(test_nul_byte)
+{
+    static const char native[] = "# bfsim-jobs 1\n"
+                                 "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                                 "A,0,1,1,10,0,0,0:0:0 1:1:\0\n";
+    static const char bounds[] = BOUNDS_HEAD "A,18,12,1,2,5,t,0\0\n";
+    static const char longt[] = LONG_HEAD "A,0,0,0,0,t\nA,1,1,2\0,2,t\n";
+    const char *nat = tu_write_bytes("nul.jobs", native, sizeof native - 1);
+    const char *b = tu_write_bytes("nulb.csv", bounds, sizeof bounds - 1);
+    const char *bok = tu_write("okb.csv", BOUNDS_HEAD "A,18,12,1,2,5,t,0\n");
+    const char *l = tu_write_bytes("null.csv", longt, sizeof longt - 1);
+    const char *lok = tu_write("okl.csv", LONG_HEAD LONG_A);
+    struct jobset js;
+    struct bfs_error e;
+    char want[4200];
+
+    bfs_error_clear(&e);
+    ck_assert_int_eq(jobset_load(nat, NULL, &js, &e), BFS_EPARSE);
+    snprintf(want, sizeof want, "%s:3: NUL byte at column 26", nat);
+    ck_assert_str_eq(e.msg, want);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(jobset_load(b, lok, &js, &e), BFS_EPARSE);
+    snprintf(want, sizeof want, "%s:2: NUL byte at column 18", b);
+    ck_assert_str_eq(e.msg, want);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(jobset_load(bok, l, &js, &e), BFS_EPARSE);
+    snprintf(want, sizeof want, "%s:3: NUL byte at column 8", l);
+    ck_assert_str_eq(e.msg, want);
+}
+END_TEST
+
 START_TEST(test_missing_file)
 {
     struct jobset js;
@@ -830,6 +863,7 @@ static Suite *jobs_suite(void)
     tc = tcase_create("bad");
     tcase_add_loop_test(tc, test_bad_input, 0,
                         (int)(sizeof bad / sizeof bad[0]));
+    tcase_add_test(tc, test_nul_byte);
     tcase_add_test(tc, test_missing_file);
     suite_add_tcase(s, tc);
 

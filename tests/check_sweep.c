@@ -509,6 +509,18 @@ START_TEST(test_config_errors)
     expect_config_error(
         "unknown.json", "{\"trace\": \"t\",\n\n \"tfdw\": [5, 10]}\n",
         "unknown.json:3: ", "'tfdw' is not an option of bfsim replay");
+    /* A NUL byte used to end the text silently (json_loadb of strlen):
+     * the option after it was dropped.  Line 2, column 11. */
+    {
+        static const char nul[] = "{\"tfwd\": 5,\n \"tfdw\": 1\0, \"x\": 2}\n";
+        const char *cfg = path_in(dir_of("errors"), "nul.json");
+        FILE *f = fopen(cfg, "wb");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_uint_eq(fwrite(nul, 1, sizeof nul - 1, f), sizeof nul - 1);
+        ck_assert_int_eq(fclose(f), 0);
+        expect_load_error("nul.json", NULL,
+                          "nul.json:2: ", "NUL byte at column 11");
+    }
     /* An abbreviation getopt would take is refused too. */
     expect_config_error("abbrev.json", "{\"tf\": 5}\n",
                         "abbrev.json:1: ", "'tf' is not an option");

@@ -220,6 +220,23 @@ START_TEST(test_bad_inputs)
 }
 END_TEST
 
+/* A NUL byte in a comment used to cut the comment and glue the next line
+ * (the event at 20) onto it, so the trace read one event fewer: now it
+ * is an error at the comment's line. */
+START_TEST(test_nul_in_comment)
+{
+    static const char text[] = "bfsim-trace 1\nnode a\n10 +0\n"
+                               "# cut\0here\n20 -0\n";
+    struct bfs_error e;
+    const char *p = tu_write_bytes("nul.trace", text, sizeof text - 1);
+    char want[4200];
+
+    ck_assert_int_eq(read_all(p, &e), BFS_EPARSE);
+    snprintf(want, sizeof want, "%s:4: NUL byte at column 6", p);
+    ck_assert_str_eq(e.msg, want);
+}
+END_TEST
+
 START_TEST(test_truncated_gzip)
 {
     const char *p = tu_tmp("trunc.trace.gz");
@@ -368,6 +385,7 @@ int main(void)
     tcase_add_test(tc, test_reader_lenient_layout);
     tcase_add_test(tc, test_reader_no_events);
     tcase_add_test(tc, test_bad_inputs);
+    tcase_add_test(tc, test_nul_in_comment);
     tcase_add_test(tc, test_truncated_gzip);
     tcase_add_test(tc, test_writer_errors);
     tcase_add_test(tc, test_missing_file);

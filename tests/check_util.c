@@ -230,6 +230,72 @@ START_TEST(test_lines_truncated_gzip)
 }
 END_TEST
 
+/* A NUL byte is an error at its line and column (1-based), in a plain and
+ * in a gzip file; the lines before it are returned whole. */
+START_TEST(test_lines_nul)
+{
+    static const char text[] = "first\nab\0cd\nnext\n";
+    const char *paths[2];
+    gzFile gz;
+
+    paths[0] = tu_write_bytes("nul.txt", text, sizeof text - 1);
+    paths[1] = tu_tmp("nul.txt.gz");
+    gz = gzopen(paths[1], "wb");
+    ck_assert_int_eq(gzwrite(gz, text, sizeof text - 1), (int)sizeof text - 1);
+    gzclose(gz);
+    for (int i = 0; i < 2; i++) {
+        struct bfs_lines *r;
+        struct bfs_error e;
+        char *line, want[4200];
+
+        bfs_error_clear(&e);
+        ck_assert_int_eq(bfs_lines_open(paths[i], &r, &e), 0);
+        ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+        ck_assert_str_eq(line, "first");
+        ck_assert_int_eq(bfs_lines_next(r, &line, &e), BFS_EPARSE);
+        snprintf(want, sizeof want, "%s:2: NUL byte at column 3", paths[i]);
+        ck_assert_str_eq(e.msg, want);
+        bfs_lines_close(r);
+    }
+}
+END_TEST
+
+/* Lines longer than the reader's 128 KiB chunk, and a line end falling on
+ * the chunk boundary, come back whole. */
+START_TEST(test_lines_chunks)
+{
+    size_t chunk = (size_t)1 << 17, n = 3 * chunk + 10;
+    char *text = xmalloc(n + 1), *line;
+    struct bfs_lines *r;
+    struct bfs_error e;
+    const char *p;
+
+    /* Line 1: chunk-1 bytes and its newline fill the first chunk exactly;
+     * line 2: 2 * chunk bytes across two refills; line 3: "tail"
+     * without a newline. */
+    memset(text, 'a', chunk - 1);
+    text[chunk - 1] = '\n';
+    memset(text + chunk, 'b', 2 * chunk);
+    text[3 * chunk] = '\n';
+    memcpy(text + 3 * chunk + 1, "tail", 4);
+    n = 3 * chunk + 5;
+    p = tu_write_bytes("chunks.txt", text, n);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(bfs_lines_open(p, &r, &e), 0);
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+    ck_assert_uint_eq(strlen(line), chunk - 1);
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+    ck_assert_uint_eq(strlen(line), 2 * chunk);
+    ck_assert_int_eq(line[2 * chunk - 1], 'b');
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+    ck_assert_str_eq(line, "tail");
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 0);
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 0);
+    bfs_lines_close(r);
+    free(text);
+}
+END_TEST
+
 START_TEST(test_split)
 {
     char a[] = "x,,y", b[] = "  p \t q  ";
@@ -258,6 +324,8 @@ int main(void)
     tcase_add_test(tc, test_pairwise_sum);
     tcase_add_test(tc, test_lines);
     tcase_add_test(tc, test_lines_truncated_gzip);
+    tcase_add_test(tc, test_lines_nul);
+    tcase_add_test(tc, test_lines_chunks);
     tcase_add_test(tc, test_split);
     suite_add_tcase(s, tc);
     return tu_run(s);

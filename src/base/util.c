@@ -318,10 +318,17 @@ double bfs_pairwise_sum(const double *a, size_t n)
 struct bfs_lines {
     gzFile gz;
     char *path;
-    char *buf;
+    char *buf; /* the line returned, NUL-terminated */
     size_t cap;
     size_t lineno;
+    char *in; /* bytes read from gz and not yet returned */
+    size_t in_pos, in_len;
+    int eof;
 };
+
+/* Size of the read buffer: large enough that gzread's per-call cost
+ * vanishes. */
+#define LINES_CHUNK ((size_t)1 << 17)
 
 int bfs_lines_open(const char *path, struct bfs_lines **out,
                    struct bfs_error *e)
@@ -338,52 +345,79 @@ int bfs_lines_open(const char *path, struct bfs_lines **out,
     r = xcalloc(1, sizeof *r);
     r->gz = gz;
     r->path = xstrdup(path);
+    r->in = xmalloc(LINES_CHUNK);
     *out = r;
+    return 0;
+}
+
+/* Refills r->in.  Returns 1 if bytes were read, 0 at the end of the
+ * data, BFS_EIO on a read error or a truncated compressed stream. */
+static int lines_fill(struct bfs_lines *r, struct bfs_error *e)
+{
+    int n, zerr;
+    const char *msg;
+
+    if (r->eof)
+        return 0;
+    n = gzread(r->gz, r->in, (unsigned)LINES_CHUNK);
+    if (n > 0) {
+        r->in_pos = 0;
+        r->in_len = (size_t)n;
+        return 1;
+    }
+    msg = gzerror(r->gz, &zerr);
+    if (n < 0 || (zerr != Z_OK && zerr != Z_BUF_ERROR))
+        return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1, "read error: %s",
+                           zerr == Z_ERRNO ? strerror(errno) : msg);
+    /* zlib ends a truncated gzip stream with Z_BUF_ERROR. */
+    if (zerr == Z_BUF_ERROR)
+        return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1,
+                           "unexpected end of compressed data");
+    r->eof = 1;
     return 0;
 }
 
 int bfs_lines_next(struct bfs_lines *r, char **line, struct bfs_error *e)
 {
     size_t len = 0;
+    int got = 0; /* some byte of this line was read */
+    char *nul;
 
     for (;;) {
-        BFS_GROW(r->buf, r->cap, len + 4096);
-        if (!gzgets(r->gz, r->buf + len, (int)(r->cap - len))) {
-            int zerr;
-            const char *msg = gzerror(r->gz, &zerr);
-            if (zerr != Z_OK && zerr != Z_BUF_ERROR)
-                return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1,
-                                   "read error: %s",
-                                   zerr == Z_ERRNO ? strerror(errno) : msg);
-            if (len == 0) {
-                /* A truncated gzip stream ends with Z_BUF_ERROR. */
-                if (zerr == Z_BUF_ERROR)
-                    return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1,
-                                       "unexpected end of compressed data");
-                return 0;
-            }
+        const char *p = r->in + r->in_pos;
+        size_t avail = r->in_len - r->in_pos;
+        const char *nl = avail ? memchr(p, '\n', avail) : NULL;
+        size_t take = nl ? (size_t)(nl - p) : avail;
+
+        BFS_GROW(r->buf, r->cap, len + take + 1);
+        memcpy(r->buf + len, p, take);
+        len += take;
+        got |= avail > 0;
+        if (nl) {
+            r->in_pos += take + 1;
             break;
         }
-        len += strlen(r->buf + len);
-        if (len > 0 && r->buf[len - 1] == '\n')
-            break;
-        if (gzeof(r->gz))
-            break;
+        r->in_pos = r->in_len;
+        int rc = lines_fill(r, e);
+        if (rc < 0)
+            return rc;
+        if (rc == 0) {
+            if (!got)
+                return 0;
+            break; /* a last line without a newline */
+        }
     }
-    if (len > 0 && r->buf[len - 1] == '\n') {
-        r->buf[--len] = '\0';
-    } else {
-        /* A last line without a newline: make sure the stream did not
-         * just stop in the middle (a truncated gzip file). */
-        int zerr;
-        gzerror(r->gz, &zerr);
-        if (zerr == Z_BUF_ERROR)
-            return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1,
-                               "unexpected end of compressed data");
-    }
+    r->buf[len] = '\0';
+    r->lineno++;
+    /* A NUL byte would silently cut the line for every caller that treats
+     * it as a C string: refuse it here, once, for every reader. */
+    nul = memchr(r->buf, '\0', len);
+    if (nul)
+        return bfs_fail_at(e, BFS_EPARSE, r->path, r->lineno,
+                           "NUL byte at column %zu",
+                           (size_t)(nul - r->buf) + 1);
     if (len > 0 && r->buf[len - 1] == '\r')
         r->buf[--len] = '\0';
-    r->lineno++;
     *line = r->buf;
     return 1;
 }
@@ -403,6 +437,7 @@ void bfs_lines_close(struct bfs_lines *r)
     if (!r)
         return;
     gzclose(r->gz);
+    xfree(r->in);
     xfree(r->buf);
     xfree(r->path);
     xfree(r);

@@ -86,7 +86,9 @@ double bfs_pairwise_sum(const double *a, size_t n);
 /* ---- line input ---------------------------------------------------- */
 
 /* A line reader over a plain or gzip-compressed file (zlib reads both).
- * Lines are returned without their "\n" or "\r\n", of any length. */
+ * Lines are returned without their "\n" or "\r\n", of any length.  A NUL
+ * byte inside a line is an error (with the file, line and column), never
+ * a line silently cut short, so no reader has to check for one. */
 struct bfs_lines;
 
 /* Opens path ("-" is standard input).  Returns 0 or BFS_EIO (reported in
@@ -96,7 +98,9 @@ int bfs_lines_open(const char *path, struct bfs_lines **out,
 
 /* Reads the next line into *line (valid until the next call; the reader
  * owns it, and the caller may modify it in place).  Returns 1 for a line,
- * 0 at the end of the file, BFS_EIO on a read error (reported in e). */
+ * 0 at the end of the file, BFS_EIO on a read error or a truncated
+ * compressed file, BFS_EPARSE on a line holding a NUL byte (each reported
+ * in e with the file and line). */
 int bfs_lines_next(struct bfs_lines *r, char **line, struct bfs_error *e);
 
 /* Number of the line last returned (1-based), for error messages. */

@@ -442,8 +442,12 @@ static int expand(struct loader *L, struct bfs_error *e)
     return 0;
 }
 
+/* The whole file, NUL-terminated (owned by the caller), or NULL with the
+ * error in e.  A NUL byte inside is an error at its line: JSON has no
+ * place for one, and the text would be cut there. */
 static char *read_file(const char *path, struct bfs_error *e)
 {
+    const char *nul;
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
     size_t len = 0, cap = 0, n;
@@ -465,6 +469,19 @@ static char *read_file(const char *path, struct bfs_error *e)
     }
     fclose(f);
     buf[len] = '\0';
+    if ((nul = memchr(buf, '\0', len)) != NULL) {
+        size_t line = 1;
+        const char *bol = buf;
+        for (const char *q = buf; q < nul; q++)
+            if (*q == '\n') {
+                line++;
+                bol = q + 1;
+            }
+        bfs_fail_at(e, BFS_EPARSE, path, line, "NUL byte at column %zu",
+                    (size_t)(nul - bol) + 1);
+        xfree(buf);
+        return NULL;
+    }
     return buf;
 }
 
@@ -480,7 +497,7 @@ int sweep_load(const char *path, struct sweep *out, struct bfs_error *e)
     memset(&L, 0, sizeof L);
     L.path = path;
     if (!(text = read_file(path, e)))
-        return BFS_EIO;
+        return e->code;
     L.text = text;
     root = json_loadb(text, strlen(text), JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
