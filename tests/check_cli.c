@@ -176,6 +176,26 @@ START_TEST(test_output_fifo)
 }
 END_TEST
 
+/* `bfsim info` on a trace whose last event is at INT64_MAX printed a
+ * span of 2.5e15 hours and exited 0 (the span overflowed): status 1 and
+ * the line of that event. */
+START_TEST(test_info_time_overflow)
+{
+    const char *p = tu_write("max.trace", "bfsim-trace 1\nnode a\n" T0
+                                          " +0\n9223372036854775807 -0\n");
+    char args[8192], want[4200], *err;
+
+    snprintf(args, sizeof args, "info %s", p);
+    ck_assert_int_eq(run(args, &err), 1);
+    snprintf(want, sizeof want,
+             "%s:4: event time 9223372036854775807 is out "
+             "of range",
+             p);
+    ck_assert_msg(strstr(err, want) != NULL, "expected '%s' in: %s", want, err);
+    free(err);
+}
+END_TEST
+
 START_TEST(test_usage)
 {
     char *err;
@@ -209,6 +229,7 @@ int main(void)
     tcase_add_test(tc, test_missing_file);
     tcase_add_test(tc, test_good_run);
     tcase_add_test(tc, test_output_fifo);
+    tcase_add_test(tc, test_info_time_overflow);
     tcase_add_test(tc, test_usage);
     suite_add_tcase(s, tc);
     return tu_run(s);

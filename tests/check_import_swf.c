@@ -485,6 +485,44 @@ START_TEST(test_errors)
                                 "before times already written") != NULL,
                   "%s", e.msg);
 
+    /* strtod would read 0x10 as 16 processors. */
+    ck_assert_int_eq(convert("; MaxNodes: 2\n"
+                             "1 0 0 10 0x10 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 "
+                             "-1\n",
+                             NULL, &r, &rb, &e),
+                     BFS_EPARSE);
+    ck_assert_msg(strstr(e.msg, ":2: field 5 is not a number: '0x10'") != NULL,
+                  "%s", e.msg);
+
+    /* INT64_MAX as the time origin: submit 0 + wait 0 + run 10 overflowed
+     * (UBSan) and wrapped; now the header line is refused. */
+    ck_assert_int_eq(convert("; MaxNodes: 2\n"
+                             "; UnixStartTime: 9223372036854775807\n"
+                             "1 0 0 10 1 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                             NULL, &r, &rb, &e),
+                     BFS_ERANGE);
+    ck_assert_msg(strstr(e.msg, ".swf:2: UnixStartTime 9223372036854775807 is "
+                                "out of range") != NULL,
+                  "%s", e.msg);
+    ck_assert_int_eq(convert("; UnixStartTime: soon\n; MaxNodes: 2\n"
+                             "1 0 0 10 1 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                             NULL, &r, &rb, &e),
+                     BFS_EPARSE);
+    ck_assert_msg(strstr(e.msg, ".swf:1: UnixStartTime is not an integer: "
+                                "'soon'") != NULL,
+                  "%s", e.msg);
+    /* The largest origin, plus submit 1 + run 1, passes the end of 9999
+     * (253402300799) by 2 s. */
+    ck_assert_int_eq(convert("; MaxNodes: 2\n"
+                             "; UnixStartTime: 253402300799\n"
+                             "7 1 0 1 1 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                             NULL, &r, &rb, &e),
+                     BFS_ERANGE);
+    ck_assert_msg(strstr(e.msg, ".swf:3: job 7 ends after the year 9999 "
+                                "(UnixStartTime + submit + wait + run = "
+                                "253402300801)") != NULL,
+                  "%s", e.msg);
+
     /* No job ran. */
     ck_assert_int_eq(convert("; MaxNodes: 2\n"
                              "1 0 0 0 1 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",

@@ -215,6 +215,14 @@ START_TEST(test_bad_inputs)
                "bad change '+'");
     expect_bad("time.trace", "bfsim-trace 1\nnode a\n1e5 +0\n", 3,
                "bad event time '1e5'");
+    /* INT64_MAX made `bfsim info` print a span of 2.5e15 hours (the
+     * subtraction overflowed); times end with the year 9999. */
+    expect_bad("max.trace",
+               "bfsim-trace 1\nnode a\n10 +0\n9223372036854775807 -0\n", 4,
+               "event time 9223372036854775807 is out of range (Unix seconds "
+               "within +-253402300799, years -6000 to 9999)");
+    expect_bad("min.trace", "bfsim-trace 1\nnode a\n-253402300800 +0\n", 3,
+               "event time -253402300800 is out of range");
     expect_bad("late.trace", "bfsim-trace 1\nnode a\n10 +0\nnode b\n", 4,
                "node line after the first event");
 }

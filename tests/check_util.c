@@ -34,6 +34,19 @@ START_TEST(test_time)
     ck_assert_int_eq(bfs_time_parse("2021-02-10 20:21:15x", &t), BFS_EPARSE);
     ck_assert_int_eq(bfs_time_parse("", &t), BFS_EPARSE);
     ck_assert_int_eq(t, 7); /* untouched on failure */
+    /* Seconds must lie within years -6000..9999: 9999-12-31 23:59:59 is
+     * 2932896 days (253402214400 s) + 86399 s after the epoch. */
+    ck_assert_int_eq(bfs_time_parse("9999-12-31 23:59:59", &t), 0);
+    ck_assert_int_eq(t, 253402300799);
+    ck_assert_int_eq(t, BFS_TIME_MAX);
+    ck_assert_int_eq(bfs_time_parse("253402300799", &t), 0);
+    ck_assert_int_eq(bfs_time_parse("-253402300799", &t), 0);
+    t = 7;
+    ck_assert_int_eq(bfs_time_parse("253402300800", &t), BFS_ERANGE);
+    ck_assert_int_eq(bfs_time_parse("-253402300800", &t), BFS_ERANGE);
+    ck_assert_int_eq(bfs_time_parse("9223372036854775807", &t), BFS_ERANGE);
+    ck_assert_int_eq(bfs_time_parse("99999999999999999999", &t), BFS_ERANGE);
+    ck_assert_int_eq(t, 7);
     /* Round trip over a few centuries, day by day and a prime stride. */
     for (int64_t x = -5000000000LL; x < 5000000000LL; x += 86400 * 7 + 13) {
         ck_assert_int_eq(bfs_time_parse(bfs_time_format(x, buf), &t), 0);
@@ -57,6 +70,17 @@ START_TEST(test_numbers)
     ck_assert_int_eq(bfs_parse_double("7115.3000000000002", &d), 0);
     ck_assert(d == 7115.3000000000002);
     ck_assert_int_eq(bfs_parse_double("nan", &d), BFS_ERANGE);
+    ck_assert_int_eq(bfs_parse_double("-inf", &d), BFS_ERANGE);
+    /* strtod reads hexadecimal and skips blanks: both refused. */
+    ck_assert_int_eq(bfs_parse_double("0x10", &d), BFS_EPARSE);
+    ck_assert_int_eq(bfs_parse_double("1e0x", &d), BFS_EPARSE);
+    ck_assert_int_eq(bfs_parse_double("\n5", &d), BFS_EPARSE);
+    ck_assert_int_eq(bfs_parse_i64("\n5", &i), BFS_EPARSE);
+    ck_assert_int_eq(bfs_parse_i64("0x10", &i), BFS_EPARSE);
+    ck_assert_int_eq(bfs_parse_double("-.5e1", &d), 0);
+    ck_assert(d == -5.0);
+    ck_assert_int_eq(bfs_parse_i64("+7", &i), 0);
+    ck_assert_int_eq(i, 7);
     ck_assert_int_eq(bfs_parse_double("1e999", &d), BFS_ERANGE);
     ck_assert_int_eq(bfs_parse_double("", &d), BFS_EPARSE);
 }

@@ -127,10 +127,16 @@ static int digits(const char **p, int n, int *out)
 int bfs_time_parse(const char *s, int64_t *out)
 {
     const char *p = s;
-    int y, mo, d, h, mi, se;
+    int y, mo, d, h, mi, se, rc;
+    int64_t v;
 
-    if (bfs_parse_i64(s, out) == 0)
-        return 0;
+    if ((rc = bfs_parse_i64(s, &v)) != BFS_EPARSE) {
+        if (rc == 0 && (v < BFS_TIME_MIN || v > BFS_TIME_MAX))
+            rc = BFS_ERANGE;
+        if (rc == 0)
+            *out = v;
+        return rc;
+    }
     if (digits(&p, 4, &y) || *p++ != '-' || digits(&p, 2, &mo) || *p++ != '-' ||
         digits(&p, 2, &d) || (*p != ' ' && *p != 'T'))
         return BFS_EPARSE;
@@ -206,10 +212,11 @@ int bfs_parse_duration(const char *s, int64_t min, int64_t *out)
 
 int bfs_parse_i64(const char *s, int64_t *out)
 {
+    const char *p = s + (*s == '-' || *s == '+');
     char *end;
     long long v;
 
-    if (*s == '\0' || *s == ' ' || *s == '\t')
+    if (*p < '0' || *p > '9') /* strtoll would skip blanks */
         return BFS_EPARSE;
     errno = 0;
     v = strtoll(s, &end, 10);
@@ -236,10 +243,16 @@ int bfs_parse_int(const char *s, int *out)
 
 int bfs_parse_double(const char *s, double *out)
 {
+    const char *p = s + (*s == '-' || *s == '+');
     char *end;
     double v;
 
-    if (*s == '\0' || *s == ' ' || *s == '\t')
+    /* strtod also skips blanks and reads hexadecimal ("0x10" is 16):
+     * only a digit or a point may follow the sign, or the "inf" and "nan"
+     * that the finiteness check below refuses with BFS_ERANGE. */
+    if (!((*p >= '0' && *p <= '9') || *p == '.' ||
+          (*p && strchr("iInN", *p))) ||
+        strpbrk(s, "xX"))
         return BFS_EPARSE;
     errno = 0;
     v = strtod(s, &end);

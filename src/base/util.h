@@ -32,9 +32,18 @@ void bfs_grow(void **p, size_t *cap, size_t need, size_t elem);
 
 /* ---- time ---------------------------------------------------------- */
 
+/* The range of every time bfsim reads, in Unix seconds: up to the end of
+ * the year 9999 (the last a "YYYY-MM-DD" date can write) and as far back.
+ * Two such times, or one and a duration up to BFS_DURATION_MAX, add and
+ * subtract without overflow, so that code past the readers need not
+ * check. */
+#define BFS_TIME_MAX ((int64_t)253402300799) /* 9999-12-31 23:59:59 */
+#define BFS_TIME_MIN (-BFS_TIME_MAX)
+
 /* Parses "YYYY-MM-DD HH:MM:SS" (UTC; 'T' may stand for the space) or an
- * integer number of Unix seconds into *out.  Returns 0, or BFS_EPARSE for
- * anything else (trailing characters included) without touching *out. */
+ * integer number of Unix seconds into *out.  Returns 0, BFS_ERANGE for
+ * seconds outside [BFS_TIME_MIN, BFS_TIME_MAX], or BFS_EPARSE for
+ * anything else (trailing characters included), without touching *out. */
 int bfs_time_parse(const char *s, int64_t *out);
 
 /* Writes t as "YYYY-MM-DD HH:MM:SS" (UTC) into buf, which must hold
@@ -61,9 +70,10 @@ int bfs_parse_duration(const char *s, int64_t min, int64_t *out);
 
 /* ---- numbers ------------------------------------------------------- */
 
-/* Strict parsers: the whole string must be a number (no trailing text, no
- * empty string).  Return 0 or BFS_EPARSE / BFS_ERANGE; *out is written
- * only on success. */
+/* Strict parsers: the whole string must be a decimal number (no trailing
+ * text, no empty string, no leading blanks, no hexadecimal: "0x10" is not
+ * 16).  Return 0 or BFS_EPARSE / BFS_ERANGE; *out is written only on
+ * success. */
 int bfs_parse_i64(const char *s, int64_t *out);
 int bfs_parse_int(const char *s, int *out);
 int bfs_parse_double(const char *s, double *out); /* finite values only */

@@ -218,8 +218,8 @@ static int read_transition(struct bfs_lines *in, const struct csv_cols *c,
         return rc;
     t->line = bfs_lines_lineno(in);
     if ((rc = field_i64(in, "row", v[0], 0, INT64_MAX, &t->row, e)) ||
-        (rc = field_i64(in, "epoch_s", v[1], INT64_MIN, INT64_MAX, &t->epoch,
-                        e)) ||
+        (rc = field_i64(in, "epoch_s", v[1], BFS_TIME_MIN, BFS_TIME_MAX,
+                        &t->epoch, e)) ||
         (rc = field_i64(in, "col_idx", v[2], 0, (int64_t)n - 1, &x, e)))
         return rc;
     t->col = (uint32_t)x;
@@ -307,8 +307,8 @@ int import_bftrainer(const char *src, const char *out_path,
             break;
         rline = bfs_lines_lineno(rows);
         if ((rc = field_i64(rows, "row", v[0], 0, INT64_MAX, &row, e)) ||
-            (rc = field_i64(rows, "epoch_s", v[2], INT64_MIN, INT64_MAX, &epoch,
-                            e)) ||
+            (rc = field_i64(rows, "epoch_s", v[2], BFS_TIME_MIN, BFS_TIME_MAX,
+                            &epoch, e)) ||
             (rc = field_i64(rows, "n_idle", v[3], 0, (int64_t)n, &n_idle, e)) ||
             (rc = field_i64(rows, "n_join_0to1", v[4], 0, (int64_t)n, &n_join,
                             e)) ||

@@ -320,9 +320,20 @@ static int parse_job(const struct csv *c, const long *idx,
                                "%s \"%s\" is not an integer number of "
                                "seconds",
                                cols[F_TSUB_EPOCH], s);
+        if (j->tsub < BFS_TIME_MIN || j->tsub > BFS_TIME_MAX)
+            return bfs_fail_at(e, BFS_ERANGE, file, line,
+                               "%s %" PRId64 " is out of range (Unix "
+                               "seconds within +-%" PRId64 ")",
+                               cols[F_TSUB_EPOCH], j->tsub, BFS_TIME_MAX);
     } else {
         s = f[idx[F_TSUB]];
-        if (bfs_time_parse(s, &j->tsub))
+        int trc = bfs_time_parse(s, &j->tsub);
+        if (trc == BFS_ERANGE)
+            return bfs_fail_at(e, BFS_ERANGE, file, line,
+                               "%s %s is out of range (Unix seconds within "
+                               "+-%" PRId64 ")",
+                               cols[F_TSUB], s, BFS_TIME_MAX);
+        if (trc)
             return bfs_fail_at(e, BFS_EPARSE, file, line,
                                "%s \"%s\" is not a time (YYYY-MM-DD "
                                "HH:MM:SS, UTC, or Unix seconds)",
