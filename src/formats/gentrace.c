@@ -304,9 +304,13 @@ int gentrace_write(const char *path, const struct gentrace_opts *o,
     if (n == 0 || n > UINT32_MAX)
         return bfs_fail(e, BFS_EINVAL,
                         "the number of nodes must be 1..%" PRIu32, UINT32_MAX);
-    if (o->duration < 1 || o->start > INT64_MAX / 4 ||
-        o->start < INT64_MIN / 4 || o->duration > INT64_MAX / 4)
-        return bfs_fail(e, BFS_ERANGE, "start or duration out of range");
+    /* The trace must be readable: every time within BFS_TIME_MIN..MAX. */
+    if (o->duration < 1 || o->duration > BFS_DURATION_MAX ||
+        o->start < BFS_TIME_MIN || o->start > BFS_TIME_MAX - o->duration)
+        return bfs_fail(e, BFS_ERANGE,
+                        "start + duration ends after 9999-12-31 23:59:59 "
+                        "(Unix seconds %" PRId64 ")",
+                        BFS_TIME_MAX);
     end = o->start + o->duration;
 
     /* Names n0 .. n(N-1), zero-padded to one width. */
