@@ -523,6 +523,26 @@ START_TEST(test_errors)
                                 "253402300801)") != NULL,
                   "%s", e.msg);
 
+    /* MaxNodes 11624779 in a 60-byte file would make a trace of 11.6
+     * million nodes: refused unless --machine-nodes gives the size. */
+    ck_assert_int_eq(convert("; MaxNodes: 11624779\n"
+                             "1 0 0 10 1 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                             NULL, &r, &rb, &e),
+                     BFS_ERANGE);
+    ck_assert_msg(strstr(e.msg, ".swf: the machine would have 11624779 nodes "
+                                "(header MaxNodes), more than --max-nodes "
+                                "1048576: give its size with --machine-nodes, "
+                                "or raise --max-nodes") != NULL,
+                  "%s", e.msg);
+    ck_assert_int_eq(convert("; MaxNodes: 11624779\n"
+                             "1 0 0 10 1 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                             "machine-nodes=2", &r, &rb, &e),
+                     0);
+    ck_assert_int_eq(convert("; MaxNodes: 5\n"
+                             "1 0 0 10 1 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                             "max-nodes=4", &r, &rb, &e),
+                     BFS_ERANGE);
+
     /* No job ran. */
     ck_assert_int_eq(convert("; MaxNodes: 2\n"
                              "1 0 0 0 1 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",

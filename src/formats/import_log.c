@@ -131,6 +131,7 @@ void import_log_opts_init(struct import_log_opts *o)
     o->end = IMPORT_TIME_NONE;
     o->outage_threshold = 0.0;
     o->outage_min = 3600;
+    o->max_nodes = IMPORT_MAX_NODES;
 }
 
 /* Seconds, or [+-]HH:MM. */
@@ -210,6 +211,13 @@ int import_log_opts_set(struct import_log_opts *o, const char *name,
                             "1..16777216",
                             value);
         o->machine_nodes = (size_t)v;
+    } else if (strcmp(name, "max-nodes") == 0) {
+        if (bfs_parse_i64(value, &v) || v < 1 || v > (int64_t)1 << 24)
+            return bfs_fail(e, BFS_EINVAL,
+                            "--max-nodes: '%s' is not a node count in "
+                            "1..16777216",
+                            value);
+        o->max_nodes = (size_t)v;
     } else if (strcmp(name, "procs-per-node") == 0) {
         if (bfs_parse_i64(value, &v) || v < 1 || v > (int64_t)1 << 30)
             return bfs_fail(e, BFS_EINVAL,

@@ -171,13 +171,16 @@ static int setup(struct swf *s, const char *out_path,
         snprintf(r->nodes_from, sizeof r->nodes_from,
                  "header MaxProcs / processors per node");
     }
-    if (s->nodes < 1 || s->nodes > (size_t)1 << 24)
+    if (s->nodes < 1)
         return bfs_fail_at(s->e, BFS_EINVAL, s->path, 0,
-                           s->nodes < 1
-                               ? "the header gives no MaxNodes or MaxProcs: "
-                                 "give --machine-nodes"
-                               : "more than 16777216 nodes: give "
-                                 "--machine-nodes");
+                           "the header gives no MaxNodes or MaxProcs: "
+                           "give --machine-nodes");
+    if (o->machine_nodes == 0 && s->nodes > o->max_nodes)
+        return bfs_fail_at(s->e, BFS_ERANGE, s->path, 0,
+                           "the machine would have %zu nodes (%s), more "
+                           "than --max-nodes %zu: give its size with "
+                           "--machine-nodes, or raise --max-nodes",
+                           s->nodes, r->nodes_from, o->max_nodes);
     r->nodes = s->nodes;
     r->procs_per_node = s->ppn;
     r->unix_start = s->unix_start;
