@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "formats/import.h"
+#include "formats/hostlist.h"
 #include "formats/trace.h"
 #include "base/util.h"
 
@@ -128,11 +129,16 @@ static int read_nodes(const char *path, char ***names_out, size_t *n_out,
     size_t *line_of = NULL, cap = 0, cap2 = 0, n = 0;
     int64_t *idx_of = NULL;
     size_t cap3 = 0;
+    /* names seen -> their line: a repeated name is an error here, with
+     * its line, not later against the output file */
+    struct hostlist_index *seen = hostlist_index_new();
     int rc;
 
     rc = bfs_lines_open(path, &in, e);
-    if (rc)
+    if (rc) {
+        hostlist_index_free(seen);
         return rc;
+    }
     rc = csv_header(in, &c, e);
     while (rc == 0 && (rc = csv_row(in, &c, v, e)) == 1) {
         int64_t idx;
@@ -143,6 +149,12 @@ static int read_nodes(const char *path, char ***names_out, size_t *n_out,
             rc = bfs_fail_at(e, BFS_EPARSE, path, bfs_lines_lineno(in),
                              "node name '%.40s' is empty or holds a blank",
                              v[1]);
+            break;
+        }
+        if (!hostlist_index_add(seen, v[1], bfs_lines_lineno(in))) {
+            rc = bfs_fail_at(e, BFS_EPARSE, path, bfs_lines_lineno(in),
+                             "node name '%.40s' repeated (first on line %zu)",
+                             v[1], hostlist_index_find(seen, v[1]));
             break;
         }
         BFS_GROW(names, cap, n + 1);
@@ -185,6 +197,7 @@ static int read_nodes(const char *path, char ***names_out, size_t *n_out,
         }
     }
     bfs_lines_close(in);
+    hostlist_index_free(seen);
     xfree(line_of);
     xfree(idx_of);
     if (rc < 0) {
@@ -232,6 +245,29 @@ static int read_transition(struct bfs_lines *in, const struct csv_cols *c,
         return rc;
     t->state = (int)x;
     return 1;
+}
+
+/* Called when a row's counts disagree with its transitions: the cause may
+ * be transitions.csv out of row order (a row's lines further down), which
+ * must then be reported there rather than against rows.csv.  Reads on from
+ * t (the next pending transition); returns the error for the first
+ * transition whose row decreases, or 0 when the rest is in order. */
+static int find_disorder(struct bfs_lines *in, const struct csv_cols *c,
+                         char *const *names, size_t n, struct transition *t,
+                         struct bfs_error *e)
+{
+    int64_t prev = t->row;
+    int rc;
+
+    while ((rc = read_transition(in, c, names, n, t, e)) == 1) {
+        if (t->row < prev)
+            return bfs_fail_at(e, BFS_EPARSE, bfs_lines_path(in), t->line,
+                               "row %" PRId64 " out of order (after row "
+                               "%" PRId64 ")",
+                               t->row, prev);
+        prev = t->row;
+    }
+    return rc;
 }
 
 int import_bftrainer(const char *src, const char *out_path,
@@ -397,6 +433,9 @@ int import_bftrainer(const char *src, const char *out_path,
         idle_count = idle_count + nj - nl;
         if ((int64_t)nj != n_join || (int64_t)nl != n_leave ||
             (int64_t)idle_count != n_idle) {
+            if (have_t == 1 &&
+                (rc = find_disorder(trs, &tc, names, n, &t, e)) != 0)
+                goto out;
             rc = bfs_fail_at(e, BFS_EPARSE, p_rows, rline,
                              "row %" PRId64 " says %" PRId64 " joins, "
                              "%" PRId64 " leaves, %" PRId64 " idle; the "
