@@ -155,7 +155,7 @@ START_TEST(test_time_range)
     o.idle = &idle;
     o.busy = &busy;
     bfs_error_clear(&e);
-    ck_assert_int_eq(gentrace_write(p, &o, &st, &e), BFS_ERANGE);
+    ck_assert_int_eq(gentrace_write(p, &o, &st, &e), BFS_EUSAGE);
     ck_assert_msg(strstr(e.msg, "ends after 9999-12-31 23:59:59") != NULL, "%s",
                   e.msg);
     ck_assert_int_eq(tu_exists(p), 0);

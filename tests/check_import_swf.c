@@ -570,11 +570,11 @@ START_TEST(test_options)
     import_log_opts_init(&o);
     bfs_error_clear(&e);
     ck_assert_int_eq(import_log_opts_set(&o, "placement", "best-fit", &e),
-                     BFS_EINVAL);
+                     BFS_EUSAGE);
     ck_assert_int_eq(import_log_opts_set(&o, "outage-threshold", "1.5", NULL),
-                     BFS_EINVAL);
+                     BFS_EUSAGE);
     ck_assert_int_eq(import_log_opts_set(&o, "outage-threshold", "0", NULL),
-                     BFS_EINVAL);
+                     BFS_EUSAGE);
     ck_assert_int_eq(import_log_opts_set(&o, "outage-min-duration", "2h", NULL),
                      0);
     ck_assert_int_eq(o.outage_min, 7200);
@@ -582,21 +582,21 @@ START_TEST(test_options)
                      0);
     ck_assert_int_eq(o.outage_min, 86400);
     ck_assert_int_eq(import_log_opts_set(&o, "outage-min-duration", "h", NULL),
-                     BFS_EINVAL);
+                     BFS_EUSAGE);
     ck_assert_int_eq(import_log_opts_set(&o, "tz-offset", "-06:00", NULL), 0);
     ck_assert_int_eq(o.tz_offset, -21600);
     ck_assert_int_eq(import_log_opts_set(&o, "tz-offset", "3600", NULL), 0);
     ck_assert_int_eq(o.tz_offset, 3600);
     ck_assert_int_eq(import_log_opts_set(&o, "tz-offset", "6:00", NULL),
-                     BFS_EINVAL);
+                     BFS_EUSAGE);
     ck_assert_int_eq(import_log_opts_set(&o, "machine-nodes", "0", NULL),
-                     BFS_EINVAL);
+                     BFS_EUSAGE);
     ck_assert_int_eq(
         import_log_opts_set(&o, "start", "2022-01-01 00:00:00", NULL), 0);
     ck_assert_int_eq(o.start, 1640995200);
     ck_assert_int_eq(import_log_opts_set(&o, "end", "1640995200", NULL), 0);
     ck_assert_int_eq(import_swf("x", "y", NULL, &o, NULL, NULL, &e),
-                     BFS_EINVAL);
+                     BFS_EUSAGE);
 }
 END_TEST
 

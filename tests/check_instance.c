@@ -333,9 +333,17 @@ START_TEST(test_cli_errors)
     snprintf(args, sizeof args, "solve --big-m huge %s", path);
     ck_assert_int_eq(run(args, &out), 2);
     free(out);
+    /* An unknown name is a usage error, found by the allocator. */
     snprintf(args, sizeof args, "solve --allocator milp --model edge %s", path);
-    ck_assert_int_eq(run(args, &out), 1);
+    ck_assert_int_eq(run(args, &out), 2);
     ck_assert_ptr_nonnull(strstr(out, "edge"));
+    free(out);
+    /* An option the allocator would ignore. */
+    snprintf(args, sizeof args, "solve --allocator dp --solver gurobi %s",
+             path);
+    ck_assert_int_eq(run(args, &out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "--solver is an option of --allocator "
+                                      "milp; --allocator dp would ignore it"));
     free(out);
     snprintf(args, sizeof args, "solve %s", badf);
     ck_assert_int_eq(run(args, &out), 1);
