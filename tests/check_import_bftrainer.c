@@ -227,6 +227,35 @@ START_TEST(test_bad_exports)
 }
 END_TEST
 
+/* The same export saved by a spreadsheet: a byte-order mark, quoted
+ * fields, CRLF: the same trace. */
+START_TEST(test_quoted_export)
+{
+    const char *dir = make_export(
+        "quoted",
+        "\xEF\xBB\xBF\"col_idx\",\"node\"\r\n\"1\",\"x1\"\r\n"
+        "\"0\",\"x0\"\r\n\"2\",\"x2\"\r\n",
+        rows_csv, subst(trans_csv, "1,1060,2,x2,1", "\"1\",1060,2,\"x2\",1"));
+    const char *out = tu_tmp("quoted.trace");
+    struct import_stats st;
+    struct bfs_error e;
+    static const char *const comments[] = {"hand-made", NULL};
+    char *text;
+
+    bfs_error_clear(&e);
+    ck_assert_msg(import_bftrainer(dir, out, comments, &st, &e) == 0, "%s",
+                  e.msg);
+    text = tu_slurp(out);
+    ck_assert_str_eq(text, expected);
+    free(text);
+    expect_bad("q2", nodes_csv, rows_csv,
+               subst(trans_csv, "1,1060,2,x2,1", "1,1060,2,\"x2,1"),
+               "transitions.csv", 2, "column 10: a quoted field must end");
+    while (n_copies > 0)
+        free(copies[--n_copies]);
+}
+END_TEST
+
 START_TEST(test_missing_files)
 {
     const char *dir = tu_tmp("none");
@@ -290,6 +319,7 @@ int main(void)
     tcase_add_test(tc, test_small_export);
     tcase_add_test(tc, test_gzip_and_file_argument);
     tcase_add_test(tc, test_bad_exports);
+    tcase_add_test(tc, test_quoted_export);
     tcase_add_test(tc, test_missing_files);
     suite_add_tcase(s, tc);
     /* Converting 846,856 changes takes about a second (more under

@@ -421,6 +421,28 @@ START_TEST(test_limits)
 }
 END_TEST
 
+/* sacct --parsable2 cannot quote: a '|' in JobName made the row one field
+ * too long, and the job was dropped as malformed.  The other columns hold
+ * no '|', so the extra field is JobName's.  Job 1 runs on 1 node over
+ * [1, 9) and job 2 ("x|y|z", two extra fields) on 1 node over [1, 5),
+ * --machine-nodes 2: idle 0 over [1, 5) and 1 node over [5, 9) = 4. */
+START_TEST(test_pipe_in_jobname)
+{
+    struct import_log_report r;
+    struct readback rb;
+    struct bfs_error e;
+
+    ck_assert_int_eq(convert("JobID|JobName|Start|End|NNodes\n"
+                             "1|a|1|9|1\n"
+                             "2|x|y|z|1|5|1\n",
+                             NULL, "machine-nodes=2", 0, &r, &rb, &e),
+                     0);
+    ck_assert_uint_eq(r.malformed, 0);
+    ck_assert_uint_eq(r.jobs, 2);
+    ck_assert_uint_eq(r.idle_node_s, 4);
+}
+END_TEST
+
 /* A NUL byte in a sacct row used to drop the row silently (the next row
  * glued onto it); now it is an error at its line. */
 START_TEST(test_nul_row)
@@ -558,6 +580,7 @@ int main(void)
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_nul_row);
     tcase_add_test(tc, test_limits);
+    tcase_add_test(tc, test_pipe_in_jobname);
     tcase_add_test(tc, test_window_outage);
     tcase_add_test(tc, test_published);
     tcase_set_timeout(tc, 120);

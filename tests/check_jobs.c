@@ -340,6 +340,39 @@ START_TEST(test_bftrainer_pair)
 }
 END_TEST
 
+/* The pair as a spreadsheet or pandas may save it: a byte-order mark,
+ * every field quoted, CRLF, a comma inside a quoted name.  Same values as
+ * written plainly: A Tcup 18, Tcdw 12, Jmin 1, Jmax 2, Pmax 130000000,
+ * tsub 1612988475, curve 0:0, 1:2831, 2:5259. */
+START_TEST(test_bftrainer_quoted)
+{
+    const char *b = tu_write(
+        "q-bnd.csv",
+        "\xEF\xBB\xBF\"job\",\"Tcup\",\"Tcdw\",\"Jmin\",\"Jmax\",\"Pmax\","
+        "\"Tsub\",\"Tsub_epoch_s\"\r\n"
+        "\"A, v2\",\"18\",\"12\",\"1\",\"2\",\"130000000\","
+        "\"2021-02-10 20:21:15\",\"1612988475\"\r\n");
+    const char *c = tu_write("q-long.csv", "\xEF\xBB\xBFjob,bp,N,P,O,Tsub\r\n"
+                                           "\"A, v2\",0,0,0,0,t\r\n"
+                                           "\"A, v2\",1,1,2831,2831,t\r\n"
+                                           "\"A, v2\",2,2,5259,5259,t\r\n");
+    struct jobset js;
+
+    load_ok(b, c, &js);
+    ck_assert_uint_eq(js.n, 1);
+    ck_assert_str_eq(js.jobs[0].name, "A, v2");
+    ck_assert(js.jobs[0].tcup == 18);
+    ck_assert(js.jobs[0].tcdw == 12);
+    ck_assert_int_eq(js.jobs[0].jmin, 1);
+    ck_assert_int_eq(js.jobs[0].jmax, 2);
+    ck_assert(js.jobs[0].pmax == 130000000);
+    ck_assert_int_eq(js.jobs[0].tsub, 1612988475);
+    ck_assert_uint_eq(js.jobs[0].curve.n, 3);
+    ck_assert(js.jobs[0].curve.P[2] == 5259);
+    jobset_release(&js);
+}
+END_TEST
+
 START_TEST(test_bftrainer_tsub_only)
 {
     const char *b =
@@ -857,6 +890,7 @@ static Suite *jobs_suite(void)
 
     tc = tcase_create("bftrainer");
     tcase_add_test(tc, test_bftrainer_pair);
+    tcase_add_test(tc, test_bftrainer_quoted);
     tcase_add_test(tc, test_bftrainer_tsub_only);
     suite_add_tcase(s, tc);
 

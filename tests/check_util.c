@@ -320,6 +320,52 @@ START_TEST(test_lines_chunks)
 }
 END_TEST
 
+/* RFC 4180 fields: quotes removed, "" for a quote, separators inside
+ * quotes kept, empty and unquoted fields as they are. */
+START_TEST(test_csv_split)
+{
+    char a[] = "\"J1\",\"a,b\",,x\"y,\"say \"\"hi\"\"\",\"\"";
+    char b[] = "\"open,1";
+    char c[] = "\"x\"y,2";
+    char *f[8];
+    size_t n = 0, col = 0;
+
+    ck_assert_int_eq(bfs_csv_split(a, ',', f, 8, &n, &col), 0);
+    ck_assert_uint_eq(n, 6);
+    ck_assert_str_eq(f[0], "J1");
+    ck_assert_str_eq(f[1], "a,b");
+    ck_assert_str_eq(f[2], "");
+    ck_assert_str_eq(f[3], "x\"y");
+    ck_assert_str_eq(f[4], "say \"hi\"");
+    ck_assert_str_eq(f[5], "");
+    ck_assert_int_eq(bfs_csv_split(b, ',', f, 8, &n, &col), BFS_EPARSE);
+    ck_assert_uint_eq(col, 1); /* the quote that never closes */
+    ck_assert_int_eq(bfs_csv_split(c, ',', f, 8, &n, &col), BFS_EPARSE);
+    ck_assert_uint_eq(col, 4); /* 'y' after the closing quote */
+}
+END_TEST
+
+/* A UTF-8 byte-order mark is dropped from the first line only. */
+START_TEST(test_lines_bom)
+{
+    const char *p = tu_write("bom.txt", "\xEF\xBB\xBF"
+                                        "a,b\r\n\xEF\xBB\xBF"
+                                        "c\n");
+    struct bfs_lines *r;
+    struct bfs_error e;
+    char *line;
+
+    bfs_error_clear(&e);
+    ck_assert_int_eq(bfs_lines_open(p, &r, &e), 0);
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+    ck_assert_str_eq(line, "a,b");
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+    ck_assert_str_eq(line, "\xEF\xBB\xBF"
+                           "c");
+    bfs_lines_close(r);
+}
+END_TEST
+
 START_TEST(test_split)
 {
     char a[] = "x,,y", b[] = "  p \t q  ";
@@ -350,6 +396,8 @@ int main(void)
     tcase_add_test(tc, test_lines_truncated_gzip);
     tcase_add_test(tc, test_lines_nul);
     tcase_add_test(tc, test_lines_chunks);
+    tcase_add_test(tc, test_csv_split);
+    tcase_add_test(tc, test_lines_bom);
     tcase_add_test(tc, test_split);
     suite_add_tcase(s, tc);
     return tu_run(s);

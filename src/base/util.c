@@ -432,6 +432,9 @@ int bfs_lines_next(struct bfs_lines *r, char **line, struct bfs_error *e)
     if (len > 0 && r->buf[len - 1] == '\r')
         r->buf[--len] = '\0';
     *line = r->buf;
+    /* A UTF-8 byte-order mark, as spreadsheets write it, opens no field. */
+    if (r->lineno == 1 && len >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0)
+        *line += 3;
     return 1;
 }
 
@@ -472,6 +475,54 @@ size_t bfs_split(char *line, char sep, char **fields, size_t max)
         p = q + 1;
     }
     return n;
+}
+
+int bfs_csv_split(char *line, char sep, char **fields, size_t max, size_t *n,
+                  size_t *col)
+{
+    /* Unquoting only shortens the text, so the write position w never
+     * passes the read position p and the fields stay in the line. */
+    char *p = line, *w = line;
+    size_t k = 0;
+
+    for (;;) {
+        if (k < max)
+            fields[k] = w;
+        k++;
+        if (*p == '"') {
+            const char *open = p++;
+            for (;;) {
+                if (*p == '\0') {
+                    *col = (size_t)(open - line) + 1;
+                    return BFS_EPARSE;
+                }
+                if (*p == '"' && p[1] == '"') {
+                    *w++ = '"';
+                    p += 2;
+                } else if (*p == '"') {
+                    p++;
+                    break;
+                } else {
+                    *w++ = *p++;
+                }
+            }
+            if (*p != sep && *p != '\0') {
+                *col = (size_t)(p - line) + 1;
+                return BFS_EPARSE;
+            }
+        } else {
+            while (*p != sep && *p != '\0')
+                *w++ = *p++;
+        }
+        if (*p == '\0') {
+            *w = '\0';
+            break;
+        }
+        *w++ = '\0';
+        p++; /* the separator */
+    }
+    *n = k;
+    return 0;
 }
 
 size_t bfs_split_ws(char *line, char **fields, size_t max)

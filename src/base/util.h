@@ -96,7 +96,8 @@ double bfs_pairwise_sum(const double *a, size_t n);
 /* ---- line input ---------------------------------------------------- */
 
 /* A line reader over a plain or gzip-compressed file (zlib reads both).
- * Lines are returned without their "\n" or "\r\n", of any length.  A NUL
+ * Lines are returned without their "\n" or "\r\n", of any length, and the
+ * first without a UTF-8 byte-order mark (EF BB BF) if it has one.  A NUL
  * byte inside a line is an error (with the file, line and column), never
  * a line silently cut short, so no reader has to check for one. */
 struct bfs_lines;
@@ -124,6 +125,17 @@ void bfs_lines_close(struct bfs_lines *r);
  * Returns the number of fields found (which may exceed max: the extra
  * ones are not stored).  Fields are not trimmed or unquoted. */
 size_t bfs_split(char *line, char sep, char **fields, size_t max);
+
+/* Splits one CSV record in place at sep, as RFC 4180 quotes fields: a
+ * field may be enclosed in double quotes (which are removed), inside which
+ * sep stands for itself and "" for one quote; an unquoted field is taken
+ * as it is.  Stores at most max field pointers and the number of fields
+ * found in *n (which may exceed max).  Returns 0, or BFS_EPARSE with the
+ * 1-based column of the problem in *col: a quoted field that does not end
+ * on its line (line breaks inside fields are not read), or text after a
+ * closing quote. */
+int bfs_csv_split(char *line, char sep, char **fields, size_t max, size_t *n,
+                  size_t *col);
 
 /* Splits line in place at runs of blanks (spaces and tabs), like
  * bfs_split.  Leading and trailing blanks make no empty field. */

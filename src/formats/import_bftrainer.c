@@ -28,6 +28,22 @@ struct csv_cols {
     size_t nfields;          /* fields in the header */
 };
 
+/* Splits a line of in into at most 64 fields, RFC 4180 quotes removed. */
+static int split_quoted(struct bfs_lines *in, char *line, char **f, size_t *nf,
+                        struct bfs_error *e)
+{
+    size_t col;
+
+    if (bfs_csv_split(line, ',', f, 64, nf, &col) != 0)
+        return bfs_fail_at(e, BFS_EPARSE, bfs_lines_path(in),
+                           bfs_lines_lineno(in),
+                           "column %zu: a quoted field must end on its line, "
+                           "its closing quote followed by ',' or the line's "
+                           "end",
+                           col);
+    return 0;
+}
+
 /* Reads the header line of in and maps the wanted columns. */
 static int csv_header(struct bfs_lines *in, struct csv_cols *c,
                       struct bfs_error *e)
@@ -42,7 +58,8 @@ static int csv_header(struct bfs_lines *in, struct csv_cols *c,
     if (rc == 0)
         return bfs_fail_at(e, BFS_EPARSE, path, 1,
                            "empty file (expected a CSV header)");
-    nf = bfs_split(line, ',', f, 64);
+    if ((rc = split_quoted(in, line, f, &nf, e)) != 0)
+        return rc;
     if (nf > 64)
         return bfs_fail_at(e, BFS_EPARSE, path, 1, "too many columns (%zu)",
                            nf);
@@ -72,7 +89,8 @@ static int csv_row(struct bfs_lines *in, const struct csv_cols *c, char **v,
 
     if (rc <= 0)
         return rc;
-    nf = bfs_split(line, ',', f, 64);
+    if ((rc = split_quoted(in, line, f, &nf, e)) != 0)
+        return rc;
     if (nf != c->nfields)
         return bfs_fail_at(e, BFS_EPARSE, bfs_lines_path(in),
                            bfs_lines_lineno(in),

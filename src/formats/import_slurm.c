@@ -82,6 +82,7 @@ struct slurm {
     /* the table */
     int form;
     int trailing_pipe; /* --parsable: every line ends with '|' */
+    long jobname_col;  /* column of JobName, or -1 */
     size_t ncols;
     size_t *cstart, *cend; /* FORM_FIXED column extents */
     int col[N_COLS];       /* column of each field, or -1 */
@@ -202,8 +203,12 @@ static int set_columns(struct slurm *s, char **names, size_t n, size_t line)
     for (int c = 0; c < N_COLS; c++)
         s->col[c] = -1;
     s->ncols = n;
+    s->jobname_col = -1;
     for (size_t k = 0; k < n; k++) {
-        int c = column_of(trim(names[k]));
+        const char *name = trim(names[k]);
+        int c = column_of(name);
+        if (strcasecmp(name, "JobName") == 0 && s->jobname_col < 0)
+            s->jobname_col = (long)k;
         if (c >= 0 && s->col[c] < 0)
             s->col[c] = (int)k;
     }
@@ -294,6 +299,17 @@ static size_t split_row(struct slurm *s, char *line)
         n = count_fields(line, sep);
         fields_grow(s, n);
         bfs_split(line, sep, s->fields, n);
+        /* sacct cannot quote: a '|' inside JobName (the one free-text
+         * column) makes extra fields.  The other columns hold no '|', so
+         * the extra ones belong to JobName: join them back. */
+        if (sep == '|' && n > s->ncols && s->jobname_col >= 0) {
+            size_t jn = (size_t)s->jobname_col, extra = n - s->ncols;
+            for (size_t k = jn; k < jn + extra; k++)
+                s->fields[k + 1][-1] = '|';
+            memmove(s->fields + jn + 1, s->fields + jn + 1 + extra,
+                    (n - jn - 1 - extra) * sizeof *s->fields);
+            n = s->ncols;
+        }
         for (size_t k = 0; k < n; k++)
             s->fields[k] = trim(s->fields[k]);
         return n;
