@@ -196,6 +196,29 @@ START_TEST(test_info_time_overflow)
 }
 END_TEST
 
+/* All outputs or none: the job log cannot be created (its folder does not
+ * exist), so neither the step log, opened before it, nor the summary
+ * may be left under its name (the step log used to be written first and
+ * stay behind). */
+START_TEST(test_outputs_all_or_none)
+{
+    const char *steps = tu_tmp("aon-steps.csv");
+    const char *summ = tu_tmp("aon-summary.json");
+    const char *jlog = tu_tmp("no-such-dir/jobs.csv");
+    char args[8192], *err;
+
+    snprintf(args, sizeof args,
+             "replay -q --trace %s --jobs %s --steps %s --summary %s "
+             "--job-log %s",
+             good_trace(), good_jobs(), steps, summ, jlog);
+    ck_assert_int_eq(run(args, &err), 1);
+    ck_assert_msg(strstr(err, "no-such-dir") != NULL, "%s", err);
+    ck_assert_int_eq(tu_exists(steps), 0);
+    ck_assert_int_eq(tu_exists(summ), 0);
+    free(err);
+}
+END_TEST
+
 START_TEST(test_usage)
 {
     char *err;
@@ -286,6 +309,7 @@ int main(void)
     tcase_add_test(tc, test_good_run);
     tcase_add_test(tc, test_output_fifo);
     tcase_add_test(tc, test_info_time_overflow);
+    tcase_add_test(tc, test_outputs_all_or_none);
     tcase_add_test(tc, test_usage);
     tcase_add_test(tc, test_usage_from_library);
     suite_add_tcase(s, tc);
