@@ -696,7 +696,7 @@ START_TEST(test_options)
     o.model = "node";
     o.solver = "nosuch";
     bfs_error_clear(&e);
-    ck_assert_int_eq(allocator_create(&o, &a, &e), BFS_ENOTFOUND);
+    ck_assert_int_eq(allocator_create(&o, &a, &e), BFS_EUSAGE);
     for (size_t i = 0; i < solver_count(); i++)
         for (int k = 0; k < 2; k++) {
             const char *opt = k ? "start" : "isolate";
@@ -709,7 +709,7 @@ START_TEST(test_options)
             snprintf(bad, sizeof bad, "%s=maybe", opt);
             snprintf(spec, sizeof spec, "%s,%s", solver_backend_name(i), bad);
             bfs_error_clear(&e);
-            ck_assert_int_eq(allocator_create(&o, &a, &e), BFS_EINVAL);
+            ck_assert_int_eq(allocator_create(&o, &a, &e), BFS_EUSAGE);
             ck_assert_ptr_nonnull(strstr(e.msg, bad));
         }
 }

@@ -176,6 +176,49 @@ START_TEST(test_output_fifo)
 }
 END_TEST
 
+/* `bfsim info` on a trace whose last event is at INT64_MAX printed a
+ * span of 2.5e15 hours and exited 0 (the span overflowed): status 1 and
+ * the line of that event. */
+START_TEST(test_info_time_overflow)
+{
+    const char *p = tu_write("max.trace", "bfsim-trace 1\nnode a\n" T0
+                                          " +0\n9223372036854775807 -0\n");
+    char args[8192], want[4200], *err;
+
+    snprintf(args, sizeof args, "info %s", p);
+    ck_assert_int_eq(run(args, &err), 1);
+    snprintf(want, sizeof want,
+             "%s:4: event time 9223372036854775807 is out "
+             "of range",
+             p);
+    ck_assert_msg(strstr(err, want) != NULL, "expected '%s' in: %s", want, err);
+    free(err);
+}
+END_TEST
+
+/* All outputs or none: the job log cannot be created (its folder does not
+ * exist), so neither the step log, opened before it, nor the summary
+ * may be left under its name (the step log used to be written first and
+ * stay behind). */
+START_TEST(test_outputs_all_or_none)
+{
+    const char *steps = tu_tmp("aon-steps.csv");
+    const char *summ = tu_tmp("aon-summary.json");
+    const char *jlog = tu_tmp("no-such-dir/jobs.csv");
+    char args[8192], *err;
+
+    snprintf(args, sizeof args,
+             "replay -q --trace %s --jobs %s --steps %s --summary %s "
+             "--job-log %s",
+             good_trace(), good_jobs(), steps, summ, jlog);
+    ck_assert_int_eq(run(args, &err), 1);
+    ck_assert_msg(strstr(err, "no-such-dir") != NULL, "%s", err);
+    ck_assert_int_eq(tu_exists(steps), 0);
+    ck_assert_int_eq(tu_exists(summ), 0);
+    free(err);
+}
+END_TEST
+
 START_TEST(test_usage)
 {
     char *err;
@@ -194,6 +237,62 @@ START_TEST(test_usage)
 }
 END_TEST
 
+/* Runs "bfsim ARGS", expecting status 2 and want on standard error. */
+static void expect_usage(const char *args, const char *want)
+{
+    char *err;
+    int st = run(args, &err);
+
+    ck_assert_msg(st == 2, "%s: status %d (%s)", args, st, err);
+    ck_assert_msg(strstr(err, want) != NULL, "%s: '%s' lacks '%s'", args, err,
+                  want);
+    free(err);
+}
+
+/* Values the library finds wrong are usage errors too (status 2, from
+ * BFS_EUSAGE in one place, cmd_report), and so is an option the chosen
+ * allocator would ignore. */
+START_TEST(test_usage_from_library)
+{
+    char args[8192];
+    const char *swf = tu_write("u.swf", "; MaxNodes: 2\n1 0 0 10 1 -1 -1 -1 "
+                                        "-1 -1 1 1 1 -1 -1 -1 -1 -1\n");
+    const char *out = tu_tmp("u.trace");
+
+    snprintf(args, sizeof args, "replay -q --trace %s --jobs %s ", good_trace(),
+             good_jobs());
+    {
+        char cmd[8400];
+        snprintf(cmd, sizeof cmd, "%s--allocator greedy", args);
+        expect_usage(cmd, "unknown allocator 'greedy' (known: even, dp, milp)");
+        snprintf(cmd, sizeof cmd, "%s--allocator dp --solver gurobi", args);
+        expect_usage(cmd, "--solver is an option of --allocator milp; "
+                          "--allocator dp would ignore it");
+        snprintf(cmd, sizeof cmd, "%s--allocator even --time-limit 5", args);
+        expect_usage(cmd, "--time-limit is an option of --allocator milp");
+        snprintf(cmd, sizeof cmd, "%s--allocator dp --model node", args);
+        expect_usage(cmd, "--model is an option of --allocator milp");
+        snprintf(cmd, sizeof cmd, "%s--allocator dp --gap 0.1", args);
+        expect_usage(cmd, "--gap is an option of --allocator milp");
+    }
+    snprintf(args, sizeof args,
+             "convert --from swf %s -o %s --procs-per-node 0", swf, out);
+    expect_usage(args, "--procs-per-node: '0' is not a positive count");
+    ck_assert_int_eq(tu_exists(out), 0);
+    snprintf(args, sizeof args, "convert --from swf %s -o %s --max-nodes 0",
+             swf, out);
+    expect_usage(args, "--max-nodes: '0' is not a node count");
+    snprintf(args, sizeof args,
+             "gen-trace --nodes 2 --duration 1h --idle weibull:3 -o %s", out);
+    expect_usage(args, "bad distribution 'weibull:3'");
+    snprintf(args, sizeof args,
+             "gen-trace --nodes 2 --duration 1h --busy lognormal:31,1 -o %s",
+             out);
+    expect_usage(args, "lognormal:MU,SIGMA needs MU <= 30");
+    ck_assert_int_eq(tu_exists(out), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cli");
@@ -209,7 +308,10 @@ int main(void)
     tcase_add_test(tc, test_missing_file);
     tcase_add_test(tc, test_good_run);
     tcase_add_test(tc, test_output_fifo);
+    tcase_add_test(tc, test_info_time_overflow);
+    tcase_add_test(tc, test_outputs_all_or_none);
     tcase_add_test(tc, test_usage);
+    tcase_add_test(tc, test_usage_from_library);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -135,6 +135,37 @@ START_TEST(test_deterministic)
 }
 END_TEST
 
+/* A trace that would end after 9999 could not be read back: refused
+ * before anything is written.  253402300799 - 100 + 100 is the last
+ * second allowed; one more is out. */
+START_TEST(test_time_range)
+{
+    struct gentrace_dist idle, busy;
+    struct gentrace_opts o;
+    struct gentrace_stats st;
+    struct bfs_error e;
+    const char *p = tu_tmp("late.trace");
+
+    dist("exp:1h", 0, &idle);
+    dist("exp:1h", 1, &busy);
+    memset(&o, 0, sizeof o);
+    o.nodes = 2;
+    o.start = 253402300799 - 100;
+    o.duration = 101;
+    o.idle = &idle;
+    o.busy = &busy;
+    bfs_error_clear(&e);
+    ck_assert_int_eq(gentrace_write(p, &o, &st, &e), BFS_EUSAGE);
+    ck_assert_msg(strstr(e.msg, "ends after 9999-12-31 23:59:59") != NULL, "%s",
+                  e.msg);
+    ck_assert_int_eq(tu_exists(p), 0);
+    o.duration = 100;
+    ck_assert_msg(gentrace_write(p, &o, &st, &e) == 0, "%s", e.msg);
+    gentrace_dist_release(&idle);
+    gentrace_dist_release(&busy);
+}
+END_TEST
+
 START_TEST(test_exp_statistics)
 {
     /* 200 nodes for 30 days, holes and busy intervals exp:600: about
@@ -332,6 +363,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_dist_parse);
     tcase_add_test(tc, test_deterministic);
+    tcase_add_test(tc, test_time_range);
     tcase_add_test(tc, test_exp_statistics);
     tcase_add_test(tc, test_lognormal_statistics);
     tcase_add_test(tc, test_empirical);

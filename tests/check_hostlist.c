@@ -21,8 +21,9 @@ static void expect(const char *list, const char *want)
 
     hostlist_init(&h);
     bfs_error_clear(&e);
-    ck_assert_msg(hostlist_expand(&h, list, NULL, 0, &e) == 0, "%s: %s", list,
-                  e.msg);
+    ck_assert_msg(hostlist_expand(&h, list, (size_t)1 << 20, "--max-nodes",
+                                  NULL, 0, &e) == 0,
+                  "%s: %s", list, e.msg);
     snprintf(buf, sizeof buf, "%s", want);
     nw = bfs_split_ws(buf, w, 256);
     ck_assert_msg(h.n == nw, "%s: %zu names, want %zu", list, h.n, nw);
@@ -40,7 +41,8 @@ static void expect_error(const char *list, const char *want)
     hostlist_init(&h);
     hostlist_push(&h, "keep");
     bfs_error_clear(&e);
-    ck_assert_msg(hostlist_expand(&h, list, "log", 7, &e) == BFS_EPARSE,
+    ck_assert_msg(hostlist_expand(&h, list, (size_t)1 << 20, "--max-nodes",
+                                  "log", 7, &e) == BFS_EPARSE,
                   "'%s' expanded", list);
     ck_assert_msg(strstr(e.msg, want) != NULL, "'%s': message '%s'", list,
                   e.msg);
@@ -93,7 +95,8 @@ START_TEST(test_errors)
 
     hostlist_init(&h);
     bfs_error_clear(&e);
-    ck_assert_int_eq(hostlist_expand(&h, "", NULL, 0, &e), BFS_EPARSE);
+    ck_assert_int_eq(hostlist_expand(&h, "", 10, "--max-nodes", NULL, 0, &e),
+                     BFS_EPARSE);
     ck_assert_str_eq(e.msg, "empty host list");
     hostlist_release(&h);
 
@@ -117,8 +120,15 @@ START_TEST(test_errors)
     expect_error("a[x]", "expected a number at column 3");
     expect_error("a b", "blank in host name at column 2");
     expect_error("None assigned", "blank in host name");
-    expect_error("n[0-99999999]", "too many hosts");
-    expect_error("n[0-2048]m[0-2048]", "too many hosts");
+    /* The limit used here is 2^20 = 1048576 hosts. */
+    expect_error("n[0-99999999]",
+                 "more than 1048576 hosts (the limit --max-nodes sets) at "
+                 "column 3");
+    /* 1025 * 1025 = 1050625 > 1048576 > 1024 * 1024. */
+    expect_error("n[0-1024]m[0-1024]", "more than 1048576 hosts");
+    expect_error("a[1-3222222,5]", "more than 1048576 hosts");
+    /* Over several expressions: 1048576 + 1. */
+    expect_error("a[1-1048576],b", "sets) at column 14");
     expect_error("n[1234567890123456789]", "number too long");
     /* The first good expressions were appended, then removed again. */
     expect_error("a[1-3],b[2-1]", "reversed range at column 10");
@@ -142,7 +152,7 @@ START_TEST(test_order)
 
     hostlist_init(&h);
     ck_assert_int_eq(hostlist_expand(&h, "c2n1,c1n[10,2],a[10,2,1],a02,b,a,a1",
-                                     NULL, 0, NULL),
+                                     100, "--max-nodes", NULL, 0, NULL),
                      0);
     hostlist_sort(&h);
     ck_assert_uint_eq(h.n, sizeof want / sizeof *want);

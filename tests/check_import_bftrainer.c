@@ -205,6 +205,52 @@ START_TEST(test_bad_exports)
                "transitions.csv", 6, "4 fields, the header has 5");
     expect_bad("b15", nodes_csv, subst(rows_csv, "1060,2,2,0", "1000,2,2,0"),
                trans_csv, "rows.csv", 3, "does not match epoch_s 1000");
+    /* A repeated name was reported against the output file (by the trace
+     * writer). */
+    expect_bad("b16", subst(nodes_csv, "2,x2", "2,x1"), rows_csv, trans_csv,
+               "nodes.csv", 4, "node name 'x1' repeated (first on line 2)");
+    /* Row 2's transitions after row 3's: row 2 then finds none and its
+     * counts disagree, which was blamed on rows.csv:4; the cause is line 7
+     * of transitions.csv (row 2 after row 3). */
+    expect_bad("b17", nodes_csv, rows_csv,
+               "row,epoch_s,col_idx,node,new_state\n"
+               "1,1060,2,x2,1\n"
+               "1,1060,0,x0,1\n"
+               "3,1500,1,x1,0\n"
+               "3,1500,2,x2,0\n"
+               "3,1500,0,x0,1\n"
+               "2,1200,0,x0,0\n"
+               "2,1200,1,x1,1\n",
+               "transitions.csv", 7, "row 2 out of order (after row 3)");
+    while (n_copies > 0)
+        free(copies[--n_copies]);
+}
+END_TEST
+
+/* The same export saved by a spreadsheet: a byte-order mark, quoted
+ * fields, CRLF: the same trace. */
+START_TEST(test_quoted_export)
+{
+    const char *dir = make_export(
+        "quoted",
+        "\xEF\xBB\xBF\"col_idx\",\"node\"\r\n\"1\",\"x1\"\r\n"
+        "\"0\",\"x0\"\r\n\"2\",\"x2\"\r\n",
+        rows_csv, subst(trans_csv, "1,1060,2,x2,1", "\"1\",1060,2,\"x2\",1"));
+    const char *out = tu_tmp("quoted.trace");
+    struct import_stats st;
+    struct bfs_error e;
+    static const char *const comments[] = {"hand-made", NULL};
+    char *text;
+
+    bfs_error_clear(&e);
+    ck_assert_msg(import_bftrainer(dir, out, comments, &st, &e) == 0, "%s",
+                  e.msg);
+    text = tu_slurp(out);
+    ck_assert_str_eq(text, expected);
+    free(text);
+    expect_bad("q2", nodes_csv, rows_csv,
+               subst(trans_csv, "1,1060,2,x2,1", "1,1060,2,\"x2,1"),
+               "transitions.csv", 2, "column 10: a quoted field must end");
     while (n_copies > 0)
         free(copies[--n_copies]);
 }
@@ -273,6 +319,7 @@ int main(void)
     tcase_add_test(tc, test_small_export);
     tcase_add_test(tc, test_gzip_and_file_argument);
     tcase_add_test(tc, test_bad_exports);
+    tcase_add_test(tc, test_quoted_export);
     tcase_add_test(tc, test_missing_files);
     suite_add_tcase(s, tc);
     /* Converting 846,856 changes takes about a second (more under

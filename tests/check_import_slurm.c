@@ -376,6 +376,91 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* Sizes bounded by the input's meaning.  Without NodeList the machine is
+ * the peak use, so one row's NNodes made it: 11624779 gave a 490 MB
+ * trace.  With --machine-nodes the row is a job larger than the machine,
+ * counted.  A host list or the distinct names are bounded the same way. */
+START_TEST(test_limits)
+{
+    struct import_log_report r;
+    struct readback rb;
+    struct bfs_error e;
+
+    expect_error("JobID|Start|End|NNodes\n1|1|9|two\n", NULL, BFS_EPARSE,
+                 ".txt:2: NNodes is not a node count: 'two'");
+    expect_error("JobID|Start|End|NNodes\n1|1|9|0x10\n", NULL, BFS_EPARSE,
+                 ".txt:2: NNodes is not a node count: '0x10'");
+    expect_error("JobID|Start|End|NNodes\n1|1|9|11624779\n", NULL, BFS_ERANGE,
+                 ".txt:2: NNodes 11624779 is more than --max-nodes 1048576, "
+                 "the largest machine bfsim infers from a log: give the "
+                 "machine's size with --machine-nodes");
+    expect_error("JobID|Start|End|NNodes\n1|1|9|2\n2|1|9|4\n", "max-nodes=3",
+                 BFS_ERANGE, ".txt:3: NNodes 4 is more than --max-nodes 3");
+    /* Two rows of 2 nodes over [2, 8): 4 at once. */
+    expect_error("JobID|Start|End|NNodes\n1|1|9|2\n2|2|8|2\n", "max-nodes=3",
+                 BFS_ERANGE,
+                 ".txt: the jobs use 4 nodes at once, more than --max-nodes 3");
+    expect_error("JobID|Start|End|NodeList\n1|1|9|a[1-3222222,5]\n", NULL,
+                 BFS_EPARSE,
+                 ".txt:2: host list 'a[1-3222222,5]': more than 1048576 hosts "
+                 "(the limit --max-nodes sets) at column 3");
+    expect_error("JobID|Start|End|NodeList\n1|1|9|n[1-2]\n2|1|9|n[2-4]\n",
+                 "max-nodes=3", BFS_ERANGE,
+                 ".txt:3: the NodeList column names more than --max-nodes 3 "
+                 "distinct nodes");
+
+    /* Job 1 needs 11624779 of the 4 nodes: counted, skipped; job 2 takes
+     * 1 node over [2, 8): idle 3 * 6 = 18 node-s over [2, 8) (the trace
+     * starts at the first job's start, 2). */
+    ck_assert_int_eq(convert("JobID|Start|End|NNodes\n1|1|9|11624779\n"
+                             "2|2|8|1\n",
+                             NULL, "machine-nodes=4", 0, &r, &rb, &e),
+                     0);
+    ck_assert_uint_eq(r.oversized, 1);
+    ck_assert_uint_eq(r.nodes, 4);
+}
+END_TEST
+
+/* sacct --parsable2 cannot quote: a '|' in JobName made the row one field
+ * too long, and the job was dropped as malformed.  The other columns hold
+ * no '|', so the extra field is JobName's.  Job 1 runs on 1 node over
+ * [1, 9) and job 2 ("x|y|z", two extra fields) on 1 node over [1, 5),
+ * --machine-nodes 2: idle 0 over [1, 5) and 1 node over [5, 9) = 4. */
+START_TEST(test_pipe_in_jobname)
+{
+    struct import_log_report r;
+    struct readback rb;
+    struct bfs_error e;
+
+    ck_assert_int_eq(convert("JobID|JobName|Start|End|NNodes\n"
+                             "1|a|1|9|1\n"
+                             "2|x|y|z|1|5|1\n",
+                             NULL, "machine-nodes=2", 0, &r, &rb, &e),
+                     0);
+    ck_assert_uint_eq(r.malformed, 0);
+    ck_assert_uint_eq(r.jobs, 2);
+    ck_assert_uint_eq(r.idle_node_s, 4);
+}
+END_TEST
+
+/* A NUL byte in a sacct row used to drop the row silently (the next row
+ * glued onto it); now it is an error at its line. */
+START_TEST(test_nul_row)
+{
+    static const char text[] = "JobID|Start|End|NNodes\n1|1|9|1\n"
+                               "2|2|8|1\0x\n3|3|7|1\n";
+    const char *p = tu_write_bytes("nul.log", text, sizeof text - 1);
+    struct import_log_report r;
+    struct readback rb;
+    struct bfs_error e;
+    char want[4200];
+
+    ck_assert_int_eq(convert(NULL, p, NULL, 0, &r, &rb, &e), BFS_EPARSE);
+    snprintf(want, sizeof want, "%s:3: NUL byte at column 8", p);
+    ck_assert_str_eq(e.msg, want);
+}
+END_TEST
+
 /* Outage marking and a window work here as for SWF (the engine is
  * shared): the parsable log between 20 and 80, outages of at least 3 of
  * the 5 nodes idle for 20 s.  Idle after 20 (100 holds 0 and 2, 106
@@ -493,6 +578,9 @@ int main(void)
     tcase_add_test(tc, test_fixed_counts);
     tcase_add_test(tc, test_unsorted);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_nul_row);
+    tcase_add_test(tc, test_limits);
+    tcase_add_test(tc, test_pipe_in_jobname);
     tcase_add_test(tc, test_window_outage);
     tu_add_shared_test(tc, test_published, 0, 0);
     tcase_set_timeout(tc, 120);

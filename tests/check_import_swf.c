@@ -485,6 +485,64 @@ START_TEST(test_errors)
                                 "before times already written") != NULL,
                   "%s", e.msg);
 
+    /* strtod would read 0x10 as 16 processors. */
+    ck_assert_int_eq(convert("; MaxNodes: 2\n"
+                             "1 0 0 10 0x10 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 "
+                             "-1\n",
+                             NULL, &r, &rb, &e),
+                     BFS_EPARSE);
+    ck_assert_msg(strstr(e.msg, ":2: field 5 is not a number: '0x10'") != NULL,
+                  "%s", e.msg);
+
+    /* INT64_MAX as the time origin: submit 0 + wait 0 + run 10 overflowed
+     * (UBSan) and wrapped; now the header line is refused. */
+    ck_assert_int_eq(convert("; MaxNodes: 2\n"
+                             "; UnixStartTime: 9223372036854775807\n"
+                             "1 0 0 10 1 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                             NULL, &r, &rb, &e),
+                     BFS_ERANGE);
+    ck_assert_msg(strstr(e.msg, ".swf:2: UnixStartTime 9223372036854775807 is "
+                                "out of range") != NULL,
+                  "%s", e.msg);
+    ck_assert_int_eq(convert("; UnixStartTime: soon\n; MaxNodes: 2\n"
+                             "1 0 0 10 1 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                             NULL, &r, &rb, &e),
+                     BFS_EPARSE);
+    ck_assert_msg(strstr(e.msg, ".swf:1: UnixStartTime is not an integer: "
+                                "'soon'") != NULL,
+                  "%s", e.msg);
+    /* The largest origin, plus submit 1 + run 1, passes the end of 9999
+     * (253402300799) by 2 s. */
+    ck_assert_int_eq(convert("; MaxNodes: 2\n"
+                             "; UnixStartTime: 253402300799\n"
+                             "7 1 0 1 1 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                             NULL, &r, &rb, &e),
+                     BFS_ERANGE);
+    ck_assert_msg(strstr(e.msg, ".swf:3: job 7 ends after the year 9999 "
+                                "(UnixStartTime + submit + wait + run = "
+                                "253402300801)") != NULL,
+                  "%s", e.msg);
+
+    /* MaxNodes 11624779 in a 60-byte file would make a trace of 11.6
+     * million nodes: refused unless --machine-nodes gives the size. */
+    ck_assert_int_eq(convert("; MaxNodes: 11624779\n"
+                             "1 0 0 10 1 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                             NULL, &r, &rb, &e),
+                     BFS_ERANGE);
+    ck_assert_msg(strstr(e.msg, ".swf: the machine would have 11624779 nodes "
+                                "(header MaxNodes), more than --max-nodes "
+                                "1048576: give its size with --machine-nodes, "
+                                "or raise --max-nodes") != NULL,
+                  "%s", e.msg);
+    ck_assert_int_eq(convert("; MaxNodes: 11624779\n"
+                             "1 0 0 10 1 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                             "machine-nodes=2", &r, &rb, &e),
+                     0);
+    ck_assert_int_eq(convert("; MaxNodes: 5\n"
+                             "1 0 0 10 1 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+                             "max-nodes=4", &r, &rb, &e),
+                     BFS_ERANGE);
+
     /* No job ran. */
     ck_assert_int_eq(convert("; MaxNodes: 2\n"
                              "1 0 0 0 1 -1 -1 -1 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
@@ -512,11 +570,11 @@ START_TEST(test_options)
     import_log_opts_init(&o);
     bfs_error_clear(&e);
     ck_assert_int_eq(import_log_opts_set(&o, "placement", "best-fit", &e),
-                     BFS_EINVAL);
+                     BFS_EUSAGE);
     ck_assert_int_eq(import_log_opts_set(&o, "outage-threshold", "1.5", NULL),
-                     BFS_EINVAL);
+                     BFS_EUSAGE);
     ck_assert_int_eq(import_log_opts_set(&o, "outage-threshold", "0", NULL),
-                     BFS_EINVAL);
+                     BFS_EUSAGE);
     ck_assert_int_eq(import_log_opts_set(&o, "outage-min-duration", "2h", NULL),
                      0);
     ck_assert_int_eq(o.outage_min, 7200);
@@ -524,21 +582,21 @@ START_TEST(test_options)
                      0);
     ck_assert_int_eq(o.outage_min, 86400);
     ck_assert_int_eq(import_log_opts_set(&o, "outage-min-duration", "h", NULL),
-                     BFS_EINVAL);
+                     BFS_EUSAGE);
     ck_assert_int_eq(import_log_opts_set(&o, "tz-offset", "-06:00", NULL), 0);
     ck_assert_int_eq(o.tz_offset, -21600);
     ck_assert_int_eq(import_log_opts_set(&o, "tz-offset", "3600", NULL), 0);
     ck_assert_int_eq(o.tz_offset, 3600);
     ck_assert_int_eq(import_log_opts_set(&o, "tz-offset", "6:00", NULL),
-                     BFS_EINVAL);
+                     BFS_EUSAGE);
     ck_assert_int_eq(import_log_opts_set(&o, "machine-nodes", "0", NULL),
-                     BFS_EINVAL);
+                     BFS_EUSAGE);
     ck_assert_int_eq(
         import_log_opts_set(&o, "start", "2022-01-01 00:00:00", NULL), 0);
     ck_assert_int_eq(o.start, 1640995200);
     ck_assert_int_eq(import_log_opts_set(&o, "end", "1640995200", NULL), 0);
     ck_assert_int_eq(import_swf("x", "y", NULL, &o, NULL, NULL, &e),
-                     BFS_EINVAL);
+                     BFS_EUSAGE);
 }
 END_TEST
 

@@ -193,6 +193,36 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* 17 jobs of jmax 1000000 given by two curve points each: 17 * 1000001 =
+ * 17000017 table entries, more than 2^24 = 16777216 (16 jobs, 16000016,
+ * would fit).  Refused before the tables are allocated. */
+START_TEST(test_huge_table)
+{
+    char *text = xmalloc(17 * 200 + 200), *p = text;
+    const char *path;
+    struct instance in;
+    struct bfs_error e;
+
+    p += sprintf(p, "{\"format\": \"bfsim-instance\", \"version\": 1, "
+                    "\"pool\": 4, \"tfwd\": 1, \"jobs\": [");
+    for (int j = 0; j < 17; j++)
+        p += sprintf(p,
+                     "%s{\"cur\": 0, \"jmin\": 1, \"jmax\": 1000000, "
+                     "\"tcup\": 0, \"tcdw\": 0, \"curve\": [[0, 0], "
+                     "[1000000, 1]]}",
+                     j ? ", " : "");
+    sprintf(p, "]}\n");
+    path = tu_write("huge.json", text);
+    free(text);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(instance_read(path, &in, &e), BFS_ERANGE);
+    ck_assert_msg(strstr(e.msg, "job 16: the objective tables of jobs 0..16 "
+                                "hold 17000017 entries (the sum of jmax + 1), "
+                                "more than the 16777216 an instance may have"),
+                  "%s", e.msg);
+}
+END_TEST
+
 START_TEST(test_missing_file)
 {
     struct instance in;
@@ -303,9 +333,17 @@ START_TEST(test_cli_errors)
     snprintf(args, sizeof args, "solve --big-m huge %s", path);
     ck_assert_int_eq(run(args, &out), 2);
     free(out);
+    /* An unknown name is a usage error, found by the allocator. */
     snprintf(args, sizeof args, "solve --allocator milp --model edge %s", path);
-    ck_assert_int_eq(run(args, &out), 1);
+    ck_assert_int_eq(run(args, &out), 2);
     ck_assert_ptr_nonnull(strstr(out, "edge"));
+    free(out);
+    /* An option the allocator would ignore. */
+    snprintf(args, sizeof args, "solve --allocator dp --solver gurobi %s",
+             path);
+    ck_assert_int_eq(run(args, &out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "--solver is an option of --allocator "
+                                      "milp; --allocator dp would ignore it"));
     free(out);
     snprintf(args, sizeof args, "solve %s", badf);
     ck_assert_int_eq(run(args, &out), 1);
@@ -322,6 +360,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_round_trip);
     tcase_add_test(tc, test_curve);
     tcase_add_loop_test(tc, test_errors, 0, sizeof bad / sizeof *bad);
+    tcase_add_test(tc, test_huge_table);
     tcase_add_test(tc, test_missing_file);
     suite_add_tcase(s, tc);
     tc = tcase_create("cli");

@@ -340,6 +340,39 @@ START_TEST(test_bftrainer_pair)
 }
 END_TEST
 
+/* The pair as a spreadsheet or pandas may save it: a byte-order mark,
+ * every field quoted, CRLF, a comma inside a quoted name.  Same values as
+ * written plainly: A Tcup 18, Tcdw 12, Jmin 1, Jmax 2, Pmax 130000000,
+ * tsub 1612988475, curve 0:0, 1:2831, 2:5259. */
+START_TEST(test_bftrainer_quoted)
+{
+    const char *b = tu_write(
+        "q-bnd.csv",
+        "\xEF\xBB\xBF\"job\",\"Tcup\",\"Tcdw\",\"Jmin\",\"Jmax\",\"Pmax\","
+        "\"Tsub\",\"Tsub_epoch_s\"\r\n"
+        "\"A, v2\",\"18\",\"12\",\"1\",\"2\",\"130000000\","
+        "\"2021-02-10 20:21:15\",\"1612988475\"\r\n");
+    const char *c = tu_write("q-long.csv", "\xEF\xBB\xBFjob,bp,N,P,O,Tsub\r\n"
+                                           "\"A, v2\",0,0,0,0,t\r\n"
+                                           "\"A, v2\",1,1,2831,2831,t\r\n"
+                                           "\"A, v2\",2,2,5259,5259,t\r\n");
+    struct jobset js;
+
+    load_ok(b, c, &js);
+    ck_assert_uint_eq(js.n, 1);
+    ck_assert_str_eq(js.jobs[0].name, "A, v2");
+    ck_assert(js.jobs[0].tcup == 18);
+    ck_assert(js.jobs[0].tcdw == 12);
+    ck_assert_int_eq(js.jobs[0].jmin, 1);
+    ck_assert_int_eq(js.jobs[0].jmax, 2);
+    ck_assert(js.jobs[0].pmax == 130000000);
+    ck_assert_int_eq(js.jobs[0].tsub, 1612988475);
+    ck_assert_uint_eq(js.jobs[0].curve.n, 3);
+    ck_assert(js.jobs[0].curve.P[2] == 5259);
+    jobset_release(&js);
+}
+END_TEST
+
 START_TEST(test_bftrainer_tsub_only)
 {
     const char *b =
@@ -552,6 +585,39 @@ START_TEST(test_bad_input)
         snprintf(want, sizeof want, "%s: %s", where, msg);
     ck_assert_str_eq(e.msg, want);
     free(msg);
+}
+END_TEST
+
+/* A NUL byte in a job file is an error at its line, in a native file and
+ * in either table of a BFTrainer pair. */
+START_TEST(test_nul_byte)
+{
+    static const char native[] = "# bfsim-jobs 1\n"
+                                 "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                                 "A,0,1,1,10,0,0,0:0:0 1:1:\0\n";
+    static const char bounds[] = BOUNDS_HEAD "A,18,12,1,2,5,t,0\0\n";
+    static const char longt[] = LONG_HEAD "A,0,0,0,0,t\nA,1,1,2\0,2,t\n";
+    const char *nat = tu_write_bytes("nul.jobs", native, sizeof native - 1);
+    const char *b = tu_write_bytes("nulb.csv", bounds, sizeof bounds - 1);
+    const char *bok = tu_write("okb.csv", BOUNDS_HEAD "A,18,12,1,2,5,t,0\n");
+    const char *l = tu_write_bytes("null.csv", longt, sizeof longt - 1);
+    const char *lok = tu_write("okl.csv", LONG_HEAD LONG_A);
+    struct jobset js;
+    struct bfs_error e;
+    char want[4200];
+
+    bfs_error_clear(&e);
+    ck_assert_int_eq(jobset_load(nat, NULL, &js, &e), BFS_EPARSE);
+    snprintf(want, sizeof want, "%s:3: NUL byte at column 26", nat);
+    ck_assert_str_eq(e.msg, want);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(jobset_load(b, lok, &js, &e), BFS_EPARSE);
+    snprintf(want, sizeof want, "%s:2: NUL byte at column 18", b);
+    ck_assert_str_eq(e.msg, want);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(jobset_load(bok, l, &js, &e), BFS_EPARSE);
+    snprintf(want, sizeof want, "%s:3: NUL byte at column 8", l);
+    ck_assert_str_eq(e.msg, want);
 }
 END_TEST
 
@@ -824,12 +890,14 @@ static Suite *jobs_suite(void)
 
     tc = tcase_create("bftrainer");
     tcase_add_test(tc, test_bftrainer_pair);
+    tcase_add_test(tc, test_bftrainer_quoted);
     tcase_add_test(tc, test_bftrainer_tsub_only);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("bad");
     tcase_add_loop_test(tc, test_bad_input, 0,
                         (int)(sizeof bad / sizeof bad[0]));
+    tcase_add_test(tc, test_nul_byte);
     tcase_add_test(tc, test_missing_file);
     suite_add_tcase(s, tc);
 

@@ -492,7 +492,7 @@ START_TEST(test_registered)
         ck_assert_str_eq(solver_default_name(), solver_backend_name(0));
     solver_opts_default(&o);
     bfs_error_clear(&e);
-    ck_assert_int_eq(solver_create("gurobi", &o, &s, &e), BFS_ENOTFOUND);
+    ck_assert_int_eq(solver_create("gurobi", &o, &s, &e), BFS_EUSAGE);
     ck_assert_ptr_nonnull(strstr(e.msg, "gurobi"));
 #ifndef HAVE_CBC
     bfs_error_clear(&e);

@@ -509,6 +509,18 @@ START_TEST(test_config_errors)
     expect_config_error(
         "unknown.json", "{\"trace\": \"t\",\n\n \"tfdw\": [5, 10]}\n",
         "unknown.json:3: ", "'tfdw' is not an option of bfsim replay");
+    /* A NUL byte used to end the text silently (json_loadb of strlen):
+     * the option after it was dropped.  Line 2, column 11. */
+    {
+        static const char nul[] = "{\"tfwd\": 5,\n \"tfdw\": 1\0, \"x\": 2}\n";
+        const char *cfg = path_in(dir_of("errors"), "nul.json");
+        FILE *f = fopen(cfg, "wb");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_uint_eq(fwrite(nul, 1, sizeof nul - 1, f), sizeof nul - 1);
+        ck_assert_int_eq(fclose(f), 0);
+        expect_load_error("nul.json", NULL,
+                          "nul.json:2: ", "NUL byte at column 11");
+    }
     /* An abbreviation getopt would take is refused too. */
     expect_config_error("abbrev.json", "{\"tf\": 5}\n",
                         "abbrev.json:1: ", "'tf' is not an option");
@@ -1105,6 +1117,158 @@ START_TEST(test_interrupt)
 }
 END_TEST
 
+/* Writes OUT/runs/ID/lock holding "HOST PID". */
+static void write_lock(const char *out, const char *id, const char *host,
+                       long pid)
+{
+    char p[4096], text[400];
+
+    snprintf(p, sizeof p, "%s/runs", out);
+    mkdir(out, 0777);
+    mkdir(p, 0777);
+    snprintf(p, sizeof p, "%s/runs/%s", out, id);
+    mkdir(p, 0777);
+    snprintf(p, sizeof p, "%s/runs/%s/lock", out, id);
+    snprintf(text, sizeof text, "%s %ld\n", host, pid);
+    write_at(p, text);
+}
+
+/* A resumed sweep does not run a run another live process holds: run 0
+ * is locked by this test process (alive, this host), run 1 by a process
+ * on another host (which the sweep cannot look at: taken as live); run 2
+ * is free.  The sweep runs run 2 only, says why it skipped the others and
+ * ends with status 1, leaving their locks.  Then run 0's lock names a
+ * dead process (a child already reaped) and run 1's is gone: the sweep
+ * takes run 0 over, runs both, and removes every lock. */
+START_TEST(test_lock)
+{
+    const char *dir = dir_of("lock");
+    const char *cfg = path_in(dir, "l.json");
+    const char *out = path_in(dir, "l.sweep");
+    char args[4096], ids[4][17], st[4][16], host[256], want[600], p[4096];
+    char *o, *err;
+    pid_t dead;
+    int ws;
+
+    tiny_inputs(dir);
+    write_at(cfg, "{" TINY_KEYS " \"nodes\": 1, \"tfwd\": [5, 10, 20]}\n");
+    snprintf(args, sizeof args, "sweep %s --list", cfg);
+    ck_assert_uint_eq(list_runs(args, ids, st, 4), 3);
+    ck_assert_int_eq(gethostname(host, sizeof host), 0);
+    host[sizeof host - 1] = '\0';
+    write_lock(out, ids[0], host, (long)getpid());
+    write_lock(out, ids[1], "elsewhere.invalid", 1);
+
+    snprintf(args, sizeof args, "sweep %s -q", cfg);
+    ck_assert_int_eq(run(args, &o, &err), 1);
+    snprintf(want, sizeof want,
+             "run %s skipped: it is running (lock held by %s %ld)", ids[0],
+             host, (long)getpid());
+    ck_assert_msg(strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
+    snprintf(want, sizeof want,
+             "run %s skipped: it is running (lock held by elsewhere.invalid "
+             "1)",
+             ids[1]);
+    ck_assert_msg(strstr(err, want) != NULL, "'%s' lacks '%s'", err, want);
+    free(o);
+    free(err);
+    snprintf(args, sizeof args, "sweep %s --list", cfg);
+    list_runs(args, ids, st, 4);
+    ck_assert_str_eq(st[0], "pending");
+    ck_assert_str_eq(st[1], "pending");
+    ck_assert_str_eq(st[2], "complete");
+    snprintf(p, sizeof p, "%s/runs/%s/lock", out, ids[0]);
+    ck_assert(tu_exists(p));
+    snprintf(p, sizeof p, "%s/runs/%s/lock", out, ids[2]);
+    ck_assert(!tu_exists(p));
+
+    dead = fork();
+    ck_assert_int_ge(dead, 0);
+    if (dead == 0)
+        _exit(0);
+    ck_assert_int_eq(waitpid(dead, &ws, 0), dead);
+    write_lock(out, ids[0], host, (long)dead);
+    snprintf(p, sizeof p, "%s/runs/%s/lock", out, ids[1]);
+    ck_assert_int_eq(unlink(p), 0);
+    snprintf(args, sizeof args, "sweep %s -q", cfg);
+    run_ok(args, 0);
+    snprintf(args, sizeof args, "sweep %s --list", cfg);
+    list_runs(args, ids, st, 4);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_str_eq(st[i], "complete");
+        snprintf(p, sizeof p, "%s/runs/%s/lock", out, ids[i]);
+        ck_assert(!tu_exists(p));
+    }
+}
+END_TEST
+
+#ifdef __linux__
+/* SIGKILL of the sweep (a batch system's hard limit) leaves no replay
+ * running unattended: the replay is its own process group, its lock names
+ * it (not the sweep), and it gets SIGTERM when the sweep dies, so it
+ * stops at once with its outputs marked partial.  A replay of 300 nodes
+ * over 400 days takes seconds; without the death signal it would run to
+ * its end and write "partial": false. */
+START_TEST(test_sigkill)
+{
+    const char *dir = dir_of("kill");
+    const char *cfg = path_in(dir, "k.json");
+    const char *out = path_in(dir, "k.sweep");
+    char args[4096], ids[2][17], st[2][16], p[4096], line[400], host[256];
+    long replay = 0;
+    double t0;
+    pid_t pid;
+    int ws;
+    FILE *f;
+
+    snprintf(args, sizeof args,
+             "gen-trace --nodes 300 --duration 400d -q -o %s/g.trace.gz", dir);
+    run_ok(args, 0);
+    write_at(path_in(dir, "g.jobs"),
+             "# bfsim-jobs 1\n"
+             "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+             "A,0,1,4,1e15,1,1,0:0:0 1:10:10 4:30:30\n");
+    write_at(cfg, "{\"trace\": \"g.trace.gz\", \"jobs\": \"g.jobs\", "
+                  "\"align-jobs\": true, \"allocator\": \"dp\"}\n");
+    snprintf(args, sizeof args, "sweep %s --list", cfg);
+    ck_assert_uint_eq(list_runs(args, ids, st, 2), 1);
+
+    pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stderr))
+            _exit(127);
+        execl(tu_bfsim(), "bfsim", "sweep", cfg, "-q", (char *)NULL);
+        _exit(127);
+    }
+    snprintf(p, sizeof p, "%s/runs/%s", out, ids[0]);
+    t0 = now_s();
+    while (!has_tmp(p, "run.h5.tmp.") && now_s() - t0 < 120)
+        usleep(2000);
+    snprintf(p, sizeof p, "%s/runs/%s/lock", out, ids[0]);
+    f = fopen(p, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    fclose(f);
+    ck_assert_int_eq(gethostname(host, sizeof host), 0);
+    host[sizeof host - 1] = '\0';
+    ck_assert_int_eq(strncmp(line, host, strlen(host)), 0);
+    replay = strtol(line + strlen(host), NULL, 10);
+    ck_assert_int_gt(replay, 0);
+    ck_assert_int_ne(replay, pid);
+    ck_assert_int_eq(getpgid((pid_t)replay), (pid_t)replay);
+
+    ck_assert_int_eq(kill(pid, SIGKILL), 0);
+    ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+    snprintf(p, sizeof p, "%s/runs/%s/summary.json", out, ids[0]);
+    t0 = now_s();
+    while (!tu_exists(p) && now_s() - t0 < 60)
+        usleep(10000);
+    ck_assert_msg(file_has(p, "\"partial\": true"), "no partial summary");
+}
+END_TEST
+#endif
+
 /* ---- the results table over special files -------------------------------- */
 
 /* The results table is complete or absent, so it is only ever written by
@@ -1202,6 +1366,10 @@ int main(void)
     tcase_add_test(tr, test_gnu_parallel);
     tcase_add_test(tr, test_failed_run);
     tcase_add_test(tr, test_interrupt);
+    tcase_add_test(tr, test_lock);
+#ifdef __linux__
+    tcase_add_test(tr, test_sigkill);
+#endif
     suite_add_tcase(s, tr);
     return tu_run(s);
 }

@@ -215,8 +215,33 @@ START_TEST(test_bad_inputs)
                "bad change '+'");
     expect_bad("time.trace", "bfsim-trace 1\nnode a\n1e5 +0\n", 3,
                "bad event time '1e5'");
+    /* INT64_MAX made `bfsim info` print a span of 2.5e15 hours (the
+     * subtraction overflowed); times end with the year 9999. */
+    expect_bad("max.trace",
+               "bfsim-trace 1\nnode a\n10 +0\n9223372036854775807 -0\n", 4,
+               "event time 9223372036854775807 is out of range (Unix seconds "
+               "within +-253402300799, years -6000 to 9999)");
+    expect_bad("min.trace", "bfsim-trace 1\nnode a\n-253402300800 +0\n", 3,
+               "event time -253402300800 is out of range");
     expect_bad("late.trace", "bfsim-trace 1\nnode a\n10 +0\nnode b\n", 4,
                "node line after the first event");
+}
+END_TEST
+
+/* A NUL byte in a comment used to cut the comment and glue the next line
+ * (the event at 20) onto it, so the trace read one event fewer: now it
+ * is an error at the comment's line. */
+START_TEST(test_nul_in_comment)
+{
+    static const char text[] = "bfsim-trace 1\nnode a\n10 +0\n"
+                               "# cut\0here\n20 -0\n";
+    struct bfs_error e;
+    const char *p = tu_write_bytes("nul.trace", text, sizeof text - 1);
+    char want[4200];
+
+    ck_assert_int_eq(read_all(p, &e), BFS_EPARSE);
+    snprintf(want, sizeof want, "%s:4: NUL byte at column 6", p);
+    ck_assert_str_eq(e.msg, want);
 }
 END_TEST
 
@@ -368,6 +393,7 @@ int main(void)
     tcase_add_test(tc, test_reader_lenient_layout);
     tcase_add_test(tc, test_reader_no_events);
     tcase_add_test(tc, test_bad_inputs);
+    tcase_add_test(tc, test_nul_in_comment);
     tcase_add_test(tc, test_truncated_gzip);
     tcase_add_test(tc, test_writer_errors);
     tcase_add_test(tc, test_missing_file);

@@ -34,6 +34,19 @@ START_TEST(test_time)
     ck_assert_int_eq(bfs_time_parse("2021-02-10 20:21:15x", &t), BFS_EPARSE);
     ck_assert_int_eq(bfs_time_parse("", &t), BFS_EPARSE);
     ck_assert_int_eq(t, 7); /* untouched on failure */
+    /* Seconds must lie within years -6000..9999: 9999-12-31 23:59:59 is
+     * 2932896 days (253402214400 s) + 86399 s after the epoch. */
+    ck_assert_int_eq(bfs_time_parse("9999-12-31 23:59:59", &t), 0);
+    ck_assert_int_eq(t, 253402300799);
+    ck_assert_int_eq(t, BFS_TIME_MAX);
+    ck_assert_int_eq(bfs_time_parse("253402300799", &t), 0);
+    ck_assert_int_eq(bfs_time_parse("-253402300799", &t), 0);
+    t = 7;
+    ck_assert_int_eq(bfs_time_parse("253402300800", &t), BFS_ERANGE);
+    ck_assert_int_eq(bfs_time_parse("-253402300800", &t), BFS_ERANGE);
+    ck_assert_int_eq(bfs_time_parse("9223372036854775807", &t), BFS_ERANGE);
+    ck_assert_int_eq(bfs_time_parse("99999999999999999999", &t), BFS_ERANGE);
+    ck_assert_int_eq(t, 7);
     /* Round trip over a few centuries, day by day and a prime stride. */
     for (int64_t x = -5000000000LL; x < 5000000000LL; x += 86400 * 7 + 13) {
         ck_assert_int_eq(bfs_time_parse(bfs_time_format(x, buf), &t), 0);
@@ -57,6 +70,17 @@ START_TEST(test_numbers)
     ck_assert_int_eq(bfs_parse_double("7115.3000000000002", &d), 0);
     ck_assert(d == 7115.3000000000002);
     ck_assert_int_eq(bfs_parse_double("nan", &d), BFS_ERANGE);
+    ck_assert_int_eq(bfs_parse_double("-inf", &d), BFS_ERANGE);
+    /* strtod reads hexadecimal and skips blanks: both refused. */
+    ck_assert_int_eq(bfs_parse_double("0x10", &d), BFS_EPARSE);
+    ck_assert_int_eq(bfs_parse_double("1e0x", &d), BFS_EPARSE);
+    ck_assert_int_eq(bfs_parse_double("\n5", &d), BFS_EPARSE);
+    ck_assert_int_eq(bfs_parse_i64("\n5", &i), BFS_EPARSE);
+    ck_assert_int_eq(bfs_parse_i64("0x10", &i), BFS_EPARSE);
+    ck_assert_int_eq(bfs_parse_double("-.5e1", &d), 0);
+    ck_assert(d == -5.0);
+    ck_assert_int_eq(bfs_parse_i64("+7", &i), 0);
+    ck_assert_int_eq(i, 7);
     ck_assert_int_eq(bfs_parse_double("1e999", &d), BFS_ERANGE);
     ck_assert_int_eq(bfs_parse_double("", &d), BFS_EPARSE);
 }
@@ -230,6 +254,118 @@ START_TEST(test_lines_truncated_gzip)
 }
 END_TEST
 
+/* A NUL byte is an error at its line and column (1-based), in a plain and
+ * in a gzip file; the lines before it are returned whole. */
+START_TEST(test_lines_nul)
+{
+    static const char text[] = "first\nab\0cd\nnext\n";
+    const char *paths[2];
+    gzFile gz;
+
+    paths[0] = tu_write_bytes("nul.txt", text, sizeof text - 1);
+    paths[1] = tu_tmp("nul.txt.gz");
+    gz = gzopen(paths[1], "wb");
+    ck_assert_int_eq(gzwrite(gz, text, sizeof text - 1), (int)sizeof text - 1);
+    gzclose(gz);
+    for (int i = 0; i < 2; i++) {
+        struct bfs_lines *r;
+        struct bfs_error e;
+        char *line, want[4200];
+
+        bfs_error_clear(&e);
+        ck_assert_int_eq(bfs_lines_open(paths[i], &r, &e), 0);
+        ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+        ck_assert_str_eq(line, "first");
+        ck_assert_int_eq(bfs_lines_next(r, &line, &e), BFS_EPARSE);
+        snprintf(want, sizeof want, "%s:2: NUL byte at column 3", paths[i]);
+        ck_assert_str_eq(e.msg, want);
+        bfs_lines_close(r);
+    }
+}
+END_TEST
+
+/* Lines longer than the reader's 128 KiB chunk, and a line end falling on
+ * the chunk boundary, come back whole. */
+START_TEST(test_lines_chunks)
+{
+    size_t chunk = (size_t)1 << 17, n = 3 * chunk + 10;
+    char *text = xmalloc(n + 1), *line;
+    struct bfs_lines *r;
+    struct bfs_error e;
+    const char *p;
+
+    /* Line 1: chunk-1 bytes and its newline fill the first chunk exactly;
+     * line 2: 2 * chunk bytes across two refills; line 3: "tail"
+     * without a newline. */
+    memset(text, 'a', chunk - 1);
+    text[chunk - 1] = '\n';
+    memset(text + chunk, 'b', 2 * chunk);
+    text[3 * chunk] = '\n';
+    memcpy(text + 3 * chunk + 1, "tail", 4);
+    n = 3 * chunk + 5;
+    p = tu_write_bytes("chunks.txt", text, n);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(bfs_lines_open(p, &r, &e), 0);
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+    ck_assert_uint_eq(strlen(line), chunk - 1);
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+    ck_assert_uint_eq(strlen(line), 2 * chunk);
+    ck_assert_int_eq(line[2 * chunk - 1], 'b');
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+    ck_assert_str_eq(line, "tail");
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 0);
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 0);
+    bfs_lines_close(r);
+    free(text);
+}
+END_TEST
+
+/* RFC 4180 fields: quotes removed, "" for a quote, separators inside
+ * quotes kept, empty and unquoted fields as they are. */
+START_TEST(test_csv_split)
+{
+    char a[] = "\"J1\",\"a,b\",,x\"y,\"say \"\"hi\"\"\",\"\"";
+    char b[] = "\"open,1";
+    char c[] = "\"x\"y,2";
+    char *f[8];
+    size_t n = 0, col = 0;
+
+    ck_assert_int_eq(bfs_csv_split(a, ',', f, 8, &n, &col), 0);
+    ck_assert_uint_eq(n, 6);
+    ck_assert_str_eq(f[0], "J1");
+    ck_assert_str_eq(f[1], "a,b");
+    ck_assert_str_eq(f[2], "");
+    ck_assert_str_eq(f[3], "x\"y");
+    ck_assert_str_eq(f[4], "say \"hi\"");
+    ck_assert_str_eq(f[5], "");
+    ck_assert_int_eq(bfs_csv_split(b, ',', f, 8, &n, &col), BFS_EPARSE);
+    ck_assert_uint_eq(col, 1); /* the quote that never closes */
+    ck_assert_int_eq(bfs_csv_split(c, ',', f, 8, &n, &col), BFS_EPARSE);
+    ck_assert_uint_eq(col, 4); /* 'y' after the closing quote */
+}
+END_TEST
+
+/* A UTF-8 byte-order mark is dropped from the first line only. */
+START_TEST(test_lines_bom)
+{
+    const char *p = tu_write("bom.txt", "\xEF\xBB\xBF"
+                                        "a,b\r\n\xEF\xBB\xBF"
+                                        "c\n");
+    struct bfs_lines *r;
+    struct bfs_error e;
+    char *line;
+
+    bfs_error_clear(&e);
+    ck_assert_int_eq(bfs_lines_open(p, &r, &e), 0);
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+    ck_assert_str_eq(line, "a,b");
+    ck_assert_int_eq(bfs_lines_next(r, &line, &e), 1);
+    ck_assert_str_eq(line, "\xEF\xBB\xBF"
+                           "c");
+    bfs_lines_close(r);
+}
+END_TEST
+
 START_TEST(test_split)
 {
     char a[] = "x,,y", b[] = "  p \t q  ";
@@ -258,6 +394,10 @@ int main(void)
     tcase_add_test(tc, test_pairwise_sum);
     tcase_add_test(tc, test_lines);
     tcase_add_test(tc, test_lines_truncated_gzip);
+    tcase_add_test(tc, test_lines_nul);
+    tcase_add_test(tc, test_lines_chunks);
+    tcase_add_test(tc, test_csv_split);
+    tcase_add_test(tc, test_lines_bom);
     tcase_add_test(tc, test_split);
     suite_add_tcase(s, tc);
     return tu_run(s);

@@ -127,3 +127,67 @@ tests_check_interop_LDADD = $(BFS_TESTLIBS)
 tests_check_batsim_SOURCES = tests/check_batsim.c $(BFS_TESTHDRS)
 tests_check_batsim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_batsim_LDADD = $(BFS_TESTLIBS)
+
+# Fuzzing (./configure --enable-fuzzing CC=clang): one libFuzzer target per
+# reader, all from tests/fuzz/fuzz.c, each with its seed corpus in
+# tests/fuzz/corpus/NAME.  `make fuzz FUZZ_SECONDS=N` runs each for N
+# seconds on a copy of its corpus and fails on any crash, leak or UB.
+BFS_FUZZ_TARGETS = trace jobs pair swf slurm hostlist export instance sweep
+EXTRA_DIST += tests/fuzz/fuzz.c tests/fuzz/corpus
+if FUZZING
+noinst_PROGRAMS = tests/fuzz/fuzz_trace tests/fuzz/fuzz_jobs tests/fuzz/fuzz_pair tests/fuzz/fuzz_swf tests/fuzz/fuzz_slurm tests/fuzz/fuzz_hostlist tests/fuzz/fuzz_export tests/fuzz/fuzz_instance tests/fuzz/fuzz_sweep
+tests_fuzz_fuzz_trace_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_trace_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TRACE
+tests_fuzz_fuzz_trace_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_trace_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_jobs_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_jobs_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_JOBS
+tests_fuzz_fuzz_jobs_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_jobs_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_pair_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_pair_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_PAIR
+tests_fuzz_fuzz_pair_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_pair_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_swf_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_swf_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_SWF
+tests_fuzz_fuzz_swf_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_swf_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_slurm_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_slurm_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_SLURM
+tests_fuzz_fuzz_slurm_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_slurm_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_hostlist_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_hostlist_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_HOSTLIST
+tests_fuzz_fuzz_hostlist_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_hostlist_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_export_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_export_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_EXPORT
+tests_fuzz_fuzz_export_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_export_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_instance_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_instance_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_INSTANCE
+tests_fuzz_fuzz_instance_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_instance_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_sweep_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_sweep_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_SWEEP
+tests_fuzz_fuzz_sweep_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_sweep_LDADD = libbfsim.a $(BFS_LIBS)
+endif
+FUZZ_SECONDS = 60
+fuzz:
+if FUZZING
+	@set -e; for t in $(BFS_FUZZ_TARGETS); do \
+	  work=fuzz-corpus/$$t; mkdir -p $$work; \
+	  echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
+	  tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 \
+	    -timeout=30 -print_final_stats=1 -artifact_prefix=fuzz-corpus/$$t- \
+	    $$work $(srcdir)/tests/fuzz/corpus/$$t 2>&1 | \
+	    grep -E '^(#[0-9]+.*DONE|stat::|==[0-9]+==ERROR|SUMMARY|Done)' || true; \
+	  if ls fuzz-corpus/$$t-crash-* fuzz-corpus/$$t-leak-* \
+	     fuzz-corpus/$$t-timeout-* fuzz-corpus/$$t-oom-* >/dev/null 2>&1; then \
+	    echo "fuzz_$$t: finding in fuzz-corpus/"; exit 1; fi; \
+	done
+else
+	@echo "make fuzz: configure with --enable-fuzzing CC=clang first"; exit 1
+endif
+.PHONY: fuzz

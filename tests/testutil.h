@@ -110,6 +110,19 @@ static inline const char *tu_write(const char *name, const char *text)
     return p;
 }
 
+/* Writes n bytes (NUL bytes included) to the temporary file name and
+ * returns its path. */
+static inline const char *tu_write_bytes(const char *name, const char *data,
+                                         size_t n)
+{
+    const char *p = tu_tmp(name);
+    FILE *f = fopen(p, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(data, 1, n, f), n);
+    ck_assert_int_eq(fclose(f), 0);
+    return p;
+}
+
 /* The whole content of a file (malloc'd), or NULL if it cannot be read. */
 static inline char *tu_slurp(const char *path)
 {

@@ -160,7 +160,8 @@ int allocator_create(const struct alloc_opts *o, struct allocator **out,
         *out = a;
         return 0;
     }
-    return bfs_fail(e, BFS_ENOTFOUND, "unknown allocator '%s'", o->name);
+    return bfs_fail(e, BFS_EUSAGE,
+                    "unknown allocator '%s' (known: even, dp, milp)", o->name);
 }
 
 int allocator_solve(struct allocator *a, const struct alloc_problem *p,

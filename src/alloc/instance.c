@@ -28,6 +28,13 @@
  * small enough that the tables of a hostile file fit in memory. */
 #define INSTANCE_MAX_NODES 1000000
 
+/* Most entries of the objective tables together (the sum over the jobs of
+ * jmax + 1; 128 MiB of doubles).  A job given by a few curve points can
+ * ask for a table of a million entries: without a bound on the sum, a
+ * 200 KB file asked for 24 GB.  Replays dump tables far smaller (jobs x
+ * the largest Jmax, thousands). */
+#define INSTANCE_MAX_TABLE ((size_t)1 << 24)
+
 /* Where a value sits, for messages: "job 2 (J00002)" or "". */
 struct where {
     const char *path;
@@ -245,6 +252,12 @@ static int parse(json_t *root, struct instance *in, struct where *w,
             return rc;
         sum += jb->cur;
         off += (size_t)jb->jmax + 1;
+        if (off > INSTANCE_MAX_TABLE)
+            return fail(w, e, BFS_ERANGE,
+                        "the objective tables of jobs 0..%zu hold %zu "
+                        "entries (the sum of jmax + 1), more than the %zu "
+                        "an instance may have",
+                        j, off, INSTANCE_MAX_TABLE);
     }
     in->o = xcalloc(off + 1, sizeof *in->o);
     off = 0;

@@ -850,7 +850,7 @@ static int parse_solver(const char *spec, struct mstate *st,
         else if (olen == 8 && strncmp(opt, "start=no", olen) == 0)
             st->start = 0;
         else
-            return bfs_fail(e, BFS_EINVAL,
+            return bfs_fail(e, BFS_EUSAGE,
                             "solver '%s': unknown option '%.*s' (known: "
                             "isolate=yes, isolate=no, start=yes, start=no)",
                             spec, (int)olen, opt);
@@ -890,7 +890,7 @@ static int milp_create(const struct alloc_opts *o, void **state,
         st->model = MODEL_NODE;
     else {
         milp_destroy(st);
-        return bfs_fail(e, BFS_ENOTFOUND,
+        return bfs_fail(e, BFS_EUSAGE,
                         "unknown model '%s' (known: count, node)", o->model);
     }
     if (!spec) {

@@ -4,6 +4,9 @@
  * input can cause also fill a struct bfs_error with a message that names
  * the file, the line and the problem ("jobs.csv:12: Jmin 5 > Jmax 4"),
  * ready to be printed by main.c, the only place that talks to the user.
+ * BFS_EUSAGE is for a value given on the command line (an unknown name,
+ * a count out of range, an option the chosen method ignores): the program
+ * then exits with status 2, like getopt's own errors.
  */
 #ifndef BFS_ERROR_H
 #define BFS_ERROR_H
@@ -21,7 +24,8 @@
     X(ENOTFOUND, -5, "not found")                                              \
     X(EUNSUP, -6, "not supported")                                             \
     X(ESOLVER, -7, "solver failure")                                           \
-    X(EINTR, -8, "interrupted")
+    X(EINTR, -8, "interrupted")                                                \
+    X(EUSAGE, -9, "usage error")
 
 enum bfs_errcode {
 #define BFS_ERR_ENUM(name, value, msg) BFS_##name = value,

@@ -128,10 +128,16 @@ static int digits(const char **p, int n, int *out)
 int bfs_time_parse(const char *s, int64_t *out)
 {
     const char *p = s;
-    int y, mo, d, h, mi, se;
+    int y, mo, d, h, mi, se, rc;
+    int64_t v;
 
-    if (bfs_parse_i64(s, out) == 0)
-        return 0;
+    if ((rc = bfs_parse_i64(s, &v)) != BFS_EPARSE) {
+        if (rc == 0 && (v < BFS_TIME_MIN || v > BFS_TIME_MAX))
+            rc = BFS_ERANGE;
+        if (rc == 0)
+            *out = v;
+        return rc;
+    }
     if (digits(&p, 4, &y) || *p++ != '-' || digits(&p, 2, &mo) || *p++ != '-' ||
         digits(&p, 2, &d) || (*p != ' ' && *p != 'T'))
         return BFS_EPARSE;
@@ -207,10 +213,11 @@ int bfs_parse_duration(const char *s, int64_t min, int64_t *out)
 
 int bfs_parse_i64(const char *s, int64_t *out)
 {
+    const char *p = s + (*s == '-' || *s == '+');
     char *end;
     long long v;
 
-    if (*s == '\0' || *s == ' ' || *s == '\t')
+    if (*p < '0' || *p > '9') /* strtoll would skip blanks */
         return BFS_EPARSE;
     errno = 0;
     v = strtoll(s, &end, 10);
@@ -237,10 +244,16 @@ int bfs_parse_int(const char *s, int *out)
 
 int bfs_parse_double(const char *s, double *out)
 {
+    const char *p = s + (*s == '-' || *s == '+');
     char *end;
     double v;
 
-    if (*s == '\0' || *s == ' ' || *s == '\t')
+    /* strtod also skips blanks and reads hexadecimal ("0x10" is 16):
+     * only a digit or a point may follow the sign, or the "inf" and "nan"
+     * that the finiteness check below refuses with BFS_ERANGE. */
+    if (!((*p >= '0' && *p <= '9') || *p == '.' ||
+          (*p && strchr("iInN", *p))) ||
+        strpbrk(s, "xX"))
         return BFS_EPARSE;
     errno = 0;
     v = strtod(s, &end);
@@ -319,11 +332,18 @@ double bfs_pairwise_sum(const double *a, size_t n)
 struct bfs_lines {
     gzFile gz;
     char *path;
-    char *buf;
+    char *buf; /* the line returned, NUL-terminated */
     size_t cap;
     size_t lineno;
     double size; /* bytes of the file, 0 when unknown (a pipe) */
+    char *in;    /* bytes read from gz and not yet returned */
+    size_t in_pos, in_len;
+    int eof;
 };
+
+/* Size of the read buffer: large enough that gzread's per-call cost
+ * vanishes. */
+#define LINES_CHUNK ((size_t)1 << 17)
 
 int bfs_lines_open(const char *path, struct bfs_lines **out,
                    struct bfs_error *e)
@@ -343,53 +363,83 @@ int bfs_lines_open(const char *path, struct bfs_lines **out,
     r->path = xstrdup(path);
     if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
         r->size = (double)st.st_size;
+    r->in = xmalloc(LINES_CHUNK);
     *out = r;
+    return 0;
+}
+
+/* Refills r->in.  Returns 1 if bytes were read, 0 at the end of the
+ * data, BFS_EIO on a read error or a truncated compressed stream. */
+static int lines_fill(struct bfs_lines *r, struct bfs_error *e)
+{
+    int n, zerr;
+    const char *msg;
+
+    if (r->eof)
+        return 0;
+    n = gzread(r->gz, r->in, (unsigned)LINES_CHUNK);
+    if (n > 0) {
+        r->in_pos = 0;
+        r->in_len = (size_t)n;
+        return 1;
+    }
+    msg = gzerror(r->gz, &zerr);
+    if (n < 0 || (zerr != Z_OK && zerr != Z_BUF_ERROR))
+        return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1, "read error: %s",
+                           zerr == Z_ERRNO ? strerror(errno) : msg);
+    /* zlib ends a truncated gzip stream with Z_BUF_ERROR. */
+    if (zerr == Z_BUF_ERROR)
+        return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1,
+                           "unexpected end of compressed data");
+    r->eof = 1;
     return 0;
 }
 
 int bfs_lines_next(struct bfs_lines *r, char **line, struct bfs_error *e)
 {
     size_t len = 0;
+    int got = 0; /* some byte of this line was read */
+    char *nul;
 
     for (;;) {
-        BFS_GROW(r->buf, r->cap, len + 4096);
-        if (!gzgets(r->gz, r->buf + len, (int)(r->cap - len))) {
-            int zerr;
-            const char *msg = gzerror(r->gz, &zerr);
-            if (zerr != Z_OK && zerr != Z_BUF_ERROR)
-                return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1,
-                                   "read error: %s",
-                                   zerr == Z_ERRNO ? strerror(errno) : msg);
-            if (len == 0) {
-                /* A truncated gzip stream ends with Z_BUF_ERROR. */
-                if (zerr == Z_BUF_ERROR)
-                    return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1,
-                                       "unexpected end of compressed data");
-                return 0;
-            }
+        const char *p = r->in + r->in_pos;
+        size_t avail = r->in_len - r->in_pos;
+        const char *nl = avail ? memchr(p, '\n', avail) : NULL;
+        size_t take = nl ? (size_t)(nl - p) : avail;
+
+        BFS_GROW(r->buf, r->cap, len + take + 1);
+        memcpy(r->buf + len, p, take);
+        len += take;
+        got |= avail > 0;
+        if (nl) {
+            r->in_pos += take + 1;
             break;
         }
-        len += strlen(r->buf + len);
-        if (len > 0 && r->buf[len - 1] == '\n')
-            break;
-        if (gzeof(r->gz))
-            break;
+        r->in_pos = r->in_len;
+        int rc = lines_fill(r, e);
+        if (rc < 0)
+            return rc;
+        if (rc == 0) {
+            if (!got)
+                return 0;
+            break; /* a last line without a newline */
+        }
     }
-    if (len > 0 && r->buf[len - 1] == '\n') {
-        r->buf[--len] = '\0';
-    } else {
-        /* A last line without a newline: make sure the stream did not
-         * just stop in the middle (a truncated gzip file). */
-        int zerr;
-        gzerror(r->gz, &zerr);
-        if (zerr == Z_BUF_ERROR)
-            return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1,
-                               "unexpected end of compressed data");
-    }
+    r->buf[len] = '\0';
+    r->lineno++;
+    /* A NUL byte would silently cut the line for every caller that treats
+     * it as a C string: refuse it here, once, for every reader. */
+    nul = memchr(r->buf, '\0', len);
+    if (nul)
+        return bfs_fail_at(e, BFS_EPARSE, r->path, r->lineno,
+                           "NUL byte at column %zu",
+                           (size_t)(nul - r->buf) + 1);
     if (len > 0 && r->buf[len - 1] == '\r')
         r->buf[--len] = '\0';
-    r->lineno++;
     *line = r->buf;
+    /* A UTF-8 byte-order mark, as spreadsheets write it, opens no field. */
+    if (r->lineno == 1 && len >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0)
+        *line += 3;
     return 1;
 }
 
@@ -418,6 +468,7 @@ void bfs_lines_close(struct bfs_lines *r)
     if (!r)
         return;
     gzclose(r->gz);
+    xfree(r->in);
     xfree(r->buf);
     xfree(r->path);
     xfree(r);
@@ -439,6 +490,54 @@ size_t bfs_split(char *line, char sep, char **fields, size_t max)
         p = q + 1;
     }
     return n;
+}
+
+int bfs_csv_split(char *line, char sep, char **fields, size_t max, size_t *n,
+                  size_t *col)
+{
+    /* Unquoting only shortens the text, so the write position w never
+     * passes the read position p and the fields stay in the line. */
+    char *p = line, *w = line;
+    size_t k = 0;
+
+    for (;;) {
+        if (k < max)
+            fields[k] = w;
+        k++;
+        if (*p == '"') {
+            const char *open = p++;
+            for (;;) {
+                if (*p == '\0') {
+                    *col = (size_t)(open - line) + 1;
+                    return BFS_EPARSE;
+                }
+                if (*p == '"' && p[1] == '"') {
+                    *w++ = '"';
+                    p += 2;
+                } else if (*p == '"') {
+                    p++;
+                    break;
+                } else {
+                    *w++ = *p++;
+                }
+            }
+            if (*p != sep && *p != '\0') {
+                *col = (size_t)(p - line) + 1;
+                return BFS_EPARSE;
+            }
+        } else {
+            while (*p != sep && *p != '\0')
+                *w++ = *p++;
+        }
+        if (*p == '\0') {
+            *w = '\0';
+            break;
+        }
+        *w++ = '\0';
+        p++; /* the separator */
+    }
+    *n = k;
+    return 0;
 }
 
 size_t bfs_split_ws(char *line, char **fields, size_t max)

@@ -32,9 +32,18 @@ void bfs_grow(void **p, size_t *cap, size_t need, size_t elem);
 
 /* ---- time ---------------------------------------------------------- */
 
+/* The range of every time bfsim reads, in Unix seconds: up to the end of
+ * the year 9999 (the last a "YYYY-MM-DD" date can write) and as far back.
+ * Two such times, or one and a duration up to BFS_DURATION_MAX, add and
+ * subtract without overflow, so that code past the readers need not
+ * check. */
+#define BFS_TIME_MAX ((int64_t)253402300799) /* 9999-12-31 23:59:59 */
+#define BFS_TIME_MIN (-BFS_TIME_MAX)
+
 /* Parses "YYYY-MM-DD HH:MM:SS" (UTC; 'T' may stand for the space) or an
- * integer number of Unix seconds into *out.  Returns 0, or BFS_EPARSE for
- * anything else (trailing characters included) without touching *out. */
+ * integer number of Unix seconds into *out.  Returns 0, BFS_ERANGE for
+ * seconds outside [BFS_TIME_MIN, BFS_TIME_MAX], or BFS_EPARSE for
+ * anything else (trailing characters included), without touching *out. */
 int bfs_time_parse(const char *s, int64_t *out);
 
 /* Writes t as "YYYY-MM-DD HH:MM:SS" (UTC) into buf, which must hold
@@ -61,9 +70,10 @@ int bfs_parse_duration(const char *s, int64_t min, int64_t *out);
 
 /* ---- numbers ------------------------------------------------------- */
 
-/* Strict parsers: the whole string must be a number (no trailing text, no
- * empty string).  Return 0 or BFS_EPARSE / BFS_ERANGE; *out is written
- * only on success. */
+/* Strict parsers: the whole string must be a decimal number (no trailing
+ * text, no empty string, no leading blanks, no hexadecimal: "0x10" is not
+ * 16).  Return 0 or BFS_EPARSE / BFS_ERANGE; *out is written only on
+ * success. */
 int bfs_parse_i64(const char *s, int64_t *out);
 int bfs_parse_int(const char *s, int *out);
 int bfs_parse_double(const char *s, double *out); /* finite values only */
@@ -86,7 +96,10 @@ double bfs_pairwise_sum(const double *a, size_t n);
 /* ---- line input ---------------------------------------------------- */
 
 /* A line reader over a plain or gzip-compressed file (zlib reads both).
- * Lines are returned without their "\n" or "\r\n", of any length. */
+ * Lines are returned without their "\n" or "\r\n", of any length, and the
+ * first without a UTF-8 byte-order mark (EF BB BF) if it has one.  A NUL
+ * byte inside a line is an error (with the file, line and column), never
+ * a line silently cut short, so no reader has to check for one. */
 struct bfs_lines;
 
 /* Opens path ("-" is standard input).  Returns 0 or BFS_EIO (reported in
@@ -96,7 +109,9 @@ int bfs_lines_open(const char *path, struct bfs_lines **out,
 
 /* Reads the next line into *line (valid until the next call; the reader
  * owns it, and the caller may modify it in place).  Returns 1 for a line,
- * 0 at the end of the file, BFS_EIO on a read error (reported in e). */
+ * 0 at the end of the file, BFS_EIO on a read error or a truncated
+ * compressed file, BFS_EPARSE on a line holding a NUL byte (each reported
+ * in e with the file and line). */
 int bfs_lines_next(struct bfs_lines *r, char **line, struct bfs_error *e);
 
 /* Number of the line last returned (1-based), for error messages. */
@@ -114,6 +129,17 @@ void bfs_lines_close(struct bfs_lines *r);
  * Returns the number of fields found (which may exceed max: the extra
  * ones are not stored).  Fields are not trimmed or unquoted. */
 size_t bfs_split(char *line, char sep, char **fields, size_t max);
+
+/* Splits one CSV record in place at sep, as RFC 4180 quotes fields: a
+ * field may be enclosed in double quotes (which are removed), inside which
+ * sep stands for itself and "" for one quote; an unquoted field is taken
+ * as it is.  Stores at most max field pointers and the number of fields
+ * found in *n (which may exceed max).  Returns 0, or BFS_EPARSE with the
+ * 1-based column of the problem in *col: a quoted field that does not end
+ * on its line (line breaks inside fields are not read), or text after a
+ * closing quote. */
+int bfs_csv_split(char *line, char sep, char **fields, size_t max, size_t *n,
+                  size_t *col);
 
 /* Splits line in place at runs of blanks (spaces and tabs), like
  * bfs_split.  Leading and trailing blanks make no empty field. */

@@ -19,7 +19,8 @@ int cmd_solve(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 
 /* Prints "bfsim: MESSAGE" for e (or the code's message) on stderr and
- * returns CMD_FAIL. */
+ * returns the exit status: CMD_USAGE for BFS_EUSAGE (a bad command-line
+ * value found by the library), else CMD_FAIL. */
 int cmd_report(const struct bfs_error *e, int code);
 
 /* Prints "bfsim CMD: MESSAGE" and a pointer to `bfsim CMD --help` on

@@ -63,6 +63,7 @@ static int run_bftrainer(const struct convert_args *a, struct import_stats *st,
 static const struct convert_opt swf_opts[] = {
     {"procs-per-node", "P", "default: MaxProcs / MaxNodes, else 1"},
     {"machine-nodes", "N", "default: header MaxNodes"},
+    {"max-nodes", "N", "largest MaxNodes taken (default 1048576)"},
     {"placement", "RULE", "first-fit (default) or contiguous"},
     {"overflow", "RULE", "truncate (default) or skip"},
     {"start", "TIME", "window start (UTC or Unix s)"},
@@ -105,6 +106,7 @@ static int run_swf(const struct convert_args *a, struct import_stats *st,
 
 static const struct convert_opt slurm_opts[] = {
     {"machine-nodes", "N", "without NodeList (default: peak use)"},
+    {"max-nodes", "N", "largest machine inferred (default 1048576)"},
     {"nodes-file", "FILE", "node names, one a line, in order"},
     {"tz-offset", "OFF", "local - UTC: seconds or +HH:MM (default 0)"},
     {"placement", "RULE", "first-fit (default) or contiguous"},

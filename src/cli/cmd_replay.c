@@ -138,6 +138,7 @@ static void show_progress(void *arg, size_t events, int64_t now, double done)
 static int parse_args(int argc, char **argv, struct replay_args *a)
 {
     struct option *lo = xcalloc(options_count + 1, sizeof *lo);
+    unsigned char *given = xcalloc(options_count + 1, 1);
     char *shorts = xmalloc(3 * options_count + 2), *sp = shorts;
     const struct options_entry *o;
     const char *problem;
@@ -181,12 +182,20 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
                                  problem);
             break;
         }
+        given[o - options_table] = 1;
+    }
+    if (rc == CMD_OK && !a->help) {
+        struct bfs_error e;
+        bfs_error_clear(&e);
+        if (options_check(a, given, &e) != 0)
+            rc = cmd_usage_error("replay", "%s", e.msg);
     }
     if (rc == CMD_OK && a->help)
         usage(stdout);
     else if (rc == CMD_OK && optind < argc)
         rc =
             cmd_usage_error("replay", "unexpected argument '%s'", argv[optind]);
+    xfree(given);
     xfree(shorts);
     xfree(lo);
     return rc;

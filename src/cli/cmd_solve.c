@@ -189,7 +189,7 @@ int cmd_solve(int argc, char **argv)
     struct allocator *a = NULL;
     struct alloc_result r;
     struct bfs_error e;
-    const char *bigm = NULL, *path;
+    const char *bigm = NULL, *path, *milp_only = NULL;
     int json = 0, c, rc, *counts;
 
     alloc_opts_default(&o);
@@ -203,18 +203,22 @@ int cmd_solve(int argc, char **argv)
             o.name = optarg;
             break;
         case OPT_SOLVER:
+            milp_only = "--solver";
             o.solver = optarg;
             break;
         case OPT_MODEL:
+            milp_only = "--model";
             o.model = optarg;
             break;
         case OPT_TIME:
+            milp_only = "--time-limit";
             if (bfs_parse_double(optarg, &o.time_limit) || !(o.time_limit > 0))
                 return bad_usage("--time-limit: '%s' is not a positive "
                                  "number of seconds",
                                  optarg);
             break;
         case OPT_GAP:
+            milp_only = "--gap";
             if (bfs_parse_double(optarg, &o.gap_rel) || o.gap_rel < 0)
                 return bad_usage("--gap: '%s' is not a number >= 0", optarg);
             break;
@@ -225,10 +229,12 @@ int cmd_solve(int argc, char **argv)
             bigm = optarg;
             break;
         case OPT_THREADS:
+            milp_only = "--threads";
             if (bfs_parse_int(optarg, &o.threads) || o.threads < 0)
                 return bad_usage("--threads: '%s' is not a count", optarg);
             break;
         case OPT_LOG:
+            milp_only = "--log-level";
             if (bfs_parse_int(optarg, &o.log_level) || o.log_level < 0)
                 return bad_usage("--log-level: '%s' is not a level", optarg);
             break;
@@ -242,6 +248,11 @@ int cmd_solve(int argc, char **argv)
             return bad_usage("unknown or incomplete option '%s'",
                              argv[optind - 1]);
         }
+    /* An option the allocator would ignore is a usage error. */
+    if (milp_only && o.name && strcmp(o.name, "milp") != 0)
+        return bad_usage("%s is an option of --allocator milp; --allocator "
+                         "%s would ignore it",
+                         milp_only, o.name);
     if (optind != argc - 1)
         return bad_usage("%s", optind < argc ? "give one instance file"
                                              : "missing instance file");

@@ -149,9 +149,21 @@ static int parse_shard(const char *s, size_t *i, size_t *n)
 struct progress {
     const struct sweep *s;
     const char *outdir; /* as the user gave it */
-    size_t n_todo, n_ended, n_ok, n_failed, n_interrupted;
+    size_t n_todo, n_ended, n_ok, n_failed, n_interrupted, n_busy;
     int quiet;
 };
+
+/* A run another live process holds (a sweep still running it): skipped,
+ * always said, since the sweep then ends incomplete (status 1). */
+static void on_busy(void *arg, size_t r, const char *holder)
+{
+    struct progress *pg = arg;
+
+    pg->n_busy++;
+    fprintf(stderr,
+            "bfsim sweep: run %s skipped: it is running (lock held by %s)\n",
+            pg->s->runs[r].hex, holder);
+}
 
 static void on_done(void *arg, size_t r, int st, int complete, double seconds)
 {
@@ -381,6 +393,7 @@ int cmd_sweep(int argc, char **argv)
     x.jobs = (int)jobs;
     x.stop = &stop_flag;
     x.done = on_done;
+    x.busy = on_busy;
     x.arg = &pg;
     t0 = bfs_now();
     rc = sweep_exec(&s, todo, n_todo, &x, &e);
@@ -398,7 +411,7 @@ int cmd_sweep(int argc, char **argv)
         fprintf(stderr, "bfsim sweep: interrupted; run the same command again "
                         "to resume\n");
         status = 130;
-    } else if (pg.n_failed && status == CMD_OK) {
+    } else if ((pg.n_failed || pg.n_busy) && status == CMD_OK) {
         status = CMD_FAIL;
     }
 

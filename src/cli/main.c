@@ -57,7 +57,8 @@ int cmd_report(const struct bfs_error *e, int code)
         fprintf(stderr, "bfsim: %s\n", e->msg);
     else
         fprintf(stderr, "bfsim: %s\n", bfs_strerror(code));
-    return CMD_FAIL;
+    /* The one place that turns a library error into the usage status. */
+    return code == BFS_EUSAGE ? CMD_USAGE : CMD_FAIL;
 }
 
 int cmd_usage_error(const char *cmd, const char *fmt, ...)

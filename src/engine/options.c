@@ -466,6 +466,37 @@ const char *options_group_name(enum options_group g)
     return (unsigned)g < OPTIONS_N_GROUPS ? names[g] : "?";
 }
 
+/* The options that configure one allocator only, and which.
+ * --apply-feasible is not one: it is a policy for time-limited answers,
+ * which the exact dp and even never give, so it changes nothing there
+ * rather than being ignored (and a sweep may cross it with them). */
+static const struct {
+    const char *option, *allocator;
+} only_for[] = {{"solver", "milp"},
+                {"model", "milp"},
+                {"time-limit", "milp"},
+                {"gap", "milp"}};
+
+int options_check(const struct replay_args *a, const unsigned char *given,
+                  struct bfs_error *e)
+{
+    const char *alloc = a->replay.alloc.name;
+
+    for (size_t i = 0; i < options_count; i++) {
+        if (!given[i] || !alloc)
+            continue;
+        for (size_t k = 0; k < sizeof only_for / sizeof *only_for; k++)
+            if (strcmp(options_table[i].name, only_for[k].option) == 0 &&
+                strcmp(alloc, only_for[k].allocator) != 0)
+                return bfs_fail(e, BFS_EUSAGE,
+                                "--%s is an option of --allocator %s; "
+                                "--allocator %s would ignore it",
+                                only_for[k].option, only_for[k].allocator,
+                                alloc);
+    }
+    return 0;
+}
+
 const struct options_entry *options_find(const char *name)
 {
     for (size_t i = 0; i < options_count; i++)

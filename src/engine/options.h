@@ -71,6 +71,14 @@ const char *options_group_name(enum options_group g);
  * defaults (replay_opts_default), no outputs, not quiet. */
 void options_default(struct replay_args *a);
 
+/* Checks the options given (given[i] nonzero for options_table[i]) against
+ * each other once all are read: an option that configures one allocator
+ * only (--solver, --model, --time-limit, --gap: the MILP) given with
+ * another, which would silently ignore it.  Returns 0,
+ * or BFS_EUSAGE with the problem in e. */
+int options_check(const struct replay_args *a, const unsigned char *given,
+                  struct bfs_error *e);
+
 /* The entry whose long name is name, or NULL. */
 const struct options_entry *options_find(const char *name);
 

@@ -153,7 +153,7 @@ int gentrace_dist_parse(const char *spec, int busy, struct gentrace_dist *d,
         int64_t mean;
         x.kind = GENTRACE_EXP;
         if (bfs_parse_duration(arg, 1, &mean) != 0)
-            return bfs_fail(e, BFS_EPARSE,
+            return bfs_fail(e, BFS_EUSAGE,
                             "bad distribution '%s': exp:MEAN needs a "
                             "positive duration (s, m, h or d suffix)",
                             spec);
@@ -168,14 +168,14 @@ int gentrace_dist_parse(const char *spec, int busy, struct gentrace_dist *d,
         if (!comma || bfs_parse_double(buf, &x.mu) ||
             bfs_parse_double(comma + 1, &x.sigma) || x.sigma < 0 || x.mu > 30 ||
             x.sigma > 10)
-            return bfs_fail(e, BFS_EPARSE,
+            return bfs_fail(e, BFS_EUSAGE,
                             "bad distribution '%s': lognormal:MU,SIGMA needs "
                             "MU <= 30 and 0 <= SIGMA <= 10 (log-seconds)",
                             spec);
     } else if (kw == 9 && strncmp(spec, "empirical", 9) == 0) {
         x.kind = GENTRACE_EMPIRICAL;
         if (*arg == '\0')
-            return bfs_fail(e, BFS_EPARSE,
+            return bfs_fail(e, BFS_EUSAGE,
                             "bad distribution '%s': empirical:TRACE needs a "
                             "trace file",
                             spec);
@@ -183,7 +183,7 @@ int gentrace_dist_parse(const char *spec, int busy, struct gentrace_dist *d,
         if (rc)
             return rc;
     } else {
-        return bfs_fail(e, BFS_EPARSE,
+        return bfs_fail(e, BFS_EUSAGE,
                         "bad distribution '%s' (expected exp:MEAN, "
                         "lognormal:MU,SIGMA or empirical:TRACE)",
                         spec);
@@ -302,11 +302,15 @@ int gentrace_write(const char *path, const struct gentrace_opts *o,
     int rc;
 
     if (n == 0 || n > UINT32_MAX)
-        return bfs_fail(e, BFS_EINVAL,
+        return bfs_fail(e, BFS_EUSAGE,
                         "the number of nodes must be 1..%" PRIu32, UINT32_MAX);
-    if (o->duration < 1 || o->start > INT64_MAX / 4 ||
-        o->start < INT64_MIN / 4 || o->duration > INT64_MAX / 4)
-        return bfs_fail(e, BFS_ERANGE, "start or duration out of range");
+    /* The trace must be readable: every time within BFS_TIME_MIN..MAX. */
+    if (o->duration < 1 || o->duration > BFS_DURATION_MAX ||
+        o->start < BFS_TIME_MIN || o->start > BFS_TIME_MAX - o->duration)
+        return bfs_fail(e, BFS_EUSAGE,
+                        "start + duration ends after 9999-12-31 23:59:59 "
+                        "(Unix seconds %" PRId64 ")",
+                        BFS_TIME_MAX);
     end = o->start + o->duration;
 
     /* Names n0 .. n(N-1), zero-padded to one width. */

@@ -71,6 +71,8 @@ struct parser {
     const char *file;
     size_t line;
     struct bfs_error *e;
+    size_t max;             /* most hosts the list may expand to */
+    const char *limit_name; /* the option setting max, for messages */
     struct part *parts;
     size_t n_parts, cap_parts;
     struct range *ranges;
@@ -83,6 +85,15 @@ static int perr(struct parser *ps, const char *at, const char *what)
                        "host list '%.80s%s': %s at column %zu", ps->list,
                        strlen(ps->list) > 80 ? "..." : "", what,
                        (size_t)(at - ps->list) + 1);
+}
+
+static int too_many(struct parser *ps, const char *at)
+{
+    char what[160];
+
+    snprintf(what, sizeof what, "more than %zu hosts (the limit %s sets)",
+             ps->max, ps->limit_name);
+    return perr(ps, at, what);
 }
 
 static int is_digit(char c)
@@ -166,9 +177,8 @@ static int parse_group(struct parser *ps, const char *open, const char **p,
         }
         if (lo > hi)
             return perr(ps, item, "reversed range");
-        if (hi - lo >= HOSTLIST_MAX_HOSTS ||
-            pt->size + (hi - lo + 1) > HOSTLIST_MAX_HOSTS)
-            return perr(ps, item, "too many hosts");
+        if (hi - lo >= ps->max || pt->size + (hi - lo + 1) > ps->max)
+            return too_many(ps, item);
         BFS_GROW(ps->ranges, ps->cap_ranges, ps->n_ranges + 1);
         ps->ranges[ps->n_ranges++] = (struct range){lo, hi, width};
         pt->size += hi - lo + 1;
@@ -225,8 +235,8 @@ static int expand_expr(struct parser *ps, struct hostlist *h, size_t *total,
 
     for (size_t i = 0; i < ps->n_parts; i++) {
         count *= (size_t)ps->parts[i].size;
-        if (count > HOSTLIST_MAX_HOSTS || *total + count > HOSTLIST_MAX_HOSTS)
-            return perr(ps, at, "too many hosts");
+        if (count > ps->max || *total + count > ps->max)
+            return too_many(ps, at);
         len += ps->parts[i].lit_len + 2 * MAX_DIGITS;
     }
     *total += count;
@@ -272,10 +282,12 @@ static int expand_expr(struct parser *ps, struct hostlist *h, size_t *total,
     return 0;
 }
 
-int hostlist_expand(struct hostlist *h, const char *list, const char *file,
-                    size_t line, struct bfs_error *e)
+int hostlist_expand(struct hostlist *h, const char *list, size_t max,
+                    const char *limit_name, const char *file, size_t line,
+                    struct bfs_error *e)
 {
-    struct parser ps = {list, file, line, e, NULL, 0, 0, NULL, 0, 0};
+    struct parser ps = {list, file, line, e,    max, limit_name,
+                        NULL, 0,    0,    NULL, 0,   0};
     size_t old_n = h->n, total = 0;
     const char *p = list;
     int rc = 0;

@@ -16,9 +16,10 @@
  * 10).  Errors (reported with the column, 1-based, of the problem):
  * empty list, empty host name or range, unbalanced or nested brackets,
  * reversed range (5-3), bounds of different widths, anything but digits,
- * ',' and '-' inside brackets, blanks, more than HOSTLIST_MAX_HOSTS hosts
- * in one list.  Duplicates are kept in list order; hostlist_sort removes
- * them.
+ * ',' and '-' inside brackets, blanks, more hosts in one list than the
+ * caller's limit (checked before any name is made, so that a short list
+ * such as "n[0-99999999]" costs nothing).  Duplicates are kept in list order;
+ * hostlist_sort removes them.
  *
  * Node order: hostlist_name_cmp compares names piecewise, runs of digits
  * by numeric value ("n2" < "n10"), everything else byte by byte; names
@@ -32,10 +33,6 @@
 
 #include "base/error.h"
 
-/* Most hosts one host list may expand to (guards against "n[0-9999999]"
- * typos eating the memory). */
-#define HOSTLIST_MAX_HOSTS ((size_t)1 << 22)
-
 /* A growing list of host names. */
 struct hostlist {
     char **names; /* owned, and each name owned */
@@ -46,11 +43,14 @@ struct hostlist {
 /* Makes h an empty list. */
 void hostlist_init(struct hostlist *h);
 
-/* Expands the host list text and appends its names to h.  file and line
- * (file may be NULL, line 0) prefix error messages.  Returns 0, or
- * BFS_EPARSE (reported in e with the column) leaving h unchanged. */
-int hostlist_expand(struct hostlist *h, const char *list, const char *file,
-                    size_t line, struct bfs_error *e);
+/* Expands the host list text and appends its names to h; a list of more
+ * than max hosts is an error (its message names max and limit_name, the
+ * option that sets it, e.g. "--max-nodes").  file and line (file may be
+ * NULL, line 0) prefix error messages.  Returns 0, or BFS_EPARSE
+ * (reported in e with the column) leaving h unchanged. */
+int hostlist_expand(struct hostlist *h, const char *list, size_t max,
+                    const char *limit_name, const char *file, size_t line,
+                    struct bfs_error *e);
 
 /* Appends a copy of name to h. */
 void hostlist_push(struct hostlist *h, const char *name);

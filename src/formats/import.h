@@ -104,18 +104,30 @@ struct import_log_opts {
     double outage_threshold; /* fraction of the nodes idle; 0: off */
     int64_t outage_min;      /* seconds (default 3600) */
     size_t machine_nodes;    /* 0: from the SWF header / the Slurm log */
+    size_t max_nodes;        /* most nodes inferred, or named in one host
+                                list (default IMPORT_MAX_NODES) */
     int64_t procs_per_node;  /* SWF; 0: MaxProcs / MaxNodes, else 1 */
     int64_t tz_offset;       /* Slurm: local time minus UTC, seconds */
     const char *nodes_file;  /* Slurm (borrowed); NULL: nodes in the log */
 };
 
+/* Default of --max-nodes: the largest machine a conversion infers from a
+ * log on its own (SWF MaxNodes, the peak of a Slurm log's NNodes, the
+ * distinct names of its NodeList column) and the most hosts one host list
+ * may expand to.  More than any machine has (2^20), so that a small
+ * hostile log ("a[1-3222222]", NNodes 11624779) cannot make a trace of
+ * millions of nodes; --machine-nodes gives a size explicitly instead. */
+#define IMPORT_MAX_NODES ((size_t)1 << 20)
+
 /* Sets the defaults: first fit, truncate, no window, no outage marking
- * (outage_min 3600), everything else from the input. */
+ * (outage_min 3600), max_nodes IMPORT_MAX_NODES, everything else from the
+ * input. */
 void import_log_opts_init(struct import_log_opts *o);
 
 /* Sets the option named as on the command line ("placement",
  * "overflow", "start", "end", "outage-threshold", "outage-min-duration",
- * "machine-nodes", "procs-per-node", "tz-offset", "nodes-file") from its
+ * "machine-nodes", "max-nodes", "procs-per-node", "tz-offset",
+ * "nodes-file") from its
  * text value; value is borrowed for "nodes-file".  Returns 0, or
  * BFS_EINVAL with the problem in e. */
 int import_log_opts_set(struct import_log_opts *o, const char *name,

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "formats/import.h"
+#include "formats/hostlist.h"
 #include "formats/trace.h"
 #include "base/util.h"
 
@@ -27,6 +28,22 @@ struct csv_cols {
     size_t nfields;          /* fields in the header */
 };
 
+/* Splits a line of in into at most 64 fields, RFC 4180 quotes removed. */
+static int split_quoted(struct bfs_lines *in, char *line, char **f, size_t *nf,
+                        struct bfs_error *e)
+{
+    size_t col;
+
+    if (bfs_csv_split(line, ',', f, 64, nf, &col) != 0)
+        return bfs_fail_at(e, BFS_EPARSE, bfs_lines_path(in),
+                           bfs_lines_lineno(in),
+                           "column %zu: a quoted field must end on its line, "
+                           "its closing quote followed by ',' or the line's "
+                           "end",
+                           col);
+    return 0;
+}
+
 /* Reads the header line of in and maps the wanted columns. */
 static int csv_header(struct bfs_lines *in, struct csv_cols *c,
                       struct bfs_error *e)
@@ -41,7 +58,8 @@ static int csv_header(struct bfs_lines *in, struct csv_cols *c,
     if (rc == 0)
         return bfs_fail_at(e, BFS_EPARSE, path, 1,
                            "empty file (expected a CSV header)");
-    nf = bfs_split(line, ',', f, 64);
+    if ((rc = split_quoted(in, line, f, &nf, e)) != 0)
+        return rc;
     if (nf > 64)
         return bfs_fail_at(e, BFS_EPARSE, path, 1, "too many columns (%zu)",
                            nf);
@@ -71,7 +89,8 @@ static int csv_row(struct bfs_lines *in, const struct csv_cols *c, char **v,
 
     if (rc <= 0)
         return rc;
-    nf = bfs_split(line, ',', f, 64);
+    if ((rc = split_quoted(in, line, f, &nf, e)) != 0)
+        return rc;
     if (nf != c->nfields)
         return bfs_fail_at(e, BFS_EPARSE, bfs_lines_path(in),
                            bfs_lines_lineno(in),
@@ -128,11 +147,16 @@ static int read_nodes(const char *path, char ***names_out, size_t *n_out,
     size_t *line_of = NULL, cap = 0, cap2 = 0, n = 0;
     int64_t *idx_of = NULL;
     size_t cap3 = 0;
+    /* names seen -> their line: a repeated name is an error here, with
+     * its line, not later against the output file */
+    struct hostlist_index *seen = hostlist_index_new();
     int rc;
 
     rc = bfs_lines_open(path, &in, e);
-    if (rc)
+    if (rc) {
+        hostlist_index_free(seen);
         return rc;
+    }
     rc = csv_header(in, &c, e);
     while (rc == 0 && (rc = csv_row(in, &c, v, e)) == 1) {
         int64_t idx;
@@ -143,6 +167,12 @@ static int read_nodes(const char *path, char ***names_out, size_t *n_out,
             rc = bfs_fail_at(e, BFS_EPARSE, path, bfs_lines_lineno(in),
                              "node name '%.40s' is empty or holds a blank",
                              v[1]);
+            break;
+        }
+        if (!hostlist_index_add(seen, v[1], bfs_lines_lineno(in))) {
+            rc = bfs_fail_at(e, BFS_EPARSE, path, bfs_lines_lineno(in),
+                             "node name '%.40s' repeated (first on line %zu)",
+                             v[1], hostlist_index_find(seen, v[1]));
             break;
         }
         BFS_GROW(names, cap, n + 1);
@@ -185,6 +215,7 @@ static int read_nodes(const char *path, char ***names_out, size_t *n_out,
         }
     }
     bfs_lines_close(in);
+    hostlist_index_free(seen);
     xfree(line_of);
     xfree(idx_of);
     if (rc < 0) {
@@ -218,8 +249,8 @@ static int read_transition(struct bfs_lines *in, const struct csv_cols *c,
         return rc;
     t->line = bfs_lines_lineno(in);
     if ((rc = field_i64(in, "row", v[0], 0, INT64_MAX, &t->row, e)) ||
-        (rc = field_i64(in, "epoch_s", v[1], INT64_MIN, INT64_MAX, &t->epoch,
-                        e)) ||
+        (rc = field_i64(in, "epoch_s", v[1], BFS_TIME_MIN, BFS_TIME_MAX,
+                        &t->epoch, e)) ||
         (rc = field_i64(in, "col_idx", v[2], 0, (int64_t)n - 1, &x, e)))
         return rc;
     t->col = (uint32_t)x;
@@ -232,6 +263,29 @@ static int read_transition(struct bfs_lines *in, const struct csv_cols *c,
         return rc;
     t->state = (int)x;
     return 1;
+}
+
+/* Called when a row's counts disagree with its transitions: the cause may
+ * be transitions.csv out of row order (a row's lines further down), which
+ * must then be reported there rather than against rows.csv.  Reads on from
+ * t (the next pending transition); returns the error for the first
+ * transition whose row decreases, or 0 when the rest is in order. */
+static int find_disorder(struct bfs_lines *in, const struct csv_cols *c,
+                         char *const *names, size_t n, struct transition *t,
+                         struct bfs_error *e)
+{
+    int64_t prev = t->row;
+    int rc;
+
+    while ((rc = read_transition(in, c, names, n, t, e)) == 1) {
+        if (t->row < prev)
+            return bfs_fail_at(e, BFS_EPARSE, bfs_lines_path(in), t->line,
+                               "row %" PRId64 " out of order (after row "
+                               "%" PRId64 ")",
+                               t->row, prev);
+        prev = t->row;
+    }
+    return rc;
 }
 
 int import_bftrainer(const char *src, const char *out_path,
@@ -307,8 +361,8 @@ int import_bftrainer(const char *src, const char *out_path,
             break;
         rline = bfs_lines_lineno(rows);
         if ((rc = field_i64(rows, "row", v[0], 0, INT64_MAX, &row, e)) ||
-            (rc = field_i64(rows, "epoch_s", v[2], INT64_MIN, INT64_MAX, &epoch,
-                            e)) ||
+            (rc = field_i64(rows, "epoch_s", v[2], BFS_TIME_MIN, BFS_TIME_MAX,
+                            &epoch, e)) ||
             (rc = field_i64(rows, "n_idle", v[3], 0, (int64_t)n, &n_idle, e)) ||
             (rc = field_i64(rows, "n_join_0to1", v[4], 0, (int64_t)n, &n_join,
                             e)) ||
@@ -397,6 +451,9 @@ int import_bftrainer(const char *src, const char *out_path,
         idle_count = idle_count + nj - nl;
         if ((int64_t)nj != n_join || (int64_t)nl != n_leave ||
             (int64_t)idle_count != n_idle) {
+            if (have_t == 1 &&
+                (rc = find_disorder(trs, &tc, names, n, &t, e)) != 0)
+                goto out;
             rc = bfs_fail_at(e, BFS_EPARSE, p_rows, rline,
                              "row %" PRId64 " says %" PRId64 " joins, "
                              "%" PRId64 " leaves, %" PRId64 " idle; the "

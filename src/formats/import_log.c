@@ -131,6 +131,7 @@ void import_log_opts_init(struct import_log_opts *o)
     o->end = IMPORT_TIME_NONE;
     o->outage_threshold = 0.0;
     o->outage_min = 3600;
+    o->max_nodes = IMPORT_MAX_NODES;
 }
 
 /* Seconds, or [+-]HH:MM. */
@@ -170,7 +171,7 @@ int import_log_opts_set(struct import_log_opts *o, const char *name,
         else if (strcmp(value, "contiguous") == 0)
             o->placement = IMPORT_CONTIGUOUS;
         else
-            return bfs_fail(e, BFS_EINVAL,
+            return bfs_fail(e, BFS_EUSAGE,
                             "--placement: '%s' is not first-fit or "
                             "contiguous",
                             value);
@@ -180,45 +181,52 @@ int import_log_opts_set(struct import_log_opts *o, const char *name,
         else if (strcmp(value, "skip") == 0)
             o->overflow = IMPORT_SKIP;
         else
-            return bfs_fail(e, BFS_EINVAL,
+            return bfs_fail(e, BFS_EUSAGE,
                             "--overflow: '%s' is not truncate or skip", value);
     } else if (strcmp(name, "start") == 0 || strcmp(name, "end") == 0) {
         if (bfs_time_parse(value, &v) || v == IMPORT_TIME_NONE)
-            return bfs_fail(e, BFS_EINVAL,
+            return bfs_fail(e, BFS_EUSAGE,
                             "--%s: '%s' is not a time (YYYY-MM-DD HH:MM:SS "
                             "UTC, or Unix seconds)",
                             name, value);
         *(name[0] == 's' ? &o->start : &o->end) = v;
     } else if (strcmp(name, "outage-threshold") == 0) {
         if (bfs_parse_double(value, &d) || !(d > 0.0) || d > 1.0)
-            return bfs_fail(e, BFS_EINVAL,
+            return bfs_fail(e, BFS_EUSAGE,
                             "--outage-threshold: '%s' is not a fraction in "
                             "(0, 1]",
                             value);
         o->outage_threshold = d;
     } else if (strcmp(name, "outage-min-duration") == 0) {
         if (bfs_parse_duration(value, 0, &v))
-            return bfs_fail(e, BFS_EINVAL,
+            return bfs_fail(e, BFS_EUSAGE,
                             "--outage-min-duration: '%s' is not a duration "
                             "(seconds, or a number with s, m, h or d)",
                             value);
         o->outage_min = v;
     } else if (strcmp(name, "machine-nodes") == 0) {
         if (bfs_parse_i64(value, &v) || v < 1 || v > (int64_t)1 << 24)
-            return bfs_fail(e, BFS_EINVAL,
+            return bfs_fail(e, BFS_EUSAGE,
                             "--machine-nodes: '%s' is not a node count in "
                             "1..16777216",
                             value);
         o->machine_nodes = (size_t)v;
+    } else if (strcmp(name, "max-nodes") == 0) {
+        if (bfs_parse_i64(value, &v) || v < 1 || v > (int64_t)1 << 24)
+            return bfs_fail(e, BFS_EUSAGE,
+                            "--max-nodes: '%s' is not a node count in "
+                            "1..16777216",
+                            value);
+        o->max_nodes = (size_t)v;
     } else if (strcmp(name, "procs-per-node") == 0) {
         if (bfs_parse_i64(value, &v) || v < 1 || v > (int64_t)1 << 30)
-            return bfs_fail(e, BFS_EINVAL,
+            return bfs_fail(e, BFS_EUSAGE,
                             "--procs-per-node: '%s' is not a positive count",
                             value);
         o->procs_per_node = v;
     } else if (strcmp(name, "tz-offset") == 0) {
         if (parse_offset(value, &v))
-            return bfs_fail(e, BFS_EINVAL,
+            return bfs_fail(e, BFS_EUSAGE,
                             "--tz-offset: '%s' is not an offset (seconds, or "
                             "+HH:MM / -HH:MM)",
                             value);
@@ -226,7 +234,7 @@ int import_log_opts_set(struct import_log_opts *o, const char *name,
     } else if (strcmp(name, "nodes-file") == 0) {
         o->nodes_file = value;
     } else {
-        return bfs_fail(e, BFS_EINVAL, "unknown option '%s'", name);
+        return bfs_fail(e, BFS_EUSAGE, "unknown option '%s'", name);
     }
     return 0;
 }
@@ -235,7 +243,7 @@ int import_log_check_opts(const struct import_log_opts *o, struct bfs_error *e)
 {
     if (o->start != IMPORT_TIME_NONE && o->end != IMPORT_TIME_NONE &&
         o->end <= o->start)
-        return bfs_fail(e, BFS_EINVAL, "--end must be after --start");
+        return bfs_fail(e, BFS_EUSAGE, "--end must be after --start");
     return 0;
 }
 

@@ -82,6 +82,7 @@ struct slurm {
     /* the table */
     int form;
     int trailing_pipe; /* --parsable: every line ends with '|' */
+    long jobname_col;  /* column of JobName, or -1 */
     size_t ncols;
     size_t *cstart, *cend; /* FORM_FIXED column extents */
     int col[N_COLS];       /* column of each field, or -1 */
@@ -202,8 +203,12 @@ static int set_columns(struct slurm *s, char **names, size_t n, size_t line)
     for (int c = 0; c < N_COLS; c++)
         s->col[c] = -1;
     s->ncols = n;
+    s->jobname_col = -1;
     for (size_t k = 0; k < n; k++) {
-        int c = column_of(trim(names[k]));
+        const char *name = trim(names[k]);
+        int c = column_of(name);
+        if (strcasecmp(name, "JobName") == 0 && s->jobname_col < 0)
+            s->jobname_col = (long)k;
         if (c >= 0 && s->col[c] < 0)
             s->col[c] = (int)k;
     }
@@ -294,6 +299,17 @@ static size_t split_row(struct slurm *s, char *line)
         n = count_fields(line, sep);
         fields_grow(s, n);
         bfs_split(line, sep, s->fields, n);
+        /* sacct cannot quote: a '|' inside JobName (the one free-text
+         * column) makes extra fields.  The other columns hold no '|', so
+         * the extra ones belong to JobName: join them back. */
+        if (sep == '|' && n > s->ncols && s->jobname_col >= 0) {
+            size_t jn = (size_t)s->jobname_col, extra = n - s->ncols;
+            for (size_t k = jn; k < jn + extra; k++)
+                s->fields[k + 1][-1] = '|';
+            memmove(s->fields + jn + 1, s->fields + jn + 1 + extra,
+                    (n - jn - 1 - extra) * sizeof *s->fields);
+            n = s->ncols;
+        }
         for (size_t k = 0; k < n; k++)
             s->fields[k] = trim(s->fields[k]);
         return n;
@@ -395,9 +411,24 @@ static int parse_row(struct slurm *s, char *line, size_t lineno, struct row *r)
         r->kind = ROW_ZERO_RUN;
         return 0;
     }
-    if ((v = field(s, COL_NNODES)) != NULL && bfs_parse_i64(v, &nn) == 0 &&
-        nn > 0 && nn <= (int64_t)1 << 24)
+    if ((v = field(s, COL_NNODES)) != NULL && !unknown_time(v)) {
+        /* "two" or "0x10" used to pass as an unknown size. */
+        if (bfs_parse_i64(v, &nn) != 0 || nn < 0)
+            return bfs_fail_at(s->e, BFS_EPARSE, s->path, lineno,
+                               "NNodes is not a node count: '%.40s'", v);
+        /* Without NodeList or --machine-nodes the machine is the peak
+         * use: one row must not make it millions of nodes. */
+        if (s->col[COL_NODELIST] < 0 && s->o->machine_nodes == 0 &&
+            (uint64_t)nn > s->o->max_nodes)
+            return bfs_fail_at(s->e, BFS_ERANGE, s->path, lineno,
+                               "NNodes %" PRId64 " is more than --max-nodes "
+                               "%zu, the largest machine bfsim infers from a "
+                               "log: give the machine's size with "
+                               "--machine-nodes (larger jobs are then counted "
+                               "and skipped), or raise --max-nodes",
+                               nn, s->o->max_nodes);
         r->nnodes = (size_t)nn;
+    }
     if ((v = field(s, COL_NODELIST)) != NULL) {
         size_t len = strlen(v);
         if (len == 0 || strcasecmp(v, "None assigned") == 0 ||
@@ -488,7 +519,8 @@ out:
 static int expand(struct slurm *s, const struct row *r, size_t lineno)
 {
     hostlist_clear(&s->exp);
-    return hostlist_expand(&s->exp, r->nodelist, s->path, lineno, s->e);
+    return hostlist_expand(&s->exp, r->nodelist, s->o->max_nodes, "--max-nodes",
+                           s->path, lineno, s->e);
 }
 
 static void order_see(struct order *o, const struct row *r)
@@ -531,6 +563,13 @@ static int scan_row(struct slurm *s, struct row *r, size_t lineno, void *arg)
         for (size_t k = 0; k < s->exp.n; k++)
             if (hostlist_index_add(s->ix, s->exp.names[k], 0))
                 hostlist_push(&s->names, s->exp.names[k]);
+        if (s->names.n > s->o->max_nodes)
+            return bfs_fail_at(s->e, BFS_ERANGE, s->path, lineno,
+                               "the NodeList column names more than "
+                               "--max-nodes %zu distinct nodes: give the "
+                               "machine's nodes with --nodes-file, or raise "
+                               "--max-nodes",
+                               s->o->max_nodes);
     }
     return 0;
 }
@@ -687,6 +726,14 @@ static int convert(struct slurm *s, const char *out_path,
             import_log_free(cnt.engine);
             if (rc)
                 return rc;
+            if (n > o->max_nodes)
+                return bfs_fail_at(s->e, BFS_ERANGE, s->path, 0,
+                                   "the jobs use %zu nodes at once, more than "
+                                   "--max-nodes %zu, the largest machine "
+                                   "bfsim infers from a log: give the "
+                                   "machine's size with --machine-nodes, or "
+                                   "raise --max-nodes",
+                                   n, o->max_nodes);
             snprintf(r->nodes_from, sizeof r->nodes_from,
                      "peak concurrent use in the log");
         }

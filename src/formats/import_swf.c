@@ -76,8 +76,10 @@ static int header_int(const char *s, int64_t *out)
     return bfs_parse_i64(buf, out);
 }
 
-/* A "; Key: value" line. */
-static void parse_header(struct swf *s, const char *line)
+/* A "; Key: value" line.  A key bfsim uses must have an integer value
+ * in range (UnixStartTime a time within BFS_TIME_MIN..MAX, so that adding
+ * two fields to it cannot overflow); other comments are free text. */
+static int parse_header(struct swf *s, const char *line, size_t lineno)
 {
     static const char *const keys[] = {"UnixStartTime", "MaxNodes", "MaxProcs"};
     int64_t *dest[] = {&s->unix_start, &s->max_nodes, &s->max_procs};
@@ -88,10 +90,23 @@ static void parse_header(struct swf *s, const char *line)
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
         size_t len = strlen(keys[k]);
         int64_t v;
-        if (strncasecmp(p, keys[k], len) == 0 && p[len] == ':' &&
-            header_int(p + len + 1, &v) == 0)
-            *dest[k] = v;
+        const char *val = p + len + 1;
+        if (strncasecmp(p, keys[k], len) != 0 || p[len] != ':')
+            continue;
+        val += strspn(val, " \t");
+        if (*val == '\0') /* an empty value: as if absent */
+            continue;
+        if (header_int(val, &v) != 0)
+            return bfs_fail_at(s->e, BFS_EPARSE, s->path, lineno,
+                               "%s is not an integer: '%.40s'", keys[k], val);
+        if (k == 0 && (v < BFS_TIME_MIN || v > BFS_TIME_MAX))
+            return bfs_fail_at(s->e, BFS_ERANGE, s->path, lineno,
+                               "UnixStartTime %" PRId64 " is out of range "
+                               "(Unix seconds within +-%" PRId64 ")",
+                               v, BFS_TIME_MAX);
+        *dest[k] = v;
     }
+    return 0;
 }
 
 /* A numeric field: an integer, or a decimal rounded to the nearest
@@ -156,13 +171,16 @@ static int setup(struct swf *s, const char *out_path,
         snprintf(r->nodes_from, sizeof r->nodes_from,
                  "header MaxProcs / processors per node");
     }
-    if (s->nodes < 1 || s->nodes > (size_t)1 << 24)
+    if (s->nodes < 1)
         return bfs_fail_at(s->e, BFS_EINVAL, s->path, 0,
-                           s->nodes < 1
-                               ? "the header gives no MaxNodes or MaxProcs: "
-                                 "give --machine-nodes"
-                               : "more than 16777216 nodes: give "
-                                 "--machine-nodes");
+                           "the header gives no MaxNodes or MaxProcs: "
+                           "give --machine-nodes");
+    if (o->machine_nodes == 0 && s->nodes > o->max_nodes)
+        return bfs_fail_at(s->e, BFS_ERANGE, s->path, 0,
+                           "the machine would have %zu nodes (%s), more "
+                           "than --max-nodes %zu: give its size with "
+                           "--machine-nodes, or raise --max-nodes",
+                           s->nodes, r->nodes_from, o->max_nodes);
     r->nodes = s->nodes;
     r->procs_per_node = s->ppn;
     r->unix_start = s->unix_start;
@@ -208,8 +226,16 @@ static int convert(struct swf *s, const struct rec *x)
         r->wait_unknown++;
         wait = 0;
     }
+    /* Each term is within +-2^40 (field) or BFS_TIME_MAX (the header):
+     * the sums cannot overflow, but may leave the range of times. */
     start = s->unix_start + x->submit + wait;
     end = start + x->run;
+    if (end > BFS_TIME_MAX)
+        return bfs_fail_at(s->e, BFS_ERANGE, s->path, x->line,
+                           "job %" PRId64 " ends after the year 9999 "
+                           "(UnixStartTime + submit + wait + run = %" PRId64
+                           ")",
+                           x->job, end);
     need = (size_t)((x->procs + s->ppn - 1) / s->ppn);
     r->jobs++;
     if (import_log_add_count(s->engine, start, end, need) != 0) {
@@ -315,8 +341,8 @@ int import_swf(const char *src, const char *out_path,
         if (*p == '\0')
             continue;
         if (*p == ';') {
-            if (!s.w)
-                parse_header(&s, p);
+            if (!s.w && (rc = parse_header(&s, p, bfs_lines_lineno(in))) != 0)
+                goto fail;
             continue;
         }
         if (!s.w && (rc = setup(&s, out_path, comments)) != 0)

@@ -144,15 +144,23 @@ struct csv {
     int comments; /* whether '#' lines are comments */
 };
 
-static void csv_split(struct csv *c, char *line)
+/* Splits a row, RFC 4180 quotes removed (as spreadsheets and pandas
+ * write them: "J1","18",...).  Returns 0 or BFS_EPARSE (reported). */
+static int csv_split(struct csv *c, char *line, struct bfs_error *e)
 {
-    size_t n = 1;
+    size_t n = 1, col;
 
     for (const char *p = line; (p = strchr(p, ',')) != NULL; p++)
         n++;
     if (n > c->cap)
         BFS_GROW(c->f, c->cap, n);
-    c->nf = bfs_split(line, ',', c->f, c->cap);
+    if (bfs_csv_split(line, ',', c->f, c->cap, &c->nf, &col) != 0)
+        return bfs_fail_at(e, BFS_EPARSE, c->path, bfs_lines_lineno(c->r),
+                           "column %zu: a quoted field must end on its line, "
+                           "its closing quote followed by ',' or the line's "
+                           "end",
+                           col);
+    return 0;
 }
 
 static int blank(const char *s)
@@ -170,8 +178,7 @@ static int csv_next(struct csv *c, struct bfs_error *e)
     while ((rc = bfs_lines_next(c->r, &line, e)) == 1) {
         if (blank(line) || (c->comments && line[0] == '#'))
             continue;
-        csv_split(c, line);
-        return 1;
+        return csv_split(c, line, e) ? BFS_EPARSE : 1;
     }
     return rc;
 }
@@ -320,9 +327,20 @@ static int parse_job(const struct csv *c, const long *idx,
                                "%s \"%s\" is not an integer number of "
                                "seconds",
                                cols[F_TSUB_EPOCH], s);
+        if (j->tsub < BFS_TIME_MIN || j->tsub > BFS_TIME_MAX)
+            return bfs_fail_at(e, BFS_ERANGE, file, line,
+                               "%s %" PRId64 " is out of range (Unix "
+                               "seconds within +-%" PRId64 ")",
+                               cols[F_TSUB_EPOCH], j->tsub, BFS_TIME_MAX);
     } else {
         s = f[idx[F_TSUB]];
-        if (bfs_time_parse(s, &j->tsub))
+        int trc = bfs_time_parse(s, &j->tsub);
+        if (trc == BFS_ERANGE)
+            return bfs_fail_at(e, BFS_ERANGE, file, line,
+                               "%s %s is out of range (Unix seconds within "
+                               "+-%" PRId64 ")",
+                               cols[F_TSUB], s, BFS_TIME_MAX);
+        if (trc)
             return bfs_fail_at(e, BFS_EPARSE, file, line,
                                "%s \"%s\" is not a time (YYYY-MM-DD "
                                "HH:MM:SS, UTC, or Unix seconds)",
@@ -765,8 +783,9 @@ int jobset_load(const char *path, const char *curves_path, struct jobset *out,
                          "bad magic line \"%s\" (expected \"%s\")", line,
                          JOBS_MAGIC);
     } else {
-        csv_split(&c, line);
-        rc = load_bounds(&c, curves_path, &js, e);
+        rc = csv_split(&c, line, e);
+        if (rc == 0)
+            rc = load_bounds(&c, curves_path, &js, e);
     }
     if (rc)
         goto fail;

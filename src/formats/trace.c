@@ -303,6 +303,11 @@ static int parse_event(struct trace_reader *r, char *line, size_t lineno,
         return bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
                            "bad event time '%.40s' (expected Unix seconds)",
                            tok);
+    if (t < BFS_TIME_MIN || t > BFS_TIME_MAX)
+        return bfs_fail_at(e, BFS_ERANGE, r->path, lineno,
+                           "event time %" PRId64 " is out of range (Unix "
+                           "seconds within +-%" PRId64 ", years -6000 to 9999)",
+                           t, BFS_TIME_MAX);
     if (r->last_line && t <= r->last_time)
         return bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
                            "time %" PRId64 " is not after the previous "

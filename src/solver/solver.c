@@ -106,7 +106,7 @@ int solver_create(const char *name, const struct solver_opts *o,
                                 "solver '%s' is not compiled into this "
                                 "build of bfsim",
                                 name);
-        return bfs_fail(e, BFS_ENOTFOUND, "unknown solver '%s'", name);
+        return bfs_fail(e, BFS_EUSAGE, "unknown solver '%s'", name);
     }
     if (!opts_ok(o))
         return bfs_fail(e, BFS_EINVAL,

@@ -30,9 +30,21 @@
  * or SIGTERM runs the caller's handler (which sets the stop flag), and
  * it sleeps at most 0.1 s so that such a signal is seen within that
  * time.  On stop, the children get SIGINT, the replay's "stop and write
- * partial results" signal, whichever signal the sweep got.  Before a run
- * starts, temporary files that a replay killed outright left in its
- * directory are removed.  Completeness is decided from the files alone
+ * partial results" signal, whichever signal the sweep got.  Each run is
+ * its own process group (setpgid), and the signal goes to the group, so
+ * that a solver worker the replay started stops too; on Linux each run
+ * also asks for SIGTERM when the sweep dies (prctl PR_SET_PDEATHSIG), so
+ * that a sweep killed outright (SIGKILL) leaves no replay running
+ * unattended.  A run is claimed by OUT/runs/ID/lock, created atomically
+ * (written aside, then link()ed into place, which fails if it exists)
+ * and holding "HOST PID" of the replay running it: a resumed sweep skips
+ * a run whose lock names a live process on its own host, or any process
+ * on another host (it cannot look there: remove the lock by hand if that
+ * sweep is gone), and takes over a lock whose process is dead.  The
+ * assumption is that pids are not reused within the time a dead run's
+ * lock waits for the next resumption.  Once a run is claimed, temporary
+ * files that a replay killed outright left in its directory are
+ * removed.  Completeness is decided from the files alone
  * (summary.json with "partial": false), never from memory, so that
  * shards in separate processes and later resumptions agree.
  *
@@ -58,6 +70,9 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include <hdf5.h>
 
@@ -442,8 +457,12 @@ static int expand(struct loader *L, struct bfs_error *e)
     return 0;
 }
 
+/* The whole file, NUL-terminated (owned by the caller), or NULL with the
+ * error in e.  A NUL byte inside is an error at its line: JSON has no
+ * place for one, and the text would be cut there. */
 static char *read_file(const char *path, struct bfs_error *e)
 {
+    const char *nul;
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
     size_t len = 0, cap = 0, n;
@@ -465,6 +484,19 @@ static char *read_file(const char *path, struct bfs_error *e)
     }
     fclose(f);
     buf[len] = '\0';
+    if ((nul = memchr(buf, '\0', len)) != NULL) {
+        size_t line = 1;
+        const char *bol = buf;
+        for (const char *q = buf; q < nul; q++)
+            if (*q == '\n') {
+                line++;
+                bol = q + 1;
+            }
+        bfs_fail_at(e, BFS_EPARSE, path, line, "NUL byte at column %zu",
+                    (size_t)(nul - bol) + 1);
+        xfree(buf);
+        return NULL;
+    }
     return buf;
 }
 
@@ -480,7 +512,7 @@ int sweep_load(const char *path, struct sweep *out, struct bfs_error *e)
     memset(&L, 0, sizeof L);
     L.path = path;
     if (!(text = read_file(path, e)))
-        return BFS_EIO;
+        return e->code;
     L.text = text;
     root = json_loadb(text, strlen(text), JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
@@ -861,19 +893,101 @@ static void remove_stale(const char *dir)
     closedir(d);
 }
 
-/* Starts run r in *sl.  Returns 0 or BFS_EIO (reported in e). */
+/* ---- run locks ----------------------------------------------------------- */
+
+/* Writes "HOST PID\n" to a new file beside lock and links it to lock
+ * (replace: renames it over lock instead).  Returns 0, 1 when lock
+ * exists (and replace is 0), or BFS_EIO. */
+static int lock_write(const char *lock, long pid, int replace,
+                      struct bfs_error *e)
+{
+    char host[256], text[300], *tmp = xmalloc(strlen(lock) + 32);
+    int fd, rc = 0, len;
+
+    if (gethostname(host, sizeof host) != 0)
+        snprintf(host, sizeof host, "localhost");
+    host[sizeof host - 1] = '\0';
+    len = snprintf(text, sizeof text, "%s %ld\n", host, pid);
+    sprintf(tmp, "%s.tmp.%ld", lock, (long)getpid());
+    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0 || write(fd, text, (size_t)len) != len) {
+        rc = bfs_fail_at(e, BFS_EIO, tmp, 0, "cannot write: %s",
+                         strerror(errno));
+    } else if (replace ? rename(tmp, lock) : link(tmp, lock)) {
+        if (!replace && errno == EEXIST)
+            rc = 1;
+        else
+            rc = bfs_fail_at(e, BFS_EIO, lock, 0, "cannot create: %s",
+                             strerror(errno));
+    }
+    if (fd >= 0)
+        close(fd);
+    unlink(tmp); /* after link(); after rename() it is gone already */
+    xfree(tmp);
+    return rc;
+}
+
+/* Whether the lock's holder may still run: a live pid on this host, or any
+ * holder on another host.  holder receives the lock's text (one line). */
+static int lock_live(const char *lock, char *holder, size_t size)
+{
+    char host[256], their[256], line[300];
+    long pid;
+    FILE *f = fopen(lock, "r");
+    int live = 0;
+
+    holder[0] = '\0';
+    if (!f)
+        return 0; /* gone meanwhile: free */
+    if (fgets(line, sizeof line, f) &&
+        sscanf(line, "%255s %ld", their, &pid) == 2 && pid > 0) {
+        line[strcspn(line, "\n")] = '\0';
+        snprintf(holder, size, "%s", line);
+        if (gethostname(host, sizeof host) != 0)
+            snprintf(host, sizeof host, "localhost");
+        host[sizeof host - 1] = '\0';
+        live = strcmp(host, their) != 0 || kill((pid_t)pid, 0) == 0 ||
+               errno == EPERM;
+    }
+    fclose(f);
+    return live;
+}
+
+/* Claims run r for this sweep.  Returns 0 (claimed), 1 when a live
+ * process holds it (holder says which), or BFS_EIO. */
+static int lock_claim(const char *lock, char *holder, size_t size,
+                      struct bfs_error *e)
+{
+    for (int attempt = 0; attempt < 2; attempt++) {
+        int rc = lock_write(lock, (long)getpid(), 0, e);
+        if (rc <= 0)
+            return rc;
+        if (lock_live(lock, holder, size))
+            return 1;
+        unlink(lock); /* its process is dead: take it over */
+    }
+    snprintf(holder, size, "another sweep, just now");
+    return 1;
+}
+
+/* Starts run r in *sl.  Returns 0, 1 when another process holds the run
+ * (holder names it; nothing started), or BFS_EIO (reported in e). */
 static int launch(const struct sweep *s, size_t r, const struct sweep_exec *x,
-                  const sigset_t *child_mask, struct slot *sl,
-                  struct bfs_error *e)
+                  const sigset_t *child_mask, struct slot *sl, char *holder,
+                  size_t holder_size, struct bfs_error *e)
 {
     char *dir = sweep_run_dir(s, r, x->outdir);
     char *log = run_file(s, r, x->outdir, "log.txt");
+    char *lock = run_file(s, r, x->outdir, "lock");
     char **argv = NULL;
-    int fd = -1, rc;
-    pid_t pid;
+    int fd = -1, rc, claimed = 0;
+    pid_t pid, parent = getpid();
 
     if ((rc = make_dirs(dir, e)) != 0)
         goto out;
+    if ((rc = lock_claim(lock, holder, holder_size, e)) != 0)
+        goto out;
+    claimed = 1;
     remove_stale(dir);
     if ((rc = write_options(s, r, x->outdir, e)) != 0)
         goto out;
@@ -895,6 +1009,15 @@ static int launch(const struct sweep *s, size_t r, const struct sweep_exec *x,
         char msg[512];
         int len;
 
+        setpgid(0, 0);
+#ifdef __linux__
+        /* SIGTERM (the replay's stop: partial outputs) if the sweep dies;
+         * if it died already, the request came too late: stop now. */
+        if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+            _exit(127);
+#else
+        (void)parent;
+#endif
         dup2(fd, STDOUT_FILENO);
         dup2(fd, STDERR_FILENO);
         if (null >= 0)
@@ -916,14 +1039,24 @@ static int launch(const struct sweep *s, size_t r, const struct sweep_exec *x,
             _exit(127);
         _exit(127);
     }
+    setpgid(pid, pid); /* also here: the child may not have run yet */
     sl->pid = pid;
     sl->run = r;
     sl->t0 = bfs_now();
+    /* The lock names the replay from now on, so that a resumption sees
+     * the run busy while the replay lives, even if this sweep dies. */
+    if (lock_write(lock, (long)pid, 1, NULL) != 0) {
+        /* the lock keeps this sweep's pid: still a live holder */
+    }
+    claimed = 0;
 out:
+    if (rc < 0 && claimed)
+        unlink(lock);
     if (fd >= 0)
         close(fd);
     if (argv)
         free_argv(argv);
+    xfree(lock);
     xfree(log);
     xfree(dir);
     return rc;
@@ -963,6 +1096,11 @@ int sweep_exec(const struct sweep *s, const size_t *todo, size_t n,
                     continue;
                 slots[i].pid = 0;
                 running--;
+                {
+                    char *lock = run_file(s, slots[i].run, x->outdir, "lock");
+                    unlink(lock);
+                    xfree(lock);
+                }
                 if (x->done)
                     x->done(x->arg, slots[i].run, st,
                             sweep_run_complete(s, slots[i].run, x->outdir),
@@ -976,7 +1114,7 @@ int sweep_exec(const struct sweep *s, const size_t *todo, size_t n,
         if (x->stop && *x->stop && !forwarded) {
             for (int i = 0; i < jobs; i++)
                 if (slots[i].pid > 0)
-                    kill(slots[i].pid, SIGINT);
+                    kill(-slots[i].pid, SIGINT); /* the run's group */
             forwarded = 1;
         }
         while (rc == 0 && !(x->stop && *x->stop) && running < jobs &&
@@ -984,9 +1122,17 @@ int sweep_exec(const struct sweep *s, const size_t *todo, size_t n,
             int i = 0;
             while (slots[i].pid != 0)
                 i++;
-            rc = launch(s, todo[next++], x, &old, &slots[i], e);
-            if (rc == 0)
+            char holder[300];
+            rc = launch(s, todo[next], x, &old, &slots[i], holder,
+                        sizeof holder, e);
+            if (rc == 1) { /* held by a live process: skipped */
+                if (x->busy)
+                    x->busy(x->arg, todo[next], holder);
+                rc = 0;
+            } else if (rc == 0) {
                 running++;
+            }
+            next++;
         }
         if (running == 0 && (next == n || rc != 0 || (x->stop && *x->stop)))
             break;

@@ -128,6 +128,10 @@ struct sweep_exec {
      * sweep_run_complete says, seconds its wall time.  May be NULL. */
     void (*done)(void *arg, size_t r, int wstatus, int complete,
                  double seconds);
+    /* Called for a run skipped because another live process holds its
+     * lock (OUT/runs/ID/lock); holder is the lock's "HOST PID".  May be
+     * NULL. */
+    void (*busy)(void *arg, size_t r, const char *holder);
     void *arg;
 };
 
@@ -135,9 +139,12 @@ struct sweep_exec {
  * most x->jobs at once: for each, writes OUT/runs/ID/options.json, then
  * starts `PROG replay OPTIONS -q --summary OUT/runs/ID/summary.json -o
  * OUT/runs/ID/run.h5` in x->workdir with standard output and error going
- * to OUT/runs/ID/log.txt and standard input from /dev/null.  A run that
- * fails does not stop the others.  While it runs, SIGINT, SIGTERM and
- * SIGCHLD are blocked except for a moment at each turn of its wait loop
+ * to OUT/runs/ID/log.txt and standard input from /dev/null, in its own
+ * process group and (Linux) with SIGTERM as its parent-death signal.  A
+ * run is first claimed through OUT/runs/ID/lock ("HOST PID", removed when
+ * it ends); a run whose lock a live process holds is skipped (x->busy).
+ * A run that fails does not stop the others.  While it runs, SIGINT, SIGTERM
+ * and SIGCHLD are blocked except for a moment at each turn of its wait loop
  * (the signal mask is restored on return); it installs no handler, and
  * SIGCHLD must not be ignored (SIG_IGN lets the system reap the runs
  * before they are waited for).  Returns 0 (also when runs
