@@ -13,7 +13,6 @@
 #include "base/util.h"
 #include "engine/tiebreak.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +35,8 @@ void nodepick_default(struct nodepick *p)
 
 int nodepick_parse(const char *s, struct nodepick *p)
 {
+    uint64_t seed;
+
     for (size_t k = 0; k < sizeof names / sizeof *names; k++)
         if (names[k] && strcmp(s, names[k]) == 0) {
             nodepick_default(p);
@@ -43,20 +44,12 @@ int nodepick_parse(const char *s, struct nodepick *p)
             snprintf(p->name, sizeof p->name, "%s", names[k]);
             return 0;
         }
-    if (strncmp(s, "random:", 7) == 0) {
-        const char *d = s + 7;
-        char *end;
-        unsigned long long v;
-        if (*d < '0' || *d > '9')
-            return -1;
-        errno = 0;
-        v = strtoull(d, &end, 10);
-        if (errno || *end)
-            return -1;
+    if (tiebreak_parse_seed(s, &seed) == 0) {
         nodepick_default(p);
         p->kind = NODEPICK_RANDOM;
-        p->seed = (uint64_t)v;
-        snprintf(p->name, sizeof p->name, "random:%llu", v);
+        p->seed = seed;
+        snprintf(p->name, sizeof p->name, "random:%llu",
+                 (unsigned long long)seed);
         return 0;
     }
     return -1;

@@ -29,8 +29,26 @@ void tiebreak_default(struct tiebreak *t)
     snprintf(t->name, sizeof t->name, "%s", names[t->kind]);
 }
 
+int tiebreak_parse_seed(const char *s, uint64_t *seed)
+{
+    const char *d = s + 7;
+    char *end;
+    unsigned long long v;
+
+    if (strncmp(s, "random:", 7) != 0 || *d < '0' || *d > '9')
+        return -1;
+    errno = 0;
+    v = strtoull(d, &end, 10);
+    if (errno || *end)
+        return -1;
+    *seed = (uint64_t)v;
+    return 0;
+}
+
 int tiebreak_parse(const char *s, struct tiebreak *t)
 {
+    uint64_t seed;
+
     for (size_t k = 0; k < sizeof names / sizeof *names; k++)
         if (strcmp(s, names[k]) == 0) {
             tiebreak_default(t);
@@ -38,20 +56,12 @@ int tiebreak_parse(const char *s, struct tiebreak *t)
             snprintf(t->name, sizeof t->name, "%s", names[k]);
             return 0;
         }
-    if (strncmp(s, "random:", 7) == 0) {
-        const char *d = s + 7;
-        char *end;
-        unsigned long long v;
-        if (*d < '0' || *d > '9')
-            return -1;
-        errno = 0;
-        v = strtoull(d, &end, 10);
-        if (errno || *end)
-            return -1;
+    if (tiebreak_parse_seed(s, &seed) == 0) {
         tiebreak_default(t);
         t->kind = TIEBREAK_RANDOM;
-        t->seed = (uint64_t)v;
-        snprintf(t->name, sizeof t->name, "random:%llu", v);
+        t->seed = seed;
+        snprintf(t->name, sizeof t->name, "random:%llu",
+                 (unsigned long long)seed);
         return 0;
     }
     return -1;

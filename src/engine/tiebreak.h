@@ -44,6 +44,11 @@ void tiebreak_default(struct tiebreak *t);
  * *t.  Returns 0, or -1 when s is none of them (t unchanged). */
 int tiebreak_parse(const char *s, struct tiebreak *t);
 
+/* Reads "random:SEED" (SEED a decimal 64-bit number) into *seed, the
+ * form both --tie-break and --node-pick take.  Returns 0, or -1 for
+ * anything else, *seed untouched. */
+int tiebreak_parse_seed(const char *s, uint64_t *seed);
+
 /* The splitmix64 generator (Steele, Lea and Flood 2014): advances *state
  * by 0x9E3779B97F4A7C15 and returns the mixed value. */
 uint64_t tiebreak_splitmix64(uint64_t *state);
