@@ -28,6 +28,7 @@ check_PROGRAMS += \
 	tests/check_agree \
 	tests/check_conserve \
 	tests/check_signal \
+	tests/check_faults \
 	tests/check_sweep \
 	tests/check_measures \
 	tests/check_cli \
@@ -40,6 +41,9 @@ check_PROGRAMS += \
 # log (check_import_swf) and the Python example reading an HDF5 file
 # (check_h5out, when h5py and pandas are importable).
 dist_noinst_SCRIPTS += tools/swf-idle-hours tools/h5read-example.py
+tests_check_faults_SOURCES = tests/check_faults.c $(BFS_TESTHDRS)
+tests_check_faults_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_faults_LDADD = $(BFS_TESTLIBS)
 tests_check_util_SOURCES = tests/check_util.c $(BFS_TESTHDRS)
 tests_check_util_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_util_LDADD = $(BFS_TESTLIBS)
