@@ -18,6 +18,7 @@
 #include <check.h>
 #include <dirent.h>
 #include <hdf5.h>
+#include <jansson.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -1265,6 +1266,44 @@ START_TEST(test_sigkill)
     while (!tu_exists(p) && now_s() - t0 < 60)
         usleep(10000);
     ck_assert_msg(file_has(p, "\"partial\": true"), "no partial summary");
+
+    /* Resumed, the killed run is run again, and its summary equals that
+     * of an uninterrupted sweep of the same configuration (k2.json, in
+     * the same folder: same inputs, same run id), less the measures of
+     * the machine.  The resume waits for the killed replay to end: its
+     * lock would make the resume skip the run (test_lock). */
+    t0 = now_s();
+    while (kill((pid_t)replay, 0) == 0 && now_s() - t0 < 60)
+        usleep(10000);
+    snprintf(args, sizeof args, "sweep %s -q", cfg);
+    run_ok(args, 0);
+    write_at(path_in(dir, "k2.json"),
+             "{\"trace\": \"g.trace.gz\", \"jobs\": \"g.jobs\", "
+             "\"align-jobs\": true, \"allocator\": \"dp\"}\n");
+    snprintf(args, sizeof args, "sweep %s -q", path_in(dir, "k2.json"));
+    run_ok(args, 0);
+    {
+        static const char *const machine[] = {
+            "wall_seconds",         "events_per_second", "peak_rss_kib",
+            "solve_seconds_median", "solve_seconds_p95", "solve_seconds_max",
+            "solve_seconds_total"};
+        json_t *a, *b;
+        char q[4096];
+
+        snprintf(q, sizeof q, "%s/k2.sweep/runs/%s/summary.json", dir, ids[0]);
+        a = json_load_file(p, 0, NULL);
+        b = json_load_file(q, 0, NULL);
+        ck_assert_ptr_nonnull(a);
+        ck_assert_ptr_nonnull(b);
+        for (size_t k = 0; k < sizeof machine / sizeof *machine; k++) {
+            json_object_del(a, machine[k]);
+            json_object_del(b, machine[k]);
+        }
+        ck_assert(json_is_false(json_object_get(a, "partial")));
+        ck_assert_msg(json_equal(a, b), "resumed and uninterrupted differ");
+        json_decref(a);
+        json_decref(b);
+    }
 }
 END_TEST
 #endif

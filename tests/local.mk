@@ -28,6 +28,7 @@ check_PROGRAMS += \
 	tests/check_agree \
 	tests/check_conserve \
 	tests/check_signal \
+	tests/check_faults \
 	tests/check_sweep \
 	tests/check_measures \
 	tests/check_cli \
@@ -40,6 +41,9 @@ check_PROGRAMS += \
 # log (check_import_swf) and the Python example reading an HDF5 file
 # (check_h5out, when h5py and pandas are importable).
 dist_noinst_SCRIPTS += tools/swf-idle-hours tools/h5read-example.py
+tests_check_faults_SOURCES = tests/check_faults.c $(BFS_TESTHDRS)
+tests_check_faults_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_faults_LDADD = $(BFS_TESTLIBS)
 tests_check_util_SOURCES = tests/check_util.c $(BFS_TESTHDRS)
 tests_check_util_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_util_LDADD = $(BFS_TESTLIBS)
@@ -127,6 +131,29 @@ tests_check_interop_LDADD = $(BFS_TESTLIBS)
 tests_check_batsim_SOURCES = tests/check_batsim.c $(BFS_TESTHDRS)
 tests_check_batsim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_batsim_LDADD = $(BFS_TESTLIBS)
+
+# `make check-valgrind [VALGRIND_TESTS='tests/check_util ...']`: the Check
+# programs (all by default) through `make check` with valgrind's memcheck
+# as LOG_COMPILER, failing on any memory error or definite leak.  Check
+# keeps its fork mode: valgrind follows fork() by itself, so each test runs
+# and ends (leak check included) in its own valgrind child, and a finding
+# fails that test by name, while the tests that need a fresh process
+# (environment, signals, exit status) still get one.  --trace-children
+# puts the bfsim runs the tests exec under valgrind too (not the shell,
+# rm, Python or GNU parallel they may start).  Check's timeouts are
+# stretched for valgrind's slowness.
+VALGRIND = valgrind
+VALGRIND_FLAGS = --tool=memcheck --leak-check=full \
+	--errors-for-leak-kinds=definite --error-exitcode=1 --quiet \
+	--trace-children=yes \
+	--trace-children-skip='*/sh,*/bash,*/rm,*/python*,*/parallel,*/perl*,*/gzip'
+VALGRIND_TESTS = $(check_PROGRAMS)
+check-valgrind: all
+	CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-30}; \
+	export CK_TIMEOUT_MULTIPLIER; \
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(VALGRIND_TESTS)' \
+	  LOG_COMPILER='$(VALGRIND) $(VALGRIND_FLAGS)'
+.PHONY: check-valgrind
 
 # Fuzzing (./configure --enable-fuzzing CC=clang): one libFuzzer target per
 # reader, all from tests/fuzz/fuzz.c, each with its seed corpus in

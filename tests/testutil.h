@@ -19,8 +19,10 @@
 #include "base/util.h"
 
 /* Strings the helpers below hand out live until exit; they are kept
- * reachable here so that LeakSanitizer does not count them as leaks. */
-static char *tu_kept[4096];
+ * reachable here so that LeakSanitizer and valgrind do not count them as
+ * leaks (volatile: the array is never read, and an optimising compiler
+ * would drop the stores). */
+static char *volatile tu_kept[4096];
 static size_t tu_n_kept;
 
 static inline char *tu_keep(char *p)

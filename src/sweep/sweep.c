@@ -1500,6 +1500,7 @@ static int write_h5(const struct sweep *s, const struct table *t,
     if ((rc = bfs_out_open_mode(out, path, BFS_OUT_PATH, e)) != 0)
         goto out;
     opened = 1;
+    H5dont_atexit(); /* as in h5out_open: no crash at exit after a failure */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
         H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||

@@ -1,0 +1,374 @@
+/* check_faults.c - faults injected where it is cheap: a full disk, an
+ * unwritable folder, a solver that crashes on a chosen call, SIGKILL of a
+ * replay.  Whatever happens, `bfsim replay` leaves a whole result or no
+ * result under the outputs' final names: it writes each output to a
+ * temporary file beside it and renames them all at the end (all or none).
+ *
+ * A full disk is a file-size limit (RLIMIT_FSIZE) set in the child with
+ * SIGXFSZ ignored, so that a write past it fails with EFBIG as on a full
+ * disk.  An unwritable folder is a path under a regular file (FILE/x.csv),
+ * which fails for root too, unlike a directory of mode 0555.  The solver
+ * crash is the solver's test switch (SOLVER_TEST_CRASH_ENV, read by the
+ * parent at each solve and obeyed by the isolated worker, which raises
+ * SIGSEGV), set around one chosen call by a recording sink.
+ *
+ * SIGKILL cannot be caught: a killed replay leaves its temporary files
+ * (NAME.tmp.XXXXXX beside each output) but never a final name; the
+ * resumed-sweep case is in check_sweep.c (test_sigkill). */
+#include "config.h"
+
+#include "engine/replay.h"
+#include "solver/solver.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TRACE "traces/summit-2021-02.trace.gz"
+#define JOBS10 "datasets/hps-shufflenet-10J.jobs"
+#define JOBS1000 "datasets/hps-shufflenet-1000J.jobs.gz"
+
+/* Starts bfsim with argv (argv[0] ignored) in the background, standard
+ * error to errpath, a file-size limit of fsize bytes when fsize > 0
+ * (SIGXFSZ ignored).  Returns the child's pid. */
+static pid_t start(char **argv, long fsize, const char *errpath)
+{
+    pid_t pid = fork();
+
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0 || dup2(fd, 2) < 0)
+            _exit(127);
+        if (fsize > 0) {
+            struct rlimit rl = {(rlim_t)fsize, (rlim_t)fsize};
+            signal(SIGXFSZ, SIG_IGN);
+            if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+                _exit(127);
+        }
+        execv(tu_bfsim(), argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* Runs bfsim as start() does and returns its wait status. */
+static int run(char **argv, long fsize, const char *errpath)
+{
+    pid_t pid = start(argv, fsize, errpath);
+    int ws;
+
+    ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+    return ws;
+}
+
+/* The number of entries of dir (not . and ..); those whose name does not
+ * contain ".tmp." are counted in *final. */
+static int entries(const char *dir, int *final)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int n = 0;
+
+    ck_assert_ptr_nonnull(d);
+    *final = 0;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        n++;
+        if (!strstr(de->d_name, ".tmp."))
+            (*final)++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* A fresh empty directory under the test's temporary one. */
+static const char *fresh_dir(const char *name)
+{
+    const char *d = tu_tmp(name);
+    ck_assert_int_eq(mkdir(d, 0777), 0);
+    return d;
+}
+
+static const char *in(const char *dir, const char *name)
+{
+    char *p = tu_keep(xmalloc(strlen(dir) + strlen(name) + 2));
+    sprintf(p, "%s/%s", dir, name);
+    return p;
+}
+
+/* ---- a full disk ------------------------------------------------------- */
+
+/* The outputs of a full replay of the bundled trace with the 10 bundled
+ * jobs, with a 20 KiB file-size limit: the step log alone is larger (one
+ * row per event, some 30 000 events), so some write fails.  Loop index:
+ * 0 = the three text outputs, 1 = HDF5 only (with the summary), 2 = all
+ * four.  The exit is 1 (not a signal: HDF5's shutdown once crashed after
+ * a failed write), the message names an output and says the write
+ * failed, and the output folder is empty: no output, no temporary file. */
+START_TEST(test_full_disk)
+{
+    char name[32];
+    const char *dir, *err, *s, *j, *m, *h;
+    char *argv[20], *msg;
+    int n = 0, ws, final;
+
+    snprintf(name, sizeof name, "full%d", _i);
+    dir = fresh_dir(name);
+    err = in(dir, "../err");
+    s = in(dir, "s.csv");
+    j = in(dir, "j.csv");
+    m = in(dir, "m.json");
+    h = in(dir, "h.h5");
+    argv[n++] = tu_arg("bfsim");
+    argv[n++] = tu_arg("replay");
+    argv[n++] = tu_arg("--allocator");
+    argv[n++] = tu_arg("dp");
+    argv[n++] = tu_arg("--trace");
+    argv[n++] = tu_arg(tu_src(TRACE));
+    argv[n++] = tu_arg("--jobs");
+    argv[n++] = tu_arg(tu_src(JOBS10));
+    argv[n++] = tu_arg("-q");
+    argv[n++] = tu_arg("--summary");
+    argv[n++] = tu_arg(m);
+    if (_i != 1) {
+        argv[n++] = tu_arg("--steps");
+        argv[n++] = tu_arg(s);
+        argv[n++] = tu_arg("--job-log");
+        argv[n++] = tu_arg(j);
+    }
+    if (_i != 0) {
+        argv[n++] = tu_arg("-o");
+        argv[n++] = tu_arg(h);
+    }
+    argv[n] = NULL;
+    ws = run(argv, 20 * 1024, err);
+    msg = tu_slurp(err);
+    ck_assert_msg(WIFEXITED(ws), "killed by signal %d; stderr: %s",
+                  WIFSIGNALED(ws) ? WTERMSIG(ws) : 0, msg);
+    ck_assert_msg(WEXITSTATUS(ws) == 1, "exit %d: %s", WEXITSTATUS(ws), msg);
+    /* the step log is the first to pass 20 KiB when it is asked for;
+     * otherwise the HDF5 file (the summary is a few hundred bytes) */
+    ck_assert_msg(strstr(msg, _i == 1 ? h : s), "stderr: %s", msg);
+    ck_assert_msg(strstr(msg, "write"), "stderr: %s", msg);
+    ck_assert_int_eq(entries(dir, &final), 0);
+    xfree(msg);
+}
+END_TEST
+
+/* ---- an unwritable folder ------------------------------------------------ */
+
+/* One output under a regular file (FILE/x): the replay fails before it
+ * starts, exit 1, naming that output, and the other outputs, which could
+ * be written, are not left either. */
+START_TEST(test_unwritable)
+{
+    static const char *const bad[] = {"j.csv", "h.h5", "m.json"};
+    char name[32];
+    const char *dir, *file, *err, *p[3], *s;
+    char *argv[20], *msg, want[4200];
+    int n = 0, ws, final;
+
+    snprintf(name, sizeof name, "unwritable%d", _i);
+    dir = fresh_dir(name);
+    file = in(dir, "FILE");
+    tu_write(in(name, "FILE"), "a regular file\n");
+    err = in(dir, "../err");
+    s = in(dir, "s.csv");
+    for (int k = 0; k < 3; k++)
+        p[k] = in(k == _i ? file : dir, bad[k]);
+    argv[n++] = tu_arg("bfsim");
+    argv[n++] = tu_arg("replay");
+    argv[n++] = tu_arg("--allocator");
+    argv[n++] = tu_arg("dp");
+    argv[n++] = tu_arg("--nodes");
+    argv[n++] = tu_arg("16");
+    argv[n++] = tu_arg("-q");
+    argv[n++] = tu_arg("--steps");
+    argv[n++] = tu_arg(s);
+    argv[n++] = tu_arg("--job-log");
+    argv[n++] = tu_arg(p[0]);
+    argv[n++] = tu_arg("-o");
+    argv[n++] = tu_arg(p[1]);
+    argv[n++] = tu_arg("--summary");
+    argv[n++] = tu_arg(p[2]);
+    argv[n] = NULL;
+    ws = run(argv, 0, err);
+    msg = tu_slurp(err);
+    ck_assert_msg(WIFEXITED(ws) && WEXITSTATUS(ws) == 1, "status %d: %s", ws,
+                  msg);
+    snprintf(want, sizeof want, "%s: ", p[_i]);
+    ck_assert_msg(strstr(msg, want) && strstr(msg, "Not a directory"),
+                  "stderr: %s", msg);
+    /* only FILE is left in dir */
+    ck_assert_int_eq(entries(dir, &final), 1);
+    ck_assert_int_eq(final, 1);
+    xfree(msg);
+}
+END_TEST
+
+/* ---- a solver that crashes on a chosen call -------------------------------
+ */
+
+/* The recording sink: the status of every solve, and the crash switch set
+ * for solve number crash_at only (the switch is read when a solve starts;
+ * the sink sees a solve when it has ended). */
+struct solves {
+    size_t n, crash_at;
+    int status[64];
+};
+
+static int record_solve(void *arg, const struct rec_solve *rs)
+{
+    struct solves *ss = arg;
+
+    ck_assert_uint_lt(ss->n, 64);
+    ss->status[ss->n++] = rs->status;
+    if (ss->n == ss->crash_at)
+        setenv(SOLVER_TEST_CRASH_ENV, "1", 1);
+    else
+        unsetenv(SOLVER_TEST_CRASH_ENV);
+    return 0;
+}
+
+/* The five-row trace and two jobs of check_replay.c's test_dump_instances:
+ * the pool is never empty and a job is always admitted, so there is a
+ * solve at each trace row and at B's arrival, six in all, whatever the
+ * allocations.  The third one crashes (SIGSEGV in the solver's worker
+ * process): it is recorded as failed, the replay goes on to the end (not
+ * partial, all six events' solves made) and the later solves are optimal
+ * again. */
+START_TEST(test_solver_crash)
+{
+    const char *trace = tu_write("crash.trace", "bfsim-trace 1\n"
+                                                "node n0\nnode n1\nnode n2\n"
+                                                "1612988400 +0\n"
+                                                "1612988420 +1 +2\n"
+                                                "1612988423 -1\n"
+                                                "1612988450 +1\n"
+                                                "1612988500 -0 -1\n");
+    const char *jobs =
+        tu_write("crash.jobs", "# bfsim-jobs 1\n"
+                               "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                               "A,1612988400,1,2,1e9,5,3,0:0:0 1:10:10 "
+                               "2:18:18\n"
+                               "B,1612988410,1,3,1e9,2,1,0:0:0 1:7:7 "
+                               "3:20:20\n");
+    struct solves ss = {.crash_at = 2};
+    struct rec_sink sink = {.arg = &ss, .solve = record_solve};
+    struct rec_sink *sinks[] = {&sink};
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+    char spec[64];
+
+    snprintf(spec, sizeof spec, "%s,isolate=yes", solver_backend_name(_i));
+    replay_opts_default(&o);
+    o.alloc.name = "milp";
+    o.alloc.solver = spec;
+    o.trace_path = trace;
+    o.jobs_path = jobs;
+    o.sinks = sinks;
+    o.n_sinks = 1;
+    unsetenv(SOLVER_TEST_CRASH_ENV);
+    bfs_error_clear(&e);
+    ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);
+    unsetenv(SOLVER_TEST_CRASH_ENV);
+    ck_assert_int_eq(st.partial, 0);
+    ck_assert_uint_eq(ss.n, 6);
+    ck_assert_uint_eq(st.solves, 6);
+    for (size_t k = 0; k < ss.n; k++)
+        ck_assert_msg(ss.status[k] == (k == 2 ? SOLVE_FAILED : SOLVE_OPTIMAL),
+                      "solve %zu: %s", k, solve_status_name(ss.status[k]));
+    ck_assert_uint_eq(st.solves_by_status[SOLVE_FAILED], 1);
+    ck_assert_uint_eq(st.solves_by_status[SOLVE_OPTIMAL], 5);
+}
+END_TEST
+
+/* ---- SIGKILL ------------------------------------------------------------- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A replay of the bundled trace with the 1000 bundled jobs (many seconds)
+ * is killed by SIGKILL 0.3 s after its outputs' temporary files appear,
+ * in the middle of writing them: no final name exists afterwards (only
+ * the temporary files, which nothing can remove after SIGKILL). */
+START_TEST(test_sigkill)
+{
+    const char *dir = fresh_dir("kill");
+    const char *h = in(dir, "h.h5"), *s = in(dir, "s.csv");
+    const char *j = in(dir, "j.csv"), *m = in(dir, "m.json");
+    char *argv[] = {tu_arg("bfsim"),
+                    tu_arg("replay"),
+                    tu_arg("--allocator"),
+                    tu_arg("dp"),
+                    tu_arg("--trace"),
+                    tu_arg(tu_src(TRACE)),
+                    tu_arg("--jobs"),
+                    tu_arg(tu_src(JOBS1000)),
+                    tu_arg("--max-jobs"),
+                    tu_arg("100"),
+                    tu_arg("-q"),
+                    tu_arg("--steps"),
+                    tu_arg(s),
+                    tu_arg("--job-log"),
+                    tu_arg(j),
+                    tu_arg("--summary"),
+                    tu_arg(m),
+                    tu_arg("-o"),
+                    tu_arg(h),
+                    NULL};
+    double t0;
+    pid_t pid;
+    int ws, final, n = 0;
+
+    pid = start(argv, 0, in(dir, "../kill.err"));
+    t0 = now_s();
+    while ((n = entries(dir, &final)) < 4 && now_s() - t0 < 60)
+        usleep(2000);
+    ck_assert_int_eq(n, 4);
+    usleep(300000);
+    ck_assert_int_eq(kill(pid, SIGKILL), 0);
+    ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+    ck_assert(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL);
+    ck_assert_int_eq(entries(dir, &final), 4);
+    ck_assert_int_eq(final, 0);
+    ck_assert(!tu_exists(h) && !tu_exists(s) && !tu_exists(j) && !tu_exists(m));
+}
+END_TEST
+
+static Suite *faults_suite(void)
+{
+    Suite *s = suite_create("faults");
+    TCase *tc = tcase_create("faults");
+
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_full_disk, 0, 3);
+    tcase_add_loop_test(tc, test_unwritable, 0, 3);
+    if (solver_count() > 0)
+        tcase_add_loop_test(tc, test_solver_crash, 0, (int)solver_count());
+    tcase_add_test(tc, test_sigkill);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run(faults_suite());
+}
