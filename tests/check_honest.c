@@ -180,6 +180,57 @@ START_TEST(test_jobs_after_window)
 }
 END_TEST
 
+/* Submitted at T0 + 500, inside the trace (T0 .. T0 + 1000): without
+ * --start the replay starts there.  Both nodes are idle from T0 + 100;
+ * the job (100 samples at 2/s) runs from T0 + 500 to T0 + 550 on both,
+ * and the replay ends with the last job's work: 2 x 50 = 100 idle
+ * node-seconds, all allocated, harvest 1, completion 50 s.  With --start
+ * T0 the window adds T0 + 100 .. T0 + 500 with both nodes idle: 900 idle
+ * node-seconds, harvest 100 / 900.  With --align-jobs the start is T0 and
+ * the job is moved there: it starts at T0 + 100 and is done at +150. */
+START_TEST(test_default_start_first_submission)
+{
+    const char *jobs = jobs1("mid.jobs", "1612988900", "100");
+    char args[4096], *out, *err;
+
+    snprintf(args, sizeof args,
+             "replay -q --strict --allocator dp --trace %s "
+             "--jobs %s",
+             trace2(), jobs);
+    ck_assert_int_eq(run(args, &out, &err), 0);
+    ck_assert_str_eq(err, "");
+    expect_has(out, "\n  first_time               2021-02-10 20:28:20 UTC\n");
+    expect_has(out, "\n  idle_node_seconds        100 node-s\n");
+    expect_has(out, "\n  allocated_node_seconds   100 node-s\n");
+    expect_has(out, "\n  harvest_ratio            1\n");
+    expect_has(out, "\n  jct_mean_seconds         50 s\n");
+    free(out);
+    free(err);
+
+    snprintf(args, sizeof args,
+             "replay -q --strict --allocator dp --trace %s "
+             "--jobs %s --start " T0,
+             trace2(), jobs);
+    ck_assert_int_eq(run(args, &out, &err), 0);
+    expect_has(out, "\n  first_time               2021-02-10 20:20:00 UTC\n");
+    expect_has(out, "\n  idle_node_seconds        900 node-s\n");
+    expect_has(out, "\n  harvest_ratio            0.111111\n");
+    expect_has(out, "\n  jct_mean_seconds         50 s\n");
+    free(out);
+    free(err);
+
+    snprintf(args, sizeof args,
+             "replay -q --strict --allocator dp --trace %s "
+             "--jobs %s --align-jobs",
+             trace2(), jobs);
+    ck_assert_int_eq(run(args, &out, &err), 0);
+    expect_has(out, "\n  first_time               2021-02-10 20:20:00 UTC\n");
+    expect_has(out, "\n  jct_mean_seconds         150 s\n");
+    free(out);
+    free(err);
+}
+END_TEST
+
 /* Submitted a day before the trace starts: admitted at its start, but
  * the times mean nothing; warned, "before". */
 START_TEST(test_jobs_before_window)
@@ -244,6 +295,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_progress_trace_ends_first);
     tcase_add_test(tc, test_jobs_after_window);
+    tcase_add_test(tc, test_default_start_first_submission);
     tcase_add_test(tc, test_jobs_before_window);
     tcase_add_test(tc, test_no_job_finished);
     suite_add_tcase(s, tc);

@@ -293,8 +293,8 @@ static void show_time(int has, int64_t t, const char *none, char *b, size_t n)
 
 static void d_start(const struct replay_args *d, char *b, size_t n)
 {
-    show_time(d->replay.has_start, d->replay.start, "the trace's first time", b,
-              n);
+    show_time(d->replay.has_start, d->replay.start,
+              "the later of the trace's start and the first submission", b, n);
 }
 
 static void d_end(const struct replay_args *d, char *b, size_t n)

@@ -136,6 +136,16 @@ void pool_pick_release(struct replay *r)
     xfree(r->pick);
 }
 
+void pool_pick_reset(struct replay *r)
+{
+    if (!r->joined)
+        return;
+    nodepick_hist_release(&r->hist);
+    nodepick_hist_init(&r->hist);
+    for (size_t k = 0; k < r->n_nodes; k++)
+        r->joined[k] = -1;
+}
+
 void pool_note_join(struct replay *r, uint32_t k, int64_t t)
 {
     if (r->joined)

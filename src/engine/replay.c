@@ -220,16 +220,29 @@ int next_event(struct replay *r, int64_t *time)
  * trace's first time.  Leaves the first event after t0, if any, read but
  * not applied.  Returns 1 if there is such an event, 0 if not, or a
  * negative code. */
-static int read_until_start(struct replay *r, int64_t *t0, int64_t *t)
+/* The start without --start: the job set's first submission when it is
+ * later than the trace's first row (the jobs' window lies inside the
+ * trace, and the hours before it would only dilute the pool measures),
+ * else the trace's first row.  Not with --align-jobs, which moves the
+ * jobs to the start instead. */
+static int64_t default_start(const struct replay *r, int64_t first_row)
 {
-    int rc = read_event(r, t);
+    int64_t first = INT64_MAX;
 
-    if (rc <= 0)
-        return rc < 0 ? rc
-                      : bfs_fail(r->e, BFS_EINVAL, "%s: the trace has no event",
-                                 r->o->trace_path);
-    *t0 = r->o->has_start ? r->o->start : *t;
-    while (rc == 1 && *t <= *t0) {
+    if (r->o->align_jobs || r->js.n == 0)
+        return first_row;
+    for (size_t j = 0; j < r->js.n; j++)
+        if (r->js.jobs[j].tsub < first)
+            first = r->js.jobs[j].tsub;
+    return first > first_row ? first : first_row;
+}
+
+/* Applies the events at or before t0 to the idle set, rc and *t being
+ * the first event read.  Returns 1 with the first later event read into
+ * r->joins / r->leaves and *t, 0 at the end, or a negative code. */
+static int apply_until(struct replay *r, int64_t t0, int64_t *t, int rc)
+{
+    while (rc == 1 && *t <= t0) {
         for (size_t i = 0; i < r->n_joins; i++) {
             r->idle[r->joins[i]] = 1;
             pool_note_join(r, r->joins[i], *t);
@@ -239,6 +252,47 @@ static int read_until_start(struct replay *r, int64_t *t0, int64_t *t)
             pool_note_leave(r, r->leaves[i], *t);
         }
         rc = read_event(r, t);
+    }
+    return rc;
+}
+
+/* Reads the trace again from its first row, every node busy and the
+ * node-pick history empty, and returns the first event as read_event. */
+static int rewind_trace(struct replay *r, int64_t *t)
+{
+    int rc;
+
+    trace_close(r->tr);
+    r->tr = NULL;
+    rc = trace_open(r->o->trace_path, &r->tr, r->e);
+    if (rc)
+        return rc;
+    memset(r->idle, 0, r->n_nodes * sizeof *r->idle);
+    pool_pick_reset(r);
+    return read_event(r, t);
+}
+
+static int read_until_start(struct replay *r, int64_t *t0, int64_t *t)
+{
+    int rc = read_event(r, t);
+    int from_jobs;
+
+    if (rc <= 0)
+        return rc < 0 ? rc
+                      : bfs_fail(r->e, BFS_EINVAL, "%s: the trace has no event",
+                                 r->o->trace_path);
+    *t0 = r->o->has_start ? r->o->start : default_start(r, *t);
+    from_jobs = !r->o->has_start && *t0 != *t;
+    rc = apply_until(r, *t0, t, rc);
+    if (rc == 0 && from_jobs) {
+        /* the job set starts after the trace's last row: not inside the
+         * trace, so the window is the whole trace (and the replay warns
+         * that no job was submitted in it) */
+        rc = rewind_trace(r, t);
+        if (rc < 0)
+            return rc;
+        *t0 = *t;
+        rc = apply_until(r, *t0, t, rc);
     }
     if (rc == 1 && r->n_joins + r->n_leaves == 0)
         rc = next_event(r, t);

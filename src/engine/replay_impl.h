@@ -198,6 +198,9 @@ void apply_targets(struct replay *r);
  * subset (8 bytes each).  Returns 0 or a negative code. */
 int pool_pick_setup(struct replay *r);
 void pool_pick_release(struct replay *r);
+/* Forgets what the predicted rule learnt from the trace read so far (when
+ * the replay reads its trace again from the first row). */
+void pool_pick_reset(struct replay *r);
 /* Notes that subset node k became idle at time t (before or after t0). */
 void pool_note_join(struct replay *r, uint32_t k, int64_t t);
 /* Notes that subset node k was taken back at time t. */
