@@ -15,6 +15,7 @@ check_PROGRAMS += \
 	tests/check_import_bftrainer \
 	tests/check_import_swf \
 	tests/check_import_slurm \
+	tests/check_import_batsim \
 	tests/check_traceinfo \
 	tests/check_gentrace \
 	tests/check_h5out \
@@ -71,6 +72,9 @@ tests_check_import_swf_LDADD = $(BFS_TESTLIBS)
 tests_check_import_slurm_SOURCES = tests/check_import_slurm.c $(BFS_TESTHDRS)
 tests_check_import_slurm_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_import_slurm_LDADD = $(BFS_TESTLIBS)
+tests_check_import_batsim_SOURCES = tests/check_import_batsim.c $(BFS_TESTHDRS)
+tests_check_import_batsim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_import_batsim_LDADD = $(BFS_TESTLIBS)
 tests_check_traceinfo_SOURCES = tests/check_traceinfo.c $(BFS_TESTHDRS)
 tests_check_traceinfo_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_traceinfo_LDADD = $(BFS_TESTLIBS)
