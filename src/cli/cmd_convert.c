@@ -131,7 +131,7 @@ static const struct convert_opt batsim_opts[] = {
     {"max-nodes", "N", "largest machine inferred (default 1048576)"},
     {"origin", "TIME", "Unix time of simulation time 0 (default 0)"},
     {"start", "TIME", "window start (default: simulation time 0)"},
-    {"end", "TIME", "window end (default: latest time in the input)"},
+    {"end", "TIME", "window end (default: latest time read)"},
     {"outage-threshold", "F", "idle fraction marking an outage"},
     {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
     {NULL, NULL, NULL}};
