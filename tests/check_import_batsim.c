@@ -522,6 +522,37 @@ START_TEST(test_convert_replay)
 }
 END_TEST
 
+/* `bfsim info` on Batsim's files fails (status 1) and names the
+ * converter; a CSV that lacks allocated_resources gets no hint. */
+START_TEST(test_info_hints)
+{
+    static const struct {
+        const char *name, *text, *from, *title;
+    } cases[] = {
+        {"j.csv", JOBS5, "batsim", "looks like a Batsim jobs.csv;"},
+        {"e.txt", EVENTS4, "batsim-events",
+         "looks like a Batsim external-events file;"},
+    };
+    char args[4096], want[4096], *err;
+
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        const char *path = tu_write(cases[k].name, cases[k].text);
+        snprintf(args, sizeof args, "info %s", path);
+        ck_assert_int_eq(run(args, &err), 1);
+        ck_assert_msg(strstr(err, cases[k].title) != NULL, "%s", err);
+        snprintf(want, sizeof want, "    bfsim convert --from %s %s -o ",
+                 cases[k].from, path);
+        ck_assert_msg(strstr(err, want) != NULL, "%s", err);
+        free(err);
+    }
+    snprintf(args, sizeof args, "info %s",
+             tu_write("n.csv", "job_id,starting_time,finish_time\n1,0,1\n"));
+    ck_assert_int_eq(run(args, &err), 1);
+    ck_assert_ptr_null(strstr(err, "convert"));
+    free(err);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("import_batsim");
@@ -535,6 +566,7 @@ int main(void)
     tcase_add_test(tc, test_combined);
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_convert_replay);
+    tcase_add_test(tc, test_info_hints);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }
