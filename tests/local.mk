@@ -163,10 +163,11 @@ check-valgrind: all
 # reader, all from tests/fuzz/fuzz.c, each with its seed corpus in
 # tests/fuzz/corpus/NAME.  `make fuzz FUZZ_SECONDS=N` runs each for N
 # seconds on a copy of its corpus and fails on any crash, leak or UB.
-BFS_FUZZ_TARGETS = trace jobs pair swf slurm hostlist export instance sweep
+BFS_FUZZ_TARGETS = trace jobs pair swf slurm hostlist export instance sweep \
+	batsim batsim_events
 EXTRA_DIST += tests/fuzz/fuzz.c tests/fuzz/corpus
 if FUZZING
-noinst_PROGRAMS = tests/fuzz/fuzz_trace tests/fuzz/fuzz_jobs tests/fuzz/fuzz_pair tests/fuzz/fuzz_swf tests/fuzz/fuzz_slurm tests/fuzz/fuzz_hostlist tests/fuzz/fuzz_export tests/fuzz/fuzz_instance tests/fuzz/fuzz_sweep
+noinst_PROGRAMS = tests/fuzz/fuzz_trace tests/fuzz/fuzz_jobs tests/fuzz/fuzz_pair tests/fuzz/fuzz_swf tests/fuzz/fuzz_slurm tests/fuzz/fuzz_hostlist tests/fuzz/fuzz_export tests/fuzz/fuzz_instance tests/fuzz/fuzz_sweep tests/fuzz/fuzz_batsim tests/fuzz/fuzz_batsim_events
 tests_fuzz_fuzz_trace_SOURCES = tests/fuzz/fuzz.c
 tests_fuzz_fuzz_trace_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TRACE
 tests_fuzz_fuzz_trace_LDFLAGS = -fsanitize=fuzzer
@@ -203,6 +204,14 @@ tests_fuzz_fuzz_sweep_SOURCES = tests/fuzz/fuzz.c
 tests_fuzz_fuzz_sweep_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_SWEEP
 tests_fuzz_fuzz_sweep_LDFLAGS = -fsanitize=fuzzer
 tests_fuzz_fuzz_sweep_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_batsim_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_batsim_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_BATSIM
+tests_fuzz_fuzz_batsim_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_batsim_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_batsim_events_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_batsim_events_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_BATSIM_EVENTS
+tests_fuzz_fuzz_batsim_events_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_batsim_events_LDADD = libbfsim.a $(BFS_LIBS)
 endif
 FUZZ_SECONDS = 60
 fuzz:

@@ -567,7 +567,8 @@ int hostlist_ids_parse(const char *s, uint32_t limit, const char *limit_what,
         nr++;
     }
     /* Merged, the ranges are disjoint and within limit: at most limit ids. */
-    qsort(r, nr, sizeof *r, range_cmp);
+    if (nr > 0)
+        qsort(r, nr, sizeof *r, range_cmp);
     for (size_t i = 0; i < nr; i++) {
         uint32_t lo = r[i].lo;
         if (k > 0 && (*ids)[k - 1] >= lo) {

@@ -73,7 +73,8 @@ static int take_ids(struct bat *b, const char *s, const char *path, size_t line,
     if (rc)
         return rc;
     BFS_GROW(b->pool, b->cap_pool, b->n_pool + k + 1);
-    memcpy(b->pool + b->n_pool, b->ids, k * sizeof *b->ids);
+    if (k > 0)
+        memcpy(b->pool + b->n_pool, b->ids, k * sizeof *b->ids);
     *off = b->n_pool;
     *n = k;
     b->n_pool += k;
@@ -380,7 +381,8 @@ static void events_to_intervals(struct bat *b, size_t nodes, int64_t end)
 
     for (size_t i = 0; i < nodes; i++)
         since[i] = IMPORT_TIME_NONE;
-    qsort(b->ev, b->n_ev, sizeof *b->ev, event_cmp);
+    if (b->n_ev > 0)
+        qsort(b->ev, b->n_ev, sizeof *b->ev, event_cmp);
     for (size_t k = 0; k < b->n_ev; k++) {
         const struct event *ev = &b->ev[k];
         for (size_t j = 0; j < ev->n; j++) {
