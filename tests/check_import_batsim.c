@@ -522,8 +522,8 @@ START_TEST(test_convert_replay)
 }
 END_TEST
 
-/* `bfsim info` on Batsim's files fails (status 1) and names the
- * converter; a CSV that lacks allocated_resources gets no hint. */
+/* `bfsim info` on Batsim's (and ElastiSim's) files fails (status 1) and names
+ * the converter; a CSV that lacks allocated_resources gets no hint. */
 START_TEST(test_info_hints)
 {
     static const struct {
@@ -532,6 +532,9 @@ START_TEST(test_info_hints)
         {"j.csv", JOBS5, "batsim", "looks like a Batsim jobs.csv;"},
         {"e.txt", EVENTS4, "batsim-events",
          "looks like a Batsim external-events file;"},
+        {"nu.csv",
+         "Time,Node,State,Running jobs,Expected jobs\n0,n0,free,none,none\n",
+         "elastisim", "looks like an ElastiSim node-utilization file;"},
     };
     char args[4096], want[4096], *err;
 

@@ -179,6 +179,38 @@ static int run_batsim_events(const struct convert_args *a,
     return run_batsim_common(a, batsim_events_opts, 1, st, e);
 }
 
+/* ---- elastisim (import_elastisim.c) ------------------------------------ */
+
+static const struct convert_opt elastisim_opts[] = {
+    {"max-nodes", "N", "most nodes named (default 1048576)"},
+    {"origin", "TIME", "Unix time of simulation time 0 (default 0)"},
+    {"start", "TIME", "window start (default: simulation time 0)"},
+    {"end", "TIME", "window end (default: latest time read)"},
+    {"outage-threshold", "F", "idle fraction marking an outage"},
+    {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
+    {NULL, NULL, NULL}};
+
+static int run_elastisim(const struct convert_args *a, struct import_stats *st,
+                         struct bfs_error *e)
+{
+    struct import_log_opts o;
+    struct import_elastisim_report r;
+    int rc;
+
+    import_log_opts_init(&o);
+    for (size_t k = 0; elastisim_opts[k].name; k++)
+        if (a->values[k] &&
+            (rc = import_log_opts_set(&o, elastisim_opts[k].name, a->values[k],
+                                      e)) != 0)
+            return rc;
+    rc = import_elastisim(a->input, a->output, a->comments, &o, st, &r, e);
+    if (rc == 0 && !a->quiet)
+        import_elastisim_report_write(&r, stderr);
+    if (rc == 0)
+        import_log_warnings(&r.log, stderr);
+    return rc;
+}
+
 /* ---- the table --------------------------------------------------------- */
 
 static const struct convert_format formats[] = {
@@ -203,6 +235,10 @@ static const struct convert_format formats[] = {
      "Batsim external events (JSON lines): a node is busy\n"
      "             from machine_unavailable to machine_available",
      batsim_events_opts, run_batsim_events},
+    {"elastisim", "FILE",
+     "ElastiSim node utilization (Time,Node,State,...): a\n"
+     "             node is busy while allocated or reserved",
+     elastisim_opts, run_elastisim},
 };
 #define N_FORMATS (sizeof formats / sizeof *formats)
 

@@ -328,4 +328,50 @@ int import_batsim_warnings(const struct import_batsim_report *r, FILE *f);
 
 /* ==== end of Batsim block ============================================== */
 
+/* ==== ElastiSim node utilization (formats/import_elastisim.c) ========== */
+
+/* ElastiSim's node-utilization output (its "node_utilization" file) logs
+ * every change of a node's state, one CSV row each: Time (simulation
+ * seconds), Node (its name), State (free, allocated or reserved), then
+ * the running and expected job ids.  Columns are found by header name
+ * (Time, Node, State; case-insensitive), the rest ignored.  A node is
+ * idle while free and busy while allocated (a job runs on it) or reserved
+ * (the scheduler has promised it to a job about to start or expand:
+ * harvesting it would delay that job).  Rows must come in time order, as
+ * ElastiSim writes them (an earlier time than the row before is an
+ * error); at one time the last row of a node wins.  Nodes keep their
+ * names, in order of first appearance (ElastiSim lists every node at
+ * time 0); at most o->max_nodes.  Times, the window and o->origin are as
+ * for Batsim; a node busy at the end stays busy to the end.  Memory is
+ * the nodes and their busy periods.  ElastiSim's job statistics file
+ * names no nodes, so it cannot give a trace. */
+
+struct import_elastisim_report {
+    struct import_log_report log; /* the machine, trace and outage parts */
+    size_t rows;                  /* data rows */
+    size_t free_rows;             /* rows by state */
+    size_t allocated;
+    size_t reserved;
+    size_t periods;     /* busy periods */
+    size_t open_at_end; /* nodes busy at the end */
+    int64_t origin;     /* o->origin */
+    int64_t last;       /* the latest time (Unix s) */
+};
+
+/* Converts an ElastiSim node-utilization file (plain or gzip) to a trace
+ * at out_path.  Reads o->max_nodes, start, end, outage settings and
+ * origin.  Returns 0 or a negative code with "file:line: problem" in e
+ * (nothing is written then); rep and st are filled on success (each may
+ * be NULL). */
+int import_elastisim(const char *src, const char *out_path,
+                     const char *const *comments,
+                     const struct import_log_opts *o, struct import_stats *st,
+                     struct import_elastisim_report *rep, struct bfs_error *e);
+
+/* Writes the report for a person, one "bfsim: " line per fact, to f. */
+void import_elastisim_report_write(const struct import_elastisim_report *r,
+                                   FILE *f);
+
+/* ==== end of ElastiSim block =========================================== */
+
 #endif

@@ -129,6 +129,9 @@ const char *sniff_log_format(const char *path)
             found = "batsim";
         else if (batsim_event(p))
             found = "batsim-events";
+        else if (csv_header(
+                     p, (const char *const[]){"Time", "Node", "State", NULL}))
+            found = "elastisim";
         else if (swf_record(p)) /* last: it cuts the line */
             found = "swf";
     }

@@ -11,7 +11,8 @@
  * "row,time,epoch_s,..." and "row,epoch_s,col_idx,..."), "batsim" (a
  * CSV header naming starting_time, finish_time and allocated_resources),
  * "batsim-events" (a JSON object line with "type" and "timestamp"
- * keys); NULL for a
+ * keys), "elastisim" (a CSV header naming Time, Node and State); NULL for
+ * a
  * native trace ("bfsim-trace" first), an unreadable file or anything
  * else.  The string is static. */
 const char *sniff_log_format(const char *path);

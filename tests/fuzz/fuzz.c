@@ -135,6 +135,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #endif
         unlink(out);
     }
+#elif defined(FUZZ_ELASTISIM)
+    {
+        struct import_log_opts o;
+        char out[128];
+        import_log_opts_init(&o);
+        o.max_nodes = 4096;
+        snprintf(out, sizeof out, "%s/out.trace", dir);
+        import_elastisim(put(0, "in.log", data, size), out, NULL, &o, NULL, NULL,
+                         &e);
+        unlink(out);
+    }
 #elif defined(FUZZ_HOSTLIST)
     {
         struct hostlist h;
