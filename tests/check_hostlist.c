@@ -184,6 +184,83 @@ START_TEST(test_index)
 }
 END_TEST
 
+/* ---- Batsim interval sets ---------------------------------------------- */
+
+/* Parses set (limit 1000) and checks the canonical form printed back. */
+static void expect_ids(const char *set, const char *canonical, size_t count)
+{
+    uint32_t *ids = NULL;
+    size_t n = 99, cap = 0;
+    struct bfs_error e;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    bfs_error_clear(&e);
+    ck_assert_msg(hostlist_ids_parse(set, 1000, "the limit", &ids, &n, &cap,
+                                     NULL, 0, &e) == 0,
+                  "'%s': %s", set, e.msg);
+    ck_assert_uint_eq(n, count);
+    hostlist_ids_write(f, ids, n);
+    fclose(f);
+    ck_assert_str_eq(text, canonical);
+    free(text);
+    free(ids);
+}
+
+static void expect_ids_error(const char *set, uint32_t limit, int code,
+                             const char *want)
+{
+    uint32_t *ids = NULL;
+    size_t n = 99, cap = 0;
+    struct bfs_error e;
+
+    bfs_error_clear(&e);
+    ck_assert_int_eq(hostlist_ids_parse(set, limit, "the machine's 8 nodes",
+                                        &ids, &n, &cap, "f.csv", 7, &e),
+                     code);
+    ck_assert_msg(strstr(e.msg, want) != NULL, "'%s': '%s' lacks '%s'", set,
+                  e.msg, want);
+    ck_assert_msg(strstr(e.msg, "f.csv:7") != NULL, "%s", e.msg);
+    ck_assert_uint_eq(n, 99); /* unchanged */
+    free(ids);
+}
+
+/* The examples of Batsim's interval-set page: {1, 2, 3, 5, 7} in five
+ * spellings, all printing "1-3 5 7"; and the writer's own forms. */
+START_TEST(test_ids)
+{
+    expect_ids("1-3 5 7", "1-3 5 7", 5);
+    expect_ids("1-2 3 5 7", "1-3 5 7", 5);
+    expect_ids("1 2 3 5 7", "1-3 5 7", 5);
+    expect_ids("1-2 1-3 5 7", "1-3 5 7", 5);
+    expect_ids("5 2-2 7 1-3", "1-3 5 7", 5);
+    expect_ids("37-42", "37-42", 6);
+    expect_ids("0", "0", 1);
+    expect_ids("", "", 0);
+    expect_ids("  0-3  7 ", "0-3 7", 5);
+    expect_ids("4-9 0-5", "0-9", 10);   /* overlap merged */
+    expect_ids("0-9 2-3 5", "0-9", 10); /* contained */
+    expect_ids("999", "999", 1);
+}
+END_TEST
+
+START_TEST(test_ids_errors)
+{
+    expect_ids_error("0-", 8, BFS_EPARSE, "upper bound at column 3");
+    expect_ids_error("3-1", 8, BFS_EPARSE, "reversed range at column 3");
+    expect_ids_error("a", 8, BFS_EPARSE, "expected a resource id at column 1");
+    expect_ids_error("1,2", 8, BFS_EPARSE, "expected a space");
+    expect_ids_error("-1", 8, BFS_EPARSE, "column 1");
+    expect_ids_error("1\t2", 8, BFS_EPARSE, "column 2");
+    expect_ids_error("99999999999", 8, BFS_EPARSE, "id too large");
+    /* ids 0..7 only: 8 is the first beyond; a huge range costs nothing */
+    expect_ids_error("0-3 8", 8, BFS_ERANGE,
+                     "resource 8 at column 5 is beyond the machine's 8 nodes");
+    expect_ids_error("0-4000000000", 8, BFS_ERANGE, "resource 4000000000");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("hostlist");
@@ -195,6 +272,8 @@ int main(void)
     tcase_add_test(tc, test_errors);
     tcase_add_test(tc, test_order);
     tcase_add_test(tc, test_index);
+    tcase_add_test(tc, test_ids);
+    tcase_add_test(tc, test_ids_errors);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

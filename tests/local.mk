@@ -15,6 +15,8 @@ check_PROGRAMS += \
 	tests/check_import_bftrainer \
 	tests/check_import_swf \
 	tests/check_import_slurm \
+	tests/check_import_batsim \
+	tests/check_import_elastisim \
 	tests/check_traceinfo \
 	tests/check_gentrace \
 	tests/check_h5out \
@@ -71,6 +73,12 @@ tests_check_import_swf_LDADD = $(BFS_TESTLIBS)
 tests_check_import_slurm_SOURCES = tests/check_import_slurm.c $(BFS_TESTHDRS)
 tests_check_import_slurm_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_import_slurm_LDADD = $(BFS_TESTLIBS)
+tests_check_import_batsim_SOURCES = tests/check_import_batsim.c $(BFS_TESTHDRS)
+tests_check_import_batsim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_import_batsim_LDADD = $(BFS_TESTLIBS)
+tests_check_import_elastisim_SOURCES = tests/check_import_elastisim.c $(BFS_TESTHDRS)
+tests_check_import_elastisim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_import_elastisim_LDADD = $(BFS_TESTLIBS)
 tests_check_traceinfo_SOURCES = tests/check_traceinfo.c $(BFS_TESTHDRS)
 tests_check_traceinfo_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_traceinfo_LDADD = $(BFS_TESTLIBS)
@@ -159,10 +167,11 @@ check-valgrind: all
 # reader, all from tests/fuzz/fuzz.c, each with its seed corpus in
 # tests/fuzz/corpus/NAME.  `make fuzz FUZZ_SECONDS=N` runs each for N
 # seconds on a copy of its corpus and fails on any crash, leak or UB.
-BFS_FUZZ_TARGETS = trace jobs pair swf slurm hostlist export instance sweep
+BFS_FUZZ_TARGETS = trace jobs pair swf slurm hostlist export instance sweep \
+	batsim batsim_events elastisim
 EXTRA_DIST += tests/fuzz/fuzz.c tests/fuzz/corpus
 if FUZZING
-noinst_PROGRAMS = tests/fuzz/fuzz_trace tests/fuzz/fuzz_jobs tests/fuzz/fuzz_pair tests/fuzz/fuzz_swf tests/fuzz/fuzz_slurm tests/fuzz/fuzz_hostlist tests/fuzz/fuzz_export tests/fuzz/fuzz_instance tests/fuzz/fuzz_sweep
+noinst_PROGRAMS = tests/fuzz/fuzz_trace tests/fuzz/fuzz_jobs tests/fuzz/fuzz_pair tests/fuzz/fuzz_swf tests/fuzz/fuzz_slurm tests/fuzz/fuzz_hostlist tests/fuzz/fuzz_export tests/fuzz/fuzz_instance tests/fuzz/fuzz_sweep tests/fuzz/fuzz_batsim tests/fuzz/fuzz_batsim_events tests/fuzz/fuzz_elastisim
 tests_fuzz_fuzz_trace_SOURCES = tests/fuzz/fuzz.c
 tests_fuzz_fuzz_trace_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TRACE
 tests_fuzz_fuzz_trace_LDFLAGS = -fsanitize=fuzzer
@@ -199,6 +208,18 @@ tests_fuzz_fuzz_sweep_SOURCES = tests/fuzz/fuzz.c
 tests_fuzz_fuzz_sweep_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_SWEEP
 tests_fuzz_fuzz_sweep_LDFLAGS = -fsanitize=fuzzer
 tests_fuzz_fuzz_sweep_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_batsim_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_batsim_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_BATSIM
+tests_fuzz_fuzz_batsim_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_batsim_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_batsim_events_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_batsim_events_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_BATSIM_EVENTS
+tests_fuzz_fuzz_batsim_events_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_batsim_events_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_elastisim_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_elastisim_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_ELASTISIM
+tests_fuzz_fuzz_elastisim_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_elastisim_LDADD = libbfsim.a $(BFS_LIBS)
 endif
 FUZZ_SECONDS = 60
 fuzz:

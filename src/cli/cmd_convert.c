@@ -123,6 +123,94 @@ static int run_slurm(const struct convert_args *a, struct import_stats *st,
     return run_log(a, slurm_opts, import_slurm, st, e);
 }
 
+/* ---- batsim, batsim-events (import_batsim.c) ------------------------- */
+
+static const struct convert_opt batsim_opts[] = {
+    {"events", "FILE", "also Batsim external events (JSON lines)"},
+    {"machine-nodes", "N", "default: largest resource id + 1"},
+    {"max-nodes", "N", "largest machine inferred (default 1048576)"},
+    {"origin", "TIME", "Unix time of simulation time 0 (default 0)"},
+    {"start", "TIME", "window start (default: simulation time 0)"},
+    {"end", "TIME", "window end (default: latest time read)"},
+    {"outage-threshold", "F", "idle fraction marking an outage"},
+    {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
+    {NULL, NULL, NULL}};
+
+/* batsim_opts less --events. */
+static const struct convert_opt *const batsim_events_opts = batsim_opts + 1;
+
+static int run_batsim_common(const struct convert_args *a,
+                             const struct convert_opt *opts, int events_input,
+                             struct import_stats *st, struct bfs_error *e)
+{
+    struct import_log_opts o;
+    struct import_batsim_report r;
+    const char *events = events_input ? a->input : NULL;
+    int rc;
+
+    import_log_opts_init(&o);
+    for (size_t k = 0; opts[k].name; k++) {
+        if (!a->values[k])
+            continue;
+        if (strcmp(opts[k].name, "events") == 0)
+            events = a->values[k];
+        else if ((rc = import_log_opts_set(&o, opts[k].name, a->values[k],
+                                           e)) != 0)
+            return rc;
+    }
+    rc = import_batsim(events_input ? NULL : a->input, events, a->output,
+                       a->comments, &o, st, &r, e);
+    if (rc == 0 && !a->quiet)
+        import_batsim_report_write(&r, stderr);
+    if (rc == 0)
+        import_batsim_warnings(&r, stderr);
+    return rc;
+}
+
+static int run_batsim(const struct convert_args *a, struct import_stats *st,
+                      struct bfs_error *e)
+{
+    return run_batsim_common(a, batsim_opts, 0, st, e);
+}
+
+static int run_batsim_events(const struct convert_args *a,
+                             struct import_stats *st, struct bfs_error *e)
+{
+    return run_batsim_common(a, batsim_events_opts, 1, st, e);
+}
+
+/* ---- elastisim (import_elastisim.c) ------------------------------------ */
+
+static const struct convert_opt elastisim_opts[] = {
+    {"max-nodes", "N", "most nodes named (default 1048576)"},
+    {"origin", "TIME", "Unix time of simulation time 0 (default 0)"},
+    {"start", "TIME", "window start (default: simulation time 0)"},
+    {"end", "TIME", "window end (default: latest time read)"},
+    {"outage-threshold", "F", "idle fraction marking an outage"},
+    {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
+    {NULL, NULL, NULL}};
+
+static int run_elastisim(const struct convert_args *a, struct import_stats *st,
+                         struct bfs_error *e)
+{
+    struct import_log_opts o;
+    struct import_elastisim_report r;
+    int rc;
+
+    import_log_opts_init(&o);
+    for (size_t k = 0; elastisim_opts[k].name; k++)
+        if (a->values[k] &&
+            (rc = import_log_opts_set(&o, elastisim_opts[k].name, a->values[k],
+                                      e)) != 0)
+            return rc;
+    rc = import_elastisim(a->input, a->output, a->comments, &o, st, &r, e);
+    if (rc == 0 && !a->quiet)
+        import_elastisim_report_write(&r, stderr);
+    if (rc == 0)
+        import_log_warnings(&r.log, stderr);
+    return rc;
+}
+
 /* ---- the table --------------------------------------------------------- */
 
 static const struct convert_format formats[] = {
@@ -139,6 +227,18 @@ static const struct convert_format formats[] = {
      "Slurm accounting: sacct --parsable2 or fixed-width\n"
      "             output (JobID, Start, End, NNodes or NodeList)",
      slurm_opts, run_slurm},
+    {"batsim", "FILE",
+     "Batsim jobs.csv output (allocated_resources interval\n"
+     "             sets); a node is busy while a job holds it",
+     batsim_opts, run_batsim},
+    {"batsim-events", "FILE",
+     "Batsim external events (JSON lines): a node is busy\n"
+     "             from machine_unavailable to machine_available",
+     batsim_events_opts, run_batsim_events},
+    {"elastisim", "FILE",
+     "ElastiSim node utilization (Time,Node,State,...): a\n"
+     "             node is busy while allocated or reserved",
+     elastisim_opts, run_elastisim},
 };
 #define N_FORMATS (sizeof formats / sizeof *formats)
 

@@ -232,15 +232,11 @@ int cmd_info(int argc, char **argv)
         cmd_report(&e, rc);
         if (fmt)
             fprintf(stderr,
-                    "bfsim info: %s is not a bfsim trace but looks like a%s %s "
-                    "log; convert it first:\n"
+                    "bfsim info: %s is not a bfsim trace but looks like %s; "
+                    "convert it first:\n"
                     "    bfsim convert --from %s %s -o TRACE.trace.gz\n"
                     "then run `bfsim info TRACE.trace.gz`.\n",
-                    argv[optind], strcmp(fmt, "swf") == 0 ? "n" : "",
-                    strcmp(fmt, "swf") == 0     ? "SWF"
-                    : strcmp(fmt, "slurm") == 0 ? "Slurm sacct"
-                                                : "BFTrainer export",
-                    fmt, argv[optind]);
+                    argv[optind], sniff_format_title(fmt), fmt, argv[optind]);
         return CMD_FAIL;
     }
     rc = bfs_out_open(&out, output, &e);

@@ -15,6 +15,7 @@
  */
 #include "config.h"
 
+#include "formats/hostlist.h"
 #include "formats/records.h"
 
 #include <inttypes.h>
@@ -51,15 +52,7 @@ static void put_row(struct batsim *b, size_t j, const uint32_t *nodes, size_t k,
             ",%" PRId64 ",",
             b->jobs[j].name, b->rows[j]++, b->jobs[j].name, sub, k, s, e - s, e,
             s - sub);
-    for (size_t i = 0; i < k;) {
-        size_t r = i;
-        while (r + 1 < k && nodes[r + 1] == nodes[r] + 1)
-            r++;
-        fprintf(f, "%s%" PRIu32, i ? " " : "", nodes[i]);
-        if (r > i)
-            fprintf(f, "-%" PRIu32, nodes[r]);
-        i = r + 1;
-    }
+    hostlist_ids_write(f, nodes, k);
     fputc('\n', f);
 }
 

@@ -7,6 +7,10 @@
  * odometer over the groups.  A failing list leaves the output list as it
  * was: names appended before the error are removed again.
  *
+ * Interval sets: the ranges are checked against the caller's limit as
+ * they are read, then sorted and merged, so expansion costs at most
+ * limit ids whatever the overlaps.
+ *
  * The index is open addressing with linear probing over a power-of-two
  * table kept at most half full, keyed by FNV-1a; names are copied.
  */
@@ -14,6 +18,7 @@
 
 #include "formats/hostlist.h"
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -470,4 +475,131 @@ void hostlist_index_free(struct hostlist_index *ix)
         xfree(ix->slots[i].name);
     xfree(ix->slots);
     xfree(ix);
+}
+
+/* ---- Batsim interval sets ------------------------------------------ */
+
+struct id_range {
+    uint32_t lo, hi;
+};
+
+static int range_cmp(const void *a, const void *b)
+{
+    const struct id_range *x = a, *y = b;
+
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Reads the decimal number at *p (advanced past it) into *v; returns 0,
+ * 1 when there is no digit, 2 when the number exceeds UINT32_MAX. */
+static int id_number(const char **p, uint64_t *v)
+{
+    const char *s = *p;
+
+    *v = 0;
+    if (*s < '0' || *s > '9')
+        return 1;
+    while (*s >= '0' && *s <= '9') {
+        *v = *v * 10 + (uint64_t)(*s - '0');
+        if (*v > UINT32_MAX)
+            return 2;
+        s++;
+    }
+    *p = s;
+    return 0;
+}
+
+int hostlist_ids_parse(const char *s, uint32_t limit, const char *limit_what,
+                       uint32_t **ids, size_t *n, size_t *cap, const char *file,
+                       size_t line, struct bfs_error *e)
+{
+    struct id_range *r = NULL;
+    size_t nr = 0, rcap = 0, k = 0;
+    const char *p = s, *at = s;
+    const char *why = NULL;
+    int code = BFS_EPARSE;
+
+    while (*p) {
+        uint64_t lo, hi;
+        int rc;
+        if (*p == ' ') {
+            p++;
+            continue;
+        }
+        at = p;
+        if ((rc = id_number(&p, &lo)) != 0) {
+            why = rc == 1 ? "expected a resource id" : "id too large";
+            goto fail;
+        }
+        hi = lo;
+        if (*p == '-') {
+            p++;
+            at = p;
+            if ((rc = id_number(&p, &hi)) != 0) {
+                why = rc == 1 ? "expected the range's upper bound"
+                              : "id too large";
+                goto fail;
+            }
+            if (hi < lo) {
+                why = "reversed range";
+                goto fail;
+            }
+        }
+        if (*p != '\0' && *p != ' ') {
+            at = p;
+            why = "expected a space between intervals";
+            goto fail;
+        }
+        if (hi >= limit) {
+            code = BFS_ERANGE;
+            why = NULL;
+            bfs_fail_at(e, code, file, line,
+                        "interval set '%.80s%s': resource %" PRIu64
+                        " at column %zu is beyond %s",
+                        s, strlen(s) > 80 ? "..." : "", hi,
+                        (size_t)(at - s) + 1, limit_what);
+            xfree(r);
+            return code;
+        }
+        BFS_GROW(r, rcap, nr + 1);
+        r[nr].lo = (uint32_t)lo;
+        r[nr].hi = (uint32_t)hi;
+        nr++;
+    }
+    /* Merged, the ranges are disjoint and within limit: at most limit ids. */
+    if (nr > 0)
+        qsort(r, nr, sizeof *r, range_cmp);
+    for (size_t i = 0; i < nr; i++) {
+        uint32_t lo = r[i].lo;
+        if (k > 0 && (*ids)[k - 1] >= lo) {
+            if ((*ids)[k - 1] >= r[i].hi)
+                continue;
+            lo = (*ids)[k - 1] + 1;
+        }
+        BFS_GROW(*ids, *cap, k + (size_t)(r[i].hi - lo) + 1);
+        for (uint64_t v = lo; v <= r[i].hi; v++)
+            (*ids)[k++] = (uint32_t)v;
+    }
+    xfree(r);
+    *n = k;
+    return 0;
+
+fail:
+    xfree(r);
+    return bfs_fail_at(e, code, file, line,
+                       "interval set '%.80s%s': %s at column %zu", s,
+                       strlen(s) > 80 ? "..." : "", why, (size_t)(at - s) + 1);
+}
+
+void hostlist_ids_write(FILE *f, const uint32_t *ids, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t r = i;
+        while (r + 1 < n && ids[r + 1] == ids[r] + 1)
+            r++;
+        fprintf(f, "%s%" PRIu32, i ? " " : "", ids[i]);
+        if (r > i)
+            fprintf(f, "-%" PRIu32, ids[r]);
+        i = r + 1;
+    }
 }

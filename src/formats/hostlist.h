@@ -25,11 +25,20 @@
  * by numeric value ("n2" < "n10"), everything else byte by byte; names
  * equal but for leading zeros order the one with fewer zeros first, so the
  * order is total.
+ *
+ * Batsim interval sets ("0-3 7 9-10"), the other way a log names nodes:
+ * non-negative integer ids, single ids "a" and closed ranges "a-b"
+ * (a <= b), separated by spaces, in any order, overlaps allowed (Batsim's
+ * interval-set documentation).  hostlist_ids_parse reads one into sorted
+ * distinct ids; hostlist_ids_write prints the canonical form (ascending,
+ * maximal runs, "a" for a run of one), which the parser reads back.
  */
 #ifndef BFS_HOSTLIST_H
 #define BFS_HOSTLIST_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "base/error.h"
 
@@ -85,5 +94,23 @@ size_t hostlist_index_count(const struct hostlist_index *ix);
 
 /* NULL is a no-op. */
 void hostlist_index_free(struct hostlist_index *ix);
+
+/* Parses the Batsim interval set s into the distinct ids it names, in
+ * ascending order: *ids (grown with *cap as by BFS_GROW; the caller owns
+ * and frees it) gets them and *n their number (0 for an empty or blank
+ * s).  An id >= limit is an error whose message says "beyond LIMIT_WHAT"
+ * (e.g. "the machine's 8 nodes (--machine-nodes)"), checked before any
+ * range is expanded.  file and line (file may be NULL, line 0) and the
+ * 1-based column prefix messages.  Returns 0, or BFS_EPARSE (not an
+ * interval set: a character other than digits, '-' and ' ', an empty
+ * bound, a reversed range) or BFS_ERANGE (an id at or beyond limit), with
+ * *ids, *n and *cap unchanged but for growth. */
+int hostlist_ids_parse(const char *s, uint32_t limit, const char *limit_what,
+                       uint32_t **ids, size_t *n, size_t *cap, const char *file,
+                       size_t line, struct bfs_error *e);
+
+/* Writes ids[0..n-1] (ascending, distinct) to f as a canonical Batsim
+ * interval set ("0-3 7"); nothing for n = 0. */
+void hostlist_ids_write(FILE *f, const uint32_t *ids, size_t n);
 
 #endif

@@ -109,6 +109,7 @@ struct import_log_opts {
     int64_t procs_per_node;  /* SWF; 0: MaxProcs / MaxNodes, else 1 */
     int64_t tz_offset;       /* Slurm: local time minus UTC, seconds */
     const char *nodes_file;  /* Slurm (borrowed); NULL: nodes in the log */
+    int64_t origin;          /* Batsim: Unix time of simulation time 0 */
 };
 
 /* Default of --max-nodes: the largest machine a conversion infers from a
@@ -127,7 +128,7 @@ void import_log_opts_init(struct import_log_opts *o);
 /* Sets the option named as on the command line ("placement",
  * "overflow", "start", "end", "outage-threshold", "outage-min-duration",
  * "machine-nodes", "max-nodes", "procs-per-node", "tz-offset",
- * "nodes-file") from its
+ * "nodes-file", "origin") from its
  * text value; value is borrowed for "nodes-file".  Returns 0, or
  * BFS_EINVAL with the problem in e. */
 int import_log_opts_set(struct import_log_opts *o, const char *name,
@@ -247,5 +248,130 @@ void import_log_report_write(const struct import_log_report *r, FILE *f);
 int import_log_warnings(const struct import_log_report *r, FILE *f);
 
 /* ==== end of SWF and Slurm block ======================================= */
+
+/* ==== Batsim outputs (formats/import_batsim.c) ========================== */
+
+/* Batsim's jobs.csv (its main output) and its external-events file (an
+ * input: machines becoming unavailable and available again) name the
+ * resources as interval sets of ids ("0-3 7", hostlist.h), so a node is
+ * busy exactly while a job holds it or it is unavailable, and idle
+ * otherwise; no placement rule is involved.  Either file, or both, make
+ * one trace through the job-log engine (import_log.h):
+ *
+ * - jobs.csv: columns found by header name; starting_time, finish_time
+ *   and allocated_resources are required, job_id and final_state used
+ *   when present, the rest ignored (so bfsim's own --batsim-jobs output
+ *   reads back).  A row with more fields than the header is accepted
+ *   only when the header's last column is metadata (Batsim does not
+ *   quote it).  Rows in any order (Batsim writes them as jobs finish).
+ *   A row with final_state REJECTED, or an empty starting_time or
+ *   allocated_resources, never ran; a row whose rounded finish equals
+ *   its start ran 0 s: both skipped and counted.  A finish before the
+ *   start is an error.
+ * - external events: JSON lines, one object per line, with "type" and
+ *   "timestamp" (a number >= 0).  Types machine_unavailable and
+ *   machine_available (Batsim 3 and 4) carry "resources", an interval
+ *   set; type generic (Batsim 5) carries a string "data", read as a
+ *   machine event when it is itself such a JSON object and otherwise
+ *   ignored (counted).  Any other type is an error, as in Batsim without
+ *   --forward-unknown-events.  Lines in any order: as Batsim does, they
+ *   are sorted by timestamp (file order at equal times).  A node is
+ *   unavailable from the first machine_unavailable naming it to the next
+ *   machine_available naming it (a repeated event changes nothing), and
+ *   until the trace's end when none follows.
+ * - Times are simulation seconds: each becomes origin + the value
+ *   rounded to the nearest second.  The trace spans o->start (default:
+ *   simulation time 0, when Batsim's machines are all idle) to o->end
+ *   (default: the latest time in the inputs).
+ * - The machine: o->machine_nodes nodes (an id beyond it is an error),
+ *   else the largest id named + 1 (reported, and warned about: Batsim's
+ *   schedule.csv gives the true size as nb_computing_machines); at most
+ *   o->max_nodes.  Node i, named "n" + i zero-padded, is resource i.
+ *
+ * Memory is proportional to the inputs (both are read whole first, as
+ * neither is in time order). */
+
+struct import_batsim_report {
+    struct import_log_report log; /* the machine, trace and outage parts */
+    size_t rows;                  /* jobs.csv data rows */
+    size_t jobs;                  /* rows that became busy intervals */
+    size_t not_run;               /* REJECTED, or no start or no allocation */
+    size_t zero_run;              /* rounded finish == start */
+    size_t events;                /* event lines */
+    size_t unavailable; /* machine_unavailable events (generic included) */
+    size_t available;   /* machine_available events */
+    size_t ignored;     /* generic events that are not machine events */
+    size_t periods;     /* node unavailability periods (busy intervals) */
+    size_t open_at_end; /* nodes still unavailable at the end */
+    int64_t origin;     /* o->origin */
+    int64_t last;       /* the latest time in the inputs (Unix s) */
+};
+
+/* Converts a Batsim jobs.csv (jobs_csv; may be NULL) and/or external-events
+ * file (events; may be NULL; not both NULL), plain or gzip, to a trace at
+ * out_path.  Reads o->machine_nodes, max_nodes, start, end, outage
+ * settings and origin.  Returns 0 or a negative code with
+ * "file:line: problem" in e (nothing is written then); rep and st are
+ * filled on success (each may be NULL). */
+int import_batsim(const char *jobs_csv, const char *events,
+                  const char *out_path, const char *const *comments,
+                  const struct import_log_opts *o, struct import_stats *st,
+                  struct import_batsim_report *rep, struct bfs_error *e);
+
+/* Writes the report for a person, one "bfsim: " line per fact, to f. */
+void import_batsim_report_write(const struct import_batsim_report *r, FILE *f);
+
+/* Writes to f a "bfsim: warning: " line when the machine's size was
+ * inferred from the largest resource id, and the busy-share warning of
+ * import_log_warnings.  Returns the number of warnings. */
+int import_batsim_warnings(const struct import_batsim_report *r, FILE *f);
+
+/* ==== end of Batsim block ============================================== */
+
+/* ==== ElastiSim node utilization (formats/import_elastisim.c) ========== */
+
+/* ElastiSim's node-utilization output (its "node_utilization" file) logs
+ * every change of a node's state, one CSV row each: Time (simulation
+ * seconds), Node (its name), State (free, allocated or reserved), then
+ * the running and expected job ids.  Columns are found by header name
+ * (Time, Node, State; case-insensitive), the rest ignored.  A node is
+ * idle while free and busy while allocated (a job runs on it) or reserved
+ * (the scheduler has promised it to a job about to start or expand:
+ * harvesting it would delay that job).  Rows must come in time order, as
+ * ElastiSim writes them (an earlier time than the row before is an
+ * error); at one time the last row of a node wins.  Nodes keep their
+ * names, in order of first appearance (ElastiSim lists every node at
+ * time 0); at most o->max_nodes.  Times, the window and o->origin are as
+ * for Batsim; a node busy at the end stays busy to the end.  Memory is
+ * the nodes and their busy periods.  ElastiSim's job statistics file
+ * names no nodes, so it cannot give a trace. */
+
+struct import_elastisim_report {
+    struct import_log_report log; /* the machine, trace and outage parts */
+    size_t rows;                  /* data rows */
+    size_t free_rows;             /* rows by state */
+    size_t allocated;
+    size_t reserved;
+    size_t periods;     /* busy periods */
+    size_t open_at_end; /* nodes busy at the end */
+    int64_t origin;     /* o->origin */
+    int64_t last;       /* the latest time (Unix s) */
+};
+
+/* Converts an ElastiSim node-utilization file (plain or gzip) to a trace
+ * at out_path.  Reads o->max_nodes, start, end, outage settings and
+ * origin.  Returns 0 or a negative code with "file:line: problem" in e
+ * (nothing is written then); rep and st are filled on success (each may
+ * be NULL). */
+int import_elastisim(const char *src, const char *out_path,
+                     const char *const *comments,
+                     const struct import_log_opts *o, struct import_stats *st,
+                     struct import_elastisim_report *rep, struct bfs_error *e);
+
+/* Writes the report for a person, one "bfsim: " line per fact, to f. */
+void import_elastisim_report_write(const struct import_elastisim_report *r,
+                                   FILE *f);
+
+/* ==== end of ElastiSim block =========================================== */
 
 #endif

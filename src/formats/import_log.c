@@ -224,6 +224,13 @@ int import_log_opts_set(struct import_log_opts *o, const char *name,
                             "--procs-per-node: '%s' is not a positive count",
                             value);
         o->procs_per_node = v;
+    } else if (strcmp(name, "origin") == 0) {
+        if (bfs_time_parse(value, &v))
+            return bfs_fail(e, BFS_EUSAGE,
+                            "--origin: '%s' is not a time (YYYY-MM-DD "
+                            "HH:MM:SS UTC, or Unix seconds)",
+                            value);
+        o->origin = v;
     } else if (strcmp(name, "tz-offset") == 0) {
         if (parse_offset(value, &v))
             return bfs_fail(e, BFS_EUSAGE,

@@ -1,8 +1,8 @@
 /* sniff.c - guessing a node log's format from its first lines (sniff.h).
  *
  * Only a hint for a message: the first rule that matches wins, in the
- * order native trace, BFTrainer export, SWF, Slurm, and nothing is
- * validated (the importer does that).
+ * order native trace, BFTrainer export, SWF, Slurm, Batsim, Batsim
+ * events, ElastiSim, and nothing is validated (the importer does that).
  */
 #include "config.h"
 
@@ -61,6 +61,33 @@ static int sacct_header(const char *line)
     return job && start && end;
 }
 
+/* Whether the comma-separated header line names every column of want
+ * (NULL-terminated), each as a whole field. */
+static int csv_header(const char *line, const char *const *want)
+{
+    for (size_t k = 0; want[k]; k++) {
+        size_t n = strlen(want[k]);
+        const char *p = line;
+        int found = 0;
+        while (!found && (p = strstr(p, want[k])) != NULL) {
+            found =
+                (p == line || p[-1] == ',') && (p[n] == ',' || p[n] == '\0');
+            p += n;
+        }
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the line is a JSON object with "type" and "timestamp" keys (a
+ * Batsim external event). */
+static int batsim_event(const char *line)
+{
+    return *line == '{' && strstr(line, "\"type\"") &&
+           strstr(line, "\"timestamp\"");
+}
+
 const char *sniff_log_format(const char *path)
 {
     struct bfs_lines *in;
@@ -96,9 +123,34 @@ const char *sniff_log_format(const char *path)
             found = "swf";
         else if (sacct_header(p))
             found = "slurm";
+        else if (csv_header(
+                     p, (const char *const[]){"starting_time", "finish_time",
+                                              "allocated_resources", NULL}))
+            found = "batsim";
+        else if (batsim_event(p))
+            found = "batsim-events";
+        else if (csv_header(
+                     p, (const char *const[]){"Time", "Node", "State", NULL}))
+            found = "elastisim";
         else if (swf_record(p)) /* last: it cuts the line */
             found = "swf";
     }
     bfs_lines_close(in);
     return found;
+}
+
+const char *sniff_format_title(const char *format)
+{
+    static const char *const titles[][2] = {
+        {"swf", "an SWF log"},
+        {"slurm", "a Slurm sacct log"},
+        {"bftrainer", "a BFTrainer export"},
+        {"batsim", "a Batsim jobs.csv"},
+        {"batsim-events", "a Batsim external-events file"},
+        {"elastisim", "an ElastiSim node-utilization file"}};
+
+    for (size_t k = 0; k < sizeof titles / sizeof *titles; k++)
+        if (strcmp(titles[k][0], format) == 0)
+            return titles[k][1];
+    return "a foreign log";
 }

@@ -8,9 +8,17 @@
  * comment, or a line of 18 numeric fields), "slurm" (a sacct header line
  * naming JobID, Start and End), "bftrainer" (a directory holding
  * nodes.csv, or one of the export's CSV headers "col_idx,node",
- * "row,time,epoch_s,..." and "row,epoch_s,col_idx,..."); NULL for a
+ * "row,time,epoch_s,..." and "row,epoch_s,col_idx,..."), "batsim" (a
+ * CSV header naming starting_time, finish_time and allocated_resources),
+ * "batsim-events" (a JSON object line with "type" and "timestamp"
+ * keys), "elastisim" (a CSV header naming Time, Node and State); NULL for
+ * a
  * native trace ("bfsim-trace" first), an unreadable file or anything
  * else.  The string is static. */
 const char *sniff_log_format(const char *path);
+
+/* What a format name of sniff_log_format is, with its article, for a
+ * message ("an SWF log", "a Batsim jobs.csv"); static. */
+const char *sniff_format_title(const char *format);
 
 #endif

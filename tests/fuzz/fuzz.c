@@ -119,6 +119,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #endif
         unlink(out);
     }
+#elif defined(FUZZ_BATSIM) || defined(FUZZ_BATSIM_EVENTS)
+    {
+        struct import_log_opts o;
+        char out[128];
+        import_log_opts_init(&o);
+        o.max_nodes = 4096; /* keep each input fast */
+        snprintf(out, sizeof out, "%s/out.trace", dir);
+#if defined(FUZZ_BATSIM)
+        import_batsim(put(0, "in.log", data, size), NULL, out, NULL, &o, NULL,
+                      NULL, &e);
+#else
+        import_batsim(NULL, put(0, "in.json", data, size), out, NULL, &o, NULL,
+                      NULL, &e);
+#endif
+        unlink(out);
+    }
+#elif defined(FUZZ_ELASTISIM)
+    {
+        struct import_log_opts o;
+        char out[128];
+        import_log_opts_init(&o);
+        o.max_nodes = 4096;
+        snprintf(out, sizeof out, "%s/out.trace", dir);
+        import_elastisim(put(0, "in.log", data, size), out, NULL, &o, NULL, NULL,
+                         &e);
+        unlink(out);
+    }
 #elif defined(FUZZ_HOSTLIST)
     {
         struct hostlist h;

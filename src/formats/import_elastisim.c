@@ -1,0 +1,372 @@
+/* import_elastisim.c - ElastiSim's node-utilization output to native
+ * traces (see the ElastiSim block of import.h for the rules).
+ *
+ * One pass over the rows, which come in time order: node names go into
+ * an index in order of first appearance, and each node's busy period
+ * (allocated or reserved) is kept open from the row that makes it busy to
+ * the row that frees it, then stored as an interval.  At the end the
+ * periods still open are closed at the trace's end, and the trace writer
+ * and the job-log engine (import_log.c) take the names and every
+ * interval.  Memory: the nodes and their busy periods.
+ */
+#include "config.h"
+
+#include "formats/hostlist.h"
+#include "formats/import.h"
+#include "formats/import_log.h"
+#include "formats/trace.h"
+#include "base/util.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Largest simulation time accepted, in seconds (about 35,000 years). */
+#define ES_MAX_TIME ((double)((int64_t)1 << 40))
+
+/* Most fields a row may have (ElastiSim writes 5). */
+#define ES_MAX_FIELDS 64
+
+struct period {
+    int64_t start, end;
+    uint32_t node;
+};
+
+struct es {
+    const char *path;
+    const struct import_log_opts *o;
+    struct import_elastisim_report *r;
+    struct bfs_error *e;
+    struct hostlist names; /* in order of first appearance */
+    struct hostlist_index *ix;
+    int64_t *since; /* per node: busy since, or IMPORT_TIME_NONE */
+    size_t cap_since;
+    struct period *p;
+    size_t n_p, cap_p;
+};
+
+static char *trim(char *s)
+{
+    size_t n;
+
+    while (*s == ' ' || *s == '\t')
+        s++;
+    n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        s[--n] = '\0';
+    return s;
+}
+
+static void push_period(struct es *s, int64_t start, int64_t end, size_t node)
+{
+    BFS_GROW(s->p, s->cap_p, s->n_p + 1);
+    s->p[s->n_p++] = (struct period){start, end, (uint32_t)node};
+    s->r->periods++;
+}
+
+/* The node named name in *out, added when new.  Returns 0, or
+ * BFS_EPARSE (a blank in the name) or BFS_ERANGE (too many nodes). */
+static int node_of(struct es *s, const char *name, size_t ln, size_t *out)
+{
+    size_t i = hostlist_index_find(s->ix, name);
+
+    if (i != (size_t)-1) {
+        *out = i;
+        return 0;
+    }
+    if (*name == '\0' || strpbrk(name, " \t"))
+        return bfs_fail_at(s->e, BFS_EPARSE, s->path, ln,
+                           "node name '%.60s' is empty or holds a blank", name);
+    if (s->names.n >= s->o->max_nodes)
+        return bfs_fail_at(s->e, BFS_ERANGE, s->path, ln,
+                           "more than --max-nodes %zu distinct nodes",
+                           s->o->max_nodes);
+    i = s->names.n;
+    hostlist_push(&s->names, name);
+    hostlist_index_add(s->ix, name, i);
+    BFS_GROW(s->since, s->cap_since, i + 1);
+    s->since[i] = IMPORT_TIME_NONE;
+    *out = i;
+    return 0;
+}
+
+enum { C_TIME, C_NODE, C_STATE, N_COLS };
+static const char *const col_names[N_COLS] = {"Time", "Node", "State"};
+
+static int row(struct es *s, char **f, const int *cols, size_t ln,
+               int64_t *prev)
+{
+    char *tf = trim(f[cols[C_TIME]]), *state = trim(f[cols[C_STATE]]);
+    double d;
+    int64_t t;
+    size_t i = 0;
+    int busy, rc;
+
+    s->r->rows++;
+    if (bfs_parse_double(tf, &d) != 0)
+        return bfs_fail_at(s->e, BFS_EPARSE, s->path, ln,
+                           "Time is not a number: '%.40s'", tf);
+    if (d < 0 || d > ES_MAX_TIME)
+        return bfs_fail_at(s->e, BFS_ERANGE, s->path, ln,
+                           "Time %s is out of range (simulation seconds "
+                           "0..2^40)",
+                           tf);
+    t = s->o->origin + (int64_t)llround(d);
+    if (t > BFS_TIME_MAX)
+        return bfs_fail_at(s->e, BFS_ERANGE, s->path, ln,
+                           "Time %s is after the year 9999 with --origin", tf);
+    if (t < *prev)
+        return bfs_fail_at(s->e, BFS_EPARSE, s->path, ln,
+                           "Time %s is before the previous row's: ElastiSim "
+                           "writes the rows in time order",
+                           tf);
+    *prev = t;
+    if (t > s->r->last)
+        s->r->last = t;
+    if (strcasecmp(state, "free") == 0) {
+        busy = 0;
+        s->r->free_rows++;
+    } else if (strcasecmp(state, "allocated") == 0) {
+        busy = 1;
+        s->r->allocated++;
+    } else if (strcasecmp(state, "reserved") == 0) {
+        busy = 1;
+        s->r->reserved++;
+    } else {
+        return bfs_fail_at(s->e, BFS_EPARSE, s->path, ln,
+                           "unknown State '%.40s' (free, allocated or "
+                           "reserved)",
+                           state);
+    }
+    if ((rc = node_of(s, trim(f[cols[C_NODE]]), ln, &i)) != 0)
+        return rc;
+    if (busy && s->since[i] == IMPORT_TIME_NONE) {
+        s->since[i] = t;
+    } else if (!busy && s->since[i] != IMPORT_TIME_NONE) {
+        if (t > s->since[i])
+            push_period(s, s->since[i], t, i);
+        s->since[i] = IMPORT_TIME_NONE;
+    }
+    return 0;
+}
+
+static int read_rows(struct es *s)
+{
+    struct bfs_lines *in = NULL;
+    char *f[ES_MAX_FIELDS], *line;
+    size_t n_head = 0, nf, col;
+    int cols[N_COLS], rc;
+    int64_t prev = INT64_MIN;
+
+    if ((rc = bfs_lines_open(s->path, &in, s->e)) != 0)
+        return rc;
+    for (int k = 0; k < N_COLS; k++)
+        cols[k] = -1;
+    while ((rc = bfs_lines_next(in, &line, s->e)) == 1) {
+        size_t ln = bfs_lines_lineno(in);
+
+        if (*trim(line) == '\0')
+            continue;
+        if (bfs_csv_split(line, ',', f, ES_MAX_FIELDS, &nf, &col) != 0) {
+            rc = bfs_fail_at(s->e, BFS_EPARSE, s->path, ln,
+                             "unterminated quote, or text after a closing "
+                             "quote, at column %zu",
+                             col);
+            break;
+        }
+        if (nf > ES_MAX_FIELDS) {
+            rc = bfs_fail_at(s->e, BFS_EPARSE, s->path, ln,
+                             "%zu fields, more than %d", nf, ES_MAX_FIELDS);
+            break;
+        }
+        if (n_head == 0) {
+            n_head = nf;
+            for (size_t k = 0; k < nf; k++)
+                for (int c = 0; c < N_COLS; c++)
+                    if (cols[c] < 0 &&
+                        strcasecmp(trim(f[k]), col_names[c]) == 0)
+                        cols[c] = (int)k;
+            for (int c = 0; c < N_COLS; c++)
+                if (cols[c] < 0) {
+                    rc = bfs_fail_at(s->e, BFS_EPARSE, s->path, ln,
+                                     "no column %s in the header (ElastiSim's "
+                                     "node utilization has Time, Node, State, "
+                                     "Running jobs, Expected jobs)",
+                                     col_names[c]);
+                    goto done;
+                }
+            continue;
+        }
+        if (nf != n_head) {
+            rc = bfs_fail_at(s->e, BFS_EPARSE, s->path, ln,
+                             "%zu fields, but the header has %zu", nf, n_head);
+            break;
+        }
+        if ((rc = row(s, f, cols, ln, &prev)) != 0)
+            break;
+    }
+    if (rc == 0 && n_head == 0)
+        rc = bfs_fail_at(s->e, BFS_EPARSE, s->path, 0, "empty file: no header");
+done:
+    bfs_lines_close(in);
+    return rc < 0 ? rc : 0;
+}
+
+static char *fmt_line(const char *f, ...)
+{
+    char buf[1024];
+    va_list ap;
+
+    va_start(ap, f);
+    vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    return xstrdup(buf);
+}
+
+static char **header(const char *const *comments, const char *path,
+                     const struct import_log_opts *o, size_t nodes)
+{
+    size_t n = 0, k = 0;
+    char **c, t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+
+    for (size_t i = 0; comments && comments[i]; i++)
+        n++;
+    c = xcalloc(n + 8, sizeof *c);
+    for (size_t i = 0; comments && comments[i]; i++)
+        c[k++] = xstrdup(comments[i]);
+    c[k++] = fmt_line("source: ElastiSim node utilization %s", path);
+    c[k++] = fmt_line("machine: the %zu nodes named, in order of first "
+                      "appearance; busy when allocated or reserved",
+                      nodes);
+    c[k++] = fmt_line("simulation time 0 = %s UTC (--origin); times rounded "
+                      "to the second",
+                      bfs_time_format(o->origin, t0));
+    c[k++] = fmt_line("window: %s .. %s",
+                      strcat(bfs_time_format(o->start, t0), " UTC"),
+                      o->end == IMPORT_TIME_NONE
+                          ? "latest time in the input"
+                          : strcat(bfs_time_format(o->end, t1), " UTC"));
+    if (o->outage_threshold > 0.0)
+        c[k++] = fmt_line("outages not offered: at least %g of the nodes "
+                          "idle for at least %" PRId64 " s",
+                          o->outage_threshold, o->outage_min);
+    c[k] = NULL;
+    return c;
+}
+
+int import_elastisim(const char *src, const char *out_path,
+                     const char *const *comments,
+                     const struct import_log_opts *o, struct import_stats *st,
+                     struct import_elastisim_report *rep, struct bfs_error *e)
+{
+    struct import_elastisim_report r;
+    struct import_log_opts wo = *o;
+    struct import_stats stats;
+    struct trace_writer *w = NULL;
+    struct import_log *engine = NULL;
+    struct es s;
+    char **cm;
+    int64_t end;
+    int rc;
+
+    memset(&r, 0, sizeof r);
+    memset(&s, 0, sizeof s);
+    snprintf(r.log.format, sizeof r.log.format, "esim");
+    r.origin = o->origin;
+    r.last = o->origin;
+    s.path = src;
+    s.o = o;
+    s.r = &r;
+    s.e = e;
+    hostlist_init(&s.names);
+    s.ix = hostlist_index_new();
+    if (wo.start == IMPORT_TIME_NONE)
+        wo.start = o->origin;
+    if ((rc = import_log_check_opts(&wo, e)) != 0)
+        goto fail;
+    if ((rc = read_rows(&s)) != 0)
+        goto fail;
+    if (s.names.n == 0) {
+        rc = bfs_fail_at(e, BFS_EINVAL, src, 0, "no node: nothing to convert");
+        goto fail;
+    }
+    end = o->end != IMPORT_TIME_NONE ? o->end : r.last;
+    for (size_t i = 0; i < s.names.n; i++)
+        if (s.since[i] != IMPORT_TIME_NONE) {
+            r.open_at_end++;
+            if (end > s.since[i])
+                push_period(&s, s.since[i], end, i);
+        }
+    if (s.n_p == 0 && o->end == IMPORT_TIME_NONE && r.last <= wo.start) {
+        rc = bfs_fail_at(e, BFS_EINVAL, src, 0,
+                         "every row is at simulation time 0 and no node is "
+                         "busy: nothing to convert (give --end for an idle "
+                         "trace)");
+        goto fail;
+    }
+    cm = header(comments, src, &wo, s.names.n);
+    rc = trace_writer_open(out_path, (const char *const *)s.names.names,
+                           s.names.n, (const char *const *)cm, &w, e);
+    import_log_comments_free(cm);
+    if (rc)
+        goto fail;
+    /* The engine ends the trace at its last busy period's end unless
+     * told; the latest row counts too (nodes free to the end). */
+    if (wo.end == IMPORT_TIME_NONE)
+        wo.end = r.last > wo.start ? r.last : IMPORT_TIME_NONE;
+    engine = import_log_new(&wo, s.names.n, w, src);
+    for (size_t k = 0; k < s.n_p; k++)
+        if ((rc = import_log_add_nodes(engine, s.p[k].start, s.p[k].end,
+                                       &s.p[k].node, 1)) != 0) {
+            rc = bfs_fail_at(e, rc, src, 0, "internal: period out of order");
+            goto fail;
+        }
+    if ((rc = import_log_finish(engine, &r.log, &stats, e)) != 0)
+        goto fail;
+    r.log.nodes = s.names.n;
+    snprintf(r.log.nodes_from, sizeof r.log.nodes_from, "the nodes named");
+    r.log.jobs = r.periods;
+    if ((rc = trace_writer_finish(w, e)) != 0) {
+        w = NULL;
+        goto fail;
+    }
+    w = NULL;
+    rc = 0;
+    if (st)
+        *st = stats;
+    if (rep)
+        *rep = r;
+fail:
+    import_log_free(engine);
+    trace_writer_abort(w);
+    hostlist_index_free(s.ix);
+    hostlist_release(&s.names);
+    xfree(s.since);
+    xfree(s.p);
+    return rc;
+}
+
+void import_elastisim_report_write(const struct import_elastisim_report *r,
+                                   FILE *f)
+{
+    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+
+    fprintf(f,
+            "bfsim: elastisim: %zu rows (%zu free, %zu allocated, %zu "
+            "reserved); %zu busy periods, %zu nodes busy at the end\n",
+            r->rows, r->free_rows, r->allocated, r->reserved, r->periods,
+            r->open_at_end);
+    fprintf(f, "bfsim: machine: %zu nodes (%s); simulation time 0 = %s UTC\n",
+            r->log.nodes, r->log.nodes_from, bfs_time_format(r->origin, t0));
+    fprintf(f, "bfsim: trace %s .. %s UTC: %.1f idle node-hours offered\n",
+            bfs_time_format(r->log.start, t0), bfs_time_format(r->log.end, t1),
+            (double)r->log.idle_node_s / 3600.0);
+    if (r->log.outage_threshold > 0.0)
+        fprintf(f,
+                "bfsim: outages: %zu periods not offered, %.1f idle "
+                "node-hours removed\n",
+                r->log.outages, (double)r->log.outage_node_s / 3600.0);
+}
