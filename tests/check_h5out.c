@@ -575,8 +575,9 @@ START_TEST(test_empty)
 {
     const char *dir = fresh_dir("empty");
     char *path = join(dir, "empty.h5");
-    static const char *const tables[] = {"events", "solves", "allocations",
-                                         "node_holdings", "jobs"};
+    static const char *const tables[] = {"events",      "solves",
+                                         "allocations", "node_holdings",
+                                         "node_idle",   "jobs"};
     struct h5out *h;
     struct bfs_error e;
     hid_t f;

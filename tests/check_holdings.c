@@ -6,6 +6,7 @@
  * against the Batsim-style jobs.csv written from the same holdings. */
 #include "config.h"
 
+#include "testjson.h"
 #include "testutil.h"
 
 #include <check.h>
@@ -35,9 +36,11 @@ struct nh {
     int64_t node, job, start, end;
 };
 
-/* Reads /node_holdings of path, by field name; *n gets the row count.
- * Returns the rows (owned by the caller). */
-static struct nh *read_holdings(const char *path, size_t *n)
+/* Reads table name of path (/node_holdings, or /node_idle when job is
+ * 0: its rows get job -1), by field name; *n gets the row count.  Returns
+ * the rows (owned by the caller). */
+static struct nh *read_rows(const char *path, const char *name, int job,
+                            size_t *n)
 {
     hid_t f, d, sp, t;
     hsize_t dims[1];
@@ -48,7 +51,7 @@ static struct nh *read_holdings(const char *path, size_t *n)
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     ck_assert_int_ge(f, 0);
-    d = H5Dopen2(f, "node_holdings", H5P_DEFAULT);
+    d = H5Dopen2(f, name, H5P_DEFAULT);
     ck_assert_int_ge(d, 0);
     sp = H5Dget_space(d);
     ck_assert_int_eq(H5Sget_simple_extent_dims(sp, dims, NULL), 1);
@@ -56,7 +59,10 @@ static struct nh *read_holdings(const char *path, size_t *n)
     rows = xcalloc(*n + 1, sizeof *rows);
     t = H5Tcreate(H5T_COMPOUND, sizeof(struct nh));
     H5Tinsert(t, "node", offsetof(struct nh, node), H5T_NATIVE_INT64);
-    H5Tinsert(t, "job", offsetof(struct nh, job), H5T_NATIVE_INT64);
+    if (job)
+        H5Tinsert(t, "job", offsetof(struct nh, job), H5T_NATIVE_INT64);
+    for (size_t i = 0; i < *n; i++)
+        rows[i].job = -1;
     H5Tinsert(t, "start", offsetof(struct nh, start), H5T_NATIVE_INT64);
     H5Tinsert(t, "end", offsetof(struct nh, end), H5T_NATIVE_INT64);
     if (*n)
@@ -77,6 +83,11 @@ static struct nh *read_holdings(const char *path, size_t *n)
     return rows;
 }
 
+static struct nh *read_holdings(const char *path, size_t *n)
+{
+    return read_rows(path, "node_holdings", 1, n);
+}
+
 /* Four nodes.  T: nodes 0 and 1 idle; T+100: 2 and 3 join; T+200: 0
  * leaves; T+300: the rest leave.  Job A (1..4 nodes, rate n samples/s,
  * never done) from T; job B (1..2 nodes, rate 10 n, 1000 samples) from
@@ -91,7 +102,9 @@ static struct nh *read_holdings(const char *path, size_t *n)
  *   node 2 B [100,150), node 3 B [100,150), node 0 A [0,200),
  *   nodes 1 A [0,300), 2 A [150,300), 3 A [150,300)   (times - T).
  * Per job: A 200 + 300 + 150 + 150 = 800 = 2 x 150 + 4 x 50 + 3 x 100;
- * B 50 + 50 = 100 = 2 x 50. */
+ * B 50 + 50 = 100 = 2 x 50.
+ * Idle intervals (/node_idle), the trace's own: node 0 [0,200), then
+ * nodes 1 [0,300), 2 [100,300), 3 [100,300). */
 START_TEST(test_hand)
 {
     const char *trace = tu_write("t.trace", "bfsim-trace 1\n"
@@ -111,6 +124,12 @@ START_TEST(test_hand)
         {0, 0, T, T + 200},       {1, 0, T, T + 300},
         {2, 0, T + 150, T + 300}, {3, 0, T + 150, T + 300},
     };
+    static const struct nh want_idle[] = {
+        {0, -1, T, T + 200},
+        {1, -1, T, T + 300},
+        {2, -1, T + 100, T + 300},
+        {3, -1, T + 100, T + 300},
+    };
     char args[4096];
     struct nh *got;
     size_t n;
@@ -129,6 +148,15 @@ START_TEST(test_hand)
         ck_assert_int_eq(got[i].end, want[i].end);
     }
     free(got);
+    got = read_rows(h5, "node_idle", 0, &n);
+    ck_assert_uint_eq(n, sizeof want_idle / sizeof want_idle[0]);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_int_eq(got[i].node, want_idle[i].node);
+        ck_assert_int_eq(got[i].job, -1);
+        ck_assert_int_eq(got[i].start, want_idle[i].start);
+        ck_assert_int_eq(got[i].end, want_idle[i].end);
+    }
+    free(got);
 }
 END_TEST
 
@@ -141,13 +169,15 @@ struct job_ns {
  * jobs), in both modes: per job, the summed (end - start) of its rows in
  * /node_holdings equals the job log's node_seconds and the Batsim
  * jobs.csv's summed (finish - start) x nodes; rows are non-empty, within
- * the subset, and a node is never held by two jobs at once. */
+ * the subset, and a node is never held by two jobs at once.  The summed
+ * (end - start) of /node_idle is the summary's idle_node_seconds, and a
+ * node is held only while it is idle in the trace. */
 START_TEST(test_summit)
 {
     static const char *const modes[] = {"--allocator dp",
                                         "--compat bftrainer --allocator even"};
     const char *h5 = tu_tmp("summit.h5"), *log = tu_tmp("summit-log.csv"),
-               *bat = tu_tmp("summit-batsim.csv");
+               *bat = tu_tmp("summit-batsim.csv"), *sum = tu_tmp("summit.json");
     char args[8192], line[65536];
     struct job_ns *t = xcalloc(2000, sizeof *t);
     double *h5ns = xcalloc(2000, sizeof *h5ns);
@@ -159,9 +189,10 @@ START_TEST(test_summit)
     snprintf(args, sizeof args,
              "replay -q %s --nodes 32 --trace %s --jobs %s --end "
              "'2021-02-12 00:00:00' -o %s --job-log %s --batsim-jobs %s "
-             "--summary /dev/null",
+             "--summary %s",
              modes[_i], tu_src("traces/summit-2021-02.trace.gz"),
-             tu_src("datasets/hps-shufflenet-1000J.jobs.gz"), h5, log, bat);
+             tu_src("datasets/hps-shufflenet-1000J.jobs.gz"), h5, log, bat,
+             sum);
     ck_assert_int_eq(bfsim(args), 0);
 
     /* the job log, in job-set order: row k is job index k */
@@ -220,6 +251,36 @@ START_TEST(test_summit)
         ck_assert_msg(fabs(h5ns[k] - t[k].batsim) < 1e-6,
                       "%s: %g node-s in /node_holdings, %g in jobs.csv",
                       t[k].name, h5ns[k], t[k].batsim);
+    }
+
+    /* idle intervals: their total, and every holding inside one */
+    {
+        size_t ni;
+        struct nh *idle = read_rows(h5, "node_idle", 0, &ni);
+        json_t *js = tu_load_json(sum);
+        double total = 0;
+
+        ck_assert_uint_gt(ni, 32);
+        for (size_t i = 0; i < ni; i++) {
+            ck_assert_int_lt(idle[i].start, idle[i].end);
+            total += (double)(idle[i].end - idle[i].start);
+        }
+        ck_assert_double_eq_tol(total, tu_jnum(js, "idle_node_seconds"), 1e-6);
+        json_decref(js);
+        for (size_t i = 0; i < n; i++) {
+            size_t k;
+            for (k = 0; k < ni; k++)
+                if (idle[k].node == rows[i].node &&
+                    idle[k].start <= rows[i].start &&
+                    rows[i].end <= idle[k].end)
+                    break;
+            ck_assert_msg(k < ni,
+                          "node %lld held by job %lld over [%lld, "
+                          "%lld) outside its idle intervals",
+                          (long long)rows[i].node, (long long)rows[i].job,
+                          (long long)rows[i].start, (long long)rows[i].end);
+        }
+        free(idle);
     }
     free(rows);
     free(h5ns);

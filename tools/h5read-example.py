@@ -4,7 +4,7 @@
 Usage: h5read-example.py REPLAY.h5
 
 Tables (compound datasets; each has a "columns" attribute describing its
-fields): events, solves, allocations, node_holdings, jobs.  Times are Unix seconds (UTC).
+fields): events, solves, allocations, node_holdings, node_idle, jobs.  Times are Unix seconds (UTC).
 Root attributes hold the run's metadata, /summary's attributes its totals.
 """
 import sys
@@ -29,6 +29,7 @@ with h5py.File(sys.argv[1], "r") as f:
     solves = table(f, "solves")
     allocs = table(f, "allocations")
     holdings = table(f, "node_holdings")
+    idle = table(f, "node_idle")
     jobs = table(f, "jobs")
     # status is an HDF5 enum: h5py gives its codes and the name mapping.
     status = h5py.check_enum_dtype(f["solves"].dtype["status"])
@@ -62,5 +63,8 @@ print("\nnodes per job (columns: job index):\n" + counts.to_string())
 print("\nnode holdings (node, job, start, end):\n"
       + holdings.sort_values(["node", "start"]).to_string(index=False))
 print("\nnode-seconds per job, from the holdings:\n" + held.to_string())
+# /node_idle: node `node` was in the pool over [start, end).
+print("\nidle node-seconds, from /node_idle:",
+      int((idle["end"] - idle["start"]).sum()))
 print("\njobs:\n" + jobs[["index", "name", "samples", "finished"]]
       .to_string(index=False))

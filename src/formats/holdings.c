@@ -7,8 +7,9 @@
  * that lost or gained a node; when something changed it lists the marked
  * jobs' nodes from the old map (a counting sort by job: one pass to
  * count, one to place), reports their job holdings, then the changed
- * nodes' holdings, and takes the new map.  Cost per update: O(nodes)
- * when the map changed, one comparison pass otherwise.
+ * nodes' holdings, and takes the new map; then, from the map's pool
+ * list, the idle intervals of the nodes that joined or left the pool.  Cost per
+ * update: O(nodes) when the map changed, one comparison pass otherwise.
  */
 #include "config.h"
 
@@ -24,6 +25,9 @@ struct holdings {
     size_t n, n_jobs;
     int32_t *owner;         /* owned: the map of the last update */
     int64_t *nstart;        /* owned: per node, its holding's start */
+    uint8_t *idle;          /* owned: per node, in the last map's pool */
+    uint8_t *now;           /* owned: per node, scratch */
+    int64_t *istart;        /* owned: per node, its idle interval's start */
     int64_t *open;          /* owned: per job, its holding's start, or -1 */
     unsigned char *changed; /* owned: per job, scratch */
     uint32_t *list;         /* owned: node lists, scratch (n) */
@@ -71,6 +75,13 @@ static void close_jobs(struct holdings *h, int64_t t, int all)
     }
 }
 
+/* Reports node i's idle interval, if it is in one, as closing at t. */
+static void close_idle(struct holdings *h, size_t i, int64_t t)
+{
+    if (h->idle[i] && t > h->istart[i] && h->cb.idle && h->rc == 0)
+        h->rc = h->cb.idle(h->cb.arg, i, h->istart[i], t);
+}
+
 /* Reports node i's holding, if it has one, as closing at t. */
 static void close_node(struct holdings *h, size_t i, int64_t t)
 {
@@ -88,9 +99,12 @@ static void start(struct holdings *h, const struct rec_nodes *m)
     h->t0 = m->t0;
     h->owner = xmalloc((h->n + 1) * sizeof *h->owner);
     h->nstart = xmalloc((h->n + 1) * sizeof *h->nstart);
+    h->idle = xcalloc(h->n + 1, 1);
+    h->now = xcalloc(h->n + 1, 1);
+    h->istart = xmalloc((h->n + 1) * sizeof *h->istart);
     for (size_t i = 0; i < h->n; i++) {
         h->owner[i] = -1;
-        h->nstart[i] = m->time;
+        h->nstart[i] = h->istart[i] = m->time;
     }
     h->open = xmalloc((h->n_jobs + 1) * sizeof *h->open);
     for (size_t j = 0; j < h->n_jobs; j++)
@@ -132,6 +146,18 @@ int holdings_update(struct holdings *h, const struct rec_nodes *m)
                 h->open[j] = m->time;
         }
     }
+    if (m->pool) {
+        memset(h->now, 0, h->n);
+        for (size_t p = 0; p < m->n_pool; p++)
+            if (m->pool[p] < h->n)
+                h->now[m->pool[p]] = 1;
+        for (size_t i = 0; i < h->n; i++)
+            if (h->idle[i] != h->now[i]) {
+                close_idle(h, i, m->time);
+                h->idle[i] = h->now[i];
+                h->istart[i] = m->time;
+            }
+    }
     h->last = m->time;
     return h->rc;
 }
@@ -145,6 +171,11 @@ int holdings_end(struct holdings *h)
         close_node(h, i, h->last);
         h->owner[i] = -1;
         h->nstart[i] = h->last;
+    }
+    for (size_t i = 0; i < h->n; i++) {
+        close_idle(h, i, h->last);
+        h->idle[i] = 0;
+        h->istart[i] = h->last;
     }
     return h->rc;
 }
@@ -165,6 +196,9 @@ void holdings_free(struct holdings *h)
         return;
     xfree(h->owner);
     xfree(h->nstart);
+    xfree(h->idle);
+    xfree(h->now);
+    xfree(h->istart);
     xfree(h->open);
     xfree(h->changed);
     xfree(h->list);

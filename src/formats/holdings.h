@@ -4,17 +4,21 @@
  * Batsim-style jobs.csv, formats/batsim.c; the HDF5 /node_holdings table,
  * formats/h5out.c).
  *
- * Two kinds of holding, both half-open intervals [start, end) of Unix
+ * Three kinds of interval, all half-open intervals [start, end) of Unix
  * seconds, never empty (an interval that would be is not reported):
  *   - a job holding: a job and an interval in which its set of nodes
  *     stays the same (ends when any of its nodes changes);
  *   - a node holding: a node and an interval in which one job holds it
- *     (ends when the node's owner changes).
+ *     (ends when the node's owner changes);
+ *   - an idle interval: a node and an interval in which it stays in the
+ *     pool (idle in the trace), whoever holds it.
  * Holdings open at the event whose map first shows them and close at the
  * event whose map no longer does; those still open at the end close at
  * the last event's time (holdings_end).  Summed per job, (end - start)
  * over its node holdings, and (end - start) x nodes over its job
- * holdings, are the node-seconds the engine integrates over [t0, t_end].
+ * holdings, are the node-seconds the engine integrates over [t0, t_end];
+ * summed over all idle intervals, (end - start) is the pool size
+ * integrated over [t0, t_end] (idle_node_seconds).
  */
 #ifndef BFS_HOLDINGS_H
 #define BFS_HOLDINGS_H
@@ -37,6 +41,10 @@ struct hold_cb {
     /* Node i (subset position) was held by job j over [start, end).
      * Reported in node order at each event. */
     int (*node)(void *arg, size_t i, size_t j, int64_t start, int64_t end);
+    /* Node i was idle in the trace (in the pool, held or not) over
+     * [start, end); only from maps that give the pool.  Reported in node
+     * order at each event, after the node holdings. */
+    int (*idle)(void *arg, size_t i, int64_t start, int64_t end);
 };
 
 struct holdings;
@@ -46,7 +54,8 @@ struct holdings;
 struct holdings *holdings_new(const struct hold_cb *cb);
 
 /* Takes the node map after an event: reports the holdings it closes (job
- * holdings first, then node holdings) and opens the new ones.  The first
+ * holdings first, then node holdings, then idle intervals) and opens the
+ * new ones.  The first
  * call fixes the node and job counts; m is only borrowed.  Returns 0 or
  * the first callback error (kept: later calls return it). */
 int holdings_update(struct holdings *h, const struct rec_nodes *m);
