@@ -20,6 +20,7 @@ libbfsim_a_SOURCES = \
 	src/formats/records.c src/formats/records.h \
 	src/formats/steps.c src/formats/joblog.c src/formats/batsim.c \
 	src/formats/h5out.c src/formats/h5out.h \
+	src/formats/holdings.c src/formats/holdings.h \
 	src/formats/summary.c src/formats/summary.h \
 	src/formats/sniff.c src/formats/sniff.h \
 	src/engine/evq.c src/engine/evq.h \

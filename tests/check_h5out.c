@@ -40,6 +40,16 @@ static const struct rec_solve solves[] = {
 static const struct rec_alloc allocs[] = {
     {1, T0, 0, 3}, {1, T0, 1, 1}, {2, T0 + 60, 1, 0}};
 
+/* The node maps after events 1-3 (4 nodes), as the allocations say: job
+ * 0 holds nodes 0-2 throughout, job 1 node 3 until event 2.  The node
+ * holdings, in order of end then node: node 3 job 1 [T0, T0+60), then at
+ * the end (the last map, T0+120) nodes 0, 1, 2 job 0 [T0, T0+120). */
+static const int32_t map1[] = {0, 0, 0, 1}, map2[] = {0, 0, 0, -1};
+static const int64_t want_nh[][4] = {{3, 1, T0, T0 + 60},
+                                     {0, 0, T0, T0 + 120},
+                                     {1, 0, T0, T0 + 120},
+                                     {2, 0, T0, T0 + 120}};
+
 /* The second name is the longest: 20 bytes of UTF-8. */
 static const struct rec_job jobs[] = {
     {0, "resnet50", T0 - 100, T0, T0, -1, 1365.0, 420.0, 0.0, 3.5, 0.0, 1, 0,
@@ -69,6 +79,11 @@ static void write_known(const char *path)
         ck_assert_int_eq(sink.solve(sink.arg, &solves[i]), 0);
     for (size_t i = 0; i < N(allocs); i++)
         ck_assert_int_eq(sink.alloc(sink.arg, &allocs[i]), 0);
+    for (size_t i = 0; i < 3; i++) {
+        struct rec_nodes m = {
+            i + 1, T0 + 60 * (int64_t)i, T0, 4, i ? map2 : map1, N(jobs), NULL};
+        ck_assert_int_eq(sink.nodes(sink.arg, &m), 0);
+    }
     for (size_t i = 0; i < N(jobs); i++)
         ck_assert_int_eq(sink.job(sink.arg, &jobs[i]), 0);
     ck_assert_int_eq(h5out_attr_str(h, "bfsim_version", "0.1.0"), 0);
@@ -256,6 +271,18 @@ static hid_t al_type(void)
     return t;
 }
 
+struct r_nh {
+    int64_t node, job, start, end;
+};
+
+static hid_t nh_type(void)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct r_nh));
+    I64(t, r_nh, node), I64(t, r_nh, job), I64(t, r_nh, start);
+    I64(t, r_nh, end);
+    return t;
+}
+
 static hid_t job_type(void)
 {
     hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct r_job));
@@ -321,6 +348,7 @@ START_TEST(test_roundtrip)
         "evt",   "time", "status", "pool", "n_jobs",  "objective",
         "bound", "rows", "cols",   "nnz",  "build_s", "solve_s"};
     static const char *const al_names[] = {"evt", "time", "job", "count"};
+    static const char *const nh_names[] = {"node", "job", "start", "end"};
     static const char *const job_names[] = {
         "index",        "name",     "tsub",         "admitted", "first_start",
         "finished",     "samples",  "node_seconds", "paused_s", "lost_rescale",
@@ -340,6 +368,7 @@ START_TEST(test_roundtrip)
     check_layout(f, "events", ev_names, (int)N(ev_names));
     check_layout(f, "solves", so_names, (int)N(so_names));
     check_layout(f, "allocations", al_names, (int)N(al_names));
+    check_layout(f, "node_holdings", nh_names, (int)N(nh_names));
     check_layout(f, "jobs", job_names, (int)N(job_names));
 
     {
@@ -399,6 +428,20 @@ START_TEST(test_roundtrip)
             ck_assert_int_eq(r[i].time, allocs[i].time);
             ck_assert_int_eq(r[i].job, (int64_t)allocs[i].job);
             ck_assert_int_eq(r[i].count, allocs[i].count);
+        }
+        xfree(r);
+        H5Tclose(t);
+    }
+    {
+        struct r_nh *r;
+        t = nh_type();
+        r = read_table(f, "node_holdings", t, &n);
+        ck_assert_uint_eq(n, N(want_nh));
+        for (size_t i = 0; i < N(want_nh); i++) {
+            ck_assert_int_eq(r[i].node, want_nh[i][0]);
+            ck_assert_int_eq(r[i].job, want_nh[i][1]);
+            ck_assert_int_eq(r[i].start, want_nh[i][2]);
+            ck_assert_int_eq(r[i].end, want_nh[i][3]);
         }
         xfree(r);
         H5Tclose(t);
@@ -532,8 +575,9 @@ START_TEST(test_empty)
 {
     const char *dir = fresh_dir("empty");
     char *path = join(dir, "empty.h5");
-    static const char *const tables[] = {"events", "solves", "allocations",
-                                         "jobs"};
+    static const char *const tables[] = {"events",      "solves",
+                                         "allocations", "node_holdings",
+                                         "node_idle",   "jobs"};
     struct h5out *h;
     struct bfs_error e;
     hid_t f;
@@ -710,6 +754,7 @@ START_TEST(test_python_example)
         "resnet50",
         LONG_NAME,
         "1365.0",
+        "node-seconds per job, from the holdings",
     };
     char *path, *cmd, *out = NULL;
     size_t len = 0, cap = 0, got;

@@ -546,6 +546,46 @@ START_TEST(test_readme)
 }
 END_TEST
 
+/* `bfsim --measures`: a header and one CSV row per row of the table, in
+ * order; rows written out by hand from the README's "Measures" section
+ * (a definition with a comma is quoted). */
+START_TEST(test_print_table)
+{
+    const char *out = tu_tmp("measures.csv");
+    char args[4096], *text, *line, *save = NULL;
+    size_t n = 0;
+
+    snprintf(args, sizeof args, "--measures > %s", out);
+    run_bfsim(args);
+    text = tu_slurp(out);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_ptr_nonnull(
+        strstr(text, "key,type,unit,machine,describes,definition\n"
+                     "bfsim_version,text,,0,1,the bfsim version that ran "
+                     "the replay\n"
+                     "mode,text,,0,1,\"the replay's semantics: default, or "
+                     "bftrainer (--compat)\"\n"));
+    ck_assert_ptr_nonnull(
+        strstr(text, "\nharvest_ratio,real,1,0,0,allocated_node_seconds / "
+                     "idle_node_seconds (0 without idle nodes)\n"));
+    ck_assert_ptr_nonnull(
+        strstr(text, "\nfirst_time,time,UTC,0,0,\"the replay's start, "
+                     "t0\"\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\nwall_seconds,real,s,1,0,the "
+                                       "replay's wall time\n"));
+    for (line = strtok_r(text, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save), n++)
+        if (n > 0) {
+            size_t k = strcspn(line, ",");
+            ck_assert_uint_le(n, measures_n);
+            ck_assert_int_eq(strncmp(line, measures[n - 1].key, k), 0);
+            ck_assert_uint_eq(strlen(measures[n - 1].key), k);
+        }
+    ck_assert_uint_eq(n, measures_n + 1);
+    free(text);
+}
+END_TEST
+
 static Suite *measures_suite(void)
 {
     Suite *s = suite_create("measures");
@@ -554,6 +594,7 @@ static Suite *measures_suite(void)
 
     tcase_add_test(tc, test_table);
     tcase_add_test(tc, test_readme);
+    tcase_add_test(tc, test_print_table);
     suite_add_tcase(s, tc);
     /* Three replays of 64 nodes and a sweep: a few seconds. */
     tcase_set_timeout(out, 120);

@@ -4,7 +4,7 @@
 Usage: h5read-example.py REPLAY.h5
 
 Tables (compound datasets; each has a "columns" attribute describing its
-fields): events, solves, allocations, jobs.  Times are Unix seconds (UTC).
+fields): events, solves, allocations, node_holdings, node_idle, jobs.  Times are Unix seconds (UTC).
 Root attributes hold the run's metadata, /summary's attributes its totals.
 """
 import sys
@@ -28,6 +28,8 @@ with h5py.File(sys.argv[1], "r") as f:
     events = table(f, "events")
     solves = table(f, "solves")
     allocs = table(f, "allocations")
+    holdings = table(f, "node_holdings")
+    idle = table(f, "node_idle")
     jobs = table(f, "jobs")
     # status is an HDF5 enum: h5py gives its codes and the name mapping.
     status = h5py.check_enum_dtype(f["solves"].dtype["status"])
@@ -45,11 +47,24 @@ counts = (
     .astype(int)
 )
 
+# The node-level schedule: job `job` held node `node` over [start, end).
+# Summed per job, end - start is the job's node_seconds.
+holdings["job"] = holdings["job"].map(jobs["name"])
+held = (holdings["end"] - holdings["start"]).groupby(holdings["job"]).sum()
+holdings["start"] = pd.to_datetime(holdings["start"], unit="s", utc=True)
+holdings["end"] = pd.to_datetime(holdings["end"], unit="s", utc=True)
+
 for key in sorted(attrs):
     print(f"{key} = {attrs[key]}")
 print("summary:", ", ".join(f"{k}={v}" for k, v in sorted(summary.items())))
 print("\nevents:\n" + events.to_string(index=False))
 print("\nsolves by status:\n" + solves["status"].value_counts().to_string())
 print("\nnodes per job (columns: job index):\n" + counts.to_string())
+print("\nnode holdings (node, job, start, end):\n"
+      + holdings.sort_values(["node", "start"]).to_string(index=False))
+print("\nnode-seconds per job, from the holdings:\n" + held.to_string())
+# /node_idle: node `node` was in the pool over [start, end).
+print("\nidle node-seconds, from /node_idle:",
+      int((idle["end"] - idle["start"]).sum()))
 print("\njobs:\n" + jobs[["index", "name", "samples", "finished"]]
       .to_string(index=False))

@@ -1,6 +1,7 @@
 /* main.c - the bfsim program: global options and subcommand dispatch.
  *
- * git-style: `bfsim [--help|--version|--datadir] COMMAND [OPTIONS]`.  Each
+ * git-style: `bfsim [--help|--version|--datadir|--measures] COMMAND
+ * [OPTIONS]`.  Each
  * command lives in src/cli/cmd_<name>.c and parses its own options; the
  * code they call is in the library (libbfsim.a) that the tests link too.
  * The data directory is found at run time (cmd_data_dir), so that an
@@ -10,6 +11,7 @@
 
 #include "cli/cmd.h"
 #include "base/util.h"
+#include "engine/measures.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -35,8 +37,8 @@ static const struct command {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "Usage: bfsim [--help] [--version] [--datadir] COMMAND "
-               "[OPTIONS]\n"
+    fprintf(f, "Usage: bfsim [--help] [--version] [--datadir] [--measures] "
+               "COMMAND [OPTIONS]\n"
                "\n"
                "Trace-driven simulator of backfill training on idle HPC "
                "nodes.\n"
@@ -47,6 +49,9 @@ static void usage(FILE *f)
     fprintf(f, "\n"
                "--datadir prints the folder of the bundled traces, job sets "
                "and tools.\n"
+               "--measures prints the table of measures as CSV (key, type, "
+               "unit, machine,\ndescribes, definition), for figures' labels "
+               "(bfsim-plot).\n"
                "Run `bfsim COMMAND --help` for a command's options, and see "
                "bfsim(1).\n");
 }
@@ -175,6 +180,47 @@ char *cmd_resolve_data(const char *arg, const char *folder, const char *ext)
     return NULL;
 }
 
+/* Writes s as a CSV field: quoted, quotes doubled, when it holds a comma,
+ * a quote or a line break. */
+static void csv_field(const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+/* `bfsim --measures`: the measures table (engine/measures.c), one CSV row
+ * per measure in table order. */
+static int print_measures(void)
+{
+    static const char *const types[] = {
+        [MEASURE_INT] = "int",   [MEASURE_REAL] = "real",
+        [MEASURE_TIME] = "time", [MEASURE_BOOL] = "bool",
+        [MEASURE_TEXT] = "text",
+    };
+
+    puts("key,type,unit,machine,describes,definition");
+    for (size_t i = 0; i < measures_n; i++) {
+        const struct measure *m = &measures[i];
+        csv_field(m->key);
+        printf(",%s,", types[m->type]);
+        csv_field(m->unit);
+        printf(",%d,%d,", (m->flags & MEASURE_MACHINE) ? 1 : 0,
+               (m->flags & MEASURE_DESCRIBES) ? 1 : 0);
+        csv_field(m->def);
+        putchar('\n');
+    }
+    return fflush(stdout) == 0 && !ferror(stdout) ? CMD_OK : CMD_FAIL;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -192,6 +238,8 @@ int main(int argc, char **argv)
         xfree(d);
         return CMD_OK;
     }
+    if (strcmp(argv[1], "--measures") == 0)
+        return print_measures();
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
         printf("bfsim %s\n", PACKAGE_VERSION);
         return CMD_OK;

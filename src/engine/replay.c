@@ -496,6 +496,8 @@ void emit_allocs(struct replay *r, size_t evt, int64_t t)
         .owner = r->owner,
         .n_jobs = r->js.n,
         .jobs = r->js.jobs,
+        .pool = r->pool,
+        .n_pool = r->n_pool,
     };
 
     if (r->o->n_sinks == 0)

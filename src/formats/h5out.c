@@ -19,6 +19,11 @@
  * the longest name, known only at the end; rows are packed by hand at
  * offsets computed from that size.
  *
+ * /node_holdings and /node_idle get their rows from formats/holdings.c
+ * (the node holdings and idle intervals of the node maps the replay hands
+ * to the sink), buffered like the other tables; holdings still open are closed
+ * by h5out_close.
+ *
  * Invariants: h->err holds the first failure and every entry point
  * returns its code once it is set; nothing exists at h->path until the
  * final rename; the temporary file is removed on every failure path.
@@ -43,6 +48,7 @@
 #include "base/out.h"
 #include "base/status.h"
 #include "base/util.h"
+#include "formats/holdings.h"
 
 /* Rows per chunk and per write. */
 #define H5OUT_CHUNK 4096
@@ -69,9 +75,19 @@ struct al_rec {
     int64_t evt, time, job, count;
 };
 
+struct nh_rec {
+    int64_t node, job, start, end;
+};
+
+struct ni_rec {
+    int64_t node, start, end;
+};
+
 _Static_assert(sizeof(struct ev_rec) == 13 * 8, "padding in ev_rec");
 _Static_assert(sizeof(struct so_rec) == 11 * 8, "padding in so_rec");
 _Static_assert(sizeof(struct al_rec) == 4 * 8, "padding in al_rec");
+_Static_assert(sizeof(struct nh_rec) == 4 * 8, "padding in nh_rec");
+_Static_assert(sizeof(struct ni_rec) == 3 * 8, "padding in ni_rec");
 
 /* A field of a compound type: 'i' int64, 'n' int32, 'd' double, 'e' the
  * solve status enum. */
@@ -106,6 +122,19 @@ static const struct field al_fields[] = {
     F(al_rec, time, 'i'),
     F(al_rec, job, 'i'),
     F(al_rec, count, 'i'),
+};
+
+static const struct field nh_fields[] = {
+    F(nh_rec, node, 'i'),
+    F(nh_rec, job, 'i'),
+    F(nh_rec, start, 'i'),
+    F(nh_rec, end, 'i'),
+};
+
+static const struct field ni_fields[] = {
+    F(ni_rec, node, 'i'),
+    F(ni_rec, start, 'i'),
+    F(ni_rec, end, 'i'),
 };
 
 #undef F
@@ -153,6 +182,25 @@ static const char al_columns[] =
     "A job's count holds until its next row; a job with no row yet holds "
     "0.\n";
 
+static const char nh_columns[] =
+    "node: the node's position in the replayed subset (0-based, trace "
+    "order)\n"
+    "job: index in the job set (0-based; the row of /jobs)\n"
+    "start, end: times, Unix seconds (UTC); the job held the node over [start, "
+    "end), without a break\n"
+    "Rows are in order of end, then node.  A holding still open at the "
+    "replay's end ends at its last event.  Per job, the sum of end - start "
+    "is node_seconds of /jobs.\n";
+
+static const char ni_columns[] =
+    "node: the node's position in the replayed subset (0-based, trace "
+    "order)\n"
+    "start, end: times, Unix seconds (UTC); the node was idle in the trace "
+    "(in the pool, whether a job held it or not) over [start, end)\n"
+    "Rows are in order of end, then node.  An interval still open at the "
+    "replay's end ends at its last event.  The sum of end - start is "
+    "idle_node_seconds of /summary.\n";
+
 static const char job_columns[] =
     "index: in the job set, 0-based\n"
     "name: UTF-8, fixed length, NUL-padded\n"
@@ -186,9 +234,10 @@ struct h5out {
     hid_t file, summary;
     hid_t str_t;    /* variable-length UTF-8 string */
     hid_t status_t; /* enum of the solve statuses */
-    hid_t ev_t, so_t, al_t;
-    struct tab ev, so, al;
-    struct jobrow *jobs; /* owned */
+    hid_t ev_t, so_t, al_t, nh_t, ni_t;
+    struct tab ev, so, al, nh, ni;
+    struct holdings *hold; /* owned: finds the node holdings */
+    struct jobrow *jobs;   /* owned */
     size_t n_jobs, cap_jobs;
     struct bfs_error err;
     int closed; /* h5out_close has run: only commit or abort remain */
@@ -476,13 +525,18 @@ out:
 static int release(struct h5out *h, int quiet)
 {
     int rc = 0, r;
-    hid_t *types[] = {&h->ev_t, &h->so_t, &h->al_t, &h->status_t, &h->str_t};
+    hid_t *types[] = {&h->ev_t, &h->so_t,     &h->al_t,
+                      &h->nh_t, &h->status_t, &h->str_t};
 
     if ((r = tab_close(h, &h->ev, quiet)) != 0 && rc == 0)
         rc = r;
     if ((r = tab_close(h, &h->so, quiet)) != 0 && rc == 0)
         rc = r;
     if ((r = tab_close(h, &h->al, quiet)) != 0 && rc == 0)
+        rc = r;
+    if ((r = tab_close(h, &h->nh, quiet)) != 0 && rc == 0)
+        rc = r;
+    if ((r = tab_close(h, &h->ni, quiet)) != 0 && rc == 0)
         rc = r;
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         if (*types[i] >= 0)
@@ -503,6 +557,7 @@ static void destroy(struct h5out *h)
     for (size_t i = 0; i < h->n_jobs; i++)
         xfree(h->jobs[i].name);
     xfree(h->jobs);
+    holdings_free(h->hold);
     xfree(h->path);
     xfree(h);
 }
@@ -519,8 +574,8 @@ int h5out_open(const char *path, struct h5out **out, struct bfs_error *e)
                         path ? path : "");
     h = xcalloc(1, sizeof *h);
     h->file = h->summary = h->str_t = h->status_t = H5I_INVALID_HID;
-    h->ev_t = h->so_t = h->al_t = H5I_INVALID_HID;
-    h->ev.pt = h->so.pt = h->al.pt = H5I_INVALID_HID;
+    h->ev_t = h->so_t = h->al_t = h->nh_t = h->ni_t = H5I_INVALID_HID;
+    h->ev.pt = h->so.pt = h->al.pt = h->nh.pt = h->ni.pt = H5I_INVALID_HID;
     h->path = xstrdup(path);
     if ((rc = bfs_out_open_mode(&h->out, path, BFS_OUT_PATH, e)) != 0) {
         destroy(h);
@@ -553,7 +608,11 @@ int h5out_open(const char *path, struct h5out **out, struct bfs_error *e)
         (h->so_t = make_compound(h, sizeof(struct so_rec), so_fields,
                                  sizeof so_fields / sizeof so_fields[0])) < 0 ||
         (h->al_t = make_compound(h, sizeof(struct al_rec), al_fields,
-                                 sizeof al_fields / sizeof al_fields[0])) < 0) {
+                                 sizeof al_fields / sizeof al_fields[0])) < 0 ||
+        (h->nh_t = make_compound(h, sizeof(struct nh_rec), nh_fields,
+                                 sizeof nh_fields / sizeof nh_fields[0])) < 0 ||
+        (h->ni_t = make_compound(h, sizeof(struct ni_rec), ni_fields,
+                                 sizeof ni_fields / sizeof ni_fields[0])) < 0) {
         h5fail(h, "cannot set up the types");
         goto fail;
     }
@@ -562,7 +621,11 @@ int h5out_open(const char *path, struct h5out **out, struct bfs_error *e)
         tab_create(h, &h->so, "solves", h->so_t, sizeof(struct so_rec),
                    so_columns) != 0 ||
         tab_create(h, &h->al, "allocations", h->al_t, sizeof(struct al_rec),
-                   al_columns) != 0)
+                   al_columns) != 0 ||
+        tab_create(h, &h->nh, "node_holdings", h->nh_t, sizeof(struct nh_rec),
+                   nh_columns) != 0 ||
+        tab_create(h, &h->ni, "node_idle", h->ni_t, sizeof(struct ni_rec),
+                   ni_columns) != 0)
         goto fail;
     h->summary =
         H5Gcreate2(h->file, "summary", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -626,6 +689,36 @@ int h5out_alloc(struct h5out *h, const struct rec_alloc *a)
 {
     struct al_rec r = {(int64_t)a->evt, a->time, (int64_t)a->job, a->count};
     return tab_put(h, &h->al, &r);
+}
+
+/* The node-holding callback of h->hold: one row of /node_holdings. */
+static int put_holding(void *arg, size_t i, size_t j, int64_t start,
+                       int64_t end)
+{
+    struct h5out *h = arg;
+    struct nh_rec r = {(int64_t)i, (int64_t)j, start, end};
+
+    return tab_put(h, &h->nh, &r);
+}
+
+/* The idle-interval callback of h->hold: one row of /node_idle. */
+static int put_idle(void *arg, size_t i, int64_t start, int64_t end)
+{
+    struct h5out *h = arg;
+    struct ni_rec r = {(int64_t)i, start, end};
+
+    return tab_put(h, &h->ni, &r);
+}
+
+int h5out_nodes(struct h5out *h, const struct rec_nodes *m)
+{
+    if (h->err.code)
+        return h->err.code;
+    if (!h->hold) {
+        struct hold_cb cb = {.arg = h, .node = put_holding, .idle = put_idle};
+        h->hold = holdings_new(&cb);
+    }
+    return holdings_update(h->hold, m);
 }
 
 int h5out_job(struct h5out *h, const struct rec_job *j)
@@ -706,6 +799,12 @@ int h5out_close(struct h5out *h, int partial, struct bfs_error *e)
         rc = tab_flush(h, &h->so);
     if (rc == 0)
         rc = tab_flush(h, &h->al);
+    if (rc == 0 && h->hold)
+        rc = holdings_end(h->hold);
+    if (rc == 0)
+        rc = tab_flush(h, &h->nh);
+    if (rc == 0)
+        rc = tab_flush(h, &h->ni);
     if (rc == 0)
         rc = write_jobs(h);
     if (rc == 0)
@@ -781,6 +880,11 @@ static int sink_alloc(void *arg, const struct rec_alloc *a)
     return h5out_alloc(arg, a);
 }
 
+static int sink_nodes(void *arg, const struct rec_nodes *m)
+{
+    return h5out_nodes(arg, m);
+}
+
 static int sink_job(void *arg, const struct rec_job *j)
 {
     return h5out_job(arg, j);
@@ -808,6 +912,7 @@ void h5out_sink(struct h5out *h, struct rec_sink *sink)
     sink->step = sink_step;
     sink->solve = sink_solve;
     sink->alloc = sink_alloc;
+    sink->nodes = sink_nodes;
     sink->job = sink_job;
     sink->finish = sink_finish;
     sink->commit = sink_commit;

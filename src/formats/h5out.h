@@ -12,6 +12,11 @@
  *   /allocations  one row per change of a job's node count: the job holds
  *                 `count` nodes from event `evt` until its next row
  *   /jobs         one row per job of the job set, at the end of the replay
+ *   /node_holdings  one row per contiguous holding of a node by a job:
+ *                 node (subset position), job, [start, end) (formats/
+ *                 holdings.h), in order of end, then node
+ *   /node_idle    one row per interval in which a node stays idle in the
+ *                 trace (in the pool): node, [start, end), same order
  *   /summary      a group whose attributes hold the summary's measures
  *   root attributes: "format", "partial" and whatever the caller adds
  *
@@ -50,6 +55,12 @@ int h5out_open(const char *path, struct h5out **out, struct bfs_error *e);
 int h5out_step(struct h5out *h, const struct rec_step *s);
 int h5out_solve(struct h5out *h, const struct rec_solve *s);
 int h5out_alloc(struct h5out *h, const struct rec_alloc *a);
+/* Takes the node map after an event (m borrowed): the node holdings and
+ * idle intervals it ends become rows of /node_holdings and /node_idle;
+ * those still open are written by h5out_close, ending at the last map's
+ * time.  Returns 0 or a negative
+ * code (kept in h). */
+int h5out_nodes(struct h5out *h, const struct rec_nodes *m);
 /* Adds one row to /jobs (rows keep the order of the calls).  j->name is
  * copied.  The table is written by h5out_close, its name field a
  * fixed-length UTF-8 string as long as the longest name. */

@@ -60,7 +60,9 @@ struct rec_alloc {
 
 /* The node map after an event's decision (all borrowed, valid during the
  * callback): owner[i] is the job (index in jobs) holding node i of the
- * subset (0-based position), or negative when no job does. */
+ * subset (0-based position), or negative when no job does; pool[0 ..
+ * n_pool-1] are the nodes idle in the trace, the pool (subset positions,
+ * in the pool's order; NULL when not known). */
 struct rec_nodes {
     size_t evt;
     int64_t time, t0; /* the event's, the replay's start */
@@ -68,6 +70,8 @@ struct rec_nodes {
     const int32_t *owner;
     size_t n_jobs;
     const struct job *jobs; /* the job set (submissions after alignment) */
+    const uint32_t *pool;
+    size_t n_pool;
 };
 
 /* One job of the job set, at the end of the replay.  Times are Unix
