@@ -21,6 +21,7 @@ check_PROGRAMS += \
 	tests/check_solver \
 	tests/check_alloc \
 	tests/check_tiebreak \
+	tests/check_hints \
 	tests/check_nodepick \
 	tests/check_instance \
 	tests/check_replay \
@@ -86,6 +87,9 @@ tests_check_solver_LDADD = $(BFS_TESTLIBS)
 tests_check_alloc_SOURCES = tests/check_alloc.c $(BFS_TESTHDRS)
 tests_check_alloc_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_alloc_LDADD = $(BFS_TESTLIBS)
+tests_check_hints_SOURCES = tests/check_hints.c $(BFS_TESTHDRS)
+tests_check_hints_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_hints_LDADD = $(BFS_TESTLIBS)
 tests_check_tiebreak_SOURCES = tests/check_tiebreak.c $(BFS_TESTHDRS)
 tests_check_tiebreak_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_tiebreak_LDADD = $(BFS_TESTLIBS)

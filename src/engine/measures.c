@@ -92,6 +92,10 @@ const struct measure measures[] = {
     {"node_pick", MEASURE_TEXT, "", MEASURE_DESCRIBES,
      "the rule choosing the nodes a job takes and gives back (--node-pick)",
      AT(node_pick, STR)},
+    {"hints", MEASURE_TEXT, "", MEASURE_DESCRIBES,
+     "what the allocator's horizon term knew of each node's remaining idle "
+     "time (--hints): off, oracle or predicted",
+     AT(hints, STR)},
     {"solves", MEASURE_INT, "count", 0, "allocator calls", AT(solves, SIZE)},
     {"solves_by_status", MEASURE_INT, "count", MEASURE_PER_STATUS,
      "allocator calls by status: optimal, feasible, infeasible, "

@@ -37,6 +37,7 @@ struct replay_stats {
     const char *version, *mode, *allocator, *objective;
     const char *tie_break; /* the rule's name, borrowed from the options */
     const char *node_pick; /* likewise */
+    const char *hints;     /* --hints: "off", "oracle", "predicted" */
     double node_pick_mae;  /* s: predicted rule's mean absolute error */
     int partial;           /* stopped by *stop before the trace's end */
     size_t events;         /* events processed (rows of the step log) */

@@ -361,6 +361,8 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         int32_t j = r->owner[r->pool[pos]];
         r->owner_pos[pos] = j >= 0 ? r->jobs[j].slot : -1;
     }
+    if (r->o->hints != HINTS_OFF)
+        pool_hints(r);
     p = (struct alloc_problem){
         .pool = (int)r->n_pool,
         .tfwd = r->o->tfwd,
@@ -648,6 +650,7 @@ static void finish_stats(struct replay *r)
     st->objective = job_objective_name(r->o->objective);
     st->tie_break = r->o->tie_break.name;
     st->node_pick = r->o->node_pick.name;
+    st->hints = nodepick_hints_name(r->o->hints);
     st->node_pick_mae = r->mae_n ? r->mae_sum / (double)r->mae_n : 0.0;
     measures_finish(st, &(struct measures_input){
                             .solve_times = r->solve_times,
