@@ -2,7 +2,8 @@
 # (or running the bfsim program), and the script tests (*.test).  Every
 # test program shares the flags below, so adding one is one line here.
 BFS_TESTLIBS = libbfsim.a $(BFS_LIBS) $(CHECK_LIBS)
-BFS_TESTHDRS = tests/testutil.h tests/testjson.h tests/testreplay.h
+BFS_TESTHDRS = tests/testutil.h tests/testjson.h tests/testreplay.h \
+	tests/testalloc.h
 EXTRA_DIST += $(BFS_TESTHDRS)
 
 check_PROGRAMS += \
