@@ -9,7 +9,8 @@ EXTRA_DIST += tools/sweep-objectives.json tools/figures/objectives-tfwd.csv \
 # The example sweep over tie-break and node-pick rules (its configurations
 # are installed below): its plotting script and what they produced.
 EXTRA_DIST += tools/spread-plot tools/figures/tiebreak-spread.csv \
-	tools/figures/tiebreak-spread.png
+	tools/figures/tiebreak-spread.png tests/spread.test
+BFS_SCRIPT_TESTS += tests/spread.test
 # check-deps: the dependency rules between the folders of src/ and
 # solvers/, run by tests/deps.test (a shell script printing TAP) on the
 # tree and on copies with violations added.  DESIGN.md: what a replay
