@@ -19,6 +19,7 @@
 #include "alloc/alloc.h"
 #include "alloc/objective.h"
 #include "solver/solver.h"
+#include "testalloc.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -29,33 +30,6 @@
 #define MAXN 12
 
 /* ---- the methods under test ------------------------------------------ */
-
-struct method {
-    char name[8], solver[16], model[8];
-};
-
-static struct method methods[16];
-static int n_methods;
-
-static void list_methods(void)
-{
-    n_methods = 0;
-    strcpy(methods[n_methods++].name, "dp");
-    for (int model = 0; model < 2; model++)
-        for (size_t i = 0; i < solver_count(); i++) {
-            struct method *m = &methods[n_methods++];
-            strcpy(m->name, "milp");
-            strcpy(m->solver, solver_backend_name(i));
-            strcpy(m->model, model ? "node" : "count");
-        }
-    /* the node model without its start from dp (CBC alone uses it) */
-    if (solver_find("cbc")) {
-        struct method *m = &methods[n_methods++];
-        strcpy(m->name, "milp");
-        strcpy(m->solver, "cbc,start=no");
-        strcpy(m->model, "node");
-    }
-}
 
 static const char *method_desc(int i)
 {
@@ -97,16 +71,6 @@ struct inst {
     double o[MAXJ][MAXN + 3];
     int owner[MAXN];
 };
-
-static unsigned long long rng;
-
-static unsigned rnd(unsigned n) /* uniform in 0..n-1 */
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (unsigned)((rng >> 11) % n);
-}
 
 static double rnd01(void)
 {
@@ -1059,7 +1023,7 @@ static Suite *suite(void)
     Suite *s = suite_create("alloc");
     TCase *tc = tcase_create("exact");
 
-    list_methods();
+    list_methods(1);
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_random, 0, n_methods);
     tcase_add_loop_test(tc, test_random_legacy_cap, 0, n_methods);

@@ -3,7 +3,8 @@
  * Parsing; the predictor against sums by hand; and a six-node replay
  * whose maps after each decision were worked out by hand for every rule
  * (the random rule's with an independent Python model of the documented
- * generator), with the predicted rule's error.
+ * generator), with the predicted rule's error; and the preemptions
+ * avoided against longest-idle on two small traces, by hand.
  */
 #include "config.h"
 
@@ -210,6 +211,87 @@ START_TEST(test_maps_by_hand)
 }
 END_TEST
 
+/* ---- preemptions avoided against longest-idle ------------------------- */
+
+/* Default mode, dp; one job A (1..1 node, O = P = 1 sample/s, Tcdw 5 s,
+ * work enough to outlast the trace).  T = 1612988400.
+ *
+ * Trace 1: n0 n1 n2 idle at T; n0 leaves at T+10, n2 at T+60, n1 at
+ * T+100; n0 comes back at T+200 (the last row).  A is submitted at T.
+ *   longest-idle: T: A takes n0 (position 0).  T+10: n0 leaves, A is
+ *     preempted (1), pauses 5 s and gets n1 (the pool's first), rate 1
+ *     after the decision: cost 5 x 1 = 5.  T+60: n2 leaves, A unhurt.
+ *     T+100: n1 leaves, A preempted (2), the pool is empty, rate 0:
+ *     cost 0.  T+200: A takes n0.  2 preemptions, cost 5.
+ *   lowest-index: T: n0 (index 0), then as longest-idle: 2, 5.
+ *   oracle: T: remaining n0 10, n1 100, n2 60: A takes n1.  T+10, T+60:
+ *     A unhurt.  T+100: n1 leaves, preempted (1), pool empty, cost 0.
+ *     1 preemption, cost 0.
+ *   So oracle avoids 2 - 1 = 1 preemption and 5 - 0 = 5 samples;
+ *   lowest-index 0 and 0; longest-idle is 0 by definition.
+ * Trace 2: n1 idle at T, n0 joins at T+5 (pool n1 n0), n0 leaves at
+ * T+20, comes back at T+100.  A is submitted at T+5.
+ *   longest-idle: A takes n1 and is never preempted: 0, 0.
+ *   lowest-index: A takes n0; T+20: preempted, pauses 5 s, gets n1 at
+ *     rate 1: 1 preemption, cost 5.  Avoided: 0 - 1 = -1 and -5. */
+static const struct {
+    int trace;
+    const char *rule;
+    size_t pre;
+    double cost;
+    int64_t avoided;
+    double cost_avoided;
+} avoided_cases[] = {
+    {1, "longest-idle", 2, 5, 0, 0},   {1, "lowest-index", 2, 5, 0, 0},
+    {1, "oracle", 1, 0, 1, 5},         {2, "longest-idle", 0, 0, 0, 0},
+    {2, "lowest-index", 1, 5, -1, -5},
+};
+
+START_TEST(test_avoided_by_hand)
+{
+    const char *trace =
+        avoided_cases[_i].trace == 1
+            ? tu_write("av1.trace", "bfsim-trace 1\n"
+                                    "node n0\nnode n1\nnode n2\n"
+                                    "1612988400 +0 +1 +2\n"
+                                    "1612988410 -0\n"
+                                    "1612988460 -2\n"
+                                    "1612988500 -1\n"
+                                    "1612988600 +0\n")
+            : tu_write("av2.trace", "bfsim-trace 1\n"
+                                    "node n0\nnode n1\n"
+                                    "1612988400 +1\n"
+                                    "1612988405 +0\n"
+                                    "1612988420 -0\n"
+                                    "1612988500 +0\n");
+    char text[256];
+    const char *jobs;
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+
+    snprintf(text, sizeof text,
+             "# bfsim-jobs 1\n"
+             "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+             "A,%d,1,1,1e9,0,5,0:0:0 1:1:1\n",
+             avoided_cases[_i].trace == 1 ? 1612988400 : 1612988405);
+    jobs =
+        tu_write(avoided_cases[_i].trace == 1 ? "av1.jobs" : "av2.jobs", text);
+    replay_opts_default(&o);
+    o.alloc.name = "dp";
+    o.trace_path = trace;
+    o.jobs_path = jobs;
+    ck_assert_int_eq(nodepick_parse(avoided_cases[_i].rule, &o.node_pick), 0);
+    bfs_error_clear(&e);
+    ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(st.preemptions, avoided_cases[_i].pre);
+    ck_assert_double_eq(st.preempt_cost, avoided_cases[_i].cost);
+    ck_assert_int_eq(st.preemptions_avoided, avoided_cases[_i].avoided);
+    ck_assert_double_eq(st.preempt_cost_avoided,
+                        avoided_cases[_i].cost_avoided);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("nodepick");
@@ -219,6 +301,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_predict);
     tcase_add_loop_test(tc, test_maps_by_hand, 0,
                         (int)(sizeof cases / sizeof *cases));
+    tcase_add_loop_test(tc, test_avoided_by_hand, 0,
+                        (int)(sizeof avoided_cases / sizeof *avoided_cases));
     suite_add_tcase(s, tc);
     return s;
 }

@@ -57,7 +57,7 @@ START_TEST(test_table)
     size_t n_managed = 0;
 
     /* 7 input, 13 policy and 9 output options */
-    ck_assert_uint_eq(options_count, 29);
+    ck_assert_uint_eq(options_count, 30);
     for (size_t i = 0; i < options_count; i++) {
         const struct options_entry *o = &options_table[i];
 
@@ -141,6 +141,9 @@ START_TEST(test_parsers)
     ck_assert_ptr_null(parse1(&a, "node-pick", "random:9"));
     ck_assert_int_eq(a.replay.node_pick.kind, NODEPICK_RANDOM);
     ck_assert(a.replay.node_pick.seed == 9);
+    ck_assert_int_eq(a.replay.hints, HINTS_OFF);
+    ck_assert_ptr_null(parse1(&a, "hints", "predicted"));
+    ck_assert_int_eq(a.replay.hints, HINTS_PREDICTED);
     ck_assert_ptr_null(parse1(&a, "compat", "bftrainer"));
     ck_assert_int_eq(a.replay.mode, REPLAY_COMPAT);
     ck_assert_ptr_null(parse1(&a, "big-m", "legacy"));
@@ -197,6 +200,7 @@ START_TEST(test_parsers)
     ck_assert_ptr_nonnull(parse1(&a, "tie-break", "random"));
     ck_assert_ptr_nonnull(parse1(&a, "tie-break", "shortest"));
     ck_assert_ptr_nonnull(parse1(&a, "node-pick", "newest"));
+    ck_assert_ptr_nonnull(parse1(&a, "hints", "Oracle"));
     ck_assert_ptr_nonnull(parse1(&a, "big-m", "Legacy"));
     ck_assert_ptr_nonnull(parse1(&a, "time-limit", "0"));
     ck_assert_ptr_nonnull(parse1(&a, "gap", "-0.1"));
@@ -219,6 +223,7 @@ static const struct {
     {"objective", "file"},
     {"tie-break", "first-admitted"},
     {"node-pick", "longest-idle"},
+    {"hints", "off"},
 #if defined(HAVE_CBC) || defined(HAVE_GLPK)
     {"allocator", "milp"},
 #else
@@ -344,6 +349,7 @@ static const struct {
     {"job-log", "l.csv"},       {"output", "r.h5"},
     {"dump-instances", "inst"}, {"tie-break", "random:3"},
     {"node-pick", "predicted"}, {"batsim-jobs", "b.csv"},
+    {"hints", "oracle"},
 };
 
 /* Every option of the table is accepted by the program: "bfsim replay

@@ -15,6 +15,7 @@
 #include "engine/replay.h"
 #include "engine/tiebreak.h"
 #include "solver/solver.h"
+#include "testalloc.h"
 #include "testutil.h"
 
 #include <check.h>
@@ -104,36 +105,6 @@ END_TEST
 
 #define MAXJ 5
 #define MAXN 8
-
-struct method {
-    char name[8], solver[16], model[8];
-};
-
-static struct method methods[16];
-static int n_methods;
-
-static void list_methods(void)
-{
-    n_methods = 0;
-    strcpy(methods[n_methods++].name, "dp");
-    for (int model = 0; model < 2; model++)
-        for (size_t i = 0; i < solver_count(); i++) {
-            struct method *m = &methods[n_methods++];
-            strcpy(m->name, "milp");
-            strcpy(m->solver, solver_backend_name(i));
-            strcpy(m->model, model ? "node" : "count");
-        }
-}
-
-static unsigned long long rng;
-
-static unsigned rnd(unsigned n) /* uniform in 0..n-1 (xorshift64) */
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (unsigned)((rng >> 11) % n);
-}
 
 struct inst {
     struct alloc_problem p;
@@ -432,7 +403,7 @@ static Suite *suite(void)
     Suite *s = suite_create("tiebreak");
     TCase *tc = tcase_create("rules");
 
-    list_methods();
+    list_methods(0);
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_parse);
     tcase_add_test(tc, test_splitmix64);

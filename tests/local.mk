@@ -2,7 +2,8 @@
 # (or running the bfsim program), and the script tests (*.test).  Every
 # test program shares the flags below, so adding one is one line here.
 BFS_TESTLIBS = libbfsim.a $(BFS_LIBS) $(CHECK_LIBS)
-BFS_TESTHDRS = tests/testutil.h tests/testjson.h tests/testreplay.h
+BFS_TESTHDRS = tests/testutil.h tests/testjson.h tests/testreplay.h \
+	tests/testalloc.h
 EXTRA_DIST += $(BFS_TESTHDRS)
 
 check_PROGRAMS += \
@@ -23,6 +24,7 @@ check_PROGRAMS += \
 	tests/check_solver \
 	tests/check_alloc \
 	tests/check_tiebreak \
+	tests/check_hints \
 	tests/check_nodepick \
 	tests/check_instance \
 	tests/check_replay \
@@ -95,6 +97,9 @@ tests_check_solver_LDADD = $(BFS_TESTLIBS)
 tests_check_alloc_SOURCES = tests/check_alloc.c $(BFS_TESTHDRS)
 tests_check_alloc_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_alloc_LDADD = $(BFS_TESTLIBS)
+tests_check_hints_SOURCES = tests/check_hints.c $(BFS_TESTHDRS)
+tests_check_hints_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_hints_LDADD = $(BFS_TESTLIBS)
 tests_check_tiebreak_SOURCES = tests/check_tiebreak.c $(BFS_TESTHDRS)
 tests_check_tiebreak_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_tiebreak_LDADD = $(BFS_TESTLIBS)

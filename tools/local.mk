@@ -6,6 +6,11 @@ EXTRA_DIST += tools/sweep-objectives.json tools/figures/objectives-tfwd.csv \
 	tools/figures/objectives-tfwd.png \
 	tools/figures/replay-prop-fair-tfwd100-pool.png \
 	tools/figures/replay-prop-fair-tfwd100-jobs.png
+# The example sweep over tie-break and node-pick rules (its configurations
+# are installed below): its plotting script and what they produced.
+EXTRA_DIST += tools/spread-plot tools/figures/tiebreak-spread.csv \
+	tools/figures/tiebreak-spread.png tests/spread.test
+BFS_SCRIPT_TESTS += tests/spread.test
 # check-deps: the dependency rules between the folders of src/ and
 # solvers/, run by tests/deps.test (a shell script printing TAP) on the
 # tree and on copies with violations added.  DESIGN.md: what a replay
@@ -21,7 +26,8 @@ EXTRA_DIST += tests/deps.test tools/DESIGN.md
 # (PYTHON3): their first line is rewritten when they are built, here in
 # the build directory; the sources keep #!/usr/bin/python3 or env.
 bfsimtoolsdir = $(pkgdatadir)/tools
-dist_bfsimtools_DATA = tools/sweep-objectives.json
+dist_bfsimtools_DATA = tools/sweep-objectives.json tools/sweep-tiebreak.json \
+	tools/sweep-tiebreak-10.json
 bfsimtools_SCRIPTS = h5read-example.py swf-idle-hours
 CLEANFILES += h5read-example.py swf-idle-hours
 BFS_SHEBANG = $(AM_V_GEN)rm -f $@ $@.tmp && \

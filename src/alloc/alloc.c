@@ -44,6 +44,12 @@ int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
             if (!isfinite(jb->o[n]))
                 return bfs_fail(e, BFS_EINVAL, "job %zu: O(%d) not finite", j,
                                 n);
+        for (int n = 0; jb->h && n <= jb->jmax; n++)
+            if (!(jb->h[n] >= 0) || !isfinite(jb->h[n]))
+                return bfs_fail(e, BFS_EINVAL,
+                                "job %zu: horizon h(%d) = %g is not a finite "
+                                "number >= 0",
+                                j, n, jb->h[n]);
     }
     return 0;
 }

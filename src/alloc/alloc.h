@@ -6,7 +6,7 @@
  * bounds and costs, and a table of the objective metric O_j(n) at every
  * admissible count.  An allocator chooses the new count n_j of every job:
  *
- *   maximise  sum_j Tfwd * O_j(n_j)
+ *   maximise  sum_j Tfwd * O_j(n_j)     (h_j(n_j) * O_j(n_j) with hints)
  *           - sum_j [n_j > C_j] Tcup_j r_j - sum_j [n_j < C_j] Tcdw_j r_j
  *   s.t.      n_j = 0 or Jmin_j <= n_j <= Jmax_j,   sum_j n_j <= N,
  *             |n_j - C_j| <= cap when cap > 0 (the published replayer's
@@ -36,6 +36,11 @@ struct alloc_job {
     double tcup;     /* seconds lost on scaling up */
     double tcdw;     /* seconds lost on scaling down */
     const double *o; /* borrowed; O_j(n) for n = 0..jmax, o[0] = 0 */
+    /* Optional horizon per count (--hints): h[n], n = 0..jmax, the
+     * seconds of the horizon the job would earn O_j(n) for on n nodes
+     * (finite, >= 0), replacing Tfwd in its gain term; NULL = Tfwd at
+     * every count (tools/DESIGN.md, "Hints").  Borrowed. */
+    const double *h;
 };
 
 struct alloc_problem {

@@ -487,6 +487,8 @@ static int same_instance(const struct dp *d, const struct alloc_problem *p)
     for (size_t j = 0; j < p->n_jobs; j++) {
         const struct alloc_job *a = &l->jobs[j], *b = &p->jobs[j];
         size_t no = (size_t)b->jmax + 1;
+        if (b->h) /* hints: horizon tables are not kept; solve again */
+            return 0;
         if (a->cur != b->cur || a->jmin != b->jmin || a->jmax != b->jmax ||
             memcmp(&a->tcup, &b->tcup, sizeof b->tcup) ||
             memcmp(&a->tcdw, &b->tcdw, sizeof b->tcdw) ||
@@ -526,6 +528,9 @@ static void remember(struct dp *d, const struct alloc_problem *p,
     l->objective = res->objective;
     l->bound = res->bound;
     l->have = 1;
+    for (size_t j = 0; j < p->n_jobs; j++)
+        if (p->jobs[j].h) /* hints: not kept (same_instance) */
+            l->have = 0;
 }
 
 /* Whether job j's value row equals the one F and B were computed from. */

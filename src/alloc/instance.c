@@ -187,7 +187,31 @@ static int read_objective(json_t *job, int jmax, double *o,
 static const char *const top_keys[] = {
     "format", "version", "note", "pool", "tfwd", "cap", "jobs", "owner", NULL};
 static const char *const job_keys[] = {"name", "cur", "jmin",  "jmax", "tcup",
-                                       "tcdw", "o",   "curve", NULL};
+                                       "tcdw", "o",   "curve", "h",    NULL};
+
+/* Fills h[0..jmax] from the optional "h" (the horizon table of --hints);
+ * *have says whether there was one. */
+static int read_horizon(json_t *job, int jmax, double *h, int *have,
+                        const struct where *w, struct bfs_error *e)
+{
+    json_t *tab = json_object_get(job, "h");
+
+    *have = tab != NULL;
+    if (!tab)
+        return 0;
+    if (!json_is_array(tab) || json_array_size(tab) != (size_t)jmax + 1)
+        return fail(w, e, BFS_EPARSE,
+                    "\"h\" must be an array of jmax + 1 = %d numbers",
+                    jmax + 1);
+    for (int k = 0; k <= jmax; k++) {
+        json_t *v = json_array_get(tab, (size_t)k);
+        if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
+            json_number_value(v) < 0)
+            return fail(w, e, BFS_EPARSE, "h[%d] is not a number >= 0", k);
+        h[k] = json_number_value(v);
+    }
+    return 0;
+}
 
 static int parse(json_t *root, struct instance *in, struct where *w,
                  struct bfs_error *e)
@@ -260,6 +284,7 @@ static int parse(json_t *root, struct instance *in, struct where *w,
                         j, off, INSTANCE_MAX_TABLE);
     }
     in->o = xcalloc(off + 1, sizeof *in->o);
+    in->h = xcalloc(off + 1, sizeof *in->h);
     off = 0;
     for (size_t j = 0; j < nj; j++) {
         struct alloc_job *jb = &in->jobs[j];
@@ -267,11 +292,16 @@ static int parse(json_t *root, struct instance *in, struct where *w,
             snprintf(w->at, sizeof w->at, "job %zu (%.100s)", j, in->names[j]);
         else
             snprintf(w->at, sizeof w->at, "job %zu", j);
+        int have_h;
         rc = read_objective(json_array_get(jobs, j), jb->jmax, in->o + off, w,
                             e);
+        if (rc == 0)
+            rc = read_horizon(json_array_get(jobs, j), jb->jmax, in->h + off,
+                              &have_h, w, e);
         if (rc)
             return rc;
         jb->o = in->o + off;
+        jb->h = have_h ? in->h + off : NULL;
         off += (size_t)jb->jmax + 1;
     }
     w->at[0] = '\0';
@@ -363,6 +393,7 @@ void instance_release(struct instance *in)
     xfree(in->names);
     xfree(in->owner);
     xfree(in->o);
+    xfree(in->h);
     xfree(in->jobs);
     xfree(in->note);
     memset(in, 0, sizeof *in);
@@ -397,6 +428,12 @@ static json_t *job_json(const struct alloc_job *jb, const char *name)
     for (int k = 0; k <= jb->jmax; k++)
         json_array_append_new(tab, json_real(jb->o[k]));
     json_object_set_new(o, "o", tab);
+    if (jb->h) {
+        tab = json_array();
+        for (int k = 0; k <= jb->jmax; k++)
+            json_array_append_new(tab, json_real(jb->h[k]));
+        json_object_set_new(o, "h", tab);
+    }
     return o;
 }
 

@@ -25,6 +25,9 @@
  *   breakpoints [N, O] from [0, 0] with strictly increasing integer N up
  *   to at least jmax, interpolated linearly (as numpy.interp) at every
  *   count; name is optional.  The sum of cur is at most pool.
+ * - h: optional, per job, jmax + 1 numbers >= 0: the job's horizon at
+ *   every count, replacing tfwd in its gain term (alloc.h; what `bfsim
+ *   replay --hints` computes and --dump-instances writes).
  * - owner: optional, the current map for the node model: owner[q] is the
  *   job holding pool position q, or -1; it must agree with every cur.
  * - note: optional text (a replay writes the event and its time).
@@ -50,6 +53,8 @@ struct instance {
     struct alloc_problem p; /* jobs and owner point into this struct */
     struct alloc_job *jobs; /* owned, p.n_jobs */
     double *o;              /* owned: the jobs' tables, back to back */
+    double *h;              /* owned: their horizon tables, likewise (the
+                               jobs without "h" leave theirs unused) */
     int *owner;             /* owned, p.pool entries, or NULL */
     char **names;           /* owned, p.n_jobs entries, each owned or
                                NULL */

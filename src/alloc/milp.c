@@ -17,7 +17,8 @@
  *   indicator s_j (Jmin s_j <= n_j <= Jmax s_j), exact up and down
  *   indicators u_j = [n_j > C_j], d_j = [n_j < C_j] priced at Tcup r_j and
  *   Tcdw r_j, and O_j(n_j) in the incremental (delta) formulation over the
- *   breakpoints of O_j (where its slope changes): continuous fills
+ *   breakpoints of O_j (where its slope changes; with hints, of the
+ *   gain h_j(n) O_j(n)): continuous fills
  *   delta_i in [0,1], binaries w_i with delta_{i+1} <= w_i <= delta_i.
  *   No migration: with G_j the nodes job j gains and L_j those it loses,
  *   a direction binary b_j and L_j <= C_j b_j, G_j <= (Nmax_j - C_j)(1 -
@@ -313,7 +314,16 @@ static void node_pwl(const struct alloc_problem *p, size_t j, int nmax,
     struct milp *m = &a->m;
     int *bp = xcalloc((size_t)nmax + 2, sizeof *bp), nb = 0;
     int *delta, n0 = bld->n0 ? bld->n0[j] : 0;
+    double *g = NULL;
 
+    /* With hints the gain h_j(n) O_j(n) is the piecewise-linear function,
+     * its breakpoints where its own slope changes. */
+    if (p->jobs[j].h) {
+        g = xcalloc((size_t)nmax + 1, sizeof *g);
+        for (int n = 0; n <= nmax; n++)
+            g[n] = alloc_gain(p, j, n);
+        o = g;
+    }
     bp[nb++] = 0;
     for (int n = 1; n < nmax; n++)
         if (o[n + 1] - o[n] != o[n] - o[n - 1])
@@ -322,7 +332,9 @@ static void node_pwl(const struct alloc_problem *p, size_t j, int nmax,
     delta = xcalloc((size_t)nb, sizeof *delta);
     for (int i = 0; i + 1 < nb; i++) {
         double fill = (double)(n0 - bp[i]) / (bp[i + 1] - bp[i]);
-        delta[i] = ncol(bld, 0, p->tfwd * (o[bp[i + 1]] - o[bp[i]]) / a->unit,
+        double c =
+            g ? g[bp[i + 1]] - g[bp[i]] : p->tfwd * (o[bp[i + 1]] - o[bp[i]]);
+        delta[i] = ncol(bld, 0, c / a->unit,
                         fill < 0   ? 0
                         : fill > 1 ? 1
                                    : fill);
@@ -343,6 +355,7 @@ static void node_pwl(const struct alloc_problem *p, size_t j, int nmax,
     for (int i = 0; i + 1 < nb; i++)
         milp_row_add(m, delta[i], -(double)(bp[i + 1] - bp[i]));
     milp_row_end(m);
+    xfree(g);
     xfree(delta);
     xfree(bp);
 }
@@ -355,7 +368,9 @@ static int same_job(const struct alloc_problem *p, size_t i, size_t j)
     int nmax = a->jmax < p->pool ? a->jmax : p->pool;
 
     if (a->cur != b->cur || a->jmin != b->jmin || a->jmax != b->jmax ||
-        a->tcup != b->tcup || a->tcdw != b->tcdw)
+        a->tcup != b->tcup || a->tcdw != b->tcdw || !a->h != !b->h)
+        return 0;
+    if (a->h && memcmp(a->h, b->h, ((size_t)nmax + 1) * sizeof *a->h))
         return 0;
     return memcmp(a->o, b->o, ((size_t)nmax + 1) * sizeof *a->o) == 0;
 }

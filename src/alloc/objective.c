@@ -41,10 +41,17 @@ double alloc_rescale_cost(const struct alloc_problem *p, size_t j, int n)
     return 0.0;
 }
 
-/* Tfwd O_j(n). */
+/* Tfwd O_j(n), or h_j(n) O_j(n) with hints. */
 static double gain(const struct alloc_problem *p, size_t j, int n)
 {
+    if (p->jobs[j].h)
+        return p->jobs[j].h[n] * p->jobs[j].o[n];
     return p->tfwd * p->jobs[j].o[n];
+}
+
+double alloc_gain(const struct alloc_problem *p, size_t j, int n)
+{
+    return gain(p, j, n);
 }
 
 double alloc_value(const struct alloc_problem *p, size_t j, int n)

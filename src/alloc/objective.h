@@ -7,6 +7,9 @@
  *   v_j(n) = Tfwd O_j(n) - [n > C_j] Tcup_j r_j - [n < C_j] Tcdw_j r_j,
  *   r_j = O_j(C_j) if C_j >= Jmin_j, else 0 (a job below its minimum
  *         makes no progress, so stopping or growing it loses nothing).
+ * With hints (alloc_job.h set, --hints), Tfwd O_j(n) becomes h_j(n)
+ * O_j(n): the gain term is still one number per job and count, so every
+ * exact method optimises it exactly and the rule below is unchanged.
  *
  * Tie-break rule.  Every exact allocator (dp, and milp with either model
  * and either solver) returns the same counts, chosen among the feasible
@@ -47,7 +50,11 @@ double alloc_cost_down(const struct alloc_problem *p, size_t j);
  * alloc_cost_down below it, 0 at it. */
 double alloc_rescale_cost(const struct alloc_problem *p, size_t j, int n);
 
-/* Job j's term of the objective at count n, v_j(n): Tfwd O_j(n) minus
+/* Job j's gain at count n: Tfwd O_j(n), or h_j(n) O_j(n) when the job
+ * has a horizon table (hints). */
+double alloc_gain(const struct alloc_problem *p, size_t j, int n);
+
+/* Job j's term of the objective at count n, v_j(n): alloc_gain minus
  * alloc_rescale_cost. */
 double alloc_value(const struct alloc_problem *p, size_t j, int n);
 

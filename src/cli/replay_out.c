@@ -75,6 +75,7 @@ int replay_h5_attrs(struct h5out *h, int argc, char **argv,
             : h5out_attr_str(h, "objective", job_objective_name(o->objective));
     rc = rc ? rc : h5out_attr_str(h, "tie_break", o->tie_break.name);
     rc = rc ? rc : h5out_attr_str(h, "node_pick", o->node_pick.name);
+    rc = rc ? rc : h5out_attr_str(h, "hints", nodepick_hints_name(o->hints));
     rc = rc ? rc : h5out_attr_str(h, "solver", o->alloc.solver);
     rc = rc ? rc : h5out_attr_str(h, "model", o->alloc.model);
     rc = rc ? rc

@@ -78,6 +78,14 @@ const struct measure measures[] = {
     {"preemptions", MEASURE_INT, "count", 0,
      "jobs that lost nodes to the main scheduler, counted per event",
      AT(preemptions, SIZE)},
+    {"preemptions_avoided", MEASURE_INT, "count", 0,
+     "the preemptions of a shadow replay that differs only by --node-pick "
+     "longest-idle, less this run's (negative when the rule preempts "
+     "more); 0 under longest-idle",
+     AT(preemptions_avoided, I64)},
+    {"preempt_cost_avoided", MEASURE_REAL, "samples", 0,
+     "that shadow replay's preempt_cost less this run's, likewise",
+     AT(preempt_cost_avoided, DOUBLE)},
     {"node_pick_mae_seconds", MEASURE_REAL, "s", 0,
      "with --node-pick predicted, the mean absolute error of the predicted "
      "remaining idle time of the nodes jobs took, against the trace's "
@@ -92,6 +100,10 @@ const struct measure measures[] = {
     {"node_pick", MEASURE_TEXT, "", MEASURE_DESCRIBES,
      "the rule choosing the nodes a job takes and gives back (--node-pick)",
      AT(node_pick, STR)},
+    {"hints", MEASURE_TEXT, "", MEASURE_DESCRIBES,
+     "what the allocator's horizon term knew of each node's remaining idle "
+     "time (--hints): off, oracle or predicted",
+     AT(hints, STR)},
     {"solves", MEASURE_INT, "count", 0, "allocator calls", AT(solves, SIZE)},
     {"solves_by_status", MEASURE_INT, "count", MEASURE_PER_STATUS,
      "allocator calls by status: optimal, feasible, infeasible, "

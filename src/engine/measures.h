@@ -37,6 +37,7 @@ struct replay_stats {
     const char *version, *mode, *allocator, *objective;
     const char *tie_break; /* the rule's name, borrowed from the options */
     const char *node_pick; /* likewise */
+    const char *hints;     /* --hints: "off", "oracle", "predicted" */
     double node_pick_mae;  /* s: predicted rule's mean absolute error */
     int partial;           /* stopped by *stop before the trace's end */
     size_t events;         /* events processed (rows of the step log) */
@@ -59,7 +60,12 @@ struct replay_stats {
     size_t rescales;    /* changes of a running job's count (C >= Jmin) */
     size_t starts;      /* changes from below Jmin to a running count */
     size_t preemptions; /* jobs that lost nodes to the scheduler */
-    size_t solves;      /* allocator calls */
+    /* Against a shadow replay with --node-pick longest-idle and every
+     * other option the same (0 when the rule is longest-idle): its
+     * preemptions and preemption cost less this run's. */
+    int64_t preemptions_avoided;
+    double preempt_cost_avoided;
+    size_t solves; /* allocator calls */
     size_t solves_by_status[SOLVE_N_STATUSES];
     double solve_s_median, solve_s_p95, solve_s_max, solve_s_total;
     size_t max_rows, max_cols, max_nnz;

@@ -55,6 +55,27 @@ int nodepick_parse(const char *s, struct nodepick *p)
     return -1;
 }
 
+static const char *const hint_names[] = {
+    [HINTS_OFF] = "off",
+    [HINTS_ORACLE] = "oracle",
+    [HINTS_PREDICTED] = "predicted",
+};
+
+int nodepick_hints_parse(const char *s, enum nodepick_hints *h)
+{
+    for (size_t k = 0; k < sizeof hint_names / sizeof *hint_names; k++)
+        if (strcmp(s, hint_names[k]) == 0) {
+            *h = (enum nodepick_hints)k;
+            return 0;
+        }
+    return -1;
+}
+
+const char *nodepick_hints_name(enum nodepick_hints h)
+{
+    return hint_names[h];
+}
+
 uint64_t nodepick_random_state(uint64_t seed, uint64_t evt)
 {
     return (seed ^ 0x6A09E667F3BCC909ull) + evt * 0xD1B54A32D192ED03ull;

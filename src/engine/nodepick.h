@@ -38,6 +38,19 @@ struct nodepick {
     char name[48]; /* canonical: "random:42" */
 };
 
+/* What the allocator knows of each node's remaining idle time
+ * (--hints, tools/DESIGN.md "Hints"): nothing (every node stays for
+ * Tfwd, the default), the trace's future (oracle) or the predictor
+ * below (predicted). */
+enum nodepick_hints { HINTS_OFF, HINTS_ORACLE, HINTS_PREDICTED };
+
+/* Parses "off", "oracle" or "predicted" into *h.  Returns 0, or -1 (h
+ * unchanged). */
+int nodepick_hints_parse(const char *s, enum nodepick_hints *h);
+
+/* The canonical name of h ("off", "oracle", "predicted"; static). */
+const char *nodepick_hints_name(enum nodepick_hints h);
+
 /* The default rule, longest-idle. */
 void nodepick_default(struct nodepick *p);
 

@@ -142,6 +142,13 @@ static const char *p_node_pick(struct replay_args *a, const char *s)
     return NULL;
 }
 
+static const char *p_hints(struct replay_args *a, const char *s)
+{
+    if (nodepick_hints_parse(s, &a->replay.hints))
+        return "is not a source of hints (known: off oracle predicted)";
+    return NULL;
+}
+
 /* The allocator, solver and model names are checked when the allocator
  * is created (a name may be known but not compiled in). */
 static const char *p_allocator(struct replay_args *a, const char *s)
@@ -337,6 +344,11 @@ static void d_node_pick(const struct replay_args *d, char *b, size_t n)
     snprintf(b, n, "%s", d->replay.node_pick.name);
 }
 
+static void d_hints(const struct replay_args *d, char *b, size_t n)
+{
+    snprintf(b, n, "%s", nodepick_hints_name(d->replay.hints));
+}
+
 static void show_name(const char *name, char *b, size_t n)
 {
     snprintf(b, n, "%s", name ? name : "none compiled in");
@@ -411,6 +423,10 @@ const struct options_entry options_table[] = {
      "which free nodes a growing job takes and which a shrinking job gives "
      "back: longest-idle, lowest-index, random:SEED, oracle (the trace's "
      "future) or predicted (from its past)"},
+    {"hints", 0, "SOURCE", POL, 0, p_hints, d_hints,
+     "what the allocator's horizon term knows of each node's remaining idle "
+     "time: off (every node stays for Tfwd), oracle (the trace's future) or "
+     "predicted (from its past), taken in the --node-pick order"},
     {"allocator", 0, "NAME", POL, 0, p_allocator, d_allocator,
      "milp (the exact MILP), dp (the exact dynamic programme) or even (the "
      "published replayer's even-share baseline)"},

@@ -73,6 +73,7 @@ static int by_node_time(const void *a, const void *b)
 int pool_pick_setup(struct replay *r)
 {
     enum nodepick_kind kind = r->o->node_pick.kind;
+    enum nodepick_hints hints = r->o->hints;
     struct trace_reader *tr;
     struct trace_event ev;
     struct departure *d = NULL;
@@ -80,13 +81,16 @@ int pool_pick_setup(struct replay *r)
     int rc;
 
     r->pick = xmalloc((r->n_nodes + 1) * sizeof *r->pick);
-    if (kind == NODEPICK_PREDICTED) {
+    if (hints != HINTS_OFF)
+        r->hint_e = xmalloc((r->n_nodes + 1) * sizeof *r->hint_e);
+    if (kind == NODEPICK_PREDICTED || hints == HINTS_PREDICTED) {
         nodepick_hist_init(&r->hist);
         r->joined = xmalloc((r->n_nodes + 1) * sizeof *r->joined);
         for (size_t k = 0; k < r->n_nodes; k++)
             r->joined[k] = -1;
     }
-    if (kind != NODEPICK_ORACLE && kind != NODEPICK_PREDICTED)
+    if (kind != NODEPICK_ORACLE && kind != NODEPICK_PREDICTED &&
+        hints != HINTS_ORACLE)
         return 0;
     rc = trace_open(r->o->trace_path, &tr, r->e);
     if (rc)
@@ -134,6 +138,8 @@ void pool_pick_release(struct replay *r)
     xfree(r->lv_time);
     xfree(r->lv_cur);
     xfree(r->pick);
+    xfree(r->hint_e);
+    xfree(r->hint_h);
 }
 
 void pool_pick_reset(struct replay *r)
@@ -278,6 +284,68 @@ void apply_targets(struct replay *r)
     }
     if (r->o->map)
         r->o->map(r->o->map_arg, r->dec_evt, r->owner, r->n_nodes);
+}
+
+/* ---- hints ------------------------------------------------------------ */
+
+void pool_hints(struct replay *r)
+{
+    enum nodepick_kind kind = r->o->node_pick.kind;
+    int ranked = kind != NODEPICK_LONGEST_IDLE,
+        reverse = kind == NODEPICK_ORACLE || kind == NODEPICK_PREDICTED;
+    double tfwd = r->o->tfwd, *e = r->hint_e;
+    size_t need = 1, off = 0;
+
+    if (ranked)
+        rank_pool(r);
+    for (size_t p = 0; p < r->n_pool; p++) {
+        uint32_t k = r->pool[p];
+        double rem = r->o->hints == HINTS_ORACLE
+                         ? true_remaining(r, k, r->dec_time)
+                         : predicted_remaining(r, k, r->dec_time);
+        e[p] = rem < tfwd ? rem : tfwd;
+    }
+    for (size_t a = 0; a < r->n_act; a++)
+        need += (size_t)r->ajobs[a].jmax + 1;
+    BFS_GROW(r->hint_h, r->hint_h_cap, need);
+    for (size_t a = 0; a < r->n_act; a++) {
+        struct alloc_job *jb = &r->ajobs[a];
+        double *h = r->hint_h + off, sum = 0.0;
+        int32_t self = (int32_t)r->act[a];
+        int held = 0, n;
+
+        /* Counts up to C_j: the nodes kept are the last n of the job's
+         * own in release order; summed from the last, S(n) = S(n-1) +
+         * the n-th from the end. */
+        h[0] = tfwd;
+        for (size_t i = r->n_pool; i-- > 0 && held < jb->cur;) {
+            size_t p = take_at(r, ranked, reverse ? r->n_pool - 1 - i : i);
+            if (r->owner[r->pool[p]] != self)
+                continue;
+            held++;
+            sum += e[p];
+            if (held <= jb->jmax)
+                h[held] = sum / held;
+        }
+        /* Above C_j: the free nodes in take order, then the other jobs'
+         * nodes in take order. */
+        n = held;
+        for (int pass = 0; pass < 2 && n < jb->jmax; pass++)
+            for (size_t i = 0; i < r->n_pool && n < jb->jmax; i++) {
+                size_t p = take_at(r, ranked, i);
+                int32_t o = r->owner[r->pool[p]];
+                if (o == self || (pass == 0) != (o == -1))
+                    continue;
+                n++;
+                sum += e[p];
+                h[n] = sum / n;
+            }
+        /* Counts the pool cannot give (beyond N) are inadmissible. */
+        for (n++; n <= jb->jmax; n++)
+            h[n] = 0.0;
+        jb->h = h;
+        off += (size_t)jb->jmax + 1;
+    }
 }
 
 size_t nodes_in_use(const struct replay *r)

@@ -50,6 +50,9 @@ struct replay_opts {
     /* which nodes growing jobs take and shrinking jobs give back
      * (--node-pick) */
     struct nodepick node_pick;
+    /* what the allocator's horizon term knows of each node's remaining
+     * idle time (--hints; HINTS_OFF by default) */
+    enum nodepick_hints hints;
     int apply_feasible; /* apply time-limited answers (default mode) */
     struct alloc_opts alloc;
     /* Paths of outputs for the caller to wire up (the step log's sink,

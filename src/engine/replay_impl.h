@@ -114,6 +114,9 @@ struct replay {
     } * pick;       /* the pool ranked by the rule */
     double mae_sum; /* |predicted - true| over the nodes taken */
     size_t mae_n;
+    double *hint_e; /* --hints: per pool position, min(remaining, Tfwd) */
+    double *hint_h; /* the active jobs' horizon tables, back to back */
+    size_t hint_h_cap;
 
     struct evq q;        /* completions and arrivals (default mode) */
     int tsub_sorted;     /* the job file is sorted by tsub */
@@ -205,6 +208,10 @@ void pool_pick_reset(struct replay *r);
 void pool_note_join(struct replay *r, uint32_t k, int64_t t);
 /* Notes that subset node k was taken back at time t. */
 void pool_note_leave(struct replay *r, uint32_t k, int64_t t);
+/* --hints: fills a horizon table h_j(0..jmax) for every active job
+ * (r->ajobs[slot].h, into r->hint_h) at the decision at r->dec_time
+ * (tools/DESIGN.md, "Hints"). */
+void pool_hints(struct replay *r);
 /* Nodes held by the active jobs, and active jobs holding nodes. */
 size_t nodes_in_use(const struct replay *r);
 size_t jobs_running(const struct replay *r);
