@@ -281,6 +281,10 @@ START_TEST(test_avoided_by_hand)
     o.alloc.name = "dp";
     o.trace_path = trace;
     o.jobs_path = jobs;
+    /* from T, as worked out above (by default trace 2 would start at A's
+     * submission, T+5, with the pool n0 n1 in index order) */
+    o.has_start = 1;
+    o.start = 1612988400;
     ck_assert_int_eq(nodepick_parse(avoided_cases[_i].rule, &o.node_pick), 0);
     bfs_error_clear(&e);
     ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);

@@ -215,7 +215,7 @@ static const struct {
     {"trace", "the bundled Summit trace, traces/summit-2021-02.trace.gz"},
     {"jobs", "the bundled 10-job ShuffleNet set, "
              "datasets/hps-shufflenet-10J.jobs"},
-    {"start", "the trace's first time"},
+    {"start", "the later of the trace's start and the first submission"},
     {"end", "the trace's end"},
     {"nodes", "all"},
     {"max-jobs", "10"},
