@@ -13,6 +13,7 @@
 #include "cli/cmd.h"
 #include "alloc/instance.h"
 #include "base/util.h"
+#include "solver/solver.h"
 
 #include <getopt.h>
 #include <jansson.h>
@@ -44,7 +45,10 @@ static void usage(FILE *f)
                "cbc, no for glpk),\n"
                "                    ',start=no' to solve the plain node "
                "model on CBC,\n"
-               "                    without dp's optimum as its start\n"
+               "                    without dp's optimum as its start, and "
+               "the solver's own\n"
+               "                    parameters as ',KEY=VALUE' "
+               "(',help' lists them)\n"
                "  --model NAME      count or node (milp; default: count)\n"
                "  --time-limit S    wall-clock seconds per solve (default: "
                "10)\n"
@@ -100,6 +104,55 @@ static int bad_usage(const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nTry `bfsim solve --help'.\n");
     return CMD_USAGE;
+}
+
+/* Whether the solver spec "NAME,OPT,..." has the item "help". */
+static int wants_help(const char *spec)
+{
+    for (const char *p = strchr(spec, ','); p; p = strchr(p + 1, ','))
+        if (strncmp(p + 1, "help", 4) == 0 && (p[5] == ',' || p[5] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* `--solver NAME,help`: bfsim's options and the backend's parameters. */
+static int solver_help(const char *spec)
+{
+    size_t len = strcspn(spec, ","), n;
+    char *name = xmalloc(len + 1);
+    const struct solver_param *t;
+
+    memcpy(name, spec, len);
+    name[len] = '\0';
+    t = solver_params_table(name, &n);
+    if (!t) {
+        fprintf(stderr,
+                "bfsim solve: solver '%s' is not compiled into this "
+                "build\n",
+                name);
+        xfree(name);
+        return CMD_USAGE;
+    }
+    printf("Options of --solver %s,KEY=VALUE,... (bfsim's):\n", name);
+    printf("  %-26s %s\n", "isolate=yes|no",
+           "solve in a child process (default: yes for cbc, no for glpk)");
+    printf("  %-26s %s\n", "start=yes|no",
+           "node model: start from dp's optimum where the solver takes it");
+    printf("Parameters of %s (applied after bfsim's own settings, in this "
+           "order):\n",
+           name);
+    for (size_t i = 0; i < n; i++) {
+        char v[256];
+        if (t[i].kind == SOLVER_PARAM_WORD)
+            snprintf(v, sizeof v, "%s=%s", t[i].key, t[i].words);
+        else
+            snprintf(v, sizeof v, "%s=%s in [%g, %g]", t[i].key,
+                     t[i].kind == SOLVER_PARAM_INT ? "INT" : "REAL", t[i].min,
+                     t[i].max);
+        printf("  %s\n      %s\n", v, t[i].help);
+    }
+    xfree(name);
+    return fflush(stdout) == 0 ? CMD_OK : CMD_FAIL;
 }
 
 /* The solver's log (--log-level), on standard error. */
@@ -248,6 +301,8 @@ int cmd_solve(int argc, char **argv)
             return bad_usage("unknown or incomplete option '%s'",
                              argv[optind - 1]);
         }
+    if (o.solver && wants_help(o.solver))
+        return solver_help(o.solver);
     /* An option the allocator would ignore is a usage error. */
     if (milp_only && o.name && strcmp(o.name, "milp") != 0)
         return bad_usage("%s is an option of --allocator milp; --allocator "
