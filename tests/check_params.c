@@ -445,6 +445,20 @@ START_TEST(test_cli)
                      "no-solution");
     json_decref(root);
     free(out);
+    /* and the replay records the parameters it used */
+    snprintf(args, sizeof args,
+             "replay -q --trace %s --jobs %s --nodes 16 "
+             "--start 2021-02-10T20:21:15 --end 2021-02-10T21:00:00 "
+             "--solver 'cbc,isolate=no,maxNodes=100000,cuts=root' "
+             "--summary %s",
+             tu_src("traces/summit-2021-02.trace.gz"),
+             tu_src("datasets/hps-shufflenet-10J.jobs"), sum);
+    ck_assert_int_eq(run(args, &out), 0);
+    free(out);
+    root = tu_load_json(sum);
+    ck_assert_str_eq(json_string_value(json_object_get(root, "solver_params")),
+                     "cuts=root,maxNodes=100000");
+    json_decref(root);
 }
 END_TEST
 
