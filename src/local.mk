@@ -32,6 +32,7 @@ libbfsim_a_SOURCES = \
 	src/alloc/objective.c src/alloc/objective.h \
 	src/alloc/milp.c \
 	src/alloc/instance.c src/alloc/instance.h \
+	src/alloc/bench.c src/alloc/bench.h \
 	src/solver/milp.c src/solver/milp.h \
 	src/solver/solver.c src/solver/solver.h src/solver/backend.h \
 	src/sweep/sweep.c src/sweep/sweep.h

@@ -20,6 +20,7 @@ check_PROGRAMS += \
 	tests/check_h5out \
 	tests/check_solver \
 	tests/check_params \
+	tests/check_bench \
 	tests/check_alloc \
 	tests/check_tiebreak \
 	tests/check_nodepick \
@@ -48,6 +49,9 @@ tests_check_faults_LDADD = $(BFS_TESTLIBS)
 tests_check_params_SOURCES = tests/check_params.c $(BFS_TESTHDRS)
 tests_check_params_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_params_LDADD = $(BFS_TESTLIBS)
+tests_check_bench_SOURCES = tests/check_bench.c $(BFS_TESTHDRS)
+tests_check_bench_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_bench_LDADD = $(BFS_TESTLIBS)
 tests_check_util_SOURCES = tests/check_util.c $(BFS_TESTHDRS)
 tests_check_util_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_util_LDADD = $(BFS_TESTLIBS)

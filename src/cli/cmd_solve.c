@@ -10,8 +10,10 @@
 #include "config.h"
 
 #include "alloc/alloc.h"
+#include "alloc/bench.h"
 #include "cli/cmd.h"
 #include "alloc/instance.h"
+#include "base/out.h"
 #include "base/util.h"
 #include "solver/solver.h"
 
@@ -22,10 +24,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void usage(FILE *f)
 {
     fprintf(f, "Usage: bfsim solve [OPTIONS] FILE\n"
+               "       bfsim solve [OPTIONS] [--config C]... FILE|DIR...\n"
                "\n"
                "Solve one allocation instance (a bfsim-instance JSON file, "
                "'-' for standard\n"
@@ -62,7 +66,33 @@ static void usage(FILE *f)
                "(CBC)\n"
                "  --log-level N     solver output (default: 0, silent)\n"
                "  --json            print the result as one JSON object\n"
-               "  -h, --help        print this help\n");
+               "  -h, --help        print this help\n"
+               "\n"
+               "Over a corpus (several files, a directory of *.json files "
+               "or --config):\n"
+               "every instance is solved by every configuration with the "
+               "same options, and\n"
+               "a table per configuration is printed: optimal, limit "
+               "(feasible or no-solution),\n"
+               "failed, the shifted geometric mean of the times (unproven "
+               "ones count the time\n"
+               "limit), wins and losses against the first configuration "
+               "(10%% faster or slower).\n"
+               "Two configurations proven optimal with different "
+               "objectives exit with status 1.\n"
+               "  --config C        ALLOC[:MODEL][:SOLVER[,KEY=VALUE...]], "
+               "e.g. dp, milp:cbc,\n"
+               "                    milp:node:glpk, 'milp:cbc,cuts=off' "
+               "(repeatable; default: the\n"
+               "                    one --allocator, --model and --solver "
+               "give)\n"
+               "  -j N              solve in N processes (default: 1)\n"
+               "  --csv FILE        one row per instance and configuration "
+               "('-': standard output)\n"
+               "  --shift S         shift of the geometric mean, seconds "
+               "(default: 10)\n"
+               "  --tolerance T     relative tolerance of the agreement "
+               "check (default: 1e-6)\n");
 }
 
 enum {
@@ -74,7 +104,11 @@ enum {
     OPT_BIGM,
     OPT_THREADS,
     OPT_LOG,
-    OPT_JSON
+    OPT_JSON,
+    OPT_CONFIG,
+    OPT_CSV,
+    OPT_SHIFT,
+    OPT_TOL
 };
 
 static const struct option longopts[] = {
@@ -87,6 +121,10 @@ static const struct option longopts[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
     {"log-level", required_argument, NULL, OPT_LOG},
     {"json", no_argument, NULL, OPT_JSON},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"csv", required_argument, NULL, OPT_CSV},
+    {"shift", required_argument, NULL, OPT_SHIFT},
+    {"tolerance", required_argument, NULL, OPT_TOL},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -235,6 +273,146 @@ static void print_text(const char *path, const struct alloc_opts *o,
     }
 }
 
+/* ---- a corpus ----------------------------------------------------------- */
+
+/* At most this many --config. */
+#define CORPUS_MAX_CONFIGS 64
+
+/* What corpus mode takes from the command line. */
+struct corpus_args {
+    const char *configs[CORPUS_MAX_CONFIGS]; /* borrowed from argv */
+    size_t n_configs;
+    int jobs;
+    const char *csv; /* or NULL */
+    double shift, tol;
+    int bigm; /* -1 the file's, 0 exact, 1 legacy */
+};
+
+/* A number for the CSV: empty when NaN. */
+static void csv_num(FILE *f, double v)
+{
+    if (isnan(v))
+        fputc(',', f);
+    else
+        fprintf(f, ",%.17g", v);
+}
+
+static int write_csv(const struct bench *b, const char *path,
+                     struct bfs_error *e)
+{
+    struct bfs_out out;
+    int rc = bfs_out_open(&out, path, e);
+
+    if (rc)
+        return rc;
+    fprintf(out.fp, "instance,config,status,objective,bound,time_s,build_s,"
+                    "solve_s,rows,cols,nnz\n");
+    for (size_t i = 0; i < b->n_inst; i++)
+        for (size_t c = 0; c < b->n_cfg; c++) {
+            const struct bench_row *r = &b->rows[i * b->n_cfg + c];
+            /* labels may hold commas: quote them */
+            fprintf(out.fp, "%s,\"%s\",%s", b->paths[i], b->cfg[c].label,
+                    solve_status_name(r->status));
+            csv_num(out.fp, r->objective);
+            csv_num(out.fp, r->bound);
+            fprintf(out.fp, ",%.6f,%.6f,%.6f,%zu,%zu,%zu\n",
+                    r->build_s + r->solve_s, r->build_s, r->solve_s, r->rows,
+                    r->cols, r->nnz);
+        }
+    rc = bfs_out_commit(&out, e);
+    if (rc)
+        bfs_out_abort(&out);
+    return rc;
+}
+
+static void print_table(const struct bench *b, const struct alloc_opts *o,
+                        const struct corpus_args *ca)
+{
+    size_t w = strlen("configuration");
+
+    for (size_t c = 0; c < b->n_cfg; c++)
+        if (strlen(b->cfg[c].label) > w)
+            w = strlen(b->cfg[c].label);
+    printf("corpus: %zu instances, %zu configurations, time limit %g s, "
+           "shift %g s\n",
+           b->n_inst, b->n_cfg, o->time_limit, ca->shift);
+    printf("%-*s %8s %6s %7s %12s %5s %6s\n", (int)w, "configuration",
+           "optimal", "limit", "failed", "sgm_time_s", "wins", "losses");
+    for (size_t c = 0; c < b->n_cfg; c++) {
+        struct bench_summary s;
+        bench_summarize(b, c, o->time_limit, ca->shift, 1.1, &s);
+        printf("%-*s %8zu %6zu %7zu %12.6f", (int)w, b->cfg[c].label, s.optimal,
+               s.limit, s.failed, s.sgm_s);
+        if (c == 0)
+            printf(" %5s %6s\n", "-", "-");
+        else
+            printf(" %5zu %6zu\n", s.wins, s.losses);
+    }
+}
+
+static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
+                        const struct corpus_args *ca)
+{
+    struct bench b;
+    struct bfs_error e;
+    size_t bad = 0;
+    int rc = 0;
+
+    bfs_error_clear(&e);
+    bench_init(&b);
+    for (int k = 0; k < n_paths && rc == 0; k++)
+        rc = bench_add_path(&b, paths[k], ca->bigm, &e);
+    if (rc == 0 && ca->n_configs == 0) {
+        /* the one configuration the options give */
+        char text[512];
+        if (o->name && strcmp(o->name, "milp") != 0)
+            snprintf(text, sizeof text, "%s", o->name);
+        else
+            snprintf(text, sizeof text, "milp:%s:%s",
+                     o->model ? o->model : "count", o->solver ? o->solver : "");
+        rc = bench_add_config(&b, text, o, &e);
+    }
+    for (size_t c = 0; c < ca->n_configs && rc == 0; c++)
+        rc = bench_add_config(&b, ca->configs[c], o, &e);
+    if (rc == 0)
+        rc = bench_run(&b, ca->jobs, &e);
+    if (rc == 0 && ca->csv)
+        rc = write_csv(&b, ca->csv, &e);
+    if (rc == 0) {
+        print_table(&b, o, ca);
+        for (size_t i = 0; i < b.n_inst; i++) {
+            const struct bench_row *row = &b.rows[i * b.n_cfg];
+            int any = 0;
+            for (size_t c1 = 1; c1 < b.n_cfg; c1++) {
+                size_t r0;
+                if (!bench_disagree(&b, i, c1, ca->tol, &r0))
+                    continue;
+                any = 1;
+                fprintf(stderr,
+                        "bfsim solve: %s: '%s' and '%s' both proved "
+                        "optimal objectives %.17g and %.17g\n",
+                        b.paths[i], b.cfg[r0].label, b.cfg[c1].label,
+                        row[r0].objective, row[c1].objective);
+            }
+            bad += any;
+        }
+        printf("disagreements: %zu\n", bad);
+        if (fflush(stdout) != 0)
+            rc = bfs_fail(&e, BFS_EIO, "cannot write the table");
+    }
+    bench_release(&b);
+    if (rc)
+        return cmd_report(&e, rc);
+    if (bad) {
+        fprintf(stderr,
+                "bfsim solve: %zu instance%s where configurations proven "
+                "optimal disagree beyond the tolerance %g\n",
+                bad, bad == 1 ? "" : "s", ca->tol);
+        return CMD_FAIL;
+    }
+    return CMD_OK;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     struct alloc_opts o;
@@ -243,23 +421,51 @@ int cmd_solve(int argc, char **argv)
     struct alloc_result r;
     struct bfs_error e;
     const char *bigm = NULL, *path, *milp_only = NULL;
-    int json = 0, c, rc, *counts;
+    int json = 0, c, rc, *counts, corpus, named = 0;
+    struct corpus_args ca = {.jobs = 1, .shift = 10.0, .tol = 1e-6};
+    struct stat sb;
 
     alloc_opts_default(&o);
     o.solver_log = solver_log;
     bfs_error_clear(&e);
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1)
+    while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1)
         switch (c) {
+        case OPT_CONFIG:
+            if (ca.n_configs == CORPUS_MAX_CONFIGS)
+                return bad_usage("more than %d --config", CORPUS_MAX_CONFIGS);
+            ca.configs[ca.n_configs++] = optarg;
+            break;
+        case 'j':
+            if (bfs_parse_int(optarg, &ca.jobs) || ca.jobs < 1)
+                return bad_usage("-j: '%s' is not a count >= 1", optarg);
+            break;
+        case OPT_CSV:
+            ca.csv = optarg;
+            break;
+        case OPT_SHIFT:
+            if (bfs_parse_double(optarg, &ca.shift) || !(ca.shift > 0))
+                return bad_usage("--shift: '%s' is not a positive number "
+                                 "of seconds",
+                                 optarg);
+            break;
+        case OPT_TOL:
+            if (bfs_parse_double(optarg, &ca.tol) || !(ca.tol >= 0))
+                return bad_usage("--tolerance: '%s' is not a number >= 0",
+                                 optarg);
+            break;
         case OPT_ALLOC:
+            named = 1;
             o.name = optarg;
             break;
         case OPT_SOLVER:
+            named = 1;
             milp_only = "--solver";
             o.solver = optarg;
             break;
         case OPT_MODEL:
+            named = 1;
             milp_only = "--model";
             o.model = optarg;
             break;
@@ -308,9 +514,28 @@ int cmd_solve(int argc, char **argv)
         return bad_usage("%s is an option of --allocator milp; --allocator "
                          "%s would ignore it",
                          milp_only, o.name);
+    corpus =
+        ca.n_configs > 0 || argc - optind > 1 ||
+        (optind < argc && stat(argv[optind], &sb) == 0 && S_ISDIR(sb.st_mode));
+    if (corpus) {
+        if (json)
+            rc = bad_usage("--json is for one instance; use --csv over a "
+                           "corpus");
+        else if (ca.n_configs > 0 && named)
+            rc = bad_usage("--config replaces --allocator, --model and "
+                           "--solver");
+        else {
+            ca.bigm = bigm ? strcmp(bigm, "legacy") == 0 : -1;
+            rc = solve_corpus(argc - optind, argv + optind, &o, &ca);
+        }
+        return rc;
+    }
+    if (ca.csv || ca.jobs != 1)
+        return bad_usage("%s is for a corpus (several files, a directory or "
+                         "--config)",
+                         ca.csv ? "--csv" : "-j");
     if (optind != argc - 1)
-        return bad_usage("%s", optind < argc ? "give one instance file"
-                                             : "missing instance file");
+        return bad_usage("%s", "missing instance file");
     path = argv[optind];
     rc = instance_read(path, &in, &e);
     if (rc)
