@@ -21,3 +21,7 @@ clean-local: clean-bench-solvers
 clean-bench-solvers:
 	rm -rf bench-corpus bench-corpus.tmp bench-solvers.csv
 .PHONY: bench-solvers clean-bench-solvers
+
+# tests/profile.test: bfsim-plot profile's steps (no matplotlib needed).
+BFS_SCRIPT_TESTS += tests/profile.test
+EXTRA_DIST += tests/profile.test
