@@ -19,6 +19,7 @@ libbfsim_a_SOURCES = \
 	src/formats/records.c src/formats/records.h \
 	src/formats/steps.c src/formats/joblog.c src/formats/batsim.c \
 	src/formats/h5out.c src/formats/h5out.h \
+	src/formats/h5tables.c src/formats/h5tables.h \
 	src/formats/summary.c src/formats/summary.h \
 	src/formats/sniff.c src/formats/sniff.h \
 	src/engine/evq.c src/engine/evq.h \

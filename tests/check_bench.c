@@ -9,6 +9,7 @@
 #include "solver/solver.h"
 #include "testutil.h"
 
+#include <hdf5.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,8 @@ static const char *corpus_dir(void)
     tu_write(cmd, lone);
     tu_write("corpus/c.json", lone);
     tu_write("corpus/notes.txt", "not an instance\n");
+    snprintf(cmd, sizeof cmd, "rm -f '%s/d.json'", d);
+    ck_assert_int_eq(system(cmd), 0);
     return d;
 }
 
@@ -330,6 +333,58 @@ START_TEST(test_cli)
 }
 END_TEST
 
+/* The field name (a double) of every record of dataset ds in f, into v
+ * (room for max); returns the number of records. */
+static size_t h5_doubles(hid_t f, const char *ds, const char *name, double *v,
+                         size_t max)
+{
+    hid_t d = H5Dopen2(f, ds, H5P_DEFAULT), sp, t;
+    hssize_t n;
+
+    ck_assert_int_ge(d, 0);
+    sp = H5Dget_space(d);
+    n = H5Sget_simple_extent_npoints(sp);
+    ck_assert_int_le(n, (hssize_t)max);
+    t = H5Tcreate(H5T_COMPOUND, sizeof(double));
+    H5Tinsert(t, name, 0, H5T_NATIVE_DOUBLE);
+    ck_assert_int_ge(H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, v), 0);
+    H5Tclose(t);
+    H5Sclose(sp);
+    H5Dclose(d);
+    return (size_t)n;
+}
+
+/* -o: /rows and /summary hold what the CSV and the table say. */
+START_TEST(test_h5)
+{
+    const char *h5 = tu_tmp("corpus.h5");
+    const char *d = corpus_dir();
+    char args[8192], *out, *err;
+    double v[16];
+    hid_t f;
+
+    if (!bfsim() || !solver_find("glpk"))
+        return;
+    /* a, b, c: the lone job twice (1000) and the branch instance */
+    snprintf(args, sizeof args,
+             "solve --config dp --config 'milp:glpk,mip_gap=0.5' -o %s %s", h5,
+             d);
+    ck_assert_int_eq(run(args, &out, &err), 1);
+    free(out);
+    free(err);
+    f = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert_int_ge(f, 0);
+    ck_assert_uint_eq(h5_doubles(f, "rows", "objective", v, 16), 6);
+    ck_assert_double_eq(v[0], 1000);       /* a, dp */
+    ck_assert_double_eq(v[2], 331660);     /* b, dp */
+    ck_assert_double_lt(v[3], 331660 - 1); /* b, at a 50% gap */
+    ck_assert_uint_eq(h5_doubles(f, "summary", "optimal", v, 16), 2);
+    ck_assert_double_eq(v[0], 3);
+    ck_assert_double_eq(v[1], 3);
+    H5Fclose(f);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("bench");
@@ -344,6 +399,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_run);
     tcase_add_test(tc, test_cli);
+    tcase_add_test(tc, test_h5);
     suite_add_tcase(s, tc);
     return s;
 }

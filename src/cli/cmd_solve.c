@@ -14,6 +14,7 @@
 #include "cli/cmd.h"
 #include "alloc/instance.h"
 #include "base/out.h"
+#include "formats/h5tables.h"
 #include "base/util.h"
 #include "solver/solver.h"
 
@@ -89,6 +90,8 @@ static void usage(FILE *f)
                "  -j N              solve in N processes (default: 1)\n"
                "  --csv FILE        one row per instance and configuration "
                "('-': standard output)\n"
+               "  -o, --output FILE the rows and the table as HDF5 "
+               "datasets /rows and /summary\n"
                "  --shift S         shift of the geometric mean, seconds "
                "(default: 10)\n"
                "  --tolerance T     relative tolerance of the agreement "
@@ -123,6 +126,7 @@ static const struct option longopts[] = {
     {"json", no_argument, NULL, OPT_JSON},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"csv", required_argument, NULL, OPT_CSV},
+    {"output", required_argument, NULL, 'o'},
     {"shift", required_argument, NULL, OPT_SHIFT},
     {"tolerance", required_argument, NULL, OPT_TOL},
     {"help", no_argument, NULL, 'h'},
@@ -284,6 +288,7 @@ struct corpus_args {
     size_t n_configs;
     int jobs;
     const char *csv; /* or NULL */
+    const char *h5;  /* or NULL */
     double shift, tol;
     int bigm; /* -1 the file's, 0 exact, 1 legacy */
 };
@@ -322,6 +327,105 @@ static int write_csv(const struct bench *b, const char *path,
     rc = bfs_out_commit(&out, e);
     if (rc)
         bfs_out_abort(&out);
+    return rc;
+}
+
+/* The rows and the table per configuration as /rows and /summary of an
+ * HDF5 file, with the run's options as root attributes. */
+static int write_h5(const struct bench *b, const struct alloc_opts *o,
+                    const struct corpus_args *ca, struct bfs_error *e)
+{
+    size_t n = b->n_inst * b->n_cfg, nc = b->n_cfg;
+    const char **inst = xcalloc(n + 1, sizeof *inst);
+    const char **cfg = xcalloc(n + 1, sizeof *cfg);
+    const char **st = xcalloc(n + 1, sizeof *st);
+    double *d = xcalloc(5 * (n + 1), sizeof *d);
+    int64_t *iv = xcalloc(3 * (n + 1), sizeof *iv);
+    const char **sc = xcalloc(nc + 1, sizeof *sc);
+    int64_t *si = xcalloc(6 * (nc + 1), sizeof *si);
+    double *sg = xcalloc(nc + 1, sizeof *sg);
+    char tl[64], sh[64], tol[64], gap[64];
+    int rc;
+
+    for (size_t k = 0; k < n; k++) {
+        const struct bench_row *r = &b->rows[k];
+        inst[k] = b->paths[k / nc];
+        cfg[k] = b->cfg[k % nc].label;
+        st[k] = solve_status_name(r->status);
+        d[k] = r->objective;
+        d[n + 1 + k] = r->bound;
+        d[2 * (n + 1) + k] = r->build_s + r->solve_s;
+        d[3 * (n + 1) + k] = r->build_s;
+        d[4 * (n + 1) + k] = r->solve_s;
+        iv[k] = (int64_t)r->rows;
+        iv[n + 1 + k] = (int64_t)r->cols;
+        iv[2 * (n + 1) + k] = (int64_t)r->nnz;
+    }
+    for (size_t c = 0; c < nc; c++) {
+        struct bench_summary s;
+        bench_summarize(b, c, o->time_limit, ca->shift, 1.1, &s);
+        sc[c] = b->cfg[c].label;
+        si[c] = (int64_t)s.optimal;
+        si[nc + 1 + c] = (int64_t)s.infeasible;
+        si[2 * (nc + 1) + c] = (int64_t)s.limit;
+        si[3 * (nc + 1) + c] = (int64_t)s.failed;
+        si[4 * (nc + 1) + c] = (int64_t)s.wins;
+        si[5 * (nc + 1) + c] = (int64_t)s.losses;
+        sg[c] = s.sgm_s;
+    }
+    {
+        const struct h5col rows[] = {
+            {"instance", H5COL_TEXT, inst},
+            {"config", H5COL_TEXT, cfg},
+            {"status", H5COL_TEXT, st},
+            {"objective", H5COL_REAL, d},
+            {"bound", H5COL_REAL, d + n + 1},
+            {"time_s", H5COL_REAL, d + 2 * (n + 1)},
+            {"build_s", H5COL_REAL, d + 3 * (n + 1)},
+            {"solve_s", H5COL_REAL, d + 4 * (n + 1)},
+            {"rows", H5COL_INT, iv},
+            {"cols", H5COL_INT, iv + n + 1},
+            {"nnz", H5COL_INT, iv + 2 * (n + 1)},
+        };
+        const struct h5col summ[] = {
+            {"config", H5COL_TEXT, sc},
+            {"optimal", H5COL_INT, si},
+            {"infeasible", H5COL_INT, si + nc + 1},
+            {"limit", H5COL_INT, si + 2 * (nc + 1)},
+            {"failed", H5COL_INT, si + 3 * (nc + 1)},
+            {"sgm_time_s", H5COL_REAL, sg},
+            {"wins", H5COL_INT, si + 4 * (nc + 1)},
+            {"losses", H5COL_INT, si + 5 * (nc + 1)},
+        };
+        const struct h5tab tabs[] = {
+            {"rows", n, rows, sizeof rows / sizeof *rows},
+            {"summary", nc, summ, sizeof summ / sizeof *summ},
+        };
+        const char *attrs[10];
+        snprintf(tl, sizeof tl, "%.17g", o->time_limit);
+        snprintf(sh, sizeof sh, "%.17g", ca->shift);
+        snprintf(tol, sizeof tol, "%.17g", ca->tol);
+        snprintf(gap, sizeof gap, "%.17g", o->gap_rel);
+        attrs[0] = "bfsim_version";
+        attrs[1] = PACKAGE_VERSION;
+        attrs[2] = "time_limit";
+        attrs[3] = tl;
+        attrs[4] = "gap";
+        attrs[5] = gap;
+        attrs[6] = "shift";
+        attrs[7] = sh;
+        attrs[8] = "tolerance";
+        attrs[9] = tol;
+        rc = h5tables_write(ca->h5, tabs, 2, attrs, 5, e);
+    }
+    xfree(sg);
+    xfree(si);
+    xfree(sc);
+    xfree(iv);
+    xfree(d);
+    xfree(st);
+    xfree(cfg);
+    xfree(inst);
     return rc;
 }
 
@@ -378,6 +482,8 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
         rc = bench_run(&b, ca->jobs, &e);
     if (rc == 0 && ca->csv)
         rc = write_csv(&b, ca->csv, &e);
+    if (rc == 0 && ca->h5)
+        rc = write_h5(&b, o, ca, &e);
     if (rc == 0) {
         print_table(&b, o, ca);
         for (size_t i = 0; i < b.n_inst; i++) {
@@ -430,7 +536,7 @@ int cmd_solve(int argc, char **argv)
     bfs_error_clear(&e);
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "hj:", longopts, NULL)) != -1)
+    while ((c = getopt_long(argc, argv, "hj:o:", longopts, NULL)) != -1)
         switch (c) {
         case OPT_CONFIG:
             if (ca.n_configs == CORPUS_MAX_CONFIGS)
@@ -443,6 +549,9 @@ int cmd_solve(int argc, char **argv)
             break;
         case OPT_CSV:
             ca.csv = optarg;
+            break;
+        case 'o':
+            ca.h5 = optarg;
             break;
         case OPT_SHIFT:
             if (bfs_parse_double(optarg, &ca.shift) || !(ca.shift > 0))
@@ -530,10 +639,12 @@ int cmd_solve(int argc, char **argv)
         }
         return rc;
     }
-    if (ca.csv || ca.jobs != 1)
+    if (ca.csv || ca.h5 || ca.jobs != 1)
         return bad_usage("%s is for a corpus (several files, a directory or "
                          "--config)",
-                         ca.csv ? "--csv" : "-j");
+                         ca.csv  ? "--csv"
+                         : ca.h5 ? "-o"
+                                 : "-j");
     if (optind != argc - 1)
         return bad_usage("%s", "missing instance file");
     path = argv[optind];
