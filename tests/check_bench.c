@@ -326,6 +326,10 @@ START_TEST(test_cli)
     ck_assert_int_eq(run(args, &out, &err), 2);
     free(out);
     free(err);
+    ck_assert_int_eq(run("solve --config dp", &out, &err), 2);
+    ck_assert_ptr_nonnull(strstr(err, "missing instance"));
+    free(out);
+    free(err);
     snprintf(args, sizeof args, "solve -j 0 --config dp %s", inst);
     ck_assert_int_eq(run(args, &out, &err), 2);
     free(out);

@@ -627,7 +627,9 @@ int cmd_solve(int argc, char **argv)
         ca.n_configs > 0 || argc - optind > 1 ||
         (optind < argc && stat(argv[optind], &sb) == 0 && S_ISDIR(sb.st_mode));
     if (corpus) {
-        if (json)
+        if (optind == argc)
+            rc = bad_usage("missing instance files or directory");
+        else if (json)
             rc = bad_usage("--json is for one instance; use --csv over a "
                            "corpus");
         else if (ca.n_configs > 0 && named)
