@@ -64,9 +64,12 @@ START_TEST(test_summarize)
     struct bench b;
     struct bench_summary s;
     struct bench_row rows[9];
+    struct bench_config cfg[3];
     size_t ref = 99;
 
     bench_init(&b);
+    memset(cfg, 0, sizeof cfg);
+    cfg[0].o.name = cfg[1].o.name = cfg[2].o.name = "dp";
     b.n_inst = 3;
     b.n_cfg = 3;
     /* instance 0: all optimal at 10; config 1 at 1 s, config 2 at 2 s */
@@ -83,6 +86,7 @@ START_TEST(test_summarize)
     rows[8] = row(SOLVE_OPTIMAL, 1, 1.0);
     rows[8].done = 0;
     b.rows = rows;
+    b.cfg = cfg;
     /* times (time limit 10 for unproven): config 0: 2, 0.5, 10;
      * config 1: 1, 10, 3; config 2: 2.1, 10, 10 */
     bench_summarize(&b, 0, 10, 1, 1.1, &s);
@@ -115,7 +119,11 @@ START_TEST(test_summarize)
     /* a config not proven optimal is never in disagreement */
     ck_assert(!bench_disagree(&b, 1, 1, 1e-6, &ref));
     ck_assert(!bench_disagree(&b, 2, 2, 1e-6, &ref));
+    /* even is no optimiser: never in disagreement */
+    cfg[2].o.name = "even";
+    ck_assert(!bench_disagree(&b, 0, 2, 1e-6, &ref));
     b.rows = NULL;
+    b.cfg = NULL;
     b.n_inst = b.n_cfg = 0;
     bench_release(&b);
 }

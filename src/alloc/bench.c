@@ -321,15 +321,22 @@ int bench_differ(double a, double b, double tol)
     return fabs(a - b) > tol * m;
 }
 
+int bench_exact(const struct bench_config *c)
+{
+    return strcmp(c->o.name, "even") != 0;
+}
+
 int bench_disagree(const struct bench *b, size_t i, size_t c, double tol,
                    size_t *ref)
 {
     const struct bench_row *row = &b->rows[i * b->n_cfg];
 
-    if (!row[c].done || row[c].status != SOLVE_OPTIMAL)
+    if (!row[c].done || row[c].status != SOLVE_OPTIMAL ||
+        !bench_exact(&b->cfg[c]))
         return 0;
     for (size_t r = 0; r < c; r++)
-        if (row[r].done && row[r].status == SOLVE_OPTIMAL) {
+        if (row[r].done && row[r].status == SOLVE_OPTIMAL &&
+            bench_exact(&b->cfg[r])) {
             if (!bench_differ(row[r].objective, row[c].objective, tol))
                 return 0;
             *ref = r;

@@ -104,9 +104,15 @@ void bench_summarize(const struct bench *b, size_t c, double time_limit,
  * relative tolerance tol: |a - b| > tol * max(1, |a|, |b|). */
 int bench_differ(double a, double b, double tol);
 
-/* Whether configuration c is proven optimal on instance i with an
- * objective that differs (bench_differ) from the first configuration
- * proven optimal there, which is written to *ref; 0 otherwise. */
+/* Whether configuration c is an exact method: every allocator but even
+ * (the published replayer's baseline, whose "optimal" is its own rule's
+ * answer, not the problem's optimum). */
+int bench_exact(const struct bench_config *c);
+
+/* Whether configuration c, exact, is proven optimal on instance i with
+ * an objective that differs (bench_differ) from the first exact
+ * configuration proven optimal there, which is written to *ref; 0
+ * otherwise. */
 int bench_disagree(const struct bench *b, size_t i, size_t c, double tol,
                    size_t *ref);
 
