@@ -16,6 +16,16 @@
  * stays -1, Cbc_bestSolution is NULL and the time and gap options do not
  * apply: the LP flags and column solution are read instead.
  *
+ * Parameters (params below): a chosen subset of CBC's command-line
+ * parameters, with the values CBC 2.10.8 lists for each (`name?` in its
+ * parameter interface) and its ranges, narrowed where a value makes no
+ * sense here.  They are passed with Cbc_setParameter after bfsim's own
+ * settings, so they win (CBC takes the last value given).  CBC accepts
+ * out-of-range numbers silently, and prints unknown names and words to
+ * stdout and goes on: the table is the check, and a test sets every
+ * entry and watches stdout.  strategy=2 has crashed CBC 2.10.8 (SIGSEGV)
+ * on small knapsacks: the isolation (solver.c) turns that into FAILED.
+ *
  * Calls into CBC are not thread-safe in this build: one solve at a time
  * per process (an isolated solver has a child process of its own).
  */
@@ -30,6 +40,74 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#define CUTS "off|on|root|ifmove|forceOn"
+#define HEUR "off|on|both|before"
+#define IMAX 2147483647.0
+
+/* The parameters accepted (struct solver_param, solver/solver.h). */
+static const struct solver_param params[] = {
+    {"preprocess", SOLVER_PARAM_WORD,
+     "off|on|equal|sos|trysos|equalall|strategy|aggregate|forcesos", 0, 0,
+     "integer preprocessing (CBC's default: sos; bfsim's count model: off)"},
+    {"presolve", SOLVER_PARAM_WORD, "on|off|more", 0, 0,
+     "LP presolve of the relaxation"},
+    {"cuts", SOLVER_PARAM_WORD, CUTS, 0, 0,
+     "every cut generator at once (before the per-generator keys)"},
+    {"gomoryCuts", SOLVER_PARAM_WORD, CUTS, 0, 0, "Gomory cuts"},
+    {"GMICuts", SOLVER_PARAM_WORD, CUTS, 0, 0, "Gomory mixed-integer cuts"},
+    {"mixedIntegerRoundingCuts", SOLVER_PARAM_WORD, CUTS, 0, 0,
+     "mixed-integer rounding cuts"},
+    {"twoMirCuts", SOLVER_PARAM_WORD, CUTS, 0, 0, "two-step MIR cuts"},
+    {"probingCuts", SOLVER_PARAM_WORD, CUTS, 0, 0, "probing"},
+    {"knapsackCuts", SOLVER_PARAM_WORD, CUTS, 0, 0, "knapsack cover cuts"},
+    {"cliqueCuts", SOLVER_PARAM_WORD, CUTS, 0, 0, "clique cuts"},
+    {"flowCoverCuts", SOLVER_PARAM_WORD, CUTS, 0, 0, "flow cover cuts"},
+    {"zeroHalfCuts", SOLVER_PARAM_WORD, CUTS, 0, 0, "zero-half cuts"},
+    {"liftAndProjectCuts", SOLVER_PARAM_WORD, CUTS, 0, 0,
+     "lift-and-project cuts"},
+    {"reduceAndSplitCuts", SOLVER_PARAM_WORD, CUTS, 0, 0,
+     "reduce-and-split cuts"},
+    {"residualCapacityCuts", SOLVER_PARAM_WORD, CUTS, 0, 0,
+     "residual capacity cuts"},
+    {"passCuts", SOLVER_PARAM_INT, NULL, -999, 999,
+     "cut passes at the root (negative: that many, even without progress)"},
+    {"passTree", SOLVER_PARAM_INT, NULL, -999, 999, "cut passes in the tree"},
+    {"cutDepth", SOLVER_PARAM_INT, NULL, -1, IMAX,
+     "generate cuts at nodes of depth multiple of this (-1: CBC decides)"},
+    {"heuristics", SOLVER_PARAM_WORD, "off|on", 0, 0,
+     "every primal heuristic at once (before the per-heuristic keys)"},
+    {"feasibilityPump", SOLVER_PARAM_WORD, HEUR, 0, 0, "feasibility pump"},
+    {"roundingHeuristic", SOLVER_PARAM_WORD, HEUR, 0, 0, "rounding"},
+    {"greedyHeuristic", SOLVER_PARAM_WORD, HEUR, 0, 0, "greedy heuristic"},
+    {"Rins", SOLVER_PARAM_WORD, "off|on|both|before|often", 0, 0, "RINS"},
+    {"Rens", SOLVER_PARAM_WORD, HEUR, 0, 0, "RENS"},
+    {"localTreeSearch", SOLVER_PARAM_WORD, "off|on", 0, 0, "local tree search"},
+    {"proximitySearch", SOLVER_PARAM_WORD, HEUR, 0, 0, "proximity search"},
+    {"DivingSome", SOLVER_PARAM_WORD, HEUR, 0, 0, "a few diving heuristics"},
+    {"combineSolutions", SOLVER_PARAM_WORD, HEUR, 0, 0,
+     "combine solutions (mini branch and bound)"},
+    {"strategy", SOLVER_PARAM_INT, NULL, 0, 2,
+     "groups of features: 0 cheap, 1 default, 2 expensive (2 has crashed "
+     "CBC 2.10.8)"},
+    {"nodeStrategy", SOLVER_PARAM_WORD,
+     "hybrid|fewest|depth|upfewest|downfewest|updepth|downdepth", 0, 0,
+     "node selection"},
+    {"strongBranching", SOLVER_PARAM_INT, NULL, 0, IMAX,
+     "candidates for strong branching"},
+    {"trustPseudoCosts", SOLVER_PARAM_INT, NULL, -3, IMAX,
+     "branches before pseudo-costs are trusted"},
+    {"maxNodes", SOLVER_PARAM_INT, NULL, 0, IMAX,
+     "stop after this many branch-and-bound nodes"},
+    {"maxSolutions", SOLVER_PARAM_INT, NULL, 1, IMAX,
+     "stop after this many improving solutions"},
+    {"ratioGap", SOLVER_PARAM_REAL, NULL, 0, 1e308,
+     "relative gap to stop at (replaces --gap in every solve)"},
+    {"allowableGap", SOLVER_PARAM_REAL, NULL, 0, 1e308,
+     "absolute gap to stop at, in the model's scaled units"},
+    {"randomCbcSeed", SOLVER_PARAM_INT, NULL, 0, IMAX,
+     "CBC's random seed (0: CBC's default)"},
+};
 
 struct cbc_solver {
     struct solver base;
@@ -119,6 +197,27 @@ static void load(Cbc_Model *cm, const struct milp *m)
     xfree(start);
 }
 
+/* Passes the user's parameters, "key=value,..." (checked by solver.c). */
+static void apply_params(Cbc_Model *cm, const char *text)
+{
+    char key[64], value[64];
+    const char *p = text;
+
+    while (*p) {
+        size_t len = strcspn(p, ","), klen = strcspn(p, "=");
+        if (klen < sizeof key && len - klen - 1 < sizeof value) {
+            memcpy(key, p, klen);
+            key[klen] = '\0';
+            memcpy(value, p + klen + 1, len - klen - 1);
+            value[len - klen - 1] = '\0';
+            Cbc_setParameter(cm, key, value);
+        }
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+}
+
 static void set_options(Cbc_Model *cm, const struct solver_opts *o)
 {
     Cbc_setLogLevel(cm, o->log_level);
@@ -139,6 +238,7 @@ static void set_options(Cbc_Model *cm, const struct solver_opts *o)
         Cbc_setParameter(cm, "passCuts", "1");
         Cbc_setParameter(cm, "heuristics", "off");
     }
+    apply_params(cm, o->params);
 }
 
 /* Copies x and its objective into res with the given status. */
@@ -238,6 +338,8 @@ const struct solver_ops solver_cbc_ops = {
     .name = "cbc",
     .isolate_default = SOLVER_ISOLATE_YES,
     .takes_start = 1,
+    .params = params,
+    .n_params = sizeof params / sizeof *params,
     .create = cbc_create,
     .solve = cbc_solve,
     .destroy = cbc_destroy,

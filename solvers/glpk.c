@@ -17,6 +17,15 @@
  * bound at every selection and new incumbent, and stops the search once
  * |bound - incumbent| <= gap_abs, which is then reported as optimal like
  * a stop on the relative gap.  GLPK has no threads.
+ *
+ * Parameters (params below) are fields of glp_iocp, by their names, and
+ * three of glp_smcp; words are the GLP_* constants' suffixes in lower
+ * case.  They are set after bfsim's own settings, so they win (mip_gap
+ * replaces the gap option, tol_obj bfsim's choice).  With presolve=off
+ * glp_intopt needs an optimal basis of the relaxation: glp_simplex runs
+ * first with the glp_smcp fields (meth, pricing, r_test), and an
+ * infeasible relaxation is an infeasible model; with the presolver on,
+ * glp_intopt solves the relaxation itself and those three do not apply.
  */
 #include "config.h"
 
@@ -28,9 +37,55 @@
 #include <limits.h>
 #include <math.h>
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define ONOFF "on|off"
+
+/* The parameters accepted (struct solver_param, solver/solver.h). */
+static const struct solver_param params[] = {
+    {"presolve", SOLVER_PARAM_WORD, ONOFF, 0, 0,
+     "glp_intopt's MIP presolver (bfsim's default: on)"},
+    {"binarize", SOLVER_PARAM_WORD, ONOFF, 0, 0,
+     "replace integer columns by binaries (with presolve=on)"},
+    {"br_tech", SOLVER_PARAM_WORD, "ffv|lfv|mfv|dth|pch", 0, 0,
+     "branching: first, last, most fractional variable, Driebeck-Tomlin "
+     "(default), hybrid pseudo-cost"},
+    {"bt_tech", SOLVER_PARAM_WORD, "dfs|bfs|blb|bph", 0, 0,
+     "backtracking: depth first, breadth first, best local bound "
+     "(default), best projection"},
+    {"pp_tech", SOLVER_PARAM_WORD, "none|root|all", 0, 0,
+     "preprocessing at nodes: none, the root, all (default)"},
+    {"gmi_cuts", SOLVER_PARAM_WORD, ONOFF, 0, 0,
+     "Gomory mixed-integer cuts (default off)"},
+    {"mir_cuts", SOLVER_PARAM_WORD, ONOFF, 0, 0,
+     "mixed-integer rounding cuts (default off)"},
+    {"cov_cuts", SOLVER_PARAM_WORD, ONOFF, 0, 0,
+     "mixed cover cuts (default off)"},
+    {"clq_cuts", SOLVER_PARAM_WORD, ONOFF, 0, 0, "clique cuts (default off)"},
+    {"fp_heur", SOLVER_PARAM_WORD, ONOFF, 0, 0,
+     "feasibility pump heuristic (default off)"},
+    {"ps_heur", SOLVER_PARAM_WORD, ONOFF, 0, 0,
+     "proximity search heuristic (default off)"},
+    {"ps_tm_lim", SOLVER_PARAM_INT, NULL, 0, 2147483647.0,
+     "proximity search time limit, ms (default 60000)"},
+    {"sr_heur", SOLVER_PARAM_WORD, ONOFF, 0, 0,
+     "simple rounding heuristic (default on)"},
+    {"mip_gap", SOLVER_PARAM_REAL, NULL, 0, 1e9,
+     "relative gap to stop at (replaces --gap in every solve)"},
+    {"tol_int", SOLVER_PARAM_REAL, NULL, 1e-12, 0.1,
+     "integrality tolerance (bfsim's default: 1e-9)"},
+    {"tol_obj", SOLVER_PARAM_REAL, NULL, 1e-12, 0.1,
+     "relative tolerance pruning nodes against the incumbent"},
+    {"meth", SOLVER_PARAM_WORD, "primal|dual|dualp", 0, 0,
+     "simplex method of the root LP (with presolve=off)"},
+    {"pricing", SOLVER_PARAM_WORD, "std|pse", 0, 0,
+     "simplex pricing (with presolve=off)"},
+    {"r_test", SOLVER_PARAM_WORD, "std|har|flip", 0, 0,
+     "simplex ratio test (with presolve=off)"},
+};
 
 struct glpk_solver {
     struct solver base;
@@ -224,6 +279,88 @@ static void decode(int ret, glp_prob *P, const struct milp *m,
              c->tail[0] ? ": " : "", c->tail);
 }
 
+/* The GLP_* value of a word of the parameters (checked by solver.c);
+ * "std" is GLP_PT_STD and GLP_RT_STD alike (0x11). */
+static int word_value(const char *w)
+{
+    static const struct {
+        const char *w;
+        int v;
+    } words[] = {
+        {"on", GLP_ON},        {"off", GLP_OFF},     {"ffv", GLP_BR_FFV},
+        {"lfv", GLP_BR_LFV},   {"mfv", GLP_BR_MFV},  {"dth", GLP_BR_DTH},
+        {"pch", GLP_BR_PCH},   {"dfs", GLP_BT_DFS},  {"bfs", GLP_BT_BFS},
+        {"blb", GLP_BT_BLB},   {"bph", GLP_BT_BPH},  {"none", GLP_PP_NONE},
+        {"root", GLP_PP_ROOT}, {"all", GLP_PP_ALL},  {"primal", GLP_PRIMAL},
+        {"dual", GLP_DUAL},    {"dualp", GLP_DUALP}, {"std", GLP_PT_STD},
+        {"pse", GLP_PT_PSE},   {"har", GLP_RT_HAR},  {"flip", GLP_RT_FLIP},
+    };
+
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strcmp(words[i].w, w) == 0)
+            return words[i].v;
+    return 0;
+}
+
+/* Sets the user's parameters, "key=value,..." (checked by solver.c), in
+ * parm and smcp. */
+static void apply_params(glp_iocp *parm, glp_smcp *smcp, const char *text)
+{
+    static const struct {
+        const char *key;
+        size_t off;
+        int in_smcp;
+    } ints[] = {
+        {"presolve", offsetof(glp_iocp, presolve), 0},
+        {"binarize", offsetof(glp_iocp, binarize), 0},
+        {"br_tech", offsetof(glp_iocp, br_tech), 0},
+        {"bt_tech", offsetof(glp_iocp, bt_tech), 0},
+        {"pp_tech", offsetof(glp_iocp, pp_tech), 0},
+        {"gmi_cuts", offsetof(glp_iocp, gmi_cuts), 0},
+        {"mir_cuts", offsetof(glp_iocp, mir_cuts), 0},
+        {"cov_cuts", offsetof(glp_iocp, cov_cuts), 0},
+        {"clq_cuts", offsetof(glp_iocp, clq_cuts), 0},
+        {"fp_heur", offsetof(glp_iocp, fp_heur), 0},
+        {"ps_heur", offsetof(glp_iocp, ps_heur), 0},
+        {"ps_tm_lim", offsetof(glp_iocp, ps_tm_lim), 0},
+        {"sr_heur", offsetof(glp_iocp, sr_heur), 0},
+        {"meth", offsetof(glp_smcp, meth), 1},
+        {"pricing", offsetof(glp_smcp, pricing), 1},
+        {"r_test", offsetof(glp_smcp, r_test), 1},
+    };
+    char key[32], value[64];
+    const char *p = text;
+
+    while (*p) {
+        size_t len = strcspn(p, ","), klen = strcspn(p, "=");
+        if (klen < sizeof key && len - klen - 1 < sizeof value) {
+            memcpy(key, p, klen);
+            key[klen] = '\0';
+            memcpy(value, p + klen + 1, len - klen - 1);
+            value[len - klen - 1] = '\0';
+            if (strcmp(key, "mip_gap") == 0)
+                parm->mip_gap = strtod(value, NULL);
+            else if (strcmp(key, "tol_int") == 0)
+                parm->tol_int = strtod(value, NULL);
+            else if (strcmp(key, "tol_obj") == 0)
+                parm->tol_obj = strtod(value, NULL);
+            for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
+                char *base = ints[i].in_smcp ? (char *)smcp : (char *)parm;
+                int v;
+                if (strcmp(ints[i].key, key) != 0)
+                    continue;
+                v = value[0] == '-' || (value[0] >= '0' && value[0] <= '9')
+                        ? atoi(value)
+                        : word_value(value);
+                memcpy(base + ints[i].off, &v, sizeof v);
+            }
+        }
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+}
+
 static int glpk_solve(struct solver *s, const struct milp *m,
                       struct solve_result *res)
 {
@@ -236,6 +373,7 @@ static int glpk_solve(struct solver *s, const struct milp *m,
     struct glpk_ctx ctx;
     glp_prob *volatile P = NULL;
     glp_iocp parm;
+    glp_smcp smcp;
     int ret;
 
     memset(&ctx, 0, sizeof ctx);
@@ -274,8 +412,22 @@ static int glpk_solve(struct solver *s, const struct milp *m,
                           : (int)ceil(o->time_limit * 1e3);
     parm.cb_func = callback;
     parm.cb_info = &ctx;
+    glp_init_smcp(&smcp);
+    smcp.msg_lev = parm.msg_lev;
+    smcp.tm_lim = parm.tm_lim;
+    apply_params(&parm, &smcp, o->params);
     t1 = bfs_now();
     res->build_s = t1 - t0;
+    if (parm.presolve == GLP_OFF) {
+        /* glp_intopt needs the relaxation's optimal basis */
+        ret = glp_simplex(P, &smcp);
+        if (ret == 0 && glp_get_status(P) == GLP_NOFEAS) {
+            res->solve_s = bfs_now() - t1;
+            res->status = SOLVE_INFEASIBLE;
+            glp_delete_prob(P);
+            goto out;
+        }
+    }
     ret = glp_intopt(P, &parm);
     res->solve_s = bfs_now() - t1;
     decode(ret, P, m, &ctx, res);
@@ -292,6 +444,8 @@ out:
 const struct solver_ops solver_glpk_ops = {
     .name = "glpk",
     .isolate_default = SOLVER_ISOLATE_NO,
+    .params = params,
+    .n_params = sizeof params / sizeof *params,
     .create = glpk_create,
     .solve = glpk_solve,
     .destroy = glpk_destroy,

@@ -21,6 +21,7 @@ libbfsim_a_SOURCES = \
 	src/formats/steps.c src/formats/joblog.c src/formats/batsim.c \
 	src/formats/h5out.c src/formats/h5out.h \
 	src/formats/holdings.c src/formats/holdings.h \
+	src/formats/h5tables.c src/formats/h5tables.h \
 	src/formats/summary.c src/formats/summary.h \
 	src/formats/sniff.c src/formats/sniff.h \
 	src/engine/evq.c src/engine/evq.h \
@@ -34,6 +35,7 @@ libbfsim_a_SOURCES = \
 	src/alloc/objective.c src/alloc/objective.h \
 	src/alloc/milp.c \
 	src/alloc/instance.c src/alloc/instance.h \
+	src/alloc/bench.c src/alloc/bench.h \
 	src/solver/milp.c src/solver/milp.h \
 	src/solver/solver.c src/solver/solver.h src/solver/backend.h \
 	src/sweep/sweep.c src/sweep/sweep.h

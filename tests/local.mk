@@ -4,7 +4,7 @@
 BFS_TESTLIBS = libbfsim.a $(BFS_LIBS) $(CHECK_LIBS)
 BFS_TESTHDRS = tests/testutil.h tests/testjson.h tests/testreplay.h \
 	tests/testalloc.h
-EXTRA_DIST += $(BFS_TESTHDRS)
+EXTRA_DIST += $(BFS_TESTHDRS) tests/data
 
 check_PROGRAMS += \
 	tests/check_util \
@@ -22,6 +22,8 @@ check_PROGRAMS += \
 	tests/check_gentrace \
 	tests/check_h5out \
 	tests/check_solver \
+	tests/check_params \
+	tests/check_bench \
 	tests/check_alloc \
 	tests/check_tiebreak \
 	tests/check_hints \
@@ -49,6 +51,12 @@ dist_noinst_SCRIPTS += tools/swf-idle-hours tools/h5read-example.py
 tests_check_faults_SOURCES = tests/check_faults.c $(BFS_TESTHDRS)
 tests_check_faults_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_faults_LDADD = $(BFS_TESTLIBS)
+tests_check_params_SOURCES = tests/check_params.c $(BFS_TESTHDRS)
+tests_check_params_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_params_LDADD = $(BFS_TESTLIBS)
+tests_check_bench_SOURCES = tests/check_bench.c $(BFS_TESTHDRS)
+tests_check_bench_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_bench_LDADD = $(BFS_TESTLIBS)
 tests_check_util_SOURCES = tests/check_util.c $(BFS_TESTHDRS)
 tests_check_util_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_util_LDADD = $(BFS_TESTLIBS)

@@ -1,5 +1,6 @@
 # tools: files added by this area.
 include $(srcdir)/tools/bench.mk
+include $(srcdir)/tools/bench-solvers.mk
 include $(srcdir)/tools/plot.mk
 # The example sweep of the README and what it produced.
 EXTRA_DIST += tools/sweep-objectives.json tools/figures/objectives-tfwd.csv \

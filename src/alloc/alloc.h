@@ -85,6 +85,14 @@ struct alloc_opts {
     void (*solver_log)(const char *text);
 };
 
+/* The backend parameters o->solver gives the milp allocator ("cbc,cuts=off,
+ * isolate=no" gives "cuts=off"), checked and in the canonical form of
+ * solver_params_canon (solver/solver.h), into out (cap bytes); "" for
+ * none or another allocator.  Returns 0, or BFS_EUSAGE for a parameter
+ * the backend does not accept (reported in e). */
+int alloc_solver_params(const struct alloc_opts *o, char *out, size_t cap,
+                        struct bfs_error *e);
+
 /* The defaults: what `bfsim replay` uses without options. */
 void alloc_opts_default(struct alloc_opts *o);
 

@@ -841,36 +841,74 @@ const char *alloc_milp_default_solver(void)
     return solver_default_name();
 }
 
-/* Parses "NAME[,OPTION]..." into st: isolate=yes|no, start=yes|no. */
-static int parse_solver(const char *spec, struct mstate *st,
-                        struct bfs_error *e)
+/* Parses "NAME[,OPTION]..." into its name (malloc'd, *name), bfsim's own
+ * options isolate=yes|no and start=yes|no (*isolate, *start) and the
+ * backend's parameters, checked and canonical, into params (cap bytes). */
+static int parse_solver(const char *spec, char **name, int *isolate, int *start,
+                        char *params, size_t cap, struct bfs_error *e)
 {
     const char *comma = strchr(spec, ',');
-    size_t len = comma ? (size_t)(comma - spec) : strlen(spec);
+    size_t len = comma ? (size_t)(comma - spec) : strlen(spec), used = 0;
+    char *rest = xmalloc(strlen(spec) + 1);
+    int rc = 0;
 
-    st->name = xmalloc(len + 1);
-    memcpy(st->name, spec, len);
-    st->name[len] = '\0';
+    *name = xmalloc(len + 1);
+    memcpy(*name, spec, len);
+    (*name)[len] = '\0';
+    rest[0] = '\0';
     while (comma) {
         const char *opt = comma + 1;
         size_t olen;
         comma = strchr(opt, ',');
         olen = comma ? (size_t)(comma - opt) : strlen(opt);
         if (olen == 11 && strncmp(opt, "isolate=yes", olen) == 0)
-            st->base.isolate = SOLVER_ISOLATE_YES;
+            *isolate = SOLVER_ISOLATE_YES;
         else if (olen == 10 && strncmp(opt, "isolate=no", olen) == 0)
-            st->base.isolate = SOLVER_ISOLATE_NO;
+            *isolate = SOLVER_ISOLATE_NO;
         else if (olen == 9 && strncmp(opt, "start=yes", olen) == 0)
-            st->start = 1;
+            *start = 1;
         else if (olen == 8 && strncmp(opt, "start=no", olen) == 0)
-            st->start = 0;
-        else
-            return bfs_fail(e, BFS_EUSAGE,
-                            "solver '%s': unknown option '%.*s' (known: "
-                            "isolate=yes, isolate=no, start=yes, start=no)",
-                            spec, (int)olen, opt);
+            *start = 0;
+        else if ((olen >= 8 && strncmp(opt, "isolate=", 8) == 0) ||
+                 (olen >= 6 && strncmp(opt, "start=", 6) == 0)) {
+            rc = bfs_fail(e, BFS_EUSAGE,
+                          "solver '%s': '%.*s': bfsim's option takes yes or "
+                          "no",
+                          *name, (int)olen, opt);
+            break;
+        } else if (olen == 4 && strncmp(opt, "help", olen) == 0) {
+            rc = bfs_fail(e, BFS_EUSAGE,
+                          "solver '%s': `bfsim solve --solver %s,help` "
+                          "lists the options and parameters",
+                          *name, *name);
+            break;
+        } else {
+            memcpy(rest + used, opt - (used ? 1 : 0), olen + (used ? 1 : 0));
+            used += olen + (used ? 1 : 0);
+            rest[used] = '\0';
+        }
     }
-    return 0;
+    /* an unknown backend is solver_create's to report */
+    if (rc == 0 && solver_find(*name))
+        rc = solver_params_canon(*name, rest, params, cap, e);
+    xfree(rest);
+    return rc;
+}
+
+int alloc_solver_params(const struct alloc_opts *o, char *out, size_t cap,
+                        struct bfs_error *e)
+{
+    const char *spec = o->solver ? o->solver : solver_default_name();
+    char *name = NULL;
+    int isolate = 0, start = 0, rc = 0;
+
+    if (cap > 0)
+        out[0] = '\0';
+    if (o->name && strcmp(o->name, "milp") == 0 && spec) {
+        rc = parse_solver(spec, &name, &isolate, &start, out, cap, e);
+        xfree(name);
+    }
+    return rc;
 }
 
 static void milp_destroy(void *state)
@@ -915,7 +953,8 @@ static int milp_create(const struct alloc_opts *o, void **state,
                         "this build of bfsim");
     }
     st->start = 1;
-    rc = parse_solver(spec, st, e);
+    rc = parse_solver(spec, &st->name, &st->base.isolate, &st->start,
+                      st->base.params, sizeof st->base.params, e);
     if (rc == 0)
         rc = solver_create(st->name, &st->base, &st->solver, e);
     if (rc == 0 && st->model == MODEL_NODE && st->start &&

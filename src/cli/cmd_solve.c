@@ -10,9 +10,13 @@
 #include "config.h"
 
 #include "alloc/alloc.h"
+#include "alloc/bench.h"
 #include "cli/cmd.h"
 #include "alloc/instance.h"
+#include "base/out.h"
+#include "formats/h5tables.h"
 #include "base/util.h"
+#include "solver/solver.h"
 
 #include <getopt.h>
 #include <jansson.h>
@@ -21,10 +25,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void usage(FILE *f)
 {
     fprintf(f, "Usage: bfsim solve [OPTIONS] FILE\n"
+               "       bfsim solve [OPTIONS] [--config C]... FILE|DIR...\n"
                "\n"
                "Solve one allocation instance (a bfsim-instance JSON file, "
                "'-' for standard\n"
@@ -44,7 +50,10 @@ static void usage(FILE *f)
                "cbc, no for glpk),\n"
                "                    ',start=no' to solve the plain node "
                "model on CBC,\n"
-               "                    without dp's optimum as its start\n"
+               "                    without dp's optimum as its start, and "
+               "the solver's own\n"
+               "                    parameters as ',KEY=VALUE' "
+               "(',help' lists them)\n"
                "  --model NAME      count or node (milp; default: count)\n"
                "  --time-limit S    wall-clock seconds per solve (default: "
                "10)\n"
@@ -58,7 +67,36 @@ static void usage(FILE *f)
                "(CBC)\n"
                "  --log-level N     solver output (default: 0, silent)\n"
                "  --json            print the result as one JSON object\n"
-               "  -h, --help        print this help\n");
+               "  -h, --help        print this help\n"
+               "\n"
+               "Over a corpus (several files, a directory of *.json files "
+               "or --config):\n"
+               "every instance is solved by every configuration with the "
+               "same options, and\n"
+               "a table per configuration is printed: optimal, limit "
+               "(feasible or no-solution),\n"
+               "failed, the shifted geometric mean of the times (unproven "
+               "ones count the time\n"
+               "limit), wins and losses against the first configuration "
+               "(10%% faster or slower).\n"
+               "Two exact configurations (not even) proven optimal with "
+               "different objectives\n"
+               "exit with status 1.\n"
+               "  --config C        ALLOC[:MODEL][:SOLVER[,KEY=VALUE...]], "
+               "e.g. dp, milp:cbc,\n"
+               "                    milp:node:glpk, 'milp:cbc,cuts=off' "
+               "(repeatable; default: the\n"
+               "                    one --allocator, --model and --solver "
+               "give)\n"
+               "  -j N              solve in N processes (default: 1)\n"
+               "  --csv FILE        one row per instance and configuration "
+               "('-': standard output)\n"
+               "  -o, --output FILE the rows and the table as HDF5 "
+               "datasets /rows and /summary\n"
+               "  --shift S         shift of the geometric mean, seconds "
+               "(default: 10)\n"
+               "  --tolerance T     relative tolerance of the agreement "
+               "check (default: 1e-6)\n");
 }
 
 enum {
@@ -70,7 +108,11 @@ enum {
     OPT_BIGM,
     OPT_THREADS,
     OPT_LOG,
-    OPT_JSON
+    OPT_JSON,
+    OPT_CONFIG,
+    OPT_CSV,
+    OPT_SHIFT,
+    OPT_TOL
 };
 
 static const struct option longopts[] = {
@@ -83,6 +125,11 @@ static const struct option longopts[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
     {"log-level", required_argument, NULL, OPT_LOG},
     {"json", no_argument, NULL, OPT_JSON},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"csv", required_argument, NULL, OPT_CSV},
+    {"output", required_argument, NULL, 'o'},
+    {"shift", required_argument, NULL, OPT_SHIFT},
+    {"tolerance", required_argument, NULL, OPT_TOL},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -100,6 +147,55 @@ static int bad_usage(const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nTry `bfsim solve --help'.\n");
     return CMD_USAGE;
+}
+
+/* Whether the solver spec "NAME,OPT,..." has the item "help". */
+static int wants_help(const char *spec)
+{
+    for (const char *p = strchr(spec, ','); p; p = strchr(p + 1, ','))
+        if (strncmp(p + 1, "help", 4) == 0 && (p[5] == ',' || p[5] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* `--solver NAME,help`: bfsim's options and the backend's parameters. */
+static int solver_help(const char *spec)
+{
+    size_t len = strcspn(spec, ","), n;
+    char *name = xmalloc(len + 1);
+    const struct solver_param *t;
+
+    memcpy(name, spec, len);
+    name[len] = '\0';
+    t = solver_params_table(name, &n);
+    if (!t) {
+        fprintf(stderr,
+                "bfsim solve: solver '%s' is not compiled into this "
+                "build\n",
+                name);
+        xfree(name);
+        return CMD_USAGE;
+    }
+    printf("Options of --solver %s,KEY=VALUE,... (bfsim's):\n", name);
+    printf("  %-26s %s\n", "isolate=yes|no",
+           "solve in a child process (default: yes for cbc, no for glpk)");
+    printf("  %-26s %s\n", "start=yes|no",
+           "node model: start from dp's optimum where the solver takes it");
+    printf("Parameters of %s (applied after bfsim's own settings, in this "
+           "order):\n",
+           name);
+    for (size_t i = 0; i < n; i++) {
+        char v[256];
+        if (t[i].kind == SOLVER_PARAM_WORD)
+            snprintf(v, sizeof v, "%s=%s", t[i].key, t[i].words);
+        else
+            snprintf(v, sizeof v, "%s=%s in [%g, %g]", t[i].key,
+                     t[i].kind == SOLVER_PARAM_INT ? "INT" : "REAL", t[i].min,
+                     t[i].max);
+        printf("  %s\n      %s\n", v, t[i].help);
+    }
+    xfree(name);
+    return fflush(stdout) == 0 ? CMD_OK : CMD_FAIL;
 }
 
 /* The solver's log (--log-level), on standard error. */
@@ -182,6 +278,248 @@ static void print_text(const char *path, const struct alloc_opts *o,
     }
 }
 
+/* ---- a corpus ----------------------------------------------------------- */
+
+/* At most this many --config. */
+#define CORPUS_MAX_CONFIGS 64
+
+/* What corpus mode takes from the command line. */
+struct corpus_args {
+    const char *configs[CORPUS_MAX_CONFIGS]; /* borrowed from argv */
+    size_t n_configs;
+    int jobs;
+    const char *csv; /* or NULL */
+    const char *h5;  /* or NULL */
+    double shift, tol;
+    int bigm; /* -1 the file's, 0 exact, 1 legacy */
+};
+
+/* A number for the CSV: empty when NaN. */
+static void csv_num(FILE *f, double v)
+{
+    if (isnan(v))
+        fputc(',', f);
+    else
+        fprintf(f, ",%.17g", v);
+}
+
+static int write_csv(const struct bench *b, const char *path,
+                     struct bfs_error *e)
+{
+    struct bfs_out out;
+    int rc = bfs_out_open(&out, path, e);
+
+    if (rc)
+        return rc;
+    fprintf(out.fp, "instance,config,status,objective,bound,time_s,build_s,"
+                    "solve_s,rows,cols,nnz\n");
+    for (size_t i = 0; i < b->n_inst; i++)
+        for (size_t c = 0; c < b->n_cfg; c++) {
+            const struct bench_row *r = &b->rows[i * b->n_cfg + c];
+            /* labels may hold commas: quote them */
+            fprintf(out.fp, "%s,\"%s\",%s", b->paths[i], b->cfg[c].label,
+                    solve_status_name(r->status));
+            csv_num(out.fp, r->objective);
+            csv_num(out.fp, r->bound);
+            fprintf(out.fp, ",%.6f,%.6f,%.6f,%zu,%zu,%zu\n",
+                    r->build_s + r->solve_s, r->build_s, r->solve_s, r->rows,
+                    r->cols, r->nnz);
+        }
+    rc = bfs_out_commit(&out, e);
+    if (rc)
+        bfs_out_abort(&out);
+    return rc;
+}
+
+/* The rows and the table per configuration as /rows and /summary of an
+ * HDF5 file, with the run's options as root attributes. */
+static int write_h5(const struct bench *b, const struct alloc_opts *o,
+                    const struct corpus_args *ca, struct bfs_error *e)
+{
+    size_t n = b->n_inst * b->n_cfg, nc = b->n_cfg;
+    const char **inst = xcalloc(n + 1, sizeof *inst);
+    const char **cfg = xcalloc(n + 1, sizeof *cfg);
+    const char **st = xcalloc(n + 1, sizeof *st);
+    double *d = xcalloc(5 * (n + 1), sizeof *d);
+    int64_t *iv = xcalloc(3 * (n + 1), sizeof *iv);
+    const char **sc = xcalloc(nc + 1, sizeof *sc);
+    int64_t *si = xcalloc(6 * (nc + 1), sizeof *si);
+    double *sg = xcalloc(nc + 1, sizeof *sg);
+    char tl[64], sh[64], tol[64], gap[64];
+    int rc;
+
+    for (size_t k = 0; k < n; k++) {
+        const struct bench_row *r = &b->rows[k];
+        inst[k] = b->paths[k / nc];
+        cfg[k] = b->cfg[k % nc].label;
+        st[k] = solve_status_name(r->status);
+        d[k] = r->objective;
+        d[n + 1 + k] = r->bound;
+        d[2 * (n + 1) + k] = r->build_s + r->solve_s;
+        d[3 * (n + 1) + k] = r->build_s;
+        d[4 * (n + 1) + k] = r->solve_s;
+        iv[k] = (int64_t)r->rows;
+        iv[n + 1 + k] = (int64_t)r->cols;
+        iv[2 * (n + 1) + k] = (int64_t)r->nnz;
+    }
+    for (size_t c = 0; c < nc; c++) {
+        struct bench_summary s;
+        bench_summarize(b, c, o->time_limit, ca->shift, 1.1, &s);
+        sc[c] = b->cfg[c].label;
+        si[c] = (int64_t)s.optimal;
+        si[nc + 1 + c] = (int64_t)s.infeasible;
+        si[2 * (nc + 1) + c] = (int64_t)s.limit;
+        si[3 * (nc + 1) + c] = (int64_t)s.failed;
+        si[4 * (nc + 1) + c] = (int64_t)s.wins;
+        si[5 * (nc + 1) + c] = (int64_t)s.losses;
+        sg[c] = s.sgm_s;
+    }
+    {
+        const struct h5col rows[] = {
+            {"instance", H5COL_TEXT, inst},
+            {"config", H5COL_TEXT, cfg},
+            {"status", H5COL_TEXT, st},
+            {"objective", H5COL_REAL, d},
+            {"bound", H5COL_REAL, d + n + 1},
+            {"time_s", H5COL_REAL, d + 2 * (n + 1)},
+            {"build_s", H5COL_REAL, d + 3 * (n + 1)},
+            {"solve_s", H5COL_REAL, d + 4 * (n + 1)},
+            {"rows", H5COL_INT, iv},
+            {"cols", H5COL_INT, iv + n + 1},
+            {"nnz", H5COL_INT, iv + 2 * (n + 1)},
+        };
+        const struct h5col summ[] = {
+            {"config", H5COL_TEXT, sc},
+            {"optimal", H5COL_INT, si},
+            {"infeasible", H5COL_INT, si + nc + 1},
+            {"limit", H5COL_INT, si + 2 * (nc + 1)},
+            {"failed", H5COL_INT, si + 3 * (nc + 1)},
+            {"sgm_time_s", H5COL_REAL, sg},
+            {"wins", H5COL_INT, si + 4 * (nc + 1)},
+            {"losses", H5COL_INT, si + 5 * (nc + 1)},
+        };
+        const struct h5tab tabs[] = {
+            {"rows", n, rows, sizeof rows / sizeof *rows},
+            {"summary", nc, summ, sizeof summ / sizeof *summ},
+        };
+        const char *attrs[10];
+        snprintf(tl, sizeof tl, "%.17g", o->time_limit);
+        snprintf(sh, sizeof sh, "%.17g", ca->shift);
+        snprintf(tol, sizeof tol, "%.17g", ca->tol);
+        snprintf(gap, sizeof gap, "%.17g", o->gap_rel);
+        attrs[0] = "bfsim_version";
+        attrs[1] = PACKAGE_VERSION;
+        attrs[2] = "time_limit";
+        attrs[3] = tl;
+        attrs[4] = "gap";
+        attrs[5] = gap;
+        attrs[6] = "shift";
+        attrs[7] = sh;
+        attrs[8] = "tolerance";
+        attrs[9] = tol;
+        rc = h5tables_write(ca->h5, tabs, 2, attrs, 5, e);
+    }
+    xfree(sg);
+    xfree(si);
+    xfree(sc);
+    xfree(iv);
+    xfree(d);
+    xfree(st);
+    xfree(cfg);
+    xfree(inst);
+    return rc;
+}
+
+static void print_table(const struct bench *b, const struct alloc_opts *o,
+                        const struct corpus_args *ca)
+{
+    size_t w = strlen("configuration");
+
+    for (size_t c = 0; c < b->n_cfg; c++)
+        if (strlen(b->cfg[c].label) > w)
+            w = strlen(b->cfg[c].label);
+    printf("corpus: %zu instances, %zu configurations, time limit %g s, "
+           "shift %g s\n",
+           b->n_inst, b->n_cfg, o->time_limit, ca->shift);
+    printf("%-*s %8s %6s %7s %12s %5s %6s\n", (int)w, "configuration",
+           "optimal", "limit", "failed", "sgm_time_s", "wins", "losses");
+    for (size_t c = 0; c < b->n_cfg; c++) {
+        struct bench_summary s;
+        bench_summarize(b, c, o->time_limit, ca->shift, 1.1, &s);
+        printf("%-*s %8zu %6zu %7zu %12.6f", (int)w, b->cfg[c].label, s.optimal,
+               s.limit, s.failed, s.sgm_s);
+        if (c == 0)
+            printf(" %5s %6s\n", "-", "-");
+        else
+            printf(" %5zu %6zu\n", s.wins, s.losses);
+    }
+}
+
+static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
+                        const struct corpus_args *ca)
+{
+    struct bench b;
+    struct bfs_error e;
+    size_t bad = 0;
+    int rc = 0;
+
+    bfs_error_clear(&e);
+    bench_init(&b);
+    for (int k = 0; k < n_paths && rc == 0; k++)
+        rc = bench_add_path(&b, paths[k], ca->bigm, &e);
+    if (rc == 0 && ca->n_configs == 0) {
+        /* the one configuration the options give */
+        char text[512];
+        if (o->name && strcmp(o->name, "milp") != 0)
+            snprintf(text, sizeof text, "%s", o->name);
+        else
+            snprintf(text, sizeof text, "milp:%s:%s",
+                     o->model ? o->model : "count", o->solver ? o->solver : "");
+        rc = bench_add_config(&b, text, o, &e);
+    }
+    for (size_t c = 0; c < ca->n_configs && rc == 0; c++)
+        rc = bench_add_config(&b, ca->configs[c], o, &e);
+    if (rc == 0)
+        rc = bench_run(&b, ca->jobs, &e);
+    if (rc == 0 && ca->csv)
+        rc = write_csv(&b, ca->csv, &e);
+    if (rc == 0 && ca->h5)
+        rc = write_h5(&b, o, ca, &e);
+    if (rc == 0) {
+        print_table(&b, o, ca);
+        for (size_t i = 0; i < b.n_inst; i++) {
+            const struct bench_row *row = &b.rows[i * b.n_cfg];
+            int any = 0;
+            for (size_t c1 = 1; c1 < b.n_cfg; c1++) {
+                size_t r0;
+                if (!bench_disagree(&b, i, c1, ca->tol, &r0))
+                    continue;
+                any = 1;
+                fprintf(stderr,
+                        "bfsim solve: %s: '%s' and '%s' both proved "
+                        "optimal objectives %.17g and %.17g\n",
+                        b.paths[i], b.cfg[r0].label, b.cfg[c1].label,
+                        row[r0].objective, row[c1].objective);
+            }
+            bad += any;
+        }
+        printf("disagreements: %zu\n", bad);
+        if (fflush(stdout) != 0)
+            rc = bfs_fail(&e, BFS_EIO, "cannot write the table");
+    }
+    bench_release(&b);
+    if (rc)
+        return cmd_report(&e, rc);
+    if (bad) {
+        fprintf(stderr,
+                "bfsim solve: %zu instance%s where configurations proven "
+                "optimal disagree beyond the tolerance %g\n",
+                bad, bad == 1 ? "" : "s", ca->tol);
+        return CMD_FAIL;
+    }
+    return CMD_OK;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     struct alloc_opts o;
@@ -190,23 +528,54 @@ int cmd_solve(int argc, char **argv)
     struct alloc_result r;
     struct bfs_error e;
     const char *bigm = NULL, *path, *milp_only = NULL;
-    int json = 0, c, rc, *counts;
+    int json = 0, c, rc, *counts, corpus, named = 0;
+    struct corpus_args ca = {.jobs = 1, .shift = 10.0, .tol = 1e-6};
+    struct stat sb;
 
     alloc_opts_default(&o);
     o.solver_log = solver_log;
     bfs_error_clear(&e);
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1)
+    while ((c = getopt_long(argc, argv, "hj:o:", longopts, NULL)) != -1)
         switch (c) {
+        case OPT_CONFIG:
+            if (ca.n_configs == CORPUS_MAX_CONFIGS)
+                return bad_usage("more than %d --config", CORPUS_MAX_CONFIGS);
+            ca.configs[ca.n_configs++] = optarg;
+            break;
+        case 'j':
+            if (bfs_parse_int(optarg, &ca.jobs) || ca.jobs < 1)
+                return bad_usage("-j: '%s' is not a count >= 1", optarg);
+            break;
+        case OPT_CSV:
+            ca.csv = optarg;
+            break;
+        case 'o':
+            ca.h5 = optarg;
+            break;
+        case OPT_SHIFT:
+            if (bfs_parse_double(optarg, &ca.shift) || !(ca.shift > 0))
+                return bad_usage("--shift: '%s' is not a positive number "
+                                 "of seconds",
+                                 optarg);
+            break;
+        case OPT_TOL:
+            if (bfs_parse_double(optarg, &ca.tol) || !(ca.tol >= 0))
+                return bad_usage("--tolerance: '%s' is not a number >= 0",
+                                 optarg);
+            break;
         case OPT_ALLOC:
+            named = 1;
             o.name = optarg;
             break;
         case OPT_SOLVER:
+            named = 1;
             milp_only = "--solver";
             o.solver = optarg;
             break;
         case OPT_MODEL:
+            named = 1;
             milp_only = "--model";
             o.model = optarg;
             break;
@@ -248,14 +617,39 @@ int cmd_solve(int argc, char **argv)
             return bad_usage("unknown or incomplete option '%s'",
                              argv[optind - 1]);
         }
+    if (o.solver && wants_help(o.solver))
+        return solver_help(o.solver);
     /* An option the allocator would ignore is a usage error. */
     if (milp_only && o.name && strcmp(o.name, "milp") != 0)
         return bad_usage("%s is an option of --allocator milp; --allocator "
                          "%s would ignore it",
                          milp_only, o.name);
+    corpus =
+        ca.n_configs > 0 || argc - optind > 1 ||
+        (optind < argc && stat(argv[optind], &sb) == 0 && S_ISDIR(sb.st_mode));
+    if (corpus) {
+        if (optind == argc)
+            rc = bad_usage("missing instance files or directory");
+        else if (json)
+            rc = bad_usage("--json is for one instance; use --csv over a "
+                           "corpus");
+        else if (ca.n_configs > 0 && named)
+            rc = bad_usage("--config replaces --allocator, --model and "
+                           "--solver");
+        else {
+            ca.bigm = bigm ? strcmp(bigm, "legacy") == 0 : -1;
+            rc = solve_corpus(argc - optind, argv + optind, &o, &ca);
+        }
+        return rc;
+    }
+    if (ca.csv || ca.h5 || ca.jobs != 1)
+        return bad_usage("%s is for a corpus (several files, a directory or "
+                         "--config)",
+                         ca.csv  ? "--csv"
+                         : ca.h5 ? "-o"
+                                 : "-j");
     if (optind != argc - 1)
-        return bad_usage("%s", optind < argc ? "give one instance file"
-                                             : "missing instance file");
+        return bad_usage("%s", "missing instance file");
     path = argv[optind];
     rc = instance_read(path, &in, &e);
     if (rc)

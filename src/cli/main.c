@@ -28,7 +28,7 @@ static const struct command {
     const char *summary;
 } commands[] = {
     {"replay", cmd_replay, "replay a node trace with elastic training jobs"},
-    {"solve", cmd_solve, "solve one allocation instance"},
+    {"solve", cmd_solve, "solve one allocation instance, or a corpus"},
     {"convert", cmd_convert, "convert traces and job sets to bfsim's formats"},
     {"info", cmd_info, "statistics of a trace"},
     {"gen-trace", cmd_gen_trace, "generate a synthetic trace"},

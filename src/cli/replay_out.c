@@ -41,7 +41,7 @@ static void file_crc(const char *path, char out[16])
 int replay_h5_attrs(struct h5out *h, int argc, char **argv,
                     const struct replay_opts *o)
 {
-    char *cmdline, crc[16];
+    char *cmdline, crc[16], params[512];
     size_t len = 1;
     int rc = 0;
 
@@ -78,6 +78,11 @@ int replay_h5_attrs(struct h5out *h, int argc, char **argv,
     rc = rc ? rc : h5out_attr_str(h, "hints", nodepick_hints_name(o->hints));
     rc = rc ? rc : h5out_attr_str(h, "solver", o->alloc.solver);
     rc = rc ? rc : h5out_attr_str(h, "model", o->alloc.model);
+    /* the replay checked them when it created its allocator */
+    if (rc == 0 &&
+        alloc_solver_params(&o->alloc, params, sizeof params, NULL) != 0)
+        params[0] = '\0';
+    rc = rc ? rc : h5out_attr_str(h, "solver_params", params);
     rc = rc ? rc
             : h5out_attr_str(h, "big_m", o->legacy_cap ? "legacy" : "exact");
     rc = rc ? rc : h5out_attr_double(h, "tfwd", o->tfwd);

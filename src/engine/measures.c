@@ -30,6 +30,11 @@ const struct measure measures[] = {
      "the replay's semantics: default, or bftrainer (--compat)", AT(mode, STR)},
     {"allocator", MEASURE_TEXT, "", MEASURE_DESCRIBES,
      "the allocator (--allocator)", AT(allocator, STR)},
+    {"solver_params", MEASURE_TEXT, "", MEASURE_DESCRIBES,
+     "the MILP solver's own parameters given after its name (--solver "
+     "cbc,KEY=VALUE,...), checked, each key once in the backend's order; "
+     "empty for none or another allocator",
+     AT(solver_params, CHARS)},
     {"partial", MEASURE_BOOL, "", MEASURE_DESCRIBES,
      "true when a signal stopped the replay before its end", AT(partial, INT)},
     {"events", MEASURE_INT, "count", 0,
@@ -191,6 +196,9 @@ static void read_field(const struct replay_stats *st, const struct measure *m,
         break;
     case MEASURE_C_STR:
         v->v.s = ((const char *const *)(const void *)p)[k];
+        break;
+    case MEASURE_C_CHARS:
+        v->v.s = p;
         break;
     }
 }

@@ -38,11 +38,14 @@ struct replay_stats {
     const char *tie_break; /* the rule's name, borrowed from the options */
     const char *node_pick; /* likewise */
     const char *hints;     /* --hints: "off", "oracle", "predicted" */
-    double node_pick_mae;  /* s: predicted rule's mean absolute error */
-    int partial;           /* stopped by *stop before the trace's end */
-    size_t events;         /* events processed (rows of the step log) */
-    size_t trace_nodes;    /* nodes in the selected subset */
-    size_t jobs_total;     /* jobs in the job set */
+    /* The milp allocator's solver parameters in canonical form
+     * (alloc_solver_params), "" for none or another allocator. */
+    char solver_params[512];
+    double node_pick_mae; /* s: predicted rule's mean absolute error */
+    int partial;          /* stopped by *stop before the trace's end */
+    size_t events;        /* events processed (rows of the step log) */
+    size_t trace_nodes;   /* nodes in the selected subset */
+    size_t jobs_total;    /* jobs in the job set */
     size_t jobs_admitted;
     size_t jobs_finished;
     int64_t first_time; /* t0 */
@@ -108,7 +111,8 @@ enum measure_ctype {
     MEASURE_C_LONG,
     MEASURE_C_INT,
     MEASURE_C_DOUBLE,
-    MEASURE_C_STR
+    MEASURE_C_STR,  /* a const char * */
+    MEASURE_C_CHARS /* a char array held in struct replay_stats */
 };
 
 /* One row of the table. */

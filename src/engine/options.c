@@ -433,7 +433,8 @@ const struct options_entry options_table[] = {
     {"solver", 0, "NAME", POL, 0, p_solver, d_solver,
      "MILP backend, cbc or glpk, and options after commas: isolate=yes|no "
      "(a child process per solve), start=yes|no (node model on CBC: start "
-     "from dp's optimum)"},
+     "from dp's optimum), and the solver's own KEY=VALUE parameters "
+     "(`bfsim solve --solver cbc,help` lists them)"},
     {"model", 0, "NAME", POL, 0, p_model, d_model,
      "MILP formulation: count or node"},
     {"time-limit", 0, "SECONDS", POL, 0, p_time_limit, d_time_limit,

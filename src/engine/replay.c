@@ -134,6 +134,10 @@ static int setup(struct replay *r)
     rc = allocator_create(&o->alloc, &r->alloc, r->e);
     if (rc)
         return rc;
+    rc = alloc_solver_params(&o->alloc, r->st->solver_params,
+                             sizeof r->st->solver_params, r->e);
+    if (rc)
+        return rc;
     rc = pool_pick_setup(r);
     if (rc)
         return rc;

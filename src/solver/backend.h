@@ -30,6 +30,10 @@ struct solver_ops {
     int isolate_default;
     /* Whether the backend uses a model's start (milp.h). */
     int takes_start;
+    /* The parameters it accepts in struct solver_opts's params (static),
+     * and their number: solver.c checks them before a backend sees them. */
+    const struct solver_param *params;
+    size_t n_params;
     /* Creates a solver; returns 0 or a negative code. */
     int (*create)(const struct solver_opts *o, struct solver **out);
     /* Solves a checked model into res (res->x has m->n_cols entries).

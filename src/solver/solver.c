@@ -5,6 +5,12 @@
  * wrappers check each model once before a backend sees it and decide
  * trivial models (no columns) themselves.
  *
+ * Backend parameters: each backend's table (struct solver_param) is the
+ * one list of what it accepts; solver_params_canon checks a "key=value"
+ * list against it and writes it in the table's order, and solver_create
+ * and solver_set_opts refuse options whose list is not canonical, so a
+ * backend only parses a list it knows to be good.
+ *
  * Isolation: an isolated solver keeps one child process (forked at its
  * first solve) that solves every model sent to it over a socket pair and
  * sends back the result; a crash (a death by signal), a short reply or a
@@ -86,10 +92,165 @@ const char *solver_default_name(void)
     return solver_count() > 0 ? registry[0]->name : NULL;
 }
 
+const struct solver_param *solver_params_table(const char *name, size_t *n)
+{
+    const struct solver_ops *ops = solver_find(name);
+
+    *n = ops ? ops->n_params : 0;
+    return ops ? ops->params : NULL;
+}
+
+/* Whether value (len bytes) is one of the '|'-separated words. */
+static int word_in(const char *words, const char *value, size_t len)
+{
+    const char *w = words;
+
+    while (*w) {
+        size_t wl = strcspn(w, "|");
+        if (wl == len && strncmp(w, value, len) == 0)
+            return 1;
+        w += wl;
+        if (*w == '|')
+            w++;
+    }
+    return 0;
+}
+
+/* Checks one value (len bytes) of parameter p; returns 0 or BFS_EUSAGE. */
+static int param_value_ok(const char *backend, const struct solver_param *p,
+                          const char *value, size_t len, struct bfs_error *e)
+{
+    char buf[64];
+    double d;
+    int i;
+
+    if (p->kind == SOLVER_PARAM_WORD) {
+        if (len > 0 && word_in(p->words, value, len))
+            return 0;
+        return bfs_fail(e, BFS_EUSAGE,
+                        "solver '%s': parameter %s: '%.*s' is not one of %s",
+                        backend, p->key, (int)len, value, p->words);
+    }
+    if (len < sizeof buf) {
+        memcpy(buf, value, len);
+        buf[len] = '\0';
+        if (p->kind == SOLVER_PARAM_INT && bfs_parse_int(buf, &i) == 0 &&
+            i >= p->min && i <= p->max)
+            return 0;
+        if (p->kind == SOLVER_PARAM_REAL && bfs_parse_double(buf, &d) == 0 &&
+            d >= p->min && d <= p->max)
+            return 0;
+    }
+    return bfs_fail(e, BFS_EUSAGE,
+                    "solver '%s': parameter %s: '%.*s' is not %s in [%g, %g]",
+                    backend, p->key, (int)len, value,
+                    p->kind == SOLVER_PARAM_INT ? "an integer" : "a number",
+                    p->min, p->max);
+}
+
+/* Fails with the list of the accepted keys. */
+static int unknown_param(const char *backend, const struct solver_ops *ops,
+                         const char *item, size_t len, struct bfs_error *e)
+{
+    char list[1024];
+    size_t used = 0;
+
+    list[0] = '\0';
+    for (size_t i = 0; i < ops->n_params && used < sizeof list; i++) {
+        int k = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                         ops->params[i].key);
+        if (k < 0)
+            break;
+        used += (size_t)k;
+    }
+    return bfs_fail(e, BFS_EUSAGE,
+                    "solver '%s': unknown parameter '%.*s' (accepted: %s; "
+                    "'--solver %s,help' lists their values)",
+                    backend, (int)len, item, ops->n_params ? list : "none",
+                    backend);
+}
+
+int solver_params_canon(const char *name, const char *text, char *out,
+                        size_t cap, struct bfs_error *e)
+{
+    const struct solver_ops *ops = solver_find(name);
+    const char **val;
+    size_t *vlen, used = 0;
+    const char *p = text;
+    int rc = 0;
+
+    if (!ops)
+        return bfs_fail(e, BFS_ENOTFOUND,
+                        "solver '%s' is not compiled into this build", name);
+    val = xcalloc(ops->n_params + 1, sizeof *val);
+    vlen = xcalloc(ops->n_params + 1, sizeof *vlen);
+    while (*p && rc == 0) {
+        size_t len = strcspn(p, ","), klen = strcspn(p, "=,"), i;
+        if (klen == len) {
+            rc = bfs_fail(e, BFS_EUSAGE, "solver '%s': '%.*s' is not key=value",
+                          name, (int)len, p);
+            break;
+        }
+        for (i = 0; i < ops->n_params; i++)
+            if (strlen(ops->params[i].key) == klen &&
+                strncmp(ops->params[i].key, p, klen) == 0)
+                break;
+        if (i == ops->n_params)
+            rc = unknown_param(name, ops, p, klen, e);
+        else if (val[i])
+            rc =
+                bfs_fail(e, BFS_EUSAGE, "solver '%s': parameter %s given twice",
+                         name, ops->params[i].key);
+        else {
+            val[i] = p + klen + 1;
+            vlen[i] = len - klen - 1;
+            rc = param_value_ok(name, &ops->params[i], val[i], vlen[i], e);
+        }
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    for (size_t i = 0; rc == 0 && i < ops->n_params; i++) {
+        int k;
+        if (!val[i])
+            continue;
+        k = snprintf(out + used, used < cap ? cap - used : 0, "%s%s=%.*s",
+                     used ? "," : "", ops->params[i].key, (int)vlen[i], val[i]);
+        if (k < 0 || used + (size_t)k >= cap)
+            rc = bfs_fail(e, BFS_ERANGE,
+                          "solver '%s': parameters longer than %zu bytes", name,
+                          cap - 1);
+        else
+            used += (size_t)k;
+    }
+    if (rc == 0 && used == 0 && cap > 0)
+        out[0] = '\0';
+    xfree(vlen);
+    xfree(val);
+    return rc;
+}
+
 static int opts_ok(const struct solver_opts *o)
 {
     return o->time_limit > 0 && o->gap_rel >= 0 && o->gap_abs >= 0 &&
            !isinf(o->gap_rel) && !isinf(o->gap_abs) && o->threads >= 0;
+}
+
+/* Whether o->params is a terminated, canonical list for the backend. */
+static int params_ok(const char *name, const struct solver_opts *o,
+                     struct bfs_error *e)
+{
+    char canon[SOLVER_PARAMS_LEN];
+    int rc;
+
+    if (!memchr(o->params, '\0', sizeof o->params))
+        return bfs_fail(e, BFS_EINVAL, "solver parameters not terminated");
+    rc = solver_params_canon(name, o->params, canon, sizeof canon, e);
+    if (rc == 0 && strcmp(canon, o->params) != 0)
+        rc = bfs_fail(e, BFS_EINVAL,
+                      "solver parameters '%s' not in canonical form ('%s')",
+                      o->params, canon);
+    return rc;
 }
 
 int solver_create(const char *name, const struct solver_opts *o,
@@ -113,6 +274,9 @@ int solver_create(const char *name, const struct solver_opts *o,
                         "solver options: time limit %g, gaps %g/%g, "
                         "threads %d",
                         o->time_limit, o->gap_rel, o->gap_abs, o->threads);
+    rc = params_ok(name, o, e);
+    if (rc)
+        return rc;
     rc = ops->create(o, &s);
     if (rc)
         return bfs_fail(e, rc, "cannot create a %s solver", name);
@@ -128,13 +292,16 @@ int solver_create(const char *name, const struct solver_opts *o,
 int solver_set_opts(struct solver *s, const struct solver_opts *o,
                     struct bfs_error *e)
 {
-    int isolate = s->opts.isolate;
+    int isolate = s->opts.isolate, rc;
 
     if (!opts_ok(o))
         return bfs_fail(e, BFS_EINVAL,
                         "solver options: time limit %g, gaps %g/%g, "
                         "threads %d",
                         o->time_limit, o->gap_rel, o->gap_abs, o->threads);
+    rc = params_ok(s->ops->name, o, e);
+    if (rc)
+        return rc;
     s->opts = *o;
     s->opts.isolate = isolate;
     return 0;

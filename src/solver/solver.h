@@ -43,6 +43,27 @@ enum {
                                   one pass of root cuts */
 };
 
+/* Room for a backend's parameters in canonical text (struct solver_opts):
+ * "key=value,key=value", at most this many bytes with the final NUL. */
+#define SOLVER_PARAMS_LEN 512
+
+/* Kinds of backend parameter. */
+enum {
+    SOLVER_PARAM_WORD, /* one of the words in .words */
+    SOLVER_PARAM_INT,  /* an integer in [min, max] */
+    SOLVER_PARAM_REAL  /* a finite number in [min, max] */
+};
+
+/* One parameter a backend accepts beyond the options below: its table
+ * (static) is in solvers/NAME.c, and `--solver NAME,help` prints it. */
+struct solver_param {
+    const char *key;   /* the solver's own name for it */
+    int kind;          /* SOLVER_PARAM_* */
+    const char *words; /* WORD: the accepted values, separated by '|' */
+    double min, max;   /* INT and REAL: the accepted range */
+    const char *help;  /* one line */
+};
+
 /* Options every backend honours (threads only where the solver has them;
  * GLPK has none). */
 struct solver_opts {
@@ -55,6 +76,12 @@ struct solver_opts {
                           hook) */
     int isolate;       /* SOLVER_ISOLATE_* */
     int effort;        /* SOLVER_EFFORT_* */
+    /* The backend's own parameters, "key=value,..." in the canonical form
+     * of solver_params_canon ("" = none).  A backend applies them after
+     * its own settings for the options above, so they win over them (a
+     * ratioGap or mip_gap replaces gap_rel).  Inline, so that the options
+     * travel to an isolated solver's child process by value. */
+    char params[SOLVER_PARAMS_LEN];
     /* Receives each piece of the solver's log when log_level > 0 and the
      * backend has a hook (GLPK); NULL drops it.  Set by the command line,
      * the only code that prints. */
@@ -62,8 +89,25 @@ struct solver_opts {
 };
 
 /* No time limit, gaps 1e-9 relative and 0 absolute, default threads,
- * silent, the backend's isolation default, default effort. */
+ * silent, the backend's isolation default, default effort, no backend
+ * parameters. */
 void solver_opts_default(struct solver_opts *o);
+
+/* The parameters the backend named name accepts: sets *n to their number
+ * and returns the table (static), or returns NULL (and *n = 0) when no
+ * backend of that name is compiled in. */
+const struct solver_param *solver_params_table(const char *name, size_t *n);
+
+/* Checks text, "key=value" items separated by commas ("" = none), against
+ * the table of the backend named name and writes it to out (cap bytes) in
+ * canonical form: each key once, in the table's order, values as given.
+ * Returns 0; BFS_EUSAGE for an unknown key (the message lists the
+ * accepted ones), a value not accepted (the message says which are), a
+ * key given twice or an item without '='; BFS_ERANGE when out is too
+ * small; BFS_ENOTFOUND when no such backend is compiled in.  Errors are
+ * reported in e; out is written only on success. */
+int solver_params_canon(const char *name, const char *text, char *out,
+                        size_t cap, struct bfs_error *e);
 
 struct solve_result {
     int status;       /* enum solve_status (base/status.h) */
