@@ -12,6 +12,10 @@ EXTRA_DIST += tools/sweep-objectives.json tools/figures/objectives-tfwd.csv \
 EXTRA_DIST += tools/spread-plot tools/figures/tiebreak-spread.csv \
 	tools/figures/tiebreak-spread.png tests/spread.test
 BFS_SCRIPT_TESTS += tests/spread.test
+
+# The performance profile of the MILP configurations (README, "The solver
+# corpus").
+EXTRA_DIST += tools/figures/solver-profile.png tools/figures/solver-profile.csv
 # check-deps: the dependency rules between the folders of src/ and
 # solvers/, run by tests/deps.test (a shell script printing TAP) on the
 # tree and on copies with violations added.  DESIGN.md: what a replay
