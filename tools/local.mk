@@ -16,6 +16,7 @@ BFS_SCRIPT_TESTS += tests/spread.test
 # The performance profile of the MILP configurations (README, "The solver
 # corpus").
 EXTRA_DIST += tools/figures/solver-profile.png tools/figures/solver-profile.csv
+
 # check-deps: the dependency rules between the folders of src/ and
 # solvers/, run by tests/deps.test (a shell script printing TAP) on the
 # tree and on copies with violations added.  DESIGN.md: what a replay
