@@ -1,9 +1,10 @@
 /* check_faults.c - faults injected where it is cheap: a full disk, an
  * unwritable folder, a solver that crashes or hits its time limit on a
- * chosen call, SIGKILL of a replay.  Whatever happens, `bfsim replay` leaves a
- * whole result or no result under the outputs' final names: it writes each
- * output to a temporary file beside it and renames them all at the end (all or
- * none).
+ * chosen call, SIGKILL of a replay; and the few-byte inputs that ask
+ * for millions of nodes.  Whatever happens, `bfsim replay` leaves a
+ * whole result or no result under the outputs' final names: it writes
+ * each output to a temporary file beside it and renames them all at the
+ * end (all or none).
  *
  * A full disk is a file-size limit (RLIMIT_FSIZE) set in the child with
  * SIGXFSZ ignored, so that a write past it fails with EFBIG as on a full
@@ -547,6 +548,69 @@ START_TEST(test_solver_timeout_cli)
 }
 END_TEST
 
+/* ---- small inputs that ask for a huge machine ----------------------------
+ */
+
+/* The issue's few-byte inputs, through `bfsim convert`: each asks for
+ * millions of nodes (a 14-byte host list for 3,222,223 hosts, NNodes
+ * 11624779, an SWF header's MaxNodes 11624779), more than the documented
+ * limit --max-nodes (default 2^20 = 1048576).  Each is refused before
+ * anything proportional to the size is allocated: exit 1, the message
+ * names the file and line, the number asked for, the limit and the
+ * option that raises it (or --machine-nodes, which states the size), and
+ * no output is left.  The time is not asserted. */
+START_TEST(test_huge_machine)
+{
+    static const struct {
+        const char *from, *name, *text, *want;
+    } c[] = {
+        {"slurm", "hl.sacct",
+         "JobID|Start|End|NodeList\n"
+         "1|2021-01-01T00:00:00|2021-01-01T01:00:00|a[1-3222222,5]\n",
+         "hl.sacct:2: host list 'a[1-3222222,5]': more than 1048576 hosts "
+         "(the limit --max-nodes sets)"},
+        {"slurm", "nn.sacct",
+         "JobID|Start|End|NNodes\n"
+         "1|2021-01-01T00:00:00|2021-01-01T01:00:00|11624779\n",
+         "nn.sacct:2: NNodes 11624779 is more than --max-nodes 1048576, the "
+         "largest machine bfsim infers from a log: give the machine's size "
+         "with --machine-nodes"},
+        {"swf", "mn.swf",
+         "; MaxNodes: 11624779\n"
+         "1 0 0 100 4 -1 -1 4 -1 -1 1 1 1 1 1 1 -1 -1\n",
+         "mn.swf: the machine would have 11624779 nodes (header MaxNodes), "
+         "more than --max-nodes 1048576"},
+    };
+    char name[32];
+    const char *dir, *out, *err;
+    char *msg;
+    int ws, final;
+
+    snprintf(name, sizeof name, "huge%d", _i);
+    dir = fresh_dir(name);
+    out = in(dir, "out.trace");
+    err = in(dir, "../huge.err");
+    {
+        char *argv[] = {tu_arg("bfsim"),
+                        tu_arg("convert"),
+                        tu_arg("--from"),
+                        tu_arg(c[_i].from),
+                        tu_arg(tu_write(c[_i].name, c[_i].text)),
+                        tu_arg("-o"),
+                        tu_arg(out),
+                        tu_arg("-q"),
+                        NULL};
+        ws = run(argv, 0, err);
+    }
+    msg = tu_slurp(err);
+    ck_assert_msg(WIFEXITED(ws) && WEXITSTATUS(ws) == 1, "status %d: %s", ws,
+                  msg);
+    ck_assert_msg(strstr(msg, c[_i].want), "stderr: %s", msg);
+    ck_assert_int_eq(entries(dir, &final), 0);
+    xfree(msg);
+}
+END_TEST
+
 /* ---- SIGKILL ------------------------------------------------------------- */
 
 static double now_s(void)
@@ -618,6 +682,7 @@ static Suite *faults_suite(void)
                             3 * (int)solver_count());
         tcase_add_test(tc, test_solver_timeout_cli);
     }
+    tcase_add_loop_test(tc, test_huge_machine, 0, 3);
     tcase_add_test(tc, test_sigkill);
     suite_add_tcase(s, tc);
     return s;
