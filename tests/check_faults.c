@@ -1,8 +1,10 @@
 /* check_faults.c - faults injected where it is cheap: a full disk, an
- * unwritable folder, a solver that crashes on a chosen call, SIGKILL of a
- * replay.  Whatever happens, `bfsim replay` leaves a whole result or no
- * result under the outputs' final names: it writes each output to a
- * temporary file beside it and renames them all at the end (all or none).
+ * unwritable folder, a solver that crashes or hits its time limit on a
+ * chosen call, SIGKILL of a replay; and the few-byte inputs that ask
+ * for millions of nodes.  Whatever happens, `bfsim replay` leaves a
+ * whole result or no result under the outputs' final names: it writes
+ * each output to a temporary file beside it and renames them all at the
+ * end (all or none).
  *
  * A full disk is a file-size limit (RLIMIT_FSIZE) set in the child with
  * SIGXFSZ ignored, so that a write past it fails with EFBIG as on a full
@@ -10,7 +12,8 @@
  * which fails for root too, unlike a directory of mode 0555.  The solver
  * crash is the solver's test switch (SOLVER_TEST_CRASH_ENV, read by the
  * parent at each solve and obeyed by the isolated worker, which raises
- * SIGSEGV), set around one chosen call by a recording sink.
+ * SIGSEGV), set around one chosen call by a recording sink; its value
+ * "timeout" makes the call stop at its time limit before any search.
  *
  * SIGKILL cannot be caught: a killed replay leaves its temporary files
  * (NAME.tmp.XXXXXX beside each output) but never a final name; the
@@ -296,6 +299,318 @@ START_TEST(test_solver_crash)
 }
 END_TEST
 
+/* ---- a solver that hits its time limit on a chosen call -------------------
+ */
+
+/* The records of one replay of the crash test's trace and jobs: the
+ * status of every solve (the switch SOLVER_TEST_CRASH_ENV=timeout set
+ * for allocator solve number timeout_at only), the step rows, and the
+ * time at which job A (index 0) first holds nodes. */
+struct tl_rec {
+    size_t n, timeout_at, n_steps;
+    int status[64];
+    struct rec_step steps[64];
+    int64_t a_first;
+};
+
+static int tl_solve(void *arg, const struct rec_solve *rs)
+{
+    struct tl_rec *tr = arg;
+
+    ck_assert_uint_lt(tr->n, 64);
+    tr->status[tr->n++] = rs->status;
+    if (tr->n + 1 == tr->timeout_at)
+        setenv(SOLVER_TEST_CRASH_ENV, "timeout", 1);
+    else
+        unsetenv(SOLVER_TEST_CRASH_ENV);
+    return 0;
+}
+
+static int tl_step(void *arg, const struct rec_step *st)
+{
+    struct tl_rec *tr = arg;
+
+    ck_assert_uint_lt(tr->n_steps, 64);
+    tr->steps[tr->n_steps++] = *st;
+    return 0;
+}
+
+static int tl_alloc(void *arg, const struct rec_alloc *ra)
+{
+    struct tl_rec *tr = arg;
+
+    if (ra->job == 0 && ra->count > 0 && tr->a_first < 0)
+        tr->a_first = ra->time;
+    return 0;
+}
+
+#define TL_T 1612988400
+#define TL_TRACE                                                               \
+    "bfsim-trace 1\nnode n0\nnode n1\nnode n2\n1612988400 +0\n"                \
+    "1612988420 +1 +2\n1612988423 -1\n1612988450 +1\n1612988500 -0 -1\n"
+#define TL_JOBS                                                                \
+    "# bfsim-jobs 1\njob,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"                \
+    "A,1612988400,1,2,1e9,5,3,0:0:0 1:10:10 2:18:18\n"                         \
+    "B,1612988410,1,3,1e9,2,1,0:0:0 1:7:7 3:20:20\n"
+
+/* Replays TL_TRACE / TL_JOBS (default mode) with milp on backend b, the
+ * given model and --apply-feasible, the first timeout_at-th solve (1-based;
+ * 0: none) hitting its time limit. */
+static void tl_replay(size_t b, const char *model, int apply_feasible,
+                      size_t timeout_at, struct tl_rec *tr,
+                      struct replay_stats *st)
+{
+    struct rec_sink sink = {
+        .arg = tr, .solve = tl_solve, .step = tl_step, .alloc = tl_alloc};
+    struct rec_sink *sinks[] = {&sink};
+    struct replay_opts o;
+    struct bfs_error e;
+
+    memset(tr, 0, sizeof *tr);
+    tr->timeout_at = timeout_at;
+    tr->a_first = -1;
+    replay_opts_default(&o);
+    o.alloc.name = "milp";
+    o.alloc.solver = solver_backend_name(b);
+    o.alloc.model = model;
+    o.apply_feasible = apply_feasible;
+    o.trace_path = tu_write("tl.trace", TL_TRACE);
+    o.jobs_path = tu_write("tl.jobs", TL_JOBS);
+    o.sinks = sinks;
+    o.n_sinks = 1;
+    if (timeout_at == 1)
+        setenv(SOLVER_TEST_CRASH_ENV, "timeout", 1);
+    else
+        unsetenv(SOLVER_TEST_CRASH_ENV);
+    bfs_error_clear(&e);
+    ck_assert_msg(replay_run(&o, st, &e) == 0, "%s", e.msg);
+    unsetenv(SOLVER_TEST_CRASH_ENV);
+}
+
+/* The first solve (event 0 at T: A admitted, the pool n0) hits its time
+ * limit; the policy (tools/DESIGN.md, default mode step 5): an optimal
+ * answer is applied, a feasible one (a time-limited incumbent) only with
+ * --apply-feasible, otherwise the map is kept.
+ *
+ * The untouched replay gives n0 to A at T (its only admissible use of a
+ * node: Jmin 1, 10 samples/s, no cost since A was idle).  The forced
+ * limit comes before any search, so the incumbent is the model's start:
+ * the count model has none, and neither has the node model on GLPK (it
+ * takes no start): "no-solution"; the node model on CBC starts from dp's
+ * optimum (A on n0): "feasible" with that answer.
+ *
+ * Kept map (no-solution, or feasible without --apply-feasible): A stays
+ * idle from T to T+10.  At T+10 (B's arrival) the next solve is optimal
+ * and gives n0 to A (10 samples/s against B's 7, both idle, so no cost):
+ * the state from then on equals the untouched replay's except A's
+ * samples (Pmax 1e9 is far off, so they decide nothing).  Hence the
+ * first step row (T+10) has Thr 0 instead of A's 10 s x 10 = 100, then
+ * rate 10 with one job on one node as in the untouched replay; every
+ * later row is the same; samples_trained is 100 less and the node-seconds
+ * of the pool (1 x 20 + 3 x 3 + 2 x 27 + 3 x 50 = 233) the same.
+ * Applied (feasible with --apply-feasible): the untouched replay exactly.
+ * Every case: six solves, the first with the forced status, the other
+ * five optimal; the replay is not partial. */
+START_TEST(test_solver_timeout)
+{
+    static const struct {
+        const char *model;
+        int apply;
+    } cases[] = {{"count", 0}, {"node", 0}, {"node", 1}};
+    size_t b = (size_t)_i / 3;
+    const char *model = cases[_i % 3].model;
+    int apply = cases[_i % 3].apply;
+    int feasible = strcmp(model, "node") == 0 &&
+                   strcmp(solver_backend_name(b), "cbc") == 0;
+    int applied = feasible && apply;
+    struct tl_rec *base = tu_keep(xcalloc(1, sizeof *base));
+    struct tl_rec *tr = tu_keep(xcalloc(1, sizeof *tr));
+    struct replay_stats sb, st;
+
+    tl_replay(b, model, apply, 0, base, &sb);
+    tl_replay(b, model, apply, 1, tr, &st);
+    /* the untouched replay, by hand: A on n0 from T, 100 samples by T+10 */
+    ck_assert_int_eq(base->a_first, TL_T);
+    ck_assert_uint_eq(base->n_steps, 5);
+    ck_assert_double_eq(base->steps[0].thr, 100.0);
+    ck_assert_double_eq(base->steps[0].rate, 10.0);
+    ck_assert_double_eq(sb.idle_node_seconds, 233.0);
+    ck_assert_uint_eq(sb.solves_by_status[SOLVE_OPTIMAL], 6);
+
+    ck_assert_int_eq(st.partial, 0);
+    ck_assert_uint_eq(tr->n, 6);
+    ck_assert_uint_eq(st.solves, 6);
+    ck_assert_msg(tr->status[0] ==
+                      (feasible ? SOLVE_FEASIBLE : SOLVE_NO_SOLUTION),
+                  "solve 0: %s", solve_status_name(tr->status[0]));
+    for (size_t k = 1; k < tr->n; k++)
+        ck_assert_msg(tr->status[k] == SOLVE_OPTIMAL, "solve %zu: %s", k,
+                      solve_status_name(tr->status[k]));
+    ck_assert_uint_eq(st.solves_by_status[SOLVE_OPTIMAL], 5);
+    ck_assert_uint_eq(st.solves_by_status[SOLVE_FEASIBLE], feasible);
+    ck_assert_uint_eq(st.solves_by_status[SOLVE_NO_SOLUTION], !feasible);
+    ck_assert_uint_eq(st.solves_by_status[SOLVE_FAILED], 0);
+    ck_assert_uint_eq(tr->n_steps, 5);
+    ck_assert_int_eq(tr->a_first, applied ? TL_T : TL_T + 10);
+    ck_assert_double_eq(tr->steps[0].thr, applied ? 100.0 : 0.0);
+    ck_assert_double_eq(tr->steps[0].rate, 10.0);
+    ck_assert_uint_eq(tr->steps[0].njrun, 1);
+    ck_assert_uint_eq(tr->steps[0].nnrun, 1);
+    for (size_t k = 1; k < tr->n_steps; k++) {
+        ck_assert_int_eq(tr->steps[k].time, base->steps[k].time);
+        ck_assert_double_eq(tr->steps[k].thr, base->steps[k].thr);
+        ck_assert_double_eq(tr->steps[k].rate, base->steps[k].rate);
+        ck_assert_double_eq(tr->steps[k].rescost, base->steps[k].rescost);
+        ck_assert_double_eq(tr->steps[k].precost, base->steps[k].precost);
+        ck_assert_uint_eq(tr->steps[k].nnrun, base->steps[k].nnrun);
+    }
+    ck_assert_double_eq(st.samples_trained,
+                        sb.samples_trained - (applied ? 0.0 : 100.0));
+    ck_assert_double_eq(st.idle_node_seconds, 233.0);
+}
+END_TEST
+
+/* `bfsim replay` with every solve hitting its time limit (the switch in
+ * the environment of the whole run; the count model: "no-solution" each
+ * time): no map is ever changed, so no job ever holds a node.  By hand:
+ * five step rows (T+10, +20, +23, +50, +100; event 0 at T has none), each
+ * with Thr 0, rate 0, no job running and the pool 1, 3, 2, 3, 1; the
+ * summary counts six solves, all no-solution, samples_trained 0, the
+ * pool's 233 node-seconds, not partial; the job log has A and B admitted,
+ * never started, 0 samples.  Exit 0, every output whole. */
+START_TEST(test_solver_timeout_cli)
+{
+    const char *dir = fresh_dir("tlcli");
+    const char *s = in(dir, "s.csv"), *j = in(dir, "j.csv");
+    const char *m = in(dir, "m.json");
+    char *argv[] = {tu_arg("bfsim"),
+                    tu_arg("replay"),
+                    tu_arg("--allocator"),
+                    tu_arg("milp"),
+                    tu_arg("--trace"),
+                    tu_arg(tu_write("tlcli.trace", TL_TRACE)),
+                    tu_arg("--jobs"),
+                    tu_arg(tu_write("tlcli.jobs", TL_JOBS)),
+                    tu_arg("-q"),
+                    tu_arg("--steps"),
+                    tu_arg(s),
+                    tu_arg("--job-log"),
+                    tu_arg(j),
+                    tu_arg("--summary"),
+                    tu_arg(m),
+                    NULL};
+    static const char *const pools[] = {"1", "3", "2", "3", "1"};
+    char *msg, *steps, *jlog, *sum, *line, *next;
+    int ws, final, row = 0;
+
+    setenv(SOLVER_TEST_CRASH_ENV, "timeout", 1);
+    ws = run(argv, 0, in(dir, "../tlcli.err"));
+    unsetenv(SOLVER_TEST_CRASH_ENV);
+    msg = tu_slurp(in(dir, "../tlcli.err"));
+    ck_assert_msg(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "status %d: %s", ws,
+                  msg);
+    ck_assert_int_eq(entries(dir, &final), 3);
+    ck_assert_int_eq(final, 3);
+    steps = tu_slurp(s);
+    line = strchr(steps, '\n') + 1; /* past the header */
+    for (; *line; line = next, row++) {
+        char want[128];
+        next = strchr(line, '\n');
+        ck_assert_ptr_nonnull(next);
+        *next++ = '\0';
+        ck_assert_int_lt(row, 5);
+        /* evtTime,Thr,Rate,ReScost,evt,Nleft,Npre,Njoin,nJob,nNd,nJrun,
+         * nNrun,PreCost */
+        snprintf(want, sizeof want, ",0.000000,0.000000,0.000000,%d,", row + 1);
+        ck_assert_msg(strstr(line, want), "row %d: %s", row, line);
+        snprintf(want, sizeof want, ",2,%s,0,0,0.000000", pools[row]);
+        ck_assert_msg(strstr(line, want), "row %d: %s", row, line);
+    }
+    ck_assert_int_eq(row, 5);
+    jlog = tu_slurp(j);
+    ck_assert_msg(strstr(jlog, "\nA,2021-02-10 20:20:00,2021-02-10 20:20:00,"
+                               ",,,0,0,0,0,0,0,0,0\n"),
+                  "%s", jlog);
+    ck_assert_msg(strstr(jlog, "\nB,2021-02-10 20:20:10,2021-02-10 20:20:10,"
+                               ",,,0,0,0,0,0,0,0,0\n"),
+                  "%s", jlog);
+    sum = tu_slurp(m);
+    ck_assert_msg(strstr(sum, "\"partial\": false"), "%s", sum);
+    ck_assert_msg(strstr(sum, "\"solves\": 6,"), "%s", sum);
+    ck_assert_msg(strstr(sum, "\"optimal\": 0,"), "%s", sum);
+    ck_assert_msg(strstr(sum, "\"no-solution\": 6,"), "%s", sum);
+    ck_assert_msg(strstr(sum, "\"samples_trained\": 0.0,"), "%s", sum);
+    ck_assert_msg(strstr(sum, "\"idle_node_seconds\": 233.0,"), "%s", sum);
+    xfree(msg);
+    xfree(steps);
+    xfree(jlog);
+    xfree(sum);
+}
+END_TEST
+
+/* ---- small inputs that ask for a huge machine ----------------------------
+ */
+
+/* The issue's few-byte inputs, through `bfsim convert`: each asks for
+ * millions of nodes (a 14-byte host list for 3,222,223 hosts, NNodes
+ * 11624779, an SWF header's MaxNodes 11624779), more than the documented
+ * limit --max-nodes (default 2^20 = 1048576).  Each is refused before
+ * anything proportional to the size is allocated: exit 1, the message
+ * names the file and line, the number asked for, the limit and the
+ * option that raises it (or --machine-nodes, which states the size), and
+ * no output is left.  The time is not asserted. */
+START_TEST(test_huge_machine)
+{
+    static const struct {
+        const char *from, *name, *text, *want;
+    } c[] = {
+        {"slurm", "hl.sacct",
+         "JobID|Start|End|NodeList\n"
+         "1|2021-01-01T00:00:00|2021-01-01T01:00:00|a[1-3222222,5]\n",
+         "hl.sacct:2: host list 'a[1-3222222,5]': more than 1048576 hosts "
+         "(the limit --max-nodes sets)"},
+        {"slurm", "nn.sacct",
+         "JobID|Start|End|NNodes\n"
+         "1|2021-01-01T00:00:00|2021-01-01T01:00:00|11624779\n",
+         "nn.sacct:2: NNodes 11624779 is more than --max-nodes 1048576, the "
+         "largest machine bfsim infers from a log: give the machine's size "
+         "with --machine-nodes"},
+        {"swf", "mn.swf",
+         "; MaxNodes: 11624779\n"
+         "1 0 0 100 4 -1 -1 4 -1 -1 1 1 1 1 1 1 -1 -1\n",
+         "mn.swf: the machine would have 11624779 nodes (header MaxNodes), "
+         "more than --max-nodes 1048576"},
+    };
+    char name[32];
+    const char *dir, *out, *err;
+    char *msg;
+    int ws, final;
+
+    snprintf(name, sizeof name, "huge%d", _i);
+    dir = fresh_dir(name);
+    out = in(dir, "out.trace");
+    err = in(dir, "../huge.err");
+    {
+        char *argv[] = {tu_arg("bfsim"),
+                        tu_arg("convert"),
+                        tu_arg("--from"),
+                        tu_arg(c[_i].from),
+                        tu_arg(tu_write(c[_i].name, c[_i].text)),
+                        tu_arg("-o"),
+                        tu_arg(out),
+                        tu_arg("-q"),
+                        NULL};
+        ws = run(argv, 0, err);
+    }
+    msg = tu_slurp(err);
+    ck_assert_msg(WIFEXITED(ws) && WEXITSTATUS(ws) == 1, "status %d: %s", ws,
+                  msg);
+    ck_assert_msg(strstr(msg, c[_i].want), "stderr: %s", msg);
+    ck_assert_int_eq(entries(dir, &final), 0);
+    xfree(msg);
+}
+END_TEST
+
 /* ---- SIGKILL ------------------------------------------------------------- */
 
 static double now_s(void)
@@ -361,8 +676,13 @@ static Suite *faults_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_full_disk, 0, 3);
     tcase_add_loop_test(tc, test_unwritable, 0, 3);
-    if (solver_count() > 0)
+    if (solver_count() > 0) {
         tcase_add_loop_test(tc, test_solver_crash, 0, (int)solver_count());
+        tcase_add_loop_test(tc, test_solver_timeout, 0,
+                            3 * (int)solver_count());
+        tcase_add_test(tc, test_solver_timeout_cli);
+    }
+    tcase_add_loop_test(tc, test_huge_machine, 0, 3);
     tcase_add_test(tc, test_sigkill);
     suite_add_tcase(s, tc);
     return s;

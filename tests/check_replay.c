@@ -10,6 +10,7 @@
 #include "alloc/instance.h"
 #include "formats/jobs.h"
 #include "engine/replay.h"
+#include "solver/solver.h"
 #include "testreplay.h"
 #include "testutil.h"
 
@@ -724,6 +725,78 @@ START_TEST(test_dump_instances)
 }
 END_TEST
 
+/* A job's bounds far above the machine cost no memory: the replay caps
+ * Jmin and Jmax at its node count N + 1 (counts above N are never
+ * admissible), so a Jmax of 2e9 is neither a table of 2e9 entries (16 GB
+ * each for P and O: a 100-byte job file took 24 GB and was killed) nor a
+ * change of result.  Here 2e7 (the 640 MB it would cost if the cap were
+ * lost stays bearable).  The dump trace's three nodes (pool 1, 3, 2, 3, 1
+ * from T, T+20, T+23, T+50 to T+100); A: Jmin 1, Jmax 2e7, P(n) = O(n) =
+ * 10 n, no rescale pause (Tcup = Tcdw = 0), so it holds the whole pool:
+ * Thr 20 x 10 + 3 x 30 + 27 x 20 + 50 x 30 = 200 + 90 + 540 + 1500 = 2330.
+ * B: Jmin = Jmax = 2e7, admitted at T and never run.  Every solve sees A
+ * with Jmax 4 and B with Jmin = Jmax = 4 (N + 1 = 4). */
+struct bounds_seen {
+    size_t solves;
+    int ok;
+};
+
+static int record_bounds(void *arg, const struct alloc_problem *p,
+                         const char *const *names, size_t evt, int64_t t,
+                         struct bfs_error *e)
+{
+    struct bounds_seen *bs = arg;
+
+    (void)names;
+    (void)evt;
+    (void)t;
+    (void)e;
+    bs->solves++;
+    if (p->n_jobs != 2 || p->jobs[0].jmin != 1 || p->jobs[0].jmax != 4 ||
+        p->jobs[1].jmin != 4 || p->jobs[1].jmax != 4)
+        bs->ok = 0;
+    return 0;
+}
+
+START_TEST(test_huge_jmax)
+{
+    static const char *const alloc[] = {"dp", "milp", "even"};
+    const char *trace = tu_write("huge.trace", "bfsim-trace 1\n"
+                                               "node n0\nnode n1\nnode n2\n"
+                                               "1612988400 +0\n"
+                                               "1612988420 +1 +2\n"
+                                               "1612988423 -1\n"
+                                               "1612988450 +1\n"
+                                               "1612988500 -0 -1\n");
+    const char *jobs =
+        tu_write("huge.jobs", "# bfsim-jobs 1\n"
+                              "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                              "A,1612988400,1,20000000,1e15,0,0,0:0:0 "
+                              "20000000:200000000:200000000\n"
+                              "B,1612988400,20000000,20000000,1e15,0,0,0:0:0 "
+                              "20000000:1:1\n");
+    struct bounds_seen bs = {0, 1};
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+
+    if (_i == 1 && solver_count() == 0)
+        return;
+    replay_opts_default(&o);
+    o.alloc.name = alloc[_i];
+    o.trace_path = trace;
+    o.jobs_path = jobs;
+    o.instance = record_bounds;
+    o.instance_arg = &bs;
+    bfs_error_clear(&e);
+    ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(bs.solves, 5);
+    ck_assert(bs.ok);
+    ck_assert_uint_eq(st.jobs_admitted, 2);
+    ck_assert_double_eq(st.samples_trained, 2330.0);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
     Suite *s = suite_create("replay");
@@ -742,6 +815,7 @@ static Suite *replay_suite(void)
     tcase_add_test(tc, test_default_costs_in_samples);
     tcase_add_loop_test(tc, test_objectives, 0, 4);
     tcase_add_test(tc, test_dump_instances);
+    tcase_add_loop_test(tc, test_huge_jmax, 0, 3);
     suite_add_tcase(s, tc);
     return s;
 }

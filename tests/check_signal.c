@@ -125,10 +125,21 @@ static void sleep_s(double s)
         ;
 }
 
+/* How many times slower than usual the run is expected to be: Check's
+ * CK_TIMEOUT_MULTIPLIER, which `make check-valgrind` sets (valgrind runs
+ * bfsim tens of times slower); 1 when unset. */
+static double slowdown(void)
+{
+    const char *m = getenv("CK_TIMEOUT_MULTIPLIER");
+    double k = m ? atof(m) : 1.0;
+
+    return k >= 1.0 ? k : 1.0;
+}
+
 /* Runs bfsim with argv (argv[0] included, NULL-terminated), standard
  * output to /dev/null, standard error as r->err says, interrupting it as
  * r->intr says; fills r's outputs.  Fails the test if the child runs past
- * timeout seconds. */
+ * timeout seconds (times slowdown()). */
 static void run_bfsim(char *const argv[], struct run *r, double timeout)
 {
     int master = -1, pfd[2] = {-1, -1}, fd = -1, exited = 0;
@@ -137,6 +148,7 @@ static void run_bfsim(char *const argv[], struct run *r, double timeout)
     double t0, sent_at = -1.0;
     pid_t pid;
 
+    timeout *= slowdown();
     r->out = NULL;
     r->len = 0;
     r->saw_tmp = 0;
@@ -777,11 +789,14 @@ static size_t interrupt_once(const char *name, enum err_kind err,
 }
 
 /* interrupt_once() until a run is stopped after its first event, the
- * delay doubled each time. */
+ * delay doubled each time: 5 attempts, and one more for each doubling of
+ * slowdown() (a run under valgrind reaches its first event seconds
+ * later, the delays that suffice at full speed do not). */
 static void interrupted(const char *name, enum err_kind err,
                         enum intr_kind intr, int quiet, double delay, int sig)
 {
     char tag[64];
+    int attempts = 5;
 
     if (!solver_find("cbc") && !solver_find("glpk")) {
         printf("%s: skipped, no MILP solver compiled in\n", name);
@@ -789,12 +804,15 @@ static void interrupted(const char *name, enum err_kind err,
     }
     if ((err == ERR_PTY || err == ERR_CTTY) && !have_pty())
         return;
-    for (int attempt = 1; attempt <= 5; attempt++, delay *= 2) {
+    for (double k = slowdown(); k > 1.0; k /= 2)
+        attempts++;
+    for (int attempt = 1; attempt <= attempts; attempt++, delay *= 2) {
         snprintf(tag, sizeof tag, "%s-%d", name, attempt);
         if (interrupt_once(tag, err, intr, quiet, delay, sig) > 0)
             return;
     }
-    ck_abort_msg("%s: no event logged before any of 5 signals", name);
+    ck_abort_msg("%s: no event logged before any of %d signals", name,
+                 attempts);
 }
 
 /* No progress line with -q on a terminal, nor without -q on a pipe or in

@@ -2,7 +2,9 @@
  *
  * Reading is strict: the whole document is loaded (duplicate keys
  * rejected), every key is known, every number has the right kind and
- * range, and the problem then passes alloc_problem_check; every message
+ * range, and the problem then passes alloc_problem_check (jmin and jmax
+ * above the pool are kept as pool + 1: no count above the pool is
+ * admissible, and the tables stay in the pool's size); every message
  * names the file, and the JSON syntax errors also the line and column
  * that Jansson reports (Jansson keeps no positions for values, so a
  * semantic error names the job and the key instead).  Writing builds each
@@ -29,10 +31,10 @@
 #define INSTANCE_MAX_NODES 1000000
 
 /* Most entries of the objective tables together (the sum over the jobs of
- * jmax + 1; 128 MiB of doubles).  A job given by a few curve points can
- * ask for a table of a million entries: without a bound on the sum, a
- * 200 KB file asked for 24 GB.  Replays dump tables far smaller (jobs x
- * the largest Jmax, thousands). */
+ * jmax + 1, jmax kept at most pool + 1; 128 MiB of doubles).  A job given
+ * by a few curve points can ask for a table of a million entries: without
+ * a bound on the sum, a 200 KB file asked for 24 GB.  Replays dump tables
+ * far smaller (jobs x the largest Jmax, thousands). */
 #define INSTANCE_MAX_TABLE ((size_t)1 << 24)
 
 /* Where a value sits, for messages: "job 2 (J00002)" or "". */
@@ -118,8 +120,9 @@ static int get_num(json_t *obj, const char *key, double lo, int strict,
     return 0;
 }
 
-/* Fills o[0..jmax] from "o" or "curve". */
-static int read_objective(json_t *job, int jmax, double *o,
+/* Reads "o" or "curve" for a job of bounds up to jmax (as written) and
+ * fills o[0..top], top <= jmax being the bound kept (see instance_read). */
+static int read_objective(json_t *job, int jmax, int top, double *o,
                           const struct where *w, struct bfs_error *e)
 {
     json_t *tab = json_object_get(job, "o");
@@ -139,7 +142,8 @@ static int read_objective(json_t *job, int jmax, double *o,
             json_t *v = json_array_get(tab, (size_t)k);
             if (!json_is_number(v) || !isfinite(json_number_value(v)))
                 return fail(w, e, BFS_EPARSE, "o[%d] is not a number", k);
-            o[k] = json_number_value(v);
+            if (k <= top)
+                o[k] = json_number_value(v);
         }
         if (o[0] != 0.0)
             return fail(w, e, BFS_EINVAL, "o[0] is %g, not 0", o[0]);
@@ -176,7 +180,7 @@ static int read_objective(json_t *job, int jmax, double *o,
             rc = fail(w, e, BFS_EINVAL, "the curve ends at N = %g < jmax %d",
                       bn[n - 1], jmax);
         /* numpy.interp at every count, as the job set's curves */
-        for (int k = 0; rc == 0 && k <= jmax; k++)
+        for (int k = 0; rc == 0 && k <= top; k++)
             o[k] = bfs_interp(k, bn, bo, n);
         xfree(bo);
         xfree(bn);
@@ -189,9 +193,10 @@ static const char *const top_keys[] = {
 static const char *const job_keys[] = {"name", "cur", "jmin",  "jmax", "tcup",
                                        "tcdw", "o",   "curve", "h",    NULL};
 
-/* Fills h[0..jmax] from the optional "h" (the horizon table of --hints);
+/* Reads the optional "h" (the horizon table of --hints) of a job of
+ * bounds up to jmax (as written) and fills h[0..top], as read_objective;
  * *have says whether there was one. */
-static int read_horizon(json_t *job, int jmax, double *h, int *have,
+static int read_horizon(json_t *job, int jmax, int top, double *h, int *have,
                         const struct where *w, struct bfs_error *e)
 {
     json_t *tab = json_object_get(job, "h");
@@ -208,7 +213,8 @@ static int read_horizon(json_t *job, int jmax, double *h, int *have,
         if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
             json_number_value(v) < 0)
             return fail(w, e, BFS_EPARSE, "h[%d] is not a number >= 0", k);
-        h[k] = json_number_value(v);
+        if (k <= top)
+            h[k] = json_number_value(v);
     }
     return 0;
 }
@@ -274,6 +280,12 @@ static int parse(json_t *root, struct instance *in, struct where *w,
             (rc = get_num(job, "tcup", 0, 0, &jb->tcup, w, e)) ||
             (rc = get_num(job, "tcdw", 0, 0, &jb->tcdw, w, e)))
             return rc;
+        /* counts above the pool are never admissible: bounds above it
+         * are kept as pool + 1, and so are the tables */
+        if (jb->jmin > pool + 1)
+            jb->jmin = pool + 1;
+        if (jb->jmax > pool + 1)
+            jb->jmax = pool + 1;
         sum += jb->cur;
         off += (size_t)jb->jmax + 1;
         if (off > INSTANCE_MAX_TABLE)
@@ -288,16 +300,17 @@ static int parse(json_t *root, struct instance *in, struct where *w,
     off = 0;
     for (size_t j = 0; j < nj; j++) {
         struct alloc_job *jb = &in->jobs[j];
+        json_t *job = json_array_get(jobs, j);
+        /* the jmax as written (checked by the first pass) */
+        int jmax = (int)json_integer_value(json_object_get(job, "jmax"));
         if (in->names[j])
             snprintf(w->at, sizeof w->at, "job %zu (%.100s)", j, in->names[j]);
         else
             snprintf(w->at, sizeof w->at, "job %zu", j);
         int have_h;
-        rc = read_objective(json_array_get(jobs, j), jb->jmax, in->o + off, w,
-                            e);
+        rc = read_objective(job, jmax, jb->jmax, in->o + off, w, e);
         if (rc == 0)
-            rc = read_horizon(json_array_get(jobs, j), jb->jmax, in->h + off,
-                              &have_h, w, e);
+            rc = read_horizon(job, jmax, jb->jmax, in->h + off, &have_h, w, e);
         if (rc)
             return rc;
         jb->o = in->o + off;

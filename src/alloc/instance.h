@@ -64,7 +64,9 @@ struct instance {
 /* Reads the instance in path ("-": standard input) into *out.  Returns 0,
  * or BFS_EIO / BFS_EPARSE / BFS_EINVAL with a message that names the file,
  * the line for JSON syntax errors, and the problem ("inst.json: job 2
- * (J00002): jmin 5 > jmax 4"); *out is written only on success. */
+ * (J00002): jmin 5 > jmax 4"); *out is written only on success.  A jmin
+ * or jmax above the pool is kept as pool + 1 (the same admissible counts),
+ * with its table. */
 int instance_read(const char *path, struct instance *out, struct bfs_error *e);
 
 /* Writes p to path atomically (bfs_out_open), one job per line.  names

@@ -51,10 +51,10 @@ static void initial_map(struct replay *r)
     for (size_t a = 0; a < r->n_act; a++) {
         struct rjob *rj = &r->jobs[r->act[a]];
         size_t skip = 0, k = 0, held = 0;
-        if (dealt[a] < (size_t)rj->def->jmin)
+        if (dealt[a] < (size_t)rj->jmin)
             skip = dealt[a];
-        else if (dealt[a] > (size_t)rj->def->jmax)
-            skip = dealt[a] - (size_t)rj->def->jmax;
+        else if (dealt[a] > (size_t)rj->jmax)
+            skip = dealt[a] - (size_t)rj->jmax;
         for (size_t p = a; p < r->n_pool; p += r->n_act, k++)
             if (k >= skip) {
                 r->owner[r->pool[p]] = (int32_t)r->act[a];

@@ -13,6 +13,7 @@
 
 #include "base/util.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,15 +59,28 @@ static double done_fraction(struct replay *r, int64_t t)
     return f < 0 ? 0 : f > 1 ? 1 : f;
 }
 
+/* The job's bounds capped at N + 1 for the replay's N nodes, and its
+ * tables up to the capped Jmax: memory in the machine's size, not in
+ * the job file's numbers.  Counts above N are never admissible (the pool
+ * never holds more than N nodes), so a job with Jmax > N has the same
+ * admissible counts with Jmax N + 1, and a job with Jmin > N (none but 0)
+ * the same with Jmin = Jmax = N + 1. */
 static int job_tables(struct replay *r, struct rjob *rj)
 {
-    const struct job *d = rj->def;
+    struct job d = *rj->def; /* shallow: the capped bounds, the same curve */
+    int top = r->n_nodes < (size_t)INT_MAX ? (int)r->n_nodes + 1 : INT_MAX;
 
-    rj->p = xmalloc(((size_t)d->jmax + 1) * sizeof *rj->p);
-    rj->o = xmalloc(((size_t)d->jmax + 1) * sizeof *rj->o);
-    for (int n = 0; n <= d->jmax; n++)
-        rj->p[n] = curve_eval(&d->curve, d->curve.P, n);
-    return job_objective_table(d, r->o->objective, rj->o, r->o->jobs_path,
+    if (d.jmin > top)
+        d.jmin = top;
+    if (d.jmax > top)
+        d.jmax = top;
+    rj->jmin = d.jmin;
+    rj->jmax = d.jmax;
+    rj->p = xmalloc(((size_t)d.jmax + 1) * sizeof *rj->p);
+    rj->o = xmalloc(((size_t)d.jmax + 1) * sizeof *rj->o);
+    for (int n = 0; n <= d.jmax; n++)
+        rj->p[n] = curve_eval(&d.curve, d.curve.P, n);
+    return job_objective_table(&d, r->o->objective, rj->o, r->o->jobs_path,
                                r->e);
 }
 
@@ -407,8 +421,8 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         r->jobs[r->act[a]].slot = (int)a;
         r->ajobs[a] = (struct alloc_job){
             .cur = rj->held,
-            .jmin = rj->def->jmin,
-            .jmax = rj->def->jmax,
+            .jmin = rj->jmin,
+            .jmax = rj->jmax,
             .tcup = rj->def->tcup,
             .tcdw = rj->def->tcdw,
             .o = rj->o,

@@ -25,7 +25,12 @@ enum { PAUSE_RESCALE, PAUSE_PREEMPT };
  * in both modes; the fields of one mode's cost model are grouped. */
 struct rjob {
     const struct job *def; /* borrowed from the job set */
-    double *p, *o;         /* owned; P(n), O(n) for n = 0..jmax */
+    /* Jmin and Jmax capped at the replay's node count N + 1 (no count
+     * above N can be allocated, so the cap changes no decision, and a
+     * Jmax of 10^9 costs no table of 10^9 entries); the allocator and
+     * the map rules see these. */
+    int jmin, jmax;
+    double *p, *o; /* owned; P(n), O(n) for n = 0..jmax (the capped one) */
     int admitted, finished;
     int held;      /* pool nodes held */
     int target;    /* count decided by the allocator, for the map rule */

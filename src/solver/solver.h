@@ -175,9 +175,16 @@ long solver_worker_pid(const struct solver *s);
 /* Frees s (and ends its child); solver_destroy(NULL) is a no-op. */
 void solver_destroy(struct solver *s);
 
-/* Environment variable read at every isolated solve: "1" makes the child
- * raise SIGSEGV instead of solving, so that tests can check that a
- * crashing solver costs one solve and not the process. */
+/* Environment variable read at every solve, for tests of what a replay
+ * does with a failed or time-limited solve on a chosen call:
+ *   "1"        an isolated solve: the child raises SIGSEGV instead of
+ *              solving (a crash costs one solve, not the process);
+ *   "timeout"  any solve (isolated or not): the solve stops at its time
+ *              limit before the backend searches, as a real limit hit at
+ *              once would: "feasible" with the model's start as the
+ *              incumbent when the backend takes a start and the start is
+ *              feasible, else "no-solution" (no x).
+ * Any other value, or none, changes nothing. */
 #define SOLVER_TEST_CRASH_ENV "BFSIM_TEST_CRASH"
 
 /* Environment variable read by the GLPK backend: "1" makes it commit a
