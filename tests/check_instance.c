@@ -242,6 +242,31 @@ START_TEST(test_huge_table)
 }
 END_TEST
 
+/* A job of jmax 6 in a pool of 2 keeps its counts 0..3 (pool + 1), of
+ * "o" and of the hints' "h" alike: o[n] = n, h[n] = 10 n as written. */
+START_TEST(test_capped_horizon)
+{
+    const char *path = tu_write(
+        "capped.json",
+        "{\"format\": \"bfsim-instance\", \"version\": 1, \"pool\": 2, "
+        "\"tfwd\": 100, \"jobs\": [{\"cur\": 0, \"jmin\": 1, \"jmax\": 6, "
+        "\"tcup\": 0, \"tcdw\": 0, \"o\": [0, 1, 2, 3, 4, 5, 6], "
+        "\"h\": [0, 10, 20, 30, 40, 50, 60]}]}\n");
+    struct instance in;
+    struct bfs_error e;
+
+    bfs_error_clear(&e);
+    ck_assert_msg(instance_read(path, &in, &e) == 0, "%s", e.msg);
+    ck_assert_int_eq(in.jobs[0].jmax, 3);
+    ck_assert_ptr_nonnull(in.jobs[0].h);
+    for (int n = 0; n <= 3; n++) {
+        ck_assert_double_eq(in.jobs[0].o[n], n);
+        ck_assert_double_eq(in.jobs[0].h[n], 10 * n);
+    }
+    instance_release(&in);
+}
+END_TEST
+
 START_TEST(test_missing_file)
 {
     struct instance in;
@@ -380,6 +405,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_curve);
     tcase_add_loop_test(tc, test_errors, 0, sizeof bad / sizeof *bad);
     tcase_add_loop_test(tc, test_huge_table, 0, 2);
+    tcase_add_test(tc, test_capped_horizon);
     tcase_add_test(tc, test_missing_file);
     suite_add_tcase(s, tc);
     tc = tcase_create("cli");
