@@ -14,6 +14,7 @@ libbfsim_a_SOURCES = \
 	src/formats/import_log.c src/formats/import_log.h \
 	src/formats/import_swf.c src/formats/import_slurm.c \
 	src/formats/import_batsim.c src/formats/import_elastisim.c \
+	src/formats/import_sim.c src/formats/import_sim.h \
 	src/formats/hostlist.c src/formats/hostlist.h \
 	src/formats/traceinfo.c src/formats/traceinfo.h \
 	src/formats/gentrace.c src/formats/gentrace.h \
