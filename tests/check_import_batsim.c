@@ -19,35 +19,8 @@
 
 #include "formats/import.h"
 #include "formats/trace.h"
+#include "testimport.h"
 #include "testutil.h"
-
-/* The trace at path as text, times minus t0; *nodes gets its size. */
-static char *trace_text(const char *path, int64_t t0, size_t *nodes)
-{
-    struct trace_reader *r;
-    struct trace_event ev;
-    struct bfs_error e;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    int rc;
-
-    bfs_error_clear(&e);
-    ck_assert_msg(trace_open(path, &r, &e) == 0, "%s", e.msg);
-    *nodes = trace_node_count(r);
-    while ((rc = trace_next(r, &ev, &e)) == 1) {
-        fprintf(f, "%" PRId64, ev.time - t0);
-        for (size_t k = 0; k < ev.n_join; k++)
-            fprintf(f, " +%" PRIu32, ev.join[k]);
-        for (size_t k = 0; k < ev.n_leave; k++)
-            fprintf(f, " -%" PRIu32, ev.leave[k]);
-        fputc('\n', f);
-    }
-    ck_assert_msg(rc == 0, "%s", e.msg);
-    trace_close(r);
-    fclose(f);
-    return text;
-}
 
 /* Converts jobs and/or events text (NULL: not given) with options
  * "name=value;..." and returns the trace as text (malloc'd), or NULL
@@ -57,7 +30,7 @@ static char *convert(const char *jobs, const char *events, const char *opts,
                      struct bfs_error *e)
 {
     static int n;
-    char name[64], buf[512], *save = NULL;
+    char name[64];
     const char *jp = NULL, *ep = NULL, *out;
     struct import_log_opts o;
     struct import_batsim_report r;
@@ -71,22 +44,14 @@ static char *convert(const char *jobs, const char *events, const char *opts,
         ep = tu_write(name, events);
     snprintf(name, sizeof name, "out%d.trace", n++);
     out = tu_tmp(name);
-    import_log_opts_init(&o);
-    snprintf(buf, sizeof buf, "%s", opts ? opts : "");
-    for (char *kv = strtok_r(buf, ";", &save); kv;
-         kv = strtok_r(NULL, ";", &save)) {
-        char *eq = strchr(kv, '=');
-        ck_assert_ptr_nonnull(eq);
-        *eq = '\0';
-        ck_assert_int_eq(import_log_opts_set(&o, kv, eq + 1, NULL), 0);
-    }
+    tu_import_opts(opts, &o);
     bfs_error_clear(e);
     rc = import_batsim(jp, ep, out, NULL, &o, NULL, rep ? rep : &r, e);
     if (rc != 0) {
         ck_assert_int_eq(tu_exists(out), 0);
         return NULL;
     }
-    return trace_text(out, o.origin, nodes);
+    return tu_trace_text(out, o.origin, nodes, NULL);
 }
 
 #define HEADER5                                                                \
