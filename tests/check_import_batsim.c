@@ -390,22 +390,6 @@ START_TEST(test_errors)
 }
 END_TEST
 
-/* Runs "bfsim ARGS"; returns the exit status and stderr (malloc'd). */
-static int run(const char *args, char **err)
-{
-    const char *errf = tu_tmp("stderr.txt");
-    char *cmd = xmalloc(strlen(args) + strlen(errf) + 4096);
-    int st;
-
-    sprintf(cmd, "%s %s >/dev/null 2>%s", tu_bfsim(), args, errf);
-    st = system(cmd);
-    free(cmd);
-    *err = tu_slurp(errf);
-    ck_assert_ptr_nonnull(*err);
-    ck_assert_msg(WIFEXITED(st), "bfsim did not exit normally");
-    return WEXITSTATUS(st);
-}
-
 /* Convert, then replay: the trace of test_combined (simulation time 0 at
  * T = 1612988400) given to one job A that takes every idle node (1..6
  * nodes, never done, no rescaling cost).  A holds what is idle:
@@ -432,7 +416,7 @@ START_TEST(test_convert_replay)
              "convert --from batsim %s --events %s --origin 1612988400 "
              "--machine-nodes 6 -o %s",
              jobs, events, trace);
-    ck_assert_int_eq(run(args, &err), 0);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 0);
     ck_assert_msg(strstr(err, "bfsim: batsim jobs.csv: 3 rows, 2 jobs "
                               "converted; skipped: 1 never ran") != NULL,
                   "%s", err);
@@ -442,7 +426,7 @@ START_TEST(test_convert_replay)
              "replay -q --allocator dp --trace %s --jobs %s --batsim-jobs %s "
              "--summary /dev/null",
              trace, set, out);
-    ck_assert_int_eq(run(args, &err), 0);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 0);
     free(err);
     text = tu_slurp(out);
     ck_assert_ptr_nonnull(text);
@@ -459,7 +443,7 @@ START_TEST(test_convert_replay)
     /* the machine's size inferred: a warning naming --machine-nodes */
     snprintf(args, sizeof args, "convert -q --from batsim %s -o %s", jobs,
              tu_tmp("mix2.trace"));
-    ck_assert_int_eq(run(args, &err), 0);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 0);
     ck_assert_msg(strstr(err,
                          "bfsim: warning: the machine's size was taken "
                          "as the largest resource id + 1 (5 nodes)") != NULL,
@@ -470,7 +454,7 @@ START_TEST(test_convert_replay)
     snprintf(args, sizeof args,
              "convert --from batsim-events %s --machine-nodes 4 -o %s", events,
              tu_tmp("bad.trace"));
-    ck_assert_int_eq(run(args, &err), 1);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 1);
     ck_assert_msg(strstr(err,
                          "mix.txt:1: interval set '5': resource 5 at "
                          "column 1 is beyond the machine's 4 nodes") != NULL,
@@ -482,7 +466,7 @@ START_TEST(test_convert_replay)
     snprintf(args, sizeof args,
              "convert --from batsim-events %s --events %s -o %s", events,
              events, tu_tmp("bad.trace"));
-    ck_assert_int_eq(run(args, &err), 2);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 2);
     free(err);
 }
 END_TEST
@@ -506,7 +490,7 @@ START_TEST(test_info_hints)
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         const char *path = tu_write(cases[k].name, cases[k].text);
         snprintf(args, sizeof args, "info %s", path);
-        ck_assert_int_eq(run(args, &err), 1);
+        ck_assert_int_eq(tu_bfsim_run(args, &err), 1);
         ck_assert_msg(strstr(err, cases[k].title) != NULL, "%s", err);
         snprintf(want, sizeof want, "    bfsim convert --from %s %s -o ",
                  cases[k].from, path);
@@ -515,7 +499,7 @@ START_TEST(test_info_hints)
     }
     snprintf(args, sizeof args, "info %s",
              tu_write("n.csv", "job_id,starting_time,finish_time\n1,0,1\n"));
-    ck_assert_int_eq(run(args, &err), 1);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 1);
     ck_assert_ptr_null(strstr(err, "convert"));
     free(err);
 }

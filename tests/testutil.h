@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -151,6 +152,25 @@ static inline const char *tu_bfsim(void)
     char *p = tu_keep(xmalloc(strlen(b ? b : ".") + 8));
     sprintf(p, "%s/bfsim", b ? b : ".");
     return p;
+}
+
+/* Runs "bfsim ARGS" (the build tree's, tu_bfsim) through the shell,
+ * standard output discarded; returns its exit status, and its standard
+ * error in *err (malloc'd).  The test fails if bfsim does not exit
+ * normally. */
+static inline int tu_bfsim_run(const char *args, char **err)
+{
+    const char *errf = tu_tmp("stderr.txt");
+    char *cmd = xmalloc(strlen(args) + strlen(errf) + 4096);
+    int st;
+
+    sprintf(cmd, "%s %s >/dev/null 2>%s", tu_bfsim(), args, errf);
+    st = system(cmd);
+    free(cmd);
+    *err = tu_slurp(errf);
+    ck_assert_ptr_nonnull(*err);
+    ck_assert_msg(WIFEXITED(st), "bfsim did not exit normally");
+    return WEXITSTATUS(st);
 }
 
 /* A copy of s that lives until exit, for argument vectors. */
