@@ -39,6 +39,7 @@ libbfsim_a_SOURCES = \
 	src/alloc/bench.c src/alloc/bench.h \
 	src/solver/milp.c src/solver/milp.h \
 	src/solver/solver.c src/solver/solver.h src/solver/backend.h \
+	src/solver/backend.c \
 	src/sweep/sweep.c src/sweep/sweep.h
 
 # The dp allocator's row extension is nearly all of a dp replay's time;
