@@ -203,19 +203,8 @@ static void apply_params(Cbc_Model *cm, const char *text)
     char key[64], value[64];
     const char *p = text;
 
-    while (*p) {
-        size_t len = strcspn(p, ","), klen = strcspn(p, "=");
-        if (klen < sizeof key && len - klen - 1 < sizeof value) {
-            memcpy(key, p, klen);
-            key[klen] = '\0';
-            memcpy(value, p + klen + 1, len - klen - 1);
-            value[len - klen - 1] = '\0';
-            Cbc_setParameter(cm, key, value);
-        }
-        p += len;
-        if (*p == ',')
-            p++;
-    }
+    while (solver_param_next(&p, key, sizeof key, value, sizeof value))
+        Cbc_setParameter(cm, key, value);
 }
 
 static void set_options(Cbc_Model *cm, const struct solver_opts *o)

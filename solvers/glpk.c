@@ -331,33 +331,23 @@ static void apply_params(glp_iocp *parm, glp_smcp *smcp, const char *text)
     char key[32], value[64];
     const char *p = text;
 
-    while (*p) {
-        size_t len = strcspn(p, ","), klen = strcspn(p, "=");
-        if (klen < sizeof key && len - klen - 1 < sizeof value) {
-            memcpy(key, p, klen);
-            key[klen] = '\0';
-            memcpy(value, p + klen + 1, len - klen - 1);
-            value[len - klen - 1] = '\0';
-            if (strcmp(key, "mip_gap") == 0)
-                parm->mip_gap = strtod(value, NULL);
-            else if (strcmp(key, "tol_int") == 0)
-                parm->tol_int = strtod(value, NULL);
-            else if (strcmp(key, "tol_obj") == 0)
-                parm->tol_obj = strtod(value, NULL);
-            for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
-                char *base = ints[i].in_smcp ? (char *)smcp : (char *)parm;
-                int v;
-                if (strcmp(ints[i].key, key) != 0)
-                    continue;
-                v = value[0] == '-' || (value[0] >= '0' && value[0] <= '9')
-                        ? atoi(value)
-                        : word_value(value);
-                memcpy(base + ints[i].off, &v, sizeof v);
-            }
+    while (solver_param_next(&p, key, sizeof key, value, sizeof value)) {
+        if (strcmp(key, "mip_gap") == 0)
+            parm->mip_gap = strtod(value, NULL);
+        else if (strcmp(key, "tol_int") == 0)
+            parm->tol_int = strtod(value, NULL);
+        else if (strcmp(key, "tol_obj") == 0)
+            parm->tol_obj = strtod(value, NULL);
+        for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
+            char *base = ints[i].in_smcp ? (char *)smcp : (char *)parm;
+            int v;
+            if (strcmp(ints[i].key, key) != 0)
+                continue;
+            v = value[0] == '-' || (value[0] >= '0' && value[0] <= '9')
+                    ? atoi(value)
+                    : word_value(value);
+            memcpy(base + ints[i].off, &v, sizeof v);
         }
-        p += len;
-        if (*p == ',')
-            p++;
     }
 }
 

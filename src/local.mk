@@ -14,6 +14,7 @@ libbfsim_a_SOURCES = \
 	src/formats/import_log.c src/formats/import_log.h \
 	src/formats/import_swf.c src/formats/import_slurm.c \
 	src/formats/import_batsim.c src/formats/import_elastisim.c \
+	src/formats/import_sim.c src/formats/import_sim.h \
 	src/formats/hostlist.c src/formats/hostlist.h \
 	src/formats/traceinfo.c src/formats/traceinfo.h \
 	src/formats/gentrace.c src/formats/gentrace.h \
@@ -38,6 +39,7 @@ libbfsim_a_SOURCES = \
 	src/alloc/bench.c src/alloc/bench.h \
 	src/solver/milp.c src/solver/milp.h \
 	src/solver/solver.c src/solver/solver.h src/solver/backend.h \
+	src/solver/backend.c \
 	src/sweep/sweep.c src/sweep/sweep.h
 
 # The dp allocator's row extension is nearly all of a dp replay's time;

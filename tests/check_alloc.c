@@ -31,36 +31,9 @@
 
 /* ---- the methods under test ------------------------------------------ */
 
-static const char *method_desc(int i)
-{
-    static char buf[64];
-    snprintf(buf, sizeof buf, "%s/%s/%s", methods[i].name, methods[i].model,
-             methods[i].solver);
-    return buf;
-}
-
 static int is_node(int i)
 {
     return strcmp(methods[i].model, "node") == 0;
-}
-
-static struct allocator *make(int i)
-{
-    struct alloc_opts o;
-    struct allocator *a = NULL;
-    struct bfs_error e;
-
-    alloc_opts_default(&o);
-    o.name = methods[i].name;
-    o.solver = methods[i].solver[0] ? methods[i].solver : NULL;
-    o.model = methods[i].model[0] ? methods[i].model : NULL;
-    /* The tests judge answers, not the machine's speed: a limit that a
-     * loaded or sanitized run could hit would make them flaky. */
-    o.time_limit = 600.0;
-    bfs_error_clear(&e);
-    ck_assert_msg(allocator_create(&o, &a, &e) == 0, "%s: %s", method_desc(i),
-                  e.msg);
-    return a;
 }
 
 /* ---- random instances -------------------------------------------------- */
@@ -342,7 +315,7 @@ static int rounds(int method, int base)
 
 START_TEST(test_random)
 {
-    struct allocator *a = make(_i);
+    struct allocator *a = method_allocator(_i);
     struct inst in;
     int n = rounds(_i, 200);
 
@@ -357,7 +330,7 @@ END_TEST
 
 START_TEST(test_random_legacy_cap)
 {
-    struct allocator *a = make(_i);
+    struct allocator *a = method_allocator(_i);
     struct inst in;
     int n = rounds(_i, 120);
 
@@ -378,7 +351,7 @@ START_TEST(test_lone_job_cap)
     struct alloc_job jb = {.cur = 0, .jmin = 1, .jmax = 10, .o = o};
     struct alloc_problem p = {
         .pool = 10, .tfwd = 100, .n_jobs = 1, .jobs = &jb};
-    struct allocator *a = make(_i);
+    struct allocator *a = method_allocator(_i);
     struct alloc_result r;
     int n;
 
@@ -404,7 +377,7 @@ START_TEST(test_infeasible_cap)
     struct alloc_job jb = {.cur = 4, .jmin = 5, .jmax = 6, .o = o};
     struct alloc_problem p = {
         .pool = 4, .tfwd = 10, .n_jobs = 1, .jobs = &jb, .cap = 2};
-    struct allocator *a = make(_i);
+    struct allocator *a = method_allocator(_i);
     struct alloc_result r;
     int n = -7;
 
@@ -428,7 +401,7 @@ START_TEST(test_ties_by_hand)
         {.cur = 0, .jmin = 1, .jmax = 3, .o = same},
     };
     struct alloc_problem p = {.pool = 4, .tfwd = 1, .n_jobs = 3, .jobs = jobs};
-    struct allocator *a = make(_i);
+    struct allocator *a = method_allocator(_i);
     struct alloc_result r;
     int n[3];
 
@@ -475,7 +448,7 @@ START_TEST(test_shufflenet)
     struct alloc_job jobs[10];
     struct alloc_problem p = {
         .pool = 64, .tfwd = 600, .n_jobs = 10, .jobs = jobs};
-    struct allocator *a = make(_i), *dp;
+    struct allocator *a = method_allocator(_i), *dp;
     struct alloc_opts od;
     struct alloc_result r;
     int n[10], want[10];
@@ -531,7 +504,7 @@ START_TEST(test_node_map_checked)
     int owner[4] = {0, 1, -1, -1}; /* job 0 holds 1 node, not 2 */
     struct alloc_problem p = {
         .pool = 4, .tfwd = 1, .n_jobs = 2, .jobs = jobs, .owner = owner};
-    struct allocator *a = make(_i);
+    struct allocator *a = method_allocator(_i);
     struct alloc_result r;
     struct bfs_error e;
     int n[2];
@@ -719,7 +692,7 @@ static void gen_big(struct inst *in, unsigned seed, int big, int tie)
  * fall back to the table. */
 START_TEST(test_dp_shortcut)
 {
-    struct allocator *a = make(0);
+    struct allocator *a = method_allocator(0);
     struct inst in;
 
     for (int s = 0; s < 400; s++) {
@@ -749,7 +722,7 @@ START_TEST(test_dp_shortcut_by_hand)
                                 {.cur = 0, .jmin = 1, .jmax = 3, .o = o1}};
     struct alloc_problem p = {
         .pool = 100, .tfwd = 1, .n_jobs = 2, .jobs = jobs};
-    struct allocator *a = make(0);
+    struct allocator *a = method_allocator(0);
     struct alloc_result r;
     int n[2];
 
@@ -779,7 +752,7 @@ END_TEST
  * take 8 MB a row; the answers must be brute force's. */
 START_TEST(test_dp_big_pool)
 {
-    struct allocator *a = make(0);
+    struct allocator *a = method_allocator(0);
     struct inst in;
 
     for (int s = 0; s < 300; s++) {
@@ -799,7 +772,7 @@ END_TEST
  * included. */
 START_TEST(test_dp_reuse)
 {
-    struct allocator *a = make(0);
+    struct allocator *a = method_allocator(0);
     struct inst in;
 
     for (int s = 0; s < 300; s++) {
@@ -846,7 +819,7 @@ START_TEST(test_dp_many_identical)
     static double o[17];
     static struct alloc_job jobs[5000];
     struct alloc_problem p = {.pool = 64, .tfwd = 10, .jobs = jobs};
-    struct allocator *a = make(0);
+    struct allocator *a = method_allocator(0);
     struct alloc_result r;
     static int n[5000];
 
@@ -880,7 +853,7 @@ START_TEST(test_dp_memory_bound)
     static struct alloc_job jobs[4000];
     struct alloc_problem p = {
         .pool = 5000, .tfwd = 10, .n_jobs = 4000, .jobs = jobs};
-    struct allocator *a = make(0);
+    struct allocator *a = method_allocator(0);
     struct alloc_result r;
     struct bfs_error e;
     static int n[4000];
@@ -921,7 +894,7 @@ START_TEST(test_dp_time_limit)
     static int n[NJ], opt[NJ];
     struct alloc_problem p = {.pool = 1500, .n_jobs = NJ, .jobs = jobs};
     struct alloc_opts od;
-    struct allocator *fast, *full = make(0);
+    struct allocator *fast, *full = method_allocator(0);
     struct alloc_result r, ro;
 
     alloc_opts_default(&od);
@@ -984,7 +957,7 @@ END_TEST
  * not the shortcut, answers.  Brute force judges every answer. */
 START_TEST(test_dp_rows_reused)
 {
-    struct allocator *a = make(0);
+    struct allocator *a = method_allocator(0);
     struct inst in;
 
     for (int s = 0; s < 300; s++) {

@@ -248,32 +248,6 @@ START_TEST(test_run)
 }
 END_TEST
 
-static const char *bfsim(void)
-{
-    static char path[4096];
-    const char *b = getenv("BFS_TOP_BUILDDIR");
-
-    if (!b || !*b)
-        return NULL;
-    snprintf(path, sizeof path, "%s/bfsim", b);
-    return tu_exists(path) ? path : NULL;
-}
-
-/* Runs bfsim with args; returns its exit status, its standard output in
- * *out and its standard error in *err (both malloc'd). */
-static int run(const char *args, char **out, char **err)
-{
-    const char *o = tu_tmp("out.txt"), *r = tu_tmp("err.txt");
-    char cmd[8192];
-    int st;
-
-    snprintf(cmd, sizeof cmd, "%s %s > %s 2> %s", bfsim(), args, o, r);
-    st = system(cmd);
-    *out = tu_slurp(o);
-    *err = tu_slurp(r);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* The agreement check fires on a 50% gap, on either solver, and stays
  * quiet on exact configurations; the CSV has a row per pair. */
 START_TEST(test_cli)
@@ -283,14 +257,14 @@ START_TEST(test_cli)
     char args[8192], *out, *err;
     size_t lines = 0;
 
-    if (!bfsim())
+    if (!tu_bfsim_built())
         return;
     for (size_t i = 0; i < solver_count(); i++) {
         const char *b = solver_backend_name(i);
         snprintf(args, sizeof args,
                  "solve --config dp --config 'milp:%s,%s=0.5' %s", b,
                  strcmp(b, "cbc") == 0 ? "ratioGap" : "mip_gap", inst);
-        ck_assert_int_eq(run(args, &out, &err), 1);
+        ck_assert_int_eq(tu_bfsim_output(args, &out, &err), 1);
         ck_assert_msg(strstr(err, "both proved optimal objectives 331660 "
                                   "and ") != NULL,
                       "%s", err);
@@ -302,7 +276,7 @@ START_TEST(test_cli)
                  "solve -j 2 --config dp --config milp:%s --config "
                  "milp:node:%s --csv %s %s %s",
                  b, b, csv, inst, inst);
-        ck_assert_int_eq(run(args, &out, &err), 0);
+        ck_assert_int_eq(tu_bfsim_output(args, &out, &err), 0);
         ck_assert_msg(strstr(out, "disagreements: 0") != NULL, "%s", out);
         ck_assert_ptr_nonnull(strstr(out, "shift 10 s"));
         free(out);
@@ -322,24 +296,24 @@ START_TEST(test_cli)
     /* usage errors */
     snprintf(args, sizeof args, "solve --config 'milp:cbc,frobnicate=1' %s",
              inst);
-    ck_assert_int_eq(run(args, &out, &err), 2);
+    ck_assert_int_eq(tu_bfsim_output(args, &out, &err), 2);
     ck_assert_ptr_nonnull(strstr(err, "frobnicate"));
     free(out);
     free(err);
     snprintf(args, sizeof args, "solve --config dp --allocator dp %s", inst);
-    ck_assert_int_eq(run(args, &out, &err), 2);
+    ck_assert_int_eq(tu_bfsim_output(args, &out, &err), 2);
     free(out);
     free(err);
     snprintf(args, sizeof args, "solve --config dp --json %s", inst);
-    ck_assert_int_eq(run(args, &out, &err), 2);
+    ck_assert_int_eq(tu_bfsim_output(args, &out, &err), 2);
     free(out);
     free(err);
-    ck_assert_int_eq(run("solve --config dp", &out, &err), 2);
+    ck_assert_int_eq(tu_bfsim_output("solve --config dp", &out, &err), 2);
     ck_assert_ptr_nonnull(strstr(err, "missing instance"));
     free(out);
     free(err);
     snprintf(args, sizeof args, "solve -j 0 --config dp %s", inst);
-    ck_assert_int_eq(run(args, &out, &err), 2);
+    ck_assert_int_eq(tu_bfsim_output(args, &out, &err), 2);
     free(out);
     free(err);
 }
@@ -375,13 +349,13 @@ START_TEST(test_h5)
     double v[16];
     hid_t f;
 
-    if (!bfsim() || !solver_find("glpk"))
+    if (!tu_bfsim_built() || !solver_find("glpk"))
         return;
     /* a, b, c: the lone job twice (1000) and the branch instance */
     snprintf(args, sizeof args,
              "solve --config dp --config 'milp:glpk,mip_gap=0.5' -o %s %s", h5,
              d);
-    ck_assert_int_eq(run(args, &out, &err), 1);
+    ck_assert_int_eq(tu_bfsim_output(args, &out, &err), 1);
     free(out);
     free(err);
     f = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT);

@@ -13,23 +13,6 @@
 
 #define T0 "1612988400"
 
-/* Runs "bfsim ARGS" with stderr captured; returns the exit status and
- * the captured text in *err (malloc'd). */
-static int run(const char *args, char **err)
-{
-    const char *errf = tu_tmp("stderr.txt");
-    char *cmd = xmalloc(strlen(args) + strlen(errf) + 4096);
-    int st;
-
-    sprintf(cmd, "%s %s >/dev/null 2>%s", tu_bfsim(), args, errf);
-    st = system(cmd);
-    free(cmd);
-    *err = tu_slurp(errf);
-    ck_assert_ptr_nonnull(*err);
-    ck_assert_msg(WIFEXITED(st), "bfsim did not exit normally");
-    return WEXITSTATUS(st);
-}
-
 static const char *good_trace(void)
 {
     return tu_write("good.trace", "bfsim-trace 1\nnode a\nnode b\n" T0
@@ -55,7 +38,7 @@ static void expect_input_error(const char *trace, const char *jobs,
     snprintf(args, sizeof args,
              "replay -q --trace %s --jobs %s --steps %s --summary %s", trace,
              jobs, steps, summ);
-    ck_assert_int_eq(run(args, &err), 1);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 1);
     ck_assert_msg(strstr(err, where) != NULL, "expected '%s' in: %s", where,
                   err);
     ck_assert_int_eq(tu_exists(steps), 0);
@@ -83,7 +66,7 @@ START_TEST(test_negative_count)
 
     expect_input_error(good_trace(), jobs, "neg.jobs:3:");
     /* A negative node count on the command line is a usage error. */
-    ck_assert_int_eq(run("replay --nodes -3", &err), 2);
+    ck_assert_int_eq(tu_bfsim_run("replay --nodes -3", &err), 2);
     ck_assert_ptr_nonnull(strstr(err, "--nodes"));
     free(err);
 }
@@ -143,7 +126,7 @@ START_TEST(test_good_run)
     snprintf(args, sizeof args,
              "replay -q --trace %s --jobs %s --steps %s --summary %s",
              good_trace(), good_jobs(), steps, summ);
-    ck_assert_int_eq(run(args, &err), 0);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 0);
     json = tu_slurp(summ);
     ck_assert_ptr_nonnull(json);
     ck_assert_ptr_nonnull(strstr(json, "\"events\": "));
@@ -167,7 +150,7 @@ START_TEST(test_output_fifo)
     ck_assert_int_eq(mkfifo(fifo, 0600), 0);
     snprintf(args, sizeof args, "replay -q --trace %s --jobs %s -o %s",
              good_trace(), good_jobs(), fifo);
-    ck_assert_int_eq(run(args, &err), 1);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 1);
     snprintf(want, sizeof want, "%s: not a regular file", fifo);
     ck_assert_msg(strstr(err, want) != NULL, "expected '%s' in: %s", want, err);
     ck_assert_int_eq(lstat(fifo, &st), 0);
@@ -186,7 +169,7 @@ START_TEST(test_info_time_overflow)
     char args[8192], want[4200], *err;
 
     snprintf(args, sizeof args, "info %s", p);
-    ck_assert_int_eq(run(args, &err), 1);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 1);
     snprintf(want, sizeof want,
              "%s:4: event time 9223372036854775807 is out "
              "of range",
@@ -211,7 +194,7 @@ START_TEST(test_outputs_all_or_none)
              "replay -q --trace %s --jobs %s --steps %s --summary %s "
              "--job-log %s",
              good_trace(), good_jobs(), steps, summ, jlog);
-    ck_assert_int_eq(run(args, &err), 1);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 1);
     ck_assert_msg(strstr(err, "no-such-dir") != NULL, "%s", err);
     ck_assert_int_eq(tu_exists(steps), 0);
     ck_assert_int_eq(tu_exists(summ), 0);
@@ -223,16 +206,16 @@ START_TEST(test_usage)
 {
     char *err;
 
-    ck_assert_int_eq(run("--version", &err), 0);
+    ck_assert_int_eq(tu_bfsim_run("--version", &err), 0);
     free(err);
-    ck_assert_int_eq(run("replay --no-such-option", &err), 2);
+    ck_assert_int_eq(tu_bfsim_run("replay --no-such-option", &err), 2);
     ck_assert_ptr_nonnull(strstr(err, "--no-such-option"));
     free(err);
-    ck_assert_int_eq(run("no-such-command", &err), 2);
+    ck_assert_int_eq(tu_bfsim_run("no-such-command", &err), 2);
     free(err);
-    ck_assert_int_eq(run("replay --start yesterday", &err), 2);
+    ck_assert_int_eq(tu_bfsim_run("replay --start yesterday", &err), 2);
     free(err);
-    ck_assert_int_eq(run("replay --compat other", &err), 2);
+    ck_assert_int_eq(tu_bfsim_run("replay --compat other", &err), 2);
     free(err);
 }
 END_TEST
@@ -241,7 +224,7 @@ END_TEST
 static void expect_usage(const char *args, const char *want)
 {
     char *err;
-    int st = run(args, &err);
+    int st = tu_bfsim_run(args, &err);
 
     ck_assert_msg(st == 2, "%s: status %d (%s)", args, st, err);
     ck_assert_msg(strstr(err, want) != NULL, "%s: '%s' lacks '%s'", args, err,

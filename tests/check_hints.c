@@ -109,97 +109,17 @@ static double hinted_objective(const struct alloc_problem *p, const int *n)
     return z;
 }
 
-struct bf {
-    const struct alloc_problem *p;
-    const size_t *order;
-    int n[MAXJ], best[MAXJ];
-    double zmax, thr;
-    int pass, have;
-};
-
-/* 1 if x comes before y: more jobs at their count, fewer nodes, then the
- * larger count at the first job of the order where they differ. */
-static int bf_better(const struct bf *b, const int *x, const int *y)
-{
-    const struct alloc_problem *p = b->p;
-    int kx = 0, ky = 0, sx = 0, sy = 0;
-
-    for (size_t j = 0; j < p->n_jobs; j++) {
-        kx += x[j] == p->jobs[j].cur;
-        ky += y[j] == p->jobs[j].cur;
-        sx += x[j];
-        sy += y[j];
-    }
-    if (kx != ky)
-        return kx > ky;
-    if (sx != sy)
-        return sx < sy;
-    for (size_t k = 0; k < p->n_jobs; k++) {
-        size_t j = b->order[k];
-        if (x[j] != y[j])
-            return x[j] > y[j];
-    }
-    return 0;
-}
-
-static void bf_rec(struct bf *b, size_t j, int left)
-{
-    const struct alloc_problem *p = b->p;
-
-    if (j == p->n_jobs) {
-        double z = hinted_objective(p, b->n);
-        if (b->pass == 0) {
-            if (z > b->zmax)
-                b->zmax = z;
-        } else if (z >= b->thr && (!b->have || bf_better(b, b->n, b->best))) {
-            memcpy(b->best, b->n, sizeof b->best);
-            b->have = 1;
-        }
-        return;
-    }
-    for (int n = 0; n <= left && n <= p->jobs[j].jmax; n++)
-        if (n == 0 || n >= p->jobs[j].jmin) {
-            b->n[j] = n;
-            bf_rec(b, j + 1, left - n);
-        }
-}
-
-/* Every value is an integer, so the tied vectors are those with exactly
- * the best objective (the allocators' tolerance is far below 1). */
-static int brute_force(const struct alloc_problem *p, const size_t *order,
-                       int *out)
-{
-    struct bf b;
-
-    memset(&b, 0, sizeof b);
-    b.p = p;
-    b.order = order;
-    b.zmax = -HUGE_VAL;
-    bf_rec(&b, 0, p->pool);
-    b.pass = 1;
-    b.thr = b.zmax - 0.5;
-    bf_rec(&b, 0, p->pool);
-    memcpy(out, b.best, p->n_jobs * sizeof *out);
-    return b.have;
-}
-
 /* _i: method (_i / 2), order (_i % 2: admission order, reversed). */
 START_TEST(test_methods_brute_force)
 {
     int mi = _i / 2, reversed = _i % 2;
-    struct alloc_opts ao;
-    struct allocator *a = NULL;
+    struct allocator *a;
     struct bfs_error e;
     int node = strcmp(methods[mi].model, "node") == 0;
     int rounds = node ? 60 : 400, changed = 0;
 
-    alloc_opts_default(&ao);
-    ao.name = methods[mi].name;
-    ao.solver = methods[mi].solver[0] ? methods[mi].solver : NULL;
-    ao.model = methods[mi].model[0] ? methods[mi].model : NULL;
-    ao.time_limit = 600.0;
     bfs_error_clear(&e);
-    ck_assert_msg(allocator_create(&ao, &a, &e) == 0, "%s", e.msg);
+    a = method_allocator(mi);
     for (int s = 0; s < rounds; s++) {
         unsigned seed = 11 + (unsigned)s * 104729u;
         struct inst in;
@@ -212,14 +132,14 @@ START_TEST(test_methods_brute_force)
         gen(&in, seed);
         for (size_t k = 0; k < in.p.n_jobs; k++)
             order[k] = reversed ? in.p.n_jobs - 1 - k : k;
-        ck_assert(brute_force(&in.p, order, want));
+        ck_assert(ordered_brute_force(&in.p, order, hinted_objective, want));
         /* the hints do change answers (else this test could not fail) */
         q = in.p;
         memcpy(nohint, in.jobs, sizeof nohint);
         for (size_t j = 0; j < in.p.n_jobs; j++)
             nohint[j].h = NULL;
         q.jobs = nohint;
-        brute_force(&q, order, plain);
+        ordered_brute_force(&q, order, hinted_objective, plain);
         changed += memcmp(want, plain, in.p.n_jobs * sizeof *want) != 0;
         memset(&r, 0, sizeof r);
         r.counts = got;

@@ -19,35 +19,8 @@
 
 #include "formats/import.h"
 #include "formats/trace.h"
+#include "testimport.h"
 #include "testutil.h"
-
-/* The trace at path as text, times minus t0; *nodes gets its size. */
-static char *trace_text(const char *path, int64_t t0, size_t *nodes)
-{
-    struct trace_reader *r;
-    struct trace_event ev;
-    struct bfs_error e;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    int rc;
-
-    bfs_error_clear(&e);
-    ck_assert_msg(trace_open(path, &r, &e) == 0, "%s", e.msg);
-    *nodes = trace_node_count(r);
-    while ((rc = trace_next(r, &ev, &e)) == 1) {
-        fprintf(f, "%" PRId64, ev.time - t0);
-        for (size_t k = 0; k < ev.n_join; k++)
-            fprintf(f, " +%" PRIu32, ev.join[k]);
-        for (size_t k = 0; k < ev.n_leave; k++)
-            fprintf(f, " -%" PRIu32, ev.leave[k]);
-        fputc('\n', f);
-    }
-    ck_assert_msg(rc == 0, "%s", e.msg);
-    trace_close(r);
-    fclose(f);
-    return text;
-}
 
 /* Converts jobs and/or events text (NULL: not given) with options
  * "name=value;..." and returns the trace as text (malloc'd), or NULL
@@ -57,7 +30,7 @@ static char *convert(const char *jobs, const char *events, const char *opts,
                      struct bfs_error *e)
 {
     static int n;
-    char name[64], buf[512], *save = NULL;
+    char name[64];
     const char *jp = NULL, *ep = NULL, *out;
     struct import_log_opts o;
     struct import_batsim_report r;
@@ -71,22 +44,14 @@ static char *convert(const char *jobs, const char *events, const char *opts,
         ep = tu_write(name, events);
     snprintf(name, sizeof name, "out%d.trace", n++);
     out = tu_tmp(name);
-    import_log_opts_init(&o);
-    snprintf(buf, sizeof buf, "%s", opts ? opts : "");
-    for (char *kv = strtok_r(buf, ";", &save); kv;
-         kv = strtok_r(NULL, ";", &save)) {
-        char *eq = strchr(kv, '=');
-        ck_assert_ptr_nonnull(eq);
-        *eq = '\0';
-        ck_assert_int_eq(import_log_opts_set(&o, kv, eq + 1, NULL), 0);
-    }
+    tu_import_opts(opts, &o);
     bfs_error_clear(e);
     rc = import_batsim(jp, ep, out, NULL, &o, NULL, rep ? rep : &r, e);
     if (rc != 0) {
         ck_assert_int_eq(tu_exists(out), 0);
         return NULL;
     }
-    return trace_text(out, o.origin, nodes);
+    return tu_trace_text(out, o.origin, nodes, NULL);
 }
 
 #define HEADER5                                                                \
@@ -425,22 +390,6 @@ START_TEST(test_errors)
 }
 END_TEST
 
-/* Runs "bfsim ARGS"; returns the exit status and stderr (malloc'd). */
-static int run(const char *args, char **err)
-{
-    const char *errf = tu_tmp("stderr.txt");
-    char *cmd = xmalloc(strlen(args) + strlen(errf) + 4096);
-    int st;
-
-    sprintf(cmd, "%s %s >/dev/null 2>%s", tu_bfsim(), args, errf);
-    st = system(cmd);
-    free(cmd);
-    *err = tu_slurp(errf);
-    ck_assert_ptr_nonnull(*err);
-    ck_assert_msg(WIFEXITED(st), "bfsim did not exit normally");
-    return WEXITSTATUS(st);
-}
-
 /* Convert, then replay: the trace of test_combined (simulation time 0 at
  * T = 1612988400) given to one job A that takes every idle node (1..6
  * nodes, never done, no rescaling cost).  A holds what is idle:
@@ -467,7 +416,7 @@ START_TEST(test_convert_replay)
              "convert --from batsim %s --events %s --origin 1612988400 "
              "--machine-nodes 6 -o %s",
              jobs, events, trace);
-    ck_assert_int_eq(run(args, &err), 0);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 0);
     ck_assert_msg(strstr(err, "bfsim: batsim jobs.csv: 3 rows, 2 jobs "
                               "converted; skipped: 1 never ran") != NULL,
                   "%s", err);
@@ -477,7 +426,7 @@ START_TEST(test_convert_replay)
              "replay -q --allocator dp --trace %s --jobs %s --batsim-jobs %s "
              "--summary /dev/null",
              trace, set, out);
-    ck_assert_int_eq(run(args, &err), 0);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 0);
     free(err);
     text = tu_slurp(out);
     ck_assert_ptr_nonnull(text);
@@ -494,7 +443,7 @@ START_TEST(test_convert_replay)
     /* the machine's size inferred: a warning naming --machine-nodes */
     snprintf(args, sizeof args, "convert -q --from batsim %s -o %s", jobs,
              tu_tmp("mix2.trace"));
-    ck_assert_int_eq(run(args, &err), 0);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 0);
     ck_assert_msg(strstr(err,
                          "bfsim: warning: the machine's size was taken "
                          "as the largest resource id + 1 (5 nodes)") != NULL,
@@ -505,7 +454,7 @@ START_TEST(test_convert_replay)
     snprintf(args, sizeof args,
              "convert --from batsim-events %s --machine-nodes 4 -o %s", events,
              tu_tmp("bad.trace"));
-    ck_assert_int_eq(run(args, &err), 1);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 1);
     ck_assert_msg(strstr(err,
                          "mix.txt:1: interval set '5': resource 5 at "
                          "column 1 is beyond the machine's 4 nodes") != NULL,
@@ -517,7 +466,7 @@ START_TEST(test_convert_replay)
     snprintf(args, sizeof args,
              "convert --from batsim-events %s --events %s -o %s", events,
              events, tu_tmp("bad.trace"));
-    ck_assert_int_eq(run(args, &err), 2);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 2);
     free(err);
 }
 END_TEST
@@ -541,7 +490,7 @@ START_TEST(test_info_hints)
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         const char *path = tu_write(cases[k].name, cases[k].text);
         snprintf(args, sizeof args, "info %s", path);
-        ck_assert_int_eq(run(args, &err), 1);
+        ck_assert_int_eq(tu_bfsim_run(args, &err), 1);
         ck_assert_msg(strstr(err, cases[k].title) != NULL, "%s", err);
         snprintf(want, sizeof want, "    bfsim convert --from %s %s -o ",
                  cases[k].from, path);
@@ -550,7 +499,7 @@ START_TEST(test_info_hints)
     }
     snprintf(args, sizeof args, "info %s",
              tu_write("n.csv", "job_id,starting_time,finish_time\n1,0,1\n"));
-    ck_assert_int_eq(run(args, &err), 1);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 1);
     ck_assert_ptr_null(strstr(err, "convert"));
     free(err);
 }

@@ -17,41 +17,8 @@
 
 #include "formats/import.h"
 #include "formats/trace.h"
+#include "testimport.h"
 #include "testutil.h"
-
-/* The trace at path as text, one "SECONDS +joined -left" line per event,
- * times minus t0; *names gets the node names, blank-separated. */
-static char *trace_text(const char *path, int64_t t0, char names[256])
-{
-    struct trace_reader *r;
-    struct trace_event ev;
-    struct bfs_error e;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    int rc;
-
-    bfs_error_clear(&e);
-    ck_assert_msg(trace_open(path, &r, &e) == 0, "%s", e.msg);
-    names[0] = '\0';
-    for (size_t i = 0; i < trace_node_count(r); i++) {
-        size_t n = strlen(names);
-        snprintf(names + n, 256 - n, "%s%s", i ? " " : "",
-                 trace_node_name(r, i));
-    }
-    while ((rc = trace_next(r, &ev, &e)) == 1) {
-        fprintf(f, "%" PRId64, ev.time - t0);
-        for (size_t k = 0; k < ev.n_join; k++)
-            fprintf(f, " +%" PRIu32, ev.join[k]);
-        for (size_t k = 0; k < ev.n_leave; k++)
-            fprintf(f, " -%" PRIu32, ev.leave[k]);
-        fputc('\n', f);
-    }
-    ck_assert_msg(rc == 0, "%s", e.msg);
-    trace_close(r);
-    fclose(f);
-    return text;
-}
 
 /* Converts text with options "name=value;..."; returns the trace as text
  * or NULL with the error in *e (nothing written then). */
@@ -60,7 +27,7 @@ static char *convert(const char *text, const char *opts,
                      struct bfs_error *e)
 {
     static int n;
-    char name[64], buf[512], *save = NULL;
+    char name[64];
     const char *in, *out;
     struct import_log_opts o;
     struct import_elastisim_report r;
@@ -69,21 +36,13 @@ static char *convert(const char *text, const char *opts,
     in = tu_write(name, text);
     snprintf(name, sizeof name, "out%d.trace", n++);
     out = tu_tmp(name);
-    import_log_opts_init(&o);
-    snprintf(buf, sizeof buf, "%s", opts ? opts : "");
-    for (char *kv = strtok_r(buf, ";", &save); kv;
-         kv = strtok_r(NULL, ";", &save)) {
-        char *eq = strchr(kv, '=');
-        ck_assert_ptr_nonnull(eq);
-        *eq = '\0';
-        ck_assert_int_eq(import_log_opts_set(&o, kv, eq + 1, NULL), 0);
-    }
+    tu_import_opts(opts, &o);
     bfs_error_clear(e);
     if (import_elastisim(in, out, NULL, &o, NULL, rep ? rep : &r, e) != 0) {
         ck_assert_int_eq(tu_exists(out), 0);
         return NULL;
     }
-    return trace_text(out, o.origin, names);
+    return tu_trace_text(out, o.origin, NULL, names);
 }
 
 #define HEADER "Time,Node,State,Running jobs,Expected jobs\n"

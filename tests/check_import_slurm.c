@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "formats/import.h"
+#include "testimport.h"
 #include "testutil.h"
 #include "formats/trace.h"
 
@@ -82,7 +83,7 @@ static int convert(const char *text, const char *path, const char *opts,
                    struct readback *rb, struct bfs_error *e)
 {
     static int n;
-    char name[64], buf[512], *save = NULL;
+    char name[64];
     const char *in, *out;
     struct import_log_opts o;
     struct import_stats st;
@@ -92,15 +93,7 @@ static int convert(const char *text, const char *path, const char *opts,
     in = text ? tu_write(name, text) : path;
     snprintf(name, sizeof name, "out%d.trace.gz", n++);
     out = last_out = tu_tmp(name);
-    import_log_opts_init(&o);
-    snprintf(buf, sizeof buf, "%s", opts ? opts : "");
-    for (char *kv = strtok_r(buf, ";", &save); kv;
-         kv = strtok_r(NULL, ";", &save)) {
-        char *eq = strchr(kv, '=');
-        ck_assert_ptr_nonnull(eq);
-        *eq = '\0';
-        ck_assert_int_eq(import_log_opts_set(&o, kv, eq + 1, NULL), 0);
-    }
+    tu_import_opts(opts, &o);
     bfs_error_clear(e);
     rc = import_slurm(in, out, NULL, &o, &st, rep, e);
     if (rc == 0) {

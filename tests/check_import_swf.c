@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "formats/import.h"
+#include "testimport.h"
 #include "testutil.h"
 #include "formats/trace.h"
 #include "formats/traceinfo.h"
@@ -77,7 +78,7 @@ static int convert(const char *text, const char *opts,
                    struct bfs_error *e)
 {
     static int n;
-    char name[64], buf[512], *save = NULL;
+    char name[64];
     const char *in, *out;
     struct import_log_opts o;
     struct import_stats st;
@@ -87,15 +88,7 @@ static int convert(const char *text, const char *opts,
     in = tu_write(name, text);
     snprintf(name, sizeof name, "out%d.trace", n++);
     out = tu_tmp(name);
-    import_log_opts_init(&o);
-    snprintf(buf, sizeof buf, "%s", opts ? opts : "");
-    for (char *kv = strtok_r(buf, ";", &save); kv;
-         kv = strtok_r(NULL, ";", &save)) {
-        char *eq = strchr(kv, '=');
-        ck_assert_ptr_nonnull(eq);
-        *eq = '\0';
-        ck_assert_int_eq(import_log_opts_set(&o, kv, eq + 1, NULL), 0);
-    }
+    tu_import_opts(opts, &o);
     bfs_error_clear(e);
     rc = import_swf(in, out, NULL, &o, &st, rep, e);
     if (rc == 0) {

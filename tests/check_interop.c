@@ -11,22 +11,6 @@
 #include <string.h>
 #include <sys/wait.h>
 
-/* Runs "bfsim ARGS"; returns the exit status and stderr (malloc'd). */
-static int run(const char *args, char **err)
-{
-    const char *errf = tu_tmp("stderr.txt");
-    char *cmd = xmalloc(strlen(args) + strlen(errf) + 4096);
-    int st;
-
-    sprintf(cmd, "%s %s >/dev/null 2>%s", tu_bfsim(), args, errf);
-    st = system(cmd);
-    free(cmd);
-    *err = tu_slurp(errf);
-    ck_assert_ptr_nonnull(*err);
-    ck_assert_msg(WIFEXITED(st), "bfsim did not exit normally");
-    return WEXITSTATUS(st);
-}
-
 static void expect_has(const char *text, const char *want)
 {
     ck_assert_msg(strstr(text, want) != NULL, "expected '%s' in:\n%s", want,
@@ -48,7 +32,7 @@ START_TEST(test_swf_no_maxnodes)
 
     snprintf(args, sizeof args, "convert -q --from swf %s -o %s", log,
              tu_tmp("grid.trace"));
-    ck_assert_int_eq(run(args, &err), 0);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 0);
     expect_has(err, "bfsim: warning: the SWF header gives no MaxNodes: the "
                     "log became one machine of 100 nodes");
     expect_has(err, "bfsim: warning: the 100 nodes are busy 93.3% of the "
@@ -59,7 +43,7 @@ START_TEST(test_swf_no_maxnodes)
     snprintf(args, sizeof args,
              "convert -q --from swf %s -o %s --machine-nodes 100", log,
              tu_tmp("grid2.trace"));
-    ck_assert_int_eq(run(args, &err), 0);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 0);
     ck_assert_ptr_null(strstr(err, "MaxNodes"));
     expect_has(err, "busy 93.3% of the time");
     free(err);
@@ -68,7 +52,7 @@ START_TEST(test_swf_no_maxnodes)
     snprintf(args, sizeof args,
              "convert -q --from swf %s -o %s --machine-nodes 200", log,
              tu_tmp("grid3.trace"));
-    ck_assert_int_eq(run(args, &err), 0);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 0);
     ck_assert_str_eq(err, "");
     free(err);
 }
@@ -84,7 +68,7 @@ START_TEST(test_swf_maxnodes)
 
     snprintf(args, sizeof args, "convert -q --from swf %s -o %s", log,
              tu_tmp("one.trace"));
-    ck_assert_int_eq(run(args, &err), 0);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 0);
     ck_assert_str_eq(err, "");
     free(err);
 }
@@ -101,7 +85,7 @@ START_TEST(test_slurm_busy)
 
     snprintf(args, sizeof args, "convert -q --from slurm %s -o %s", log,
              tu_tmp("s.trace"));
-    ck_assert_int_eq(run(args, &err), 0);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 0);
     expect_has(err, "bfsim: warning: the 4 nodes are busy 100.0% of the "
                     "time on average");
     free(err);
@@ -114,7 +98,7 @@ static void expect_hint(const char *path, const char *from)
     char args[4096], want[4096], *err;
 
     snprintf(args, sizeof args, "info %s", path);
-    ck_assert_int_eq(run(args, &err), 1);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 1);
     expect_has(err, "not a bfsim trace");
     snprintf(want, sizeof want, "    bfsim convert --from %s %s -o ", from,
              path);
@@ -150,7 +134,7 @@ START_TEST(test_info_hints)
 
     /* anything else: the error alone */
     snprintf(cmd, sizeof cmd, "info %s", tu_write("x.txt", "hello\n1 2 3\n"));
-    ck_assert_int_eq(run(cmd, &err), 1);
+    ck_assert_int_eq(tu_bfsim_run(cmd, &err), 1);
     expect_has(err, "not a bfsim trace");
     ck_assert_ptr_null(strstr(err, "convert"));
     free(err);

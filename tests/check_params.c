@@ -280,31 +280,6 @@ END_TEST
 
 /* ---- the allocator and the command line -------------------------------- */
 
-static const char *bfsim(void)
-{
-    static char path[4096];
-    const char *b = getenv("BFS_TOP_BUILDDIR");
-
-    if (!b || !*b)
-        return NULL;
-    snprintf(path, sizeof path, "%s/bfsim", b);
-    return tu_exists(path) ? path : NULL;
-}
-
-/* Runs bfsim with args, standard output and error to a file; returns its
- * exit status and output (malloc'd). */
-static int run(const char *args, char **out)
-{
-    const char *o = tu_tmp("out.txt");
-    char cmd[8192];
-    int st;
-
-    snprintf(cmd, sizeof cmd, "%s %s > %s 2>&1", bfsim(), args, o);
-    st = system(cmd);
-    *out = tu_slurp(o);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* Solves the branch instance with the allocator options; returns the
  * status and the objective in *obj. */
 static int solve_branch(const char *alloc, const char *solver, double *obj)
@@ -397,7 +372,7 @@ START_TEST(test_cli)
     char args[8192], *out;
     json_t *root;
 
-    if (!bfsim() || solver_count() == 0)
+    if (!tu_bfsim_built() || solver_count() == 0)
         return;
     for (size_t i = 0; i < solver_count(); i++) {
         const char *b = solver_backend_name(i);
@@ -405,7 +380,7 @@ START_TEST(test_cli)
         size_t n;
         /* help lists every key with its values, exit 0 */
         snprintf(args, sizeof args, "solve --solver %s,help", b);
-        ck_assert_int_eq(run(args, &out), 0);
+        ck_assert_int_eq(tu_bfsim_output(args, &out, NULL), 0);
         t = solver_params_table(b, &n);
         for (size_t k = 0; k < n; k++)
             ck_assert_msg(strstr(out, t[k].key) != NULL, "%s: %s", b, t[k].key);
@@ -414,21 +389,21 @@ START_TEST(test_cli)
         /* an unknown key: usage error naming it and the accepted ones */
         snprintf(args, sizeof args, "solve --solver %s,frobnicate=2 %s", b,
                  inst);
-        ck_assert_int_eq(run(args, &out), 2);
+        ck_assert_int_eq(tu_bfsim_output(args, &out, NULL), 2);
         ck_assert_msg(strstr(out, "frobnicate") && strstr(out, t[0].key), "%s",
                       out);
         free(out);
         /* a bad value: usage error naming the key */
         snprintf(args, sizeof args, "solve --solver %s,%s=zzz %s", b, t[0].key,
                  inst);
-        ck_assert_int_eq(run(args, &out), 2);
+        ck_assert_int_eq(tu_bfsim_output(args, &out, NULL), 2);
         ck_assert_msg(strstr(out, t[0].key) && strstr(out, "zzz"), "%s", out);
         free(out);
         /* the replay refuses it too, before replaying */
         snprintf(args, sizeof args,
                  "replay -q --trace %s --solver %s,frobnicate=2 --summary %s",
                  tu_src("traces/summit-2021-02.trace.gz"), b, sum);
-        ck_assert_int_eq(run(args, &out), 2);
+        ck_assert_int_eq(tu_bfsim_output(args, &out, NULL), 2);
         ck_assert_ptr_nonnull(strstr(out, "frobnicate"));
         ck_assert_int_eq(tu_exists(sum), 0);
         free(out);
@@ -438,7 +413,7 @@ START_TEST(test_cli)
     /* the parameter reaches CBC through the command line */
     snprintf(args, sizeof args, "solve --json --solver cbc,maxNodes=0 %s",
              inst);
-    ck_assert_int_eq(run(args, &out), 0);
+    ck_assert_int_eq(tu_bfsim_output(args, &out, NULL), 0);
     root = json_loads(out, 0, NULL);
     ck_assert_msg(root != NULL, "%s", out);
     ck_assert_str_eq(json_string_value(json_object_get(root, "status")),
@@ -453,7 +428,7 @@ START_TEST(test_cli)
              "--summary %s",
              tu_src("traces/summit-2021-02.trace.gz"),
              tu_src("datasets/hps-shufflenet-10J.jobs"), sum);
-    ck_assert_int_eq(run(args, &out), 0);
+    ck_assert_int_eq(tu_bfsim_output(args, &out, NULL), 0);
     free(out);
     root = tu_load_json(sum);
     ck_assert_str_eq(json_string_value(json_object_get(root, "solver_params")),

@@ -187,80 +187,6 @@ static void rule_order(enum tiebreak_kind kind, const struct inst *in,
     }
 }
 
-struct bf {
-    const struct alloc_problem *p;
-    const size_t *order;
-    int n[MAXJ], best[MAXJ];
-    double zmax, thr;
-    int pass, have;
-};
-
-/* 1 if a comes before b: more jobs at their count, fewer nodes, then the
- * larger count at the first job of the rule's order where they differ. */
-static int bf_better(const struct bf *b, const int *x, const int *y)
-{
-    const struct alloc_problem *p = b->p;
-    int kx = 0, ky = 0, sx = 0, sy = 0;
-
-    for (size_t j = 0; j < p->n_jobs; j++) {
-        kx += x[j] == p->jobs[j].cur;
-        ky += y[j] == p->jobs[j].cur;
-        sx += x[j];
-        sy += y[j];
-    }
-    if (kx != ky)
-        return kx > ky;
-    if (sx != sy)
-        return sx < sy;
-    for (size_t k = 0; k < p->n_jobs; k++) {
-        size_t j = b->order[k];
-        if (x[j] != y[j])
-            return x[j] > y[j];
-    }
-    return 0;
-}
-
-static void bf_rec(struct bf *b, size_t j, int left)
-{
-    const struct alloc_problem *p = b->p;
-
-    if (j == p->n_jobs) {
-        double z = alloc_objective(p, b->n);
-        if (b->pass == 0) {
-            if (z > b->zmax)
-                b->zmax = z;
-        } else if (z >= b->thr && (!b->have || bf_better(b, b->n, b->best))) {
-            memcpy(b->best, b->n, sizeof b->best);
-            b->have = 1;
-        }
-        return;
-    }
-    for (int n = 0; n <= left && n <= p->jobs[j].jmax; n++)
-        if (n == 0 || n >= p->jobs[j].jmin) {
-            b->n[j] = n;
-            bf_rec(b, j + 1, left - n);
-        }
-}
-
-/* Every value is an integer here, so the tolerance only has to be below
- * 1: the tied vectors are those with exactly the best objective. */
-static int brute_force(const struct alloc_problem *p, const size_t *order,
-                       int *out)
-{
-    struct bf b;
-
-    memset(&b, 0, sizeof b);
-    b.p = p;
-    b.order = order;
-    b.zmax = -HUGE_VAL;
-    bf_rec(&b, 0, p->pool);
-    b.pass = 1;
-    b.thr = b.zmax - 0.5;
-    bf_rec(&b, 0, p->pool);
-    memcpy(out, b.best, p->n_jobs * sizeof *out);
-    return b.have;
-}
-
 static const char *const rules[] = {"first-admitted", "least-remaining",
                                     "most-remaining", "fewest-node-seconds",
                                     "random:1",       "random:99"};
@@ -270,21 +196,15 @@ START_TEST(test_methods_by_rule)
 {
     int mi = _i / (int)N_RULES;
     const char *rule = rules[_i % (int)N_RULES];
-    struct alloc_opts ao;
-    struct allocator *a = NULL;
+    struct allocator *a;
     struct tiebreak tb;
     struct bfs_error e;
     int node = strcmp(methods[mi].model, "node") == 0;
     int rounds = node ? 40 : 300, differs = 0;
 
     ck_assert_int_eq(tiebreak_parse(rule, &tb), 0);
-    alloc_opts_default(&ao);
-    ao.name = methods[mi].name;
-    ao.solver = methods[mi].solver[0] ? methods[mi].solver : NULL;
-    ao.model = methods[mi].model[0] ? methods[mi].model : NULL;
-    ao.time_limit = 600.0;
     bfs_error_clear(&e);
-    ck_assert_msg(allocator_create(&ao, &a, &e) == 0, "%s", e.msg);
+    a = method_allocator(mi);
     for (int s = 0; s < rounds; s++) {
         unsigned seed = 77 + (unsigned)s * 7919u;
         struct inst in;
@@ -299,10 +219,10 @@ START_TEST(test_methods_by_rule)
             for (size_t k = 0; k < in.p.n_jobs; k++)
                 ck_assert_uint_eq(order[k], mine[k]);
         }
-        ck_assert(brute_force(&in.p, order, want));
+        ck_assert(ordered_brute_force(&in.p, order, alloc_objective, want));
         for (size_t k = 0; k < in.p.n_jobs; k++)
             mine[k] = k;
-        brute_force(&in.p, mine, want_adm);
+        ordered_brute_force(&in.p, mine, alloc_objective, want_adm);
         differs += memcmp(want, want_adm, in.p.n_jobs * sizeof *want) != 0;
         memset(&r, 0, sizeof r);
         r.counts = got;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/util.h"
@@ -143,6 +144,13 @@ static inline char *tu_slurp(const char *path)
     return buf;
 }
 
+/* Whether a file exists. */
+static inline int tu_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
 /* The bfsim program of the build tree: $BFS_TOP_BUILDDIR/bfsim (set by
  * `make check`), else ./bfsim. */
 static inline const char *tu_bfsim(void)
@@ -153,17 +161,67 @@ static inline const char *tu_bfsim(void)
     return p;
 }
 
+/* Runs "bfsim ARGS" (the build tree's, tu_bfsim) through the shell,
+ * standard output discarded; returns its exit status, and its standard
+ * error in *err (malloc'd).  The test fails if bfsim does not exit
+ * normally. */
+static inline int tu_bfsim_run(const char *args, char **err)
+{
+    const char *errf = tu_tmp("stderr.txt");
+    char *cmd = xmalloc(strlen(args) + strlen(errf) + 4096);
+    int st;
+
+    sprintf(cmd, "%s %s >/dev/null 2>%s", tu_bfsim(), args, errf);
+    st = system(cmd);
+    free(cmd);
+    *err = tu_slurp(errf);
+    ck_assert_ptr_nonnull(*err);
+    ck_assert_msg(WIFEXITED(st), "bfsim did not exit normally");
+    return WEXITSTATUS(st);
+}
+
+/* The bfsim program of the build tree when `make check` names one
+ * ($BFS_TOP_BUILDDIR/bfsim, and the file is there), else NULL: the tests
+ * of the command line are then left out. */
+static inline const char *tu_bfsim_built(void)
+{
+    static char path[4096];
+    const char *b = getenv("BFS_TOP_BUILDDIR");
+
+    if (!b || !*b)
+        return NULL;
+    snprintf(path, sizeof path, "%s/bfsim", b);
+    return tu_exists(path) ? path : NULL;
+}
+
+/* Runs "bfsim ARGS" (tu_bfsim) through the shell; returns its exit
+ * status, or -1 when it did not exit normally.  *out gets its standard
+ * output and *err its standard error, or, when err is NULL, *out gets
+ * both (malloc'd). */
+static inline int tu_bfsim_output(const char *args, char **out, char **err)
+{
+    const char *o = tu_tmp("out.txt"), *r = tu_tmp("err.txt");
+    const char *prog = tu_bfsim();
+    char *cmd =
+        xmalloc(strlen(prog) + strlen(args) + strlen(o) + strlen(r) + 16);
+    int st;
+
+    if (err)
+        sprintf(cmd, "%s %s > %s 2> %s", prog, args, o, r);
+    else
+        sprintf(cmd, "%s %s > %s 2>&1", prog, args, o);
+    st = system(cmd);
+    free(cmd);
+    *out = tu_slurp(o);
+    if (err)
+        *err = tu_slurp(r);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /* A copy of s that lives until exit, for argument vectors. */
 static inline char *tu_arg(const char *s)
 {
     return tu_keep(xstrdup(s));
-}
-
-/* Whether a file exists. */
-static inline int tu_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
 }
 
 /* Tests left out because what they need is absent: their names and the

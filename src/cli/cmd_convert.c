@@ -72,6 +72,24 @@ static const struct convert_opt swf_opts[] = {
     {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
     {NULL, NULL, NULL}};
 
+/* Sets *o to the defaults and then to the values given to opts (the
+ * format's options table), less the option named skip (NULL: none),
+ * which the caller takes itself.  Returns 0, or the error of
+ * import_log_opts_set. */
+static int log_opts_from_args(const struct convert_args *a,
+                              const struct convert_opt *opts, const char *skip,
+                              struct import_log_opts *o, struct bfs_error *e)
+{
+    int rc;
+
+    import_log_opts_init(o);
+    for (size_t k = 0; opts[k].name; k++)
+        if (a->values[k] && !(skip && strcmp(opts[k].name, skip) == 0) &&
+            (rc = import_log_opts_set(o, opts[k].name, a->values[k], e)) != 0)
+            return rc;
+    return 0;
+}
+
 typedef int (*log_importer)(const char *, const char *, const char *const *,
                             const struct import_log_opts *,
                             struct import_stats *, struct import_log_report *,
@@ -85,11 +103,8 @@ static int run_log(const struct convert_args *a, const struct convert_opt *opts,
     struct import_log_report r;
     int rc;
 
-    import_log_opts_init(&o);
-    for (size_t k = 0; opts[k].name; k++)
-        if (a->values[k] &&
-            (rc = import_log_opts_set(&o, opts[k].name, a->values[k], e)) != 0)
-            return rc;
+    if ((rc = log_opts_from_args(a, opts, NULL, &o, e)) != 0)
+        return rc;
     rc = import(a->input, a->output, a->comments, &o, st, &r, e);
     if (rc == 0 && !a->quiet)
         import_log_report_write(&r, stderr);
@@ -148,16 +163,11 @@ static int run_batsim_common(const struct convert_args *a,
     const char *events = events_input ? a->input : NULL;
     int rc;
 
-    import_log_opts_init(&o);
-    for (size_t k = 0; opts[k].name; k++) {
-        if (!a->values[k])
-            continue;
-        if (strcmp(opts[k].name, "events") == 0)
+    if ((rc = log_opts_from_args(a, opts, "events", &o, e)) != 0)
+        return rc;
+    for (size_t k = 0; opts[k].name; k++)
+        if (a->values[k] && strcmp(opts[k].name, "events") == 0)
             events = a->values[k];
-        else if ((rc = import_log_opts_set(&o, opts[k].name, a->values[k],
-                                           e)) != 0)
-            return rc;
-    }
     rc = import_batsim(events_input ? NULL : a->input, events, a->output,
                        a->comments, &o, st, &r, e);
     if (rc == 0 && !a->quiet)
@@ -197,12 +207,8 @@ static int run_elastisim(const struct convert_args *a, struct import_stats *st,
     struct import_elastisim_report r;
     int rc;
 
-    import_log_opts_init(&o);
-    for (size_t k = 0; elastisim_opts[k].name; k++)
-        if (a->values[k] &&
-            (rc = import_log_opts_set(&o, elastisim_opts[k].name, a->values[k],
-                                      e)) != 0)
-            return rc;
+    if ((rc = log_opts_from_args(a, elastisim_opts, NULL, &o, e)) != 0)
+        return rc;
     rc = import_elastisim(a->input, a->output, a->comments, &o, st, &r, e);
     if (rc == 0 && !a->quiet)
         import_elastisim_report_write(&r, stderr);

@@ -15,20 +15,14 @@
 #include "formats/hostlist.h"
 #include "formats/import.h"
 #include "formats/import_log.h"
+#include "formats/import_sim.h"
 #include "formats/trace.h"
 #include "base/util.h"
 
-#include <inttypes.h>
 #include <jansson.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* Largest simulation time accepted, in seconds (about 35,000 years), so
- * that origin + time stays within the range of times. */
-#define BATSIM_MAX_TIME ((double)((int64_t)1 << 40))
 
 /* A busy interval on pool[off .. off+n-1]. */
 struct interval {
@@ -85,26 +79,17 @@ static int take_ids(struct bat *b, const char *s, const char *path, size_t line,
     return 0;
 }
 
-/* A simulation time in seconds (>= 0) as Unix seconds, rounded. */
+/* A simulation time in seconds (>= 0) as Unix seconds, rounded; the
+ * latest one so far in r->last. */
 static int sim_time(struct bat *b, double d, const char *what, const char *text,
                     const char *path, size_t line, int64_t *out)
 {
-    int64_t t;
+    int rc =
+        import_sim_time(b->o->origin, d, what, text, path, line, out, b->e);
 
-    if (d < 0 || d > BATSIM_MAX_TIME)
-        return bfs_fail_at(b->e, BFS_ERANGE, path, line,
-                           "%s %s is out of range (simulation seconds "
-                           "0..2^40)",
-                           what, text);
-    t = b->o->origin + (int64_t)llround(d);
-    if (t > BFS_TIME_MAX)
-        return bfs_fail_at(b->e, BFS_ERANGE, path, line,
-                           "%s %s is after the year 9999 with --origin", what,
-                           text);
-    *out = t;
-    if (t > b->r->last)
-        b->r->last = t;
-    return 0;
+    if (rc == 0 && *out > b->r->last)
+        b->r->last = *out;
+    return rc;
 }
 
 static void push_interval(struct bat *b, int64_t start, int64_t end, size_t off,
@@ -122,28 +107,16 @@ static const char *const col_names[N_COLS] = {"job_id", "final_state",
                                               "starting_time", "finish_time",
                                               "allocated_resources"};
 
-static char *trim(char *s)
-{
-    size_t n;
-
-    while (*s == ' ' || *s == '\t')
-        s++;
-    n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        s[--n] = '\0';
-    return s;
-}
-
-/* A time field of a job row. */
+/* A time field of a job row; the latest one so far in r->last. */
 static int row_time(struct bat *b, const char *f, const char *what,
                     const char *path, size_t line, int64_t *out)
 {
-    double d;
+    int rc =
+        import_sim_time_field(b->o->origin, f, what, path, line, out, b->e);
 
-    if (bfs_parse_double(f, &d) != 0)
-        return bfs_fail_at(b->e, BFS_EPARSE, path, line,
-                           "%s is not a number: '%.40s'", what, f);
-    return sim_time(b, d, what, f, path, line, out);
+    if (rc == 0 && *out > b->r->last)
+        b->r->last = *out;
+    return rc;
 }
 
 /* Most fields a jobs.csv line may have (Batsim writes 17). */
@@ -152,10 +125,12 @@ static int row_time(struct bat *b, const char *f, const char *what,
 static int job_row(struct bat *b, char **f, size_t nf, const int *cols,
                    const char *path, size_t ln)
 {
-    const char *id = cols[C_ID] >= 0 ? trim(f[cols[C_ID]]) : "?";
-    const char *st = cols[C_STATE] >= 0 ? trim(f[cols[C_STATE]]) : "";
-    char *fs = trim(f[cols[C_START]]), *ff = trim(f[cols[C_FINISH]]);
-    char *alloc = trim(f[cols[C_ALLOC]]);
+    const char *id = cols[C_ID] >= 0 ? import_sim_trim(f[cols[C_ID]]) : "?";
+    const char *st =
+        cols[C_STATE] >= 0 ? import_sim_trim(f[cols[C_STATE]]) : "";
+    char *fs = import_sim_trim(f[cols[C_START]]),
+         *ff = import_sim_trim(f[cols[C_FINISH]]);
+    char *alloc = import_sim_trim(f[cols[C_ALLOC]]);
     int64_t start, finish;
     size_t off, n;
     int rc;
@@ -193,38 +168,24 @@ static int read_jobs(struct bat *b, const char *path)
 {
     struct bfs_lines *in = NULL;
     char *f[MAX_FIELDS], *line;
-    size_t n_head = 0, nf, col;
+    size_t n_head = 0, nf;
     int cols[N_COLS], last_metadata = 0, rc;
 
     if ((rc = bfs_lines_open(path, &in, b->e)) != 0)
         return rc;
-    for (int k = 0; k < N_COLS; k++)
-        cols[k] = -1;
     while ((rc = bfs_lines_next(in, &line, b->e)) == 1) {
         size_t ln = bfs_lines_lineno(in);
 
-        if (*trim(line) == '\0')
+        if (*import_sim_trim(line) == '\0')
             continue;
-        if (bfs_csv_split(line, ',', f, MAX_FIELDS, &nf, &col) != 0) {
-            rc = bfs_fail_at(b->e, BFS_EPARSE, path, ln,
-                             "unterminated quote, or text after a closing "
-                             "quote, at column %zu",
-                             col);
+        if ((rc = import_sim_csv_split(line, f, MAX_FIELDS, &nf, path, ln,
+                                       b->e)) != 0)
             break;
-        }
-        if (nf > MAX_FIELDS) {
-            rc = bfs_fail_at(b->e, BFS_EPARSE, path, ln,
-                             "%zu fields, more than %d", nf, MAX_FIELDS);
-            break;
-        }
         if (n_head == 0) {
             n_head = nf;
-            for (size_t k = 0; k < nf; k++)
-                for (int c = 0; c < N_COLS; c++)
-                    if (strcasecmp(trim(f[k]), col_names[c]) == 0 &&
-                        cols[c] < 0)
-                        cols[c] = (int)k;
-            last_metadata = strcasecmp(trim(f[nf - 1]), "metadata") == 0;
+            import_sim_csv_header(f, nf, col_names, N_COLS, cols);
+            last_metadata =
+                strcasecmp(import_sim_trim(f[nf - 1]), "metadata") == 0;
             for (int c = C_START; c < N_COLS; c++)
                 if (cols[c] < 0) {
                     rc = bfs_fail_at(b->e, BFS_EPARSE, path, ln,
@@ -355,7 +316,7 @@ static int read_events(struct bat *b, const char *path)
     if ((rc = bfs_lines_open(path, &in, b->e)) != 0)
         return rc;
     while ((rc = bfs_lines_next(in, &line, b->e)) == 1) {
-        if (*trim(line) == '\0')
+        if (*import_sim_trim(line) == '\0')
             continue;
         if ((rc = event_line(b, line, path, bfs_lines_lineno(in))) != 0)
             break;
@@ -415,52 +376,31 @@ static void events_to_intervals(struct bat *b, size_t nodes, int64_t end)
 
 /* ---- the conversion ------------------------------------------------ */
 
-static char *fmt_line(const char *f, ...)
-{
-    char buf[1024];
-    va_list ap;
-
-    va_start(ap, f);
-    vsnprintf(buf, sizeof buf, f, ap);
-    va_end(ap);
-    return xstrdup(buf);
-}
-
 /* The trace header's comment lines (NULL-terminated, malloc'd). */
 static char **header(const char *const *comments, const char *jobs_csv,
                      const char *events, const struct import_log_opts *o,
                      const struct import_batsim_report *r)
 {
-    size_t n = 0, k = 0;
-    char **c, t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+    char src_jobs[1024], src_events[1024], machine[256];
+    const char *own[4];
+    size_t k = 0;
 
-    for (size_t i = 0; comments && comments[i]; i++)
-        n++;
-    c = xcalloc(n + 8, sizeof *c);
-    for (size_t i = 0; comments && comments[i]; i++)
-        c[k++] = xstrdup(comments[i]);
-    if (jobs_csv)
-        c[k++] = fmt_line("source: Batsim jobs.csv %s", jobs_csv);
-    if (events)
-        c[k++] = fmt_line("source: Batsim external events %s", events);
-    c[k++] = fmt_line("machine: %zu nodes (%s); node i is Batsim resource i",
-                      r->log.nodes, r->log.nodes_from);
-    c[k++] = fmt_line("simulation time 0 = %s UTC (--origin); times rounded "
-                      "to the second",
-                      bfs_time_format(o->origin, t0));
-    c[k++] = fmt_line("window: %s .. %s",
-                      o->start == IMPORT_TIME_NONE
-                          ? "simulation time 0"
-                          : strcat(bfs_time_format(o->start, t0), " UTC"),
-                      o->end == IMPORT_TIME_NONE
-                          ? "latest time in the input"
-                          : strcat(bfs_time_format(o->end, t1), " UTC"));
-    if (o->outage_threshold > 0.0)
-        c[k++] = fmt_line("outages not offered: at least %g of the nodes "
-                          "idle for at least %" PRId64 " s",
-                          o->outage_threshold, o->outage_min);
-    c[k] = NULL;
-    return c;
+    if (jobs_csv) {
+        snprintf(src_jobs, sizeof src_jobs, "source: Batsim jobs.csv %s",
+                 jobs_csv);
+        own[k++] = src_jobs;
+    }
+    if (events) {
+        snprintf(src_events, sizeof src_events,
+                 "source: Batsim external events %s", events);
+        own[k++] = src_events;
+    }
+    snprintf(machine, sizeof machine,
+             "machine: %zu nodes (%s); node i is Batsim resource i",
+             r->log.nodes, r->log.nodes_from);
+    own[k++] = machine;
+    own[k] = NULL;
+    return import_sim_comments(comments, own, o);
 }
 
 int import_batsim(const char *jobs_csv, const char *events,
@@ -581,8 +521,6 @@ fail:
 
 void import_batsim_report_write(const struct import_batsim_report *r, FILE *f)
 {
-    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
-
     if (r->rows || r->jobs || r->not_run)
         fprintf(f,
                 "bfsim: batsim jobs.csv: %zu rows, %zu jobs converted; "
@@ -596,16 +534,7 @@ void import_batsim_report_write(const struct import_batsim_report *r, FILE *f)
                 "end\n",
                 r->events, r->unavailable, r->available, r->ignored, r->periods,
                 r->open_at_end);
-    fprintf(f, "bfsim: machine: %zu nodes (%s); simulation time 0 = %s UTC\n",
-            r->log.nodes, r->log.nodes_from, bfs_time_format(r->origin, t0));
-    fprintf(f, "bfsim: trace %s .. %s UTC: %.1f idle node-hours offered\n",
-            bfs_time_format(r->log.start, t0), bfs_time_format(r->log.end, t1),
-            (double)r->log.idle_node_s / 3600.0);
-    if (r->log.outage_threshold > 0.0)
-        fprintf(f,
-                "bfsim: outages: %zu periods not offered, %.1f idle "
-                "node-hours removed\n",
-                r->log.outages, (double)r->log.outage_node_s / 3600.0);
+    import_sim_report_end(&r->log, r->origin, f);
 }
 
 int import_batsim_warnings(const struct import_batsim_report *r, FILE *f)

@@ -14,18 +14,13 @@
 #include "formats/hostlist.h"
 #include "formats/import.h"
 #include "formats/import_log.h"
+#include "formats/import_sim.h"
 #include "formats/trace.h"
 #include "base/util.h"
 
-#include <inttypes.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* Largest simulation time accepted, in seconds (about 35,000 years). */
-#define ES_MAX_TIME ((double)((int64_t)1 << 40))
 
 /* Most fields a row may have (ElastiSim writes 5). */
 #define ES_MAX_FIELDS 64
@@ -47,18 +42,6 @@ struct es {
     struct period *p;
     size_t n_p, cap_p;
 };
-
-static char *trim(char *s)
-{
-    size_t n;
-
-    while (*s == ' ' || *s == '\t')
-        s++;
-    n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        s[--n] = '\0';
-    return s;
-}
 
 static void push_period(struct es *s, int64_t start, int64_t end, size_t node)
 {
@@ -99,25 +82,16 @@ static const char *const col_names[N_COLS] = {"Time", "Node", "State"};
 static int row(struct es *s, char **f, const int *cols, size_t ln,
                int64_t *prev)
 {
-    char *tf = trim(f[cols[C_TIME]]), *state = trim(f[cols[C_STATE]]);
-    double d;
+    char *tf = import_sim_trim(f[cols[C_TIME]]);
+    char *state = import_sim_trim(f[cols[C_STATE]]);
     int64_t t;
     size_t i = 0;
     int busy, rc;
 
     s->r->rows++;
-    if (bfs_parse_double(tf, &d) != 0)
-        return bfs_fail_at(s->e, BFS_EPARSE, s->path, ln,
-                           "Time is not a number: '%.40s'", tf);
-    if (d < 0 || d > ES_MAX_TIME)
-        return bfs_fail_at(s->e, BFS_ERANGE, s->path, ln,
-                           "Time %s is out of range (simulation seconds "
-                           "0..2^40)",
-                           tf);
-    t = s->o->origin + (int64_t)llround(d);
-    if (t > BFS_TIME_MAX)
-        return bfs_fail_at(s->e, BFS_ERANGE, s->path, ln,
-                           "Time %s is after the year 9999 with --origin", tf);
+    if ((rc = import_sim_time_field(s->o->origin, tf, "Time", s->path, ln, &t,
+                                    s->e)) != 0)
+        return rc;
     if (t < *prev)
         return bfs_fail_at(s->e, BFS_EPARSE, s->path, ln,
                            "Time %s is before the previous row's: ElastiSim "
@@ -141,7 +115,7 @@ static int row(struct es *s, char **f, const int *cols, size_t ln,
                            "reserved)",
                            state);
     }
-    if ((rc = node_of(s, trim(f[cols[C_NODE]]), ln, &i)) != 0)
+    if ((rc = node_of(s, import_sim_trim(f[cols[C_NODE]]), ln, &i)) != 0)
         return rc;
     if (busy && s->since[i] == IMPORT_TIME_NONE) {
         s->since[i] = t;
@@ -157,38 +131,23 @@ static int read_rows(struct es *s)
 {
     struct bfs_lines *in = NULL;
     char *f[ES_MAX_FIELDS], *line;
-    size_t n_head = 0, nf, col;
+    size_t n_head = 0, nf;
     int cols[N_COLS], rc;
     int64_t prev = INT64_MIN;
 
     if ((rc = bfs_lines_open(s->path, &in, s->e)) != 0)
         return rc;
-    for (int k = 0; k < N_COLS; k++)
-        cols[k] = -1;
     while ((rc = bfs_lines_next(in, &line, s->e)) == 1) {
         size_t ln = bfs_lines_lineno(in);
 
-        if (*trim(line) == '\0')
+        if (*import_sim_trim(line) == '\0')
             continue;
-        if (bfs_csv_split(line, ',', f, ES_MAX_FIELDS, &nf, &col) != 0) {
-            rc = bfs_fail_at(s->e, BFS_EPARSE, s->path, ln,
-                             "unterminated quote, or text after a closing "
-                             "quote, at column %zu",
-                             col);
+        if ((rc = import_sim_csv_split(line, f, ES_MAX_FIELDS, &nf, s->path, ln,
+                                       s->e)) != 0)
             break;
-        }
-        if (nf > ES_MAX_FIELDS) {
-            rc = bfs_fail_at(s->e, BFS_EPARSE, s->path, ln,
-                             "%zu fields, more than %d", nf, ES_MAX_FIELDS);
-            break;
-        }
         if (n_head == 0) {
             n_head = nf;
-            for (size_t k = 0; k < nf; k++)
-                for (int c = 0; c < N_COLS; c++)
-                    if (cols[c] < 0 &&
-                        strcasecmp(trim(f[k]), col_names[c]) == 0)
-                        cols[c] = (int)k;
+            import_sim_csv_header(f, nf, col_names, N_COLS, cols);
             for (int c = 0; c < N_COLS; c++)
                 if (cols[c] < 0) {
                     rc = bfs_fail_at(s->e, BFS_EPARSE, s->path, ln,
@@ -215,46 +174,20 @@ done:
     return rc < 0 ? rc : 0;
 }
 
-static char *fmt_line(const char *f, ...)
-{
-    char buf[1024];
-    va_list ap;
-
-    va_start(ap, f);
-    vsnprintf(buf, sizeof buf, f, ap);
-    va_end(ap);
-    return xstrdup(buf);
-}
-
+/* The trace header's comment lines (NULL-terminated, malloc'd). */
 static char **header(const char *const *comments, const char *path,
                      const struct import_log_opts *o, size_t nodes)
 {
-    size_t n = 0, k = 0;
-    char **c, t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+    char source[1024], machine[256];
+    const char *own[] = {source, machine, NULL};
 
-    for (size_t i = 0; comments && comments[i]; i++)
-        n++;
-    c = xcalloc(n + 8, sizeof *c);
-    for (size_t i = 0; comments && comments[i]; i++)
-        c[k++] = xstrdup(comments[i]);
-    c[k++] = fmt_line("source: ElastiSim node utilization %s", path);
-    c[k++] = fmt_line("machine: the %zu nodes named, in order of first "
-                      "appearance; busy when allocated or reserved",
-                      nodes);
-    c[k++] = fmt_line("simulation time 0 = %s UTC (--origin); times rounded "
-                      "to the second",
-                      bfs_time_format(o->origin, t0));
-    c[k++] = fmt_line("window: %s .. %s",
-                      strcat(bfs_time_format(o->start, t0), " UTC"),
-                      o->end == IMPORT_TIME_NONE
-                          ? "latest time in the input"
-                          : strcat(bfs_time_format(o->end, t1), " UTC"));
-    if (o->outage_threshold > 0.0)
-        c[k++] = fmt_line("outages not offered: at least %g of the nodes "
-                          "idle for at least %" PRId64 " s",
-                          o->outage_threshold, o->outage_min);
-    c[k] = NULL;
-    return c;
+    snprintf(source, sizeof source, "source: ElastiSim node utilization %s",
+             path);
+    snprintf(machine, sizeof machine,
+             "machine: the %zu nodes named, in order of first appearance; "
+             "busy when allocated or reserved",
+             nodes);
+    return import_sim_comments(comments, own, o);
 }
 
 int import_elastisim(const char *src, const char *out_path,
@@ -352,21 +285,10 @@ fail:
 void import_elastisim_report_write(const struct import_elastisim_report *r,
                                    FILE *f)
 {
-    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
-
     fprintf(f,
             "bfsim: elastisim: %zu rows (%zu free, %zu allocated, %zu "
             "reserved); %zu busy periods, %zu nodes busy at the end\n",
             r->rows, r->free_rows, r->allocated, r->reserved, r->periods,
             r->open_at_end);
-    fprintf(f, "bfsim: machine: %zu nodes (%s); simulation time 0 = %s UTC\n",
-            r->log.nodes, r->log.nodes_from, bfs_time_format(r->origin, t0));
-    fprintf(f, "bfsim: trace %s .. %s UTC: %.1f idle node-hours offered\n",
-            bfs_time_format(r->log.start, t0), bfs_time_format(r->log.end, t1),
-            (double)r->log.idle_node_s / 3600.0);
-    if (r->log.outage_threshold > 0.0)
-        fprintf(f,
-                "bfsim: outages: %zu periods not offered, %.1f idle "
-                "node-hours removed\n",
-                r->log.outages, (double)r->log.outage_node_s / 3600.0);
+    import_sim_report_end(&r->log, r->origin, f);
 }

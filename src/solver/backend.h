@@ -15,6 +15,8 @@
 #ifndef BFS_BACKEND_H
 #define BFS_BACKEND_H
 
+#include <stddef.h>
+
 #include "base/error.h"
 #include "base/status.h"
 #include "solver/milp.h"
@@ -54,6 +56,14 @@ struct solver {
     struct solver_worker *worker; /* solver.c's: the child process of an
                                      isolated solver, or NULL */
 };
+
+/* Reads the next "key=value" of the parameter text at *p (struct
+ * solver_opts's params as solver.c passes it: "key=value,...", known
+ * keys only) into key (kcap bytes) and value (vcap bytes), NUL-terminated,
+ * and moves *p past it.  Returns 1 when a pair was read, 0 at the end of
+ * the text; a pair too long for the buffers is passed over. */
+int solver_param_next(const char **p, char *key, size_t kcap, char *value,
+                      size_t vcap);
 
 /* The backends' tables; only those compiled in exist (see solver.c). */
 extern const struct solver_ops solver_cbc_ops;

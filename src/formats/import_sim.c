@@ -1,0 +1,148 @@
+/* import_sim.c - what the Batsim and ElastiSim importers share (see
+ * import_sim.h).
+ *
+ * Small pieces with no state: each importer keeps its own reading loop
+ * and policy (which columns it needs, what a row means), and calls these
+ * for the parts whose rules and messages are the same in both.
+ */
+#include "config.h"
+
+#include "formats/import_sim.h"
+#include "base/util.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+char *import_sim_trim(char *s)
+{
+    size_t n;
+
+    while (*s == ' ' || *s == '\t')
+        s++;
+    n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        s[--n] = '\0';
+    return s;
+}
+
+int import_sim_time(int64_t origin, double d, const char *what,
+                    const char *text, const char *path, size_t line,
+                    int64_t *out, struct bfs_error *e)
+{
+    int64_t t;
+
+    if (d < 0 || d > IMPORT_SIM_MAX_TIME)
+        return bfs_fail_at(e, BFS_ERANGE, path, line,
+                           "%s %s is out of range (simulation seconds "
+                           "0..2^40)",
+                           what, text);
+    t = origin + (int64_t)llround(d);
+    if (t > BFS_TIME_MAX)
+        return bfs_fail_at(e, BFS_ERANGE, path, line,
+                           "%s %s is after the year 9999 with --origin", what,
+                           text);
+    *out = t;
+    return 0;
+}
+
+int import_sim_time_field(int64_t origin, const char *text, const char *what,
+                          const char *path, size_t line, int64_t *out,
+                          struct bfs_error *e)
+{
+    double d;
+
+    if (bfs_parse_double(text, &d) != 0)
+        return bfs_fail_at(e, BFS_EPARSE, path, line,
+                           "%s is not a number: '%.40s'", what, text);
+    return import_sim_time(origin, d, what, text, path, line, out, e);
+}
+
+int import_sim_csv_split(char *line, char **f, size_t max, size_t *nf,
+                         const char *path, size_t line_no, struct bfs_error *e)
+{
+    size_t col;
+
+    if (bfs_csv_split(line, ',', f, max, nf, &col) != 0)
+        return bfs_fail_at(e, BFS_EPARSE, path, line_no,
+                           "unterminated quote, or text after a closing "
+                           "quote, at column %zu",
+                           col);
+    if (*nf > max)
+        return bfs_fail_at(e, BFS_EPARSE, path, line_no,
+                           "%zu fields, more than %zu", *nf, max);
+    return 0;
+}
+
+void import_sim_csv_header(char **f, size_t nf, const char *const *names, int n,
+                           int *cols)
+{
+    for (int c = 0; c < n; c++)
+        cols[c] = -1;
+    for (size_t k = 0; k < nf; k++)
+        for (int c = 0; c < n; c++)
+            if (cols[c] < 0 && strcasecmp(import_sim_trim(f[k]), names[c]) == 0)
+                cols[c] = (int)k;
+}
+
+static char *fmt_line(const char *f, ...)
+{
+    char buf[1024];
+    va_list ap;
+
+    va_start(ap, f);
+    vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    return xstrdup(buf);
+}
+
+char **import_sim_comments(const char *const *comments, const char *const *own,
+                           const struct import_log_opts *o)
+{
+    size_t n = 0, k = 0;
+    char **c, t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+
+    for (size_t i = 0; comments && comments[i]; i++)
+        n++;
+    for (size_t i = 0; own && own[i]; i++)
+        n++;
+    c = xcalloc(n + 4, sizeof *c);
+    for (size_t i = 0; comments && comments[i]; i++)
+        c[k++] = xstrdup(comments[i]);
+    for (size_t i = 0; own && own[i]; i++)
+        c[k++] = xstrdup(own[i]);
+    c[k++] = fmt_line("simulation time 0 = %s UTC (--origin); times rounded "
+                      "to the second",
+                      bfs_time_format(o->origin, t0));
+    c[k++] = fmt_line("window: %s .. %s",
+                      strcat(bfs_time_format(o->start, t0), " UTC"),
+                      o->end == IMPORT_TIME_NONE
+                          ? "latest time in the input"
+                          : strcat(bfs_time_format(o->end, t1), " UTC"));
+    if (o->outage_threshold > 0.0)
+        c[k++] = fmt_line("outages not offered: at least %g of the nodes "
+                          "idle for at least %" PRId64 " s",
+                          o->outage_threshold, o->outage_min);
+    c[k] = NULL;
+    return c;
+}
+
+void import_sim_report_end(const struct import_log_report *log, int64_t origin,
+                           FILE *f)
+{
+    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+
+    fprintf(f, "bfsim: machine: %zu nodes (%s); simulation time 0 = %s UTC\n",
+            log->nodes, log->nodes_from, bfs_time_format(origin, t0));
+    fprintf(f, "bfsim: trace %s .. %s UTC: %.1f idle node-hours offered\n",
+            bfs_time_format(log->start, t0), bfs_time_format(log->end, t1),
+            (double)log->idle_node_s / 3600.0);
+    if (log->outage_threshold > 0.0)
+        fprintf(f,
+                "bfsim: outages: %zu periods not offered, %.1f idle "
+                "node-hours removed\n",
+                log->outages, (double)log->outage_node_s / 3600.0);
+}
