@@ -80,8 +80,12 @@ static void write_known(const char *path)
     for (size_t i = 0; i < N(allocs); i++)
         ck_assert_int_eq(sink.alloc(sink.arg, &allocs[i]), 0);
     for (size_t i = 0; i < 3; i++) {
-        struct rec_nodes m = {
-            i + 1, T0 + 60 * (int64_t)i, T0, 4, i ? map2 : map1, N(jobs), NULL};
+        struct rec_nodes m = {.evt = i + 1,
+                              .time = T0 + 60 * (int64_t)i,
+                              .t0 = T0,
+                              .n = 4,
+                              .owner = i ? map2 : map1,
+                              .n_jobs = N(jobs)};
         ck_assert_int_eq(sink.nodes(sink.arg, &m), 0);
     }
     for (size_t i = 0; i < N(jobs); i++)

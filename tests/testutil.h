@@ -19,14 +19,15 @@
 
 #include "base/util.h"
 
-/* Strings the helpers below hand out live until exit; they are kept
- * reachable here so that LeakSanitizer and valgrind do not count them as
- * leaks (volatile: the array is never read, and an optimising compiler
- * would drop the stores). */
-static char *volatile tu_kept[4096];
+/* Strings the helpers below hand out (and any block a test passes to
+ * tu_keep) live until exit; they are kept reachable here so that
+ * LeakSanitizer and valgrind do not count them as leaks (volatile: the
+ * array is never read, and an optimising compiler would drop the
+ * stores). */
+static void *volatile tu_kept[4096];
 static size_t tu_n_kept;
 
-static inline char *tu_keep(char *p)
+static inline void *tu_keep(void *p)
 {
     if (tu_n_kept < sizeof tu_kept / sizeof *tu_kept)
         tu_kept[tu_n_kept++] = p;
