@@ -16,6 +16,14 @@
  * stays -1, Cbc_bestSolution is NULL and the time and gap options do not
  * apply: the LP flags and column solution are read instead.
  *
+ * A time limit that ends the solve inside CBC's integer preprocessing
+ * leaves status 0 with "proven infeasible" on a feasible model (seen with
+ * a 0.3 s limit under valgrind, where preprocessing alone takes longer):
+ * so a solve that ran to its time limit is never reported INFEASIBLE, but
+ * FEASIBLE with its incumbent or NO_SOLUTION, as a stop on the limit.
+ * Stopped there, CBC has not read the start either: a feasible start is
+ * then the incumbent, as solver.c's forced timeout has it.
+ *
  * Parameters (params below): a chosen subset of CBC's command-line
  * parameters, with the values CBC 2.10.8 lists for each (`name?` in its
  * parameter interface) and its ranges, narrowed where a value makes no
@@ -239,7 +247,7 @@ static void take(struct solve_result *res, const struct milp *m,
     res->status = status;
 }
 
-static void decode(Cbc_Model *cm, const struct milp *m,
+static void decode(Cbc_Model *cm, const struct milp *m, int timed_out,
                    struct solve_result *res)
 {
     const double *best = Cbc_bestSolution(cm);
@@ -270,6 +278,15 @@ static void decode(Cbc_Model *cm, const struct milp *m,
             take(res, m, best, SOLVE_OPTIMAL);
             if (!(fabs(bound) < 1e300))
                 res->bound = res->objective;
+        } else if (timed_out) {
+            if (best)
+                take(res, m, best, SOLVE_FEASIBLE);
+            else if (m->start && milp_violation(m, m->start) <= 1e-9)
+                take(res, m, m->start, SOLVE_FEASIBLE);
+            else
+                res->status = SOLVE_NO_SOLUTION;
+            snprintf(res->msg, sizeof res->msg,
+                     "CBC reached its time limit (secondary status %d)", sec);
         } else if (Cbc_isProvenInfeasible(cm) || sec == 1)
             res->status = SOLVE_INFEASIBLE;
         else if (best)
@@ -318,7 +335,9 @@ static int cbc_solve(struct solver *s, const struct milp *m,
     res->build_s = t1 - t0;
     Cbc_solve(cm);
     res->solve_s = bfs_now() - t1;
-    decode(cm, m, res);
+    decode(cm, m,
+           Cbc_isSecondsLimitReached(cm) || res->solve_s >= s->opts.time_limit,
+           res);
     Cbc_deleteModel(cm);
     return 0;
 }
