@@ -6,6 +6,7 @@
 #ifndef BFS_TESTIMPORT_H
 #define BFS_TESTIMPORT_H
 
+#include "testutil.h"
 #include "formats/import.h"
 #include "formats/trace.h"
 
@@ -16,13 +17,16 @@
 
 /* Sets *o to the defaults, then to each "name=value" of opts (separated
  * by ';'; NULL or "" for none) through import_log_opts_set; the test
- * fails on a malformed item or a refused value. */
+ * fails on a malformed item or a refused value.  The values *o points to
+ * (a --nodes-file path, say) live until exit. */
 static inline void tu_import_opts(const char *opts, struct import_log_opts *o)
 {
-    char buf[512], *save = NULL;
+    char *buf, *save = NULL;
 
+    opts = opts ? opts : "";
+    buf = tu_keep(xmalloc(strlen(opts) + 1));
+    memcpy(buf, opts, strlen(opts) + 1);
     import_log_opts_init(o);
-    snprintf(buf, sizeof buf, "%s", opts ? opts : "");
     for (char *kv = strtok_r(buf, ";", &save); kv;
          kv = strtok_r(NULL, ";", &save)) {
         char *eq = strchr(kv, '=');
