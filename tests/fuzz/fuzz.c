@@ -142,8 +142,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         import_log_opts_init(&o);
         o.max_nodes = 4096;
         snprintf(out, sizeof out, "%s/out.trace", dir);
-        import_elastisim(put(0, "in.log", data, size), out, NULL, &o, NULL, NULL,
-                         &e);
+        import_elastisim(put(0, "in.log", data, size), out, NULL, &o, NULL,
+                         NULL, &e);
         unlink(out);
     }
 #elif defined(FUZZ_HOSTLIST)
