@@ -233,11 +233,17 @@ int next_event(struct replay *r, int64_t *time)
     return rc;
 }
 
-/* Reads the events up to the start time and builds the pool at t0: the
- * subset's idle nodes in node order.  Without a start time, t0 is the
- * trace's first time.  Leaves the first event after t0, if any, read but
- * not applied.  Returns 1 if there is such an event, 0 if not, or a
- * negative code. */
+/* The job set's earliest submission, INT64_MAX for an empty set. */
+static int64_t first_tsub(const struct replay *r)
+{
+    int64_t first = INT64_MAX;
+
+    for (size_t j = 0; j < r->js.n; j++)
+        if (r->js.jobs[j].tsub < first)
+            first = r->js.jobs[j].tsub;
+    return first;
+}
+
 /* The start without --start: the job set's first submission when it is
  * later than the trace's first row (the jobs' window lies inside the
  * trace, and the hours before it would only dilute the pool measures),
@@ -245,13 +251,11 @@ int next_event(struct replay *r, int64_t *time)
  * jobs to the start instead. */
 static int64_t default_start(const struct replay *r, int64_t first_row)
 {
-    int64_t first = INT64_MAX;
+    int64_t first;
 
     if (r->o->align_jobs || r->js.n == 0)
         return first_row;
-    for (size_t j = 0; j < r->js.n; j++)
-        if (r->js.jobs[j].tsub < first)
-            first = r->js.jobs[j].tsub;
+    first = first_tsub(r);
     return first > first_row ? first : first_row;
 }
 
@@ -290,6 +294,12 @@ static int rewind_trace(struct replay *r, int64_t *t)
     return read_event(r, t);
 }
 
+/* Reads the events up to the start time and builds the pool at t0: the
+ * subset's idle nodes in node order.  Without a start time, t0 is
+ * default_start's, or the trace's first time when the jobs start after
+ * the trace's last row.  Leaves the first event after t0, if any, read
+ * but not applied.  Returns 1 if there is such an event, 0 if not, or a
+ * negative code. */
 static int read_until_start(struct replay *r, int64_t *t0, int64_t *t)
 {
     int rc = read_event(r, t);
@@ -356,13 +366,10 @@ static size_t admit(struct replay *r, int64_t now)
  * bundled sets date from February 2021) can be replayed on any trace. */
 static void align_jobs(struct replay *r, int64_t t0)
 {
-    int64_t first = INT64_MAX;
+    int64_t first = first_tsub(r);
 
     if (!r->o->align_jobs || r->js.n == 0)
         return;
-    for (size_t j = 0; j < r->js.n; j++)
-        if (r->js.jobs[j].tsub < first)
-            first = r->js.jobs[j].tsub;
     for (size_t j = 0; j < r->js.n; j++)
         r->js.jobs[j].tsub += t0 - first;
 }
