@@ -492,6 +492,18 @@ size_t bfs_split(char *line, char sep, char **fields, size_t max)
     return n;
 }
 
+char *bfs_trim(char *s)
+{
+    char *end;
+
+    while (*s == ' ' || *s == '\t')
+        s++;
+    end = s + strlen(s);
+    while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+        *--end = '\0';
+    return s;
+}
+
 int bfs_csv_split(char *line, char sep, char **fields, size_t max, size_t *n,
                   size_t *col)
 {

@@ -141,6 +141,10 @@ size_t bfs_split(char *line, char sep, char **fields, size_t max);
 int bfs_csv_split(char *line, char sep, char **fields, size_t max, size_t *n,
                   size_t *col);
 
+/* Strips blanks (spaces and tabs) from both ends of s in place; returns
+ * the first character kept (inside s). */
+char *bfs_trim(char *s);
+
 /* Splits line in place at runs of blanks (spaces and tabs), like
  * bfs_split.  Leading and trailing blanks make no empty field. */
 size_t bfs_split_ws(char *line, char **fields, size_t max);

@@ -125,12 +125,10 @@ static int row_time(struct bat *b, const char *f, const char *what,
 static int job_row(struct bat *b, char **f, size_t nf, const int *cols,
                    const char *path, size_t ln)
 {
-    const char *id = cols[C_ID] >= 0 ? import_sim_trim(f[cols[C_ID]]) : "?";
-    const char *st =
-        cols[C_STATE] >= 0 ? import_sim_trim(f[cols[C_STATE]]) : "";
-    char *fs = import_sim_trim(f[cols[C_START]]),
-         *ff = import_sim_trim(f[cols[C_FINISH]]);
-    char *alloc = import_sim_trim(f[cols[C_ALLOC]]);
+    const char *id = cols[C_ID] >= 0 ? bfs_trim(f[cols[C_ID]]) : "?";
+    const char *st = cols[C_STATE] >= 0 ? bfs_trim(f[cols[C_STATE]]) : "";
+    char *fs = bfs_trim(f[cols[C_START]]), *ff = bfs_trim(f[cols[C_FINISH]]);
+    char *alloc = bfs_trim(f[cols[C_ALLOC]]);
     int64_t start, finish;
     size_t off, n;
     int rc;
@@ -176,7 +174,7 @@ static int read_jobs(struct bat *b, const char *path)
     while ((rc = bfs_lines_next(in, &line, b->e)) == 1) {
         size_t ln = bfs_lines_lineno(in);
 
-        if (*import_sim_trim(line) == '\0')
+        if (*bfs_trim(line) == '\0')
             continue;
         if ((rc = import_sim_csv_split(line, f, MAX_FIELDS, &nf, path, ln,
                                        b->e)) != 0)
@@ -184,8 +182,7 @@ static int read_jobs(struct bat *b, const char *path)
         if (n_head == 0) {
             n_head = nf;
             import_sim_csv_header(f, nf, col_names, N_COLS, cols);
-            last_metadata =
-                strcasecmp(import_sim_trim(f[nf - 1]), "metadata") == 0;
+            last_metadata = strcasecmp(bfs_trim(f[nf - 1]), "metadata") == 0;
             for (int c = C_START; c < N_COLS; c++)
                 if (cols[c] < 0) {
                     rc = bfs_fail_at(b->e, BFS_EPARSE, path, ln,
@@ -316,7 +313,7 @@ static int read_events(struct bat *b, const char *path)
     if ((rc = bfs_lines_open(path, &in, b->e)) != 0)
         return rc;
     while ((rc = bfs_lines_next(in, &line, b->e)) == 1) {
-        if (*import_sim_trim(line) == '\0')
+        if (*bfs_trim(line) == '\0')
             continue;
         if ((rc = event_line(b, line, path, bfs_lines_lineno(in))) != 0)
             break;

@@ -82,8 +82,8 @@ static const char *const col_names[N_COLS] = {"Time", "Node", "State"};
 static int row(struct es *s, char **f, const int *cols, size_t ln,
                int64_t *prev)
 {
-    char *tf = import_sim_trim(f[cols[C_TIME]]);
-    char *state = import_sim_trim(f[cols[C_STATE]]);
+    char *tf = bfs_trim(f[cols[C_TIME]]);
+    char *state = bfs_trim(f[cols[C_STATE]]);
     int64_t t;
     size_t i = 0;
     int busy, rc;
@@ -115,7 +115,7 @@ static int row(struct es *s, char **f, const int *cols, size_t ln,
                            "reserved)",
                            state);
     }
-    if ((rc = node_of(s, import_sim_trim(f[cols[C_NODE]]), ln, &i)) != 0)
+    if ((rc = node_of(s, bfs_trim(f[cols[C_NODE]]), ln, &i)) != 0)
         return rc;
     if (busy && s->since[i] == IMPORT_TIME_NONE) {
         s->since[i] = t;
@@ -140,7 +140,7 @@ static int read_rows(struct es *s)
     while ((rc = bfs_lines_next(in, &line, s->e)) == 1) {
         size_t ln = bfs_lines_lineno(in);
 
-        if (*import_sim_trim(line) == '\0')
+        if (*bfs_trim(line) == '\0')
             continue;
         if ((rc = import_sim_csv_split(line, f, ES_MAX_FIELDS, &nf, s->path, ln,
                                        s->e)) != 0)

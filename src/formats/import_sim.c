@@ -17,18 +17,6 @@
 #include <string.h>
 #include <strings.h>
 
-char *import_sim_trim(char *s)
-{
-    size_t n;
-
-    while (*s == ' ' || *s == '\t')
-        s++;
-    n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        s[--n] = '\0';
-    return s;
-}
-
 int import_sim_time(int64_t origin, double d, const char *what,
                     const char *text, const char *path, size_t line,
                     int64_t *out, struct bfs_error *e)
@@ -84,7 +72,7 @@ void import_sim_csv_header(char **f, size_t nf, const char *const *names, int n,
         cols[c] = -1;
     for (size_t k = 0; k < nf; k++)
         for (int c = 0; c < n; c++)
-            if (cols[c] < 0 && strcasecmp(import_sim_trim(f[k]), names[c]) == 0)
+            if (cols[c] < 0 && strcasecmp(bfs_trim(f[k]), names[c]) == 0)
                 cols[c] = (int)k;
 }
 

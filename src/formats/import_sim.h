@@ -16,10 +16,6 @@
  * that origin + time stays within the range of times. */
 #define IMPORT_SIM_MAX_TIME ((double)((int64_t)1 << 40))
 
-/* Strips blanks and tabs from both ends of s in place; returns the first
- * character kept (inside s). */
-char *import_sim_trim(char *s);
-
 /* The simulation time d (seconds, 0..IMPORT_SIM_MAX_TIME) as Unix seconds
  * origin + d, rounded to the second, in *out.  what and text (the field's
  * name and its text) go into the message.  Returns 0, or BFS_ERANGE

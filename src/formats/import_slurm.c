@@ -116,18 +116,6 @@ static int is_blank_line(const char *s)
     return 1;
 }
 
-static char *trim(char *s)
-{
-    char *end;
-
-    while (*s == ' ' || *s == '\t')
-        s++;
-    end = s + strlen(s);
-    while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-        *--end = '\0';
-    return s;
-}
-
 static void fields_grow(struct slurm *s, size_t n)
 {
     BFS_GROW(s->fields, s->cap_fields, n);
@@ -205,7 +193,7 @@ static int set_columns(struct slurm *s, char **names, size_t n, size_t line)
     s->ncols = n;
     s->jobname_col = -1;
     for (size_t k = 0; k < n; k++) {
-        const char *name = trim(names[k]);
+        const char *name = bfs_trim(names[k]);
         int c = column_of(name);
         if (strcasecmp(name, "JobName") == 0 && s->jobname_col < 0)
             s->jobname_col = (long)k;
@@ -311,7 +299,7 @@ static size_t split_row(struct slurm *s, char *line)
             n = s->ncols;
         }
         for (size_t k = 0; k < n; k++)
-            s->fields[k] = trim(s->fields[k]);
+            s->fields[k] = bfs_trim(s->fields[k]);
         return n;
     }
     {
@@ -325,7 +313,7 @@ static size_t split_row(struct slurm *s, char *line)
                 line[b] = '\0';
         }
         for (size_t k = 0; k < s->ncols; k++)
-            s->fields[k] = trim(s->fields[k]);
+            s->fields[k] = bfs_trim(s->fields[k]);
         return s->ncols;
     }
 }
@@ -646,7 +634,7 @@ static int read_nodes_file(struct slurm *s)
     if ((rc = bfs_lines_open(s->o->nodes_file, &in, s->e)) != 0)
         return rc;
     while ((rc = bfs_lines_next(in, &line, s->e)) == 1) {
-        char *name = trim(line);
+        char *name = bfs_trim(line);
         if (*name == '\0' || *name == '#')
             continue;
         if (strpbrk(name, " \t")) {
