@@ -481,10 +481,7 @@ int import_batsim(const char *jobs_csv, const char *events,
     import_log_names_free(names, nodes);
     if (rc)
         goto fail;
-    /* The engine ends the trace at the last busy interval's end unless
-     * told; the latest time read counts too (nodes idle to the end). */
-    if (wo.end == IMPORT_TIME_NONE && r.last > wo.start)
-        wo.end = r.last;
+    import_sim_default_end(&wo, r.last);
     engine = import_log_new(&wo, nodes, w, in);
     for (size_t k = 0; k < b.n_iv; k++)
         if ((rc = import_log_add_nodes(engine, b.iv[k].start, b.iv[k].end,

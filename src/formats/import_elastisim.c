@@ -246,10 +246,7 @@ int import_elastisim(const char *src, const char *out_path,
     import_log_comments_free(cm);
     if (rc)
         goto fail;
-    /* The engine ends the trace at its last busy period's end unless
-     * told; the latest row counts too (nodes free to the end). */
-    if (wo.end == IMPORT_TIME_NONE)
-        wo.end = r.last > wo.start ? r.last : IMPORT_TIME_NONE;
+    import_sim_default_end(&wo, r.last);
     engine = import_log_new(&wo, s.names.n, w, src);
     for (size_t k = 0; k < s.n_p; k++)
         if ((rc = import_log_add_nodes(engine, s.p[k].start, s.p[k].end,

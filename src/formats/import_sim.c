@@ -134,3 +134,9 @@ void import_sim_report_end(const struct import_log_report *log, int64_t origin,
                 "node-hours removed\n",
                 log->outages, (double)log->outage_node_s / 3600.0);
 }
+
+void import_sim_default_end(struct import_log_opts *o, int64_t last)
+{
+    if (o->end == IMPORT_TIME_NONE && last > o->start)
+        o->end = last;
+}

@@ -50,6 +50,12 @@ void import_sim_csv_header(char **f, size_t nf, const char *const *names, int n,
 char **import_sim_comments(const char *const *comments, const char *const *own,
                            const struct import_log_opts *o);
 
+/* Without --end, the engine (import_log) ends the trace at the last busy
+ * interval's end; a simulator's output ends at the latest time it read
+ * (nodes idle to the end), so that is o->end unless --end was given or it
+ * lies before the window's start. */
+void import_sim_default_end(struct import_log_opts *o, int64_t last);
+
 /* Writes the report's closing lines to f: the machine (log->nodes and
  * log->nodes_from) with the origin, the trace's span and idle
  * node-hours, and the outages when they were marked. */
