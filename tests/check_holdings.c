@@ -9,6 +9,8 @@
 #include "testjson.h"
 #include "testutil.h"
 
+#include "formats/holdings.h"
+
 #include <check.h>
 #include <hdf5.h>
 #include <math.h>
@@ -160,6 +162,109 @@ START_TEST(test_hand)
 }
 END_TEST
 
+/* ---- the tracker alone, with and without the map's change list ---- */
+
+struct hlog {
+    char buf[1024];
+};
+
+static void hlog_add(struct hlog *l, const char *s)
+{
+    size_t n = strlen(l->buf);
+
+    snprintf(l->buf + n, sizeof l->buf - n, "%s;", s);
+}
+
+static int cb_job(void *arg, size_t j, int64_t start, int64_t end,
+                  const uint32_t *nodes, size_t k)
+{
+    char s[128];
+    size_t n;
+
+    n = (size_t)snprintf(s, sizeof s, "J%zu %lld-%lld", j, (long long)start,
+                         (long long)end);
+    for (size_t i = 0; i < k; i++)
+        n += (size_t)snprintf(s + n, sizeof s - n, "%s%u", i ? "," : " ",
+                              (unsigned)nodes[i]);
+    hlog_add(arg, s);
+    return 0;
+}
+
+static int cb_node(void *arg, size_t i, size_t j, int64_t start, int64_t end)
+{
+    char s[64];
+
+    snprintf(s, sizeof s, "N%zu j%zu %lld-%lld", i, j, (long long)start,
+             (long long)end);
+    hlog_add(arg, s);
+    return 0;
+}
+
+static int cb_idle(void *arg, size_t i, int64_t start, int64_t end)
+{
+    char s[64];
+
+    snprintf(s, sizeof s, "I%zu %lld-%lld", i, (long long)start,
+             (long long)end);
+    hlog_add(arg, s);
+    return 0;
+}
+
+/* Four nodes, two jobs, four maps (times 0, 10, 20, 30):
+ *   t=0:  owner [0 0 - -], pool {0 1 2};
+ *   t=10: nodes 1 and 2 go to job 1, node 3 joins the pool (free):
+ *         owner [0 1 1 -], pool {0 1 2 3}; listed changes {3 2 1}
+ *         (unordered);
+ *   t=20: nothing changes; an empty list;
+ *   t=30: node 0 leaves the pool: owner [- 1 1 -], pool {1 2 3}; listed
+ *         {3 0}, node 3 unchanged (a superset is allowed).
+ * Worked by hand: at t=10 job 0's holding {0,1} closes [0,10) and node
+ * 1's holding by job 0 closes [0,10) (node 2 was free: nothing); at t=20
+ * nothing; at t=30 job 0's holding {0} closes [10,30), node 0's by job 0
+ * [0,30) and node 0's idle interval [0,30).  The end (at t=30) closes
+ * job 1's {1,2} [10,30), nodes 1 and 2 held by job 1 [10,30), and the
+ * idle intervals of nodes 1, 2 [0,30) and 3 [10,30).  Without the lists
+ * (the tracker compares whole maps) the reports are the same. */
+START_TEST(test_change_list)
+{
+    static const int32_t own[4][4] = {
+        {0, 0, -1, -1}, {0, 1, 1, -1}, {0, 1, 1, -1}, {-1, 1, 1, -1}};
+    static const uint32_t pool[4][4] = {
+        {0, 1, 2}, {0, 1, 2, 3}, {0, 1, 2, 3}, {1, 2, 3}};
+    static const size_t n_pool[4] = {3, 4, 4, 3};
+    static const uint8_t inp[4][4] = {
+        {1, 1, 1, 0}, {1, 1, 1, 1}, {1, 1, 1, 1}, {0, 1, 1, 1}};
+    static const uint32_t chg[4][4] = {{0, 1, 2, 3}, {3, 2, 1}, {0}, {3, 0}};
+    static const size_t n_chg[4] = {4, 3, 0, 2};
+    const char *want = "J0 0-10 0,1;N1 j0 0-10;J0 10-30 0;N0 j0 0-30;"
+                       "I0 0-30;J1 10-30 1,2;N1 j1 10-30;N2 j1 10-30;"
+                       "I1 0-30;I2 0-30;I3 10-30;";
+    int listed = _i;
+    struct hlog log = {{0}};
+    struct hold_cb cb = {&log, cb_job, cb_node, cb_idle};
+    struct holdings *h = holdings_new(&cb);
+
+    for (size_t e = 0; e < 4; e++) {
+        struct rec_nodes m = {.evt = e,
+                              .time = 10 * (int64_t)e,
+                              .n = 4,
+                              .owner = own[e],
+                              .n_jobs = 2,
+                              .pool = pool[e],
+                              .n_pool = n_pool[e]};
+        if (listed) {
+            m.changed = chg[e];
+            m.n_changed = n_chg[e];
+            m.in_pool = inp[e];
+        }
+        ck_assert_int_eq(holdings_update(h, &m), 0);
+    }
+    ck_assert_int_eq(holdings_end(h), 0);
+    ck_assert_str_eq(log.buf, want);
+    holdings_free(h);
+}
+END_TEST
+
 struct job_ns {
     char name[64];
     double log, batsim;
@@ -295,6 +400,7 @@ int main(void)
 
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_hand);
+    tcase_add_loop_test(tc, test_change_list, 0, 2);
     tcase_add_loop_test(tc, test_summit, 0, 2);
     suite_add_tcase(s, tc);
     return tu_run(s);

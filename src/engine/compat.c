@@ -57,6 +57,7 @@ static void initial_map(struct replay *r)
             skip = dealt[a] - (size_t)rj->jmax;
         for (size_t p = a; p < r->n_pool; p += r->n_act, k++)
             if (k >= skip) {
+                pool_mark(r, r->pool[p]);
                 r->owner[r->pool[p]] = (int32_t)r->act[a];
                 held++;
             }

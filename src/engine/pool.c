@@ -33,8 +33,12 @@ void pool_remove_leaves(struct replay *r)
 {
     size_t w = 0;
 
+    if (r->n_leaves == 0)
+        return;
     for (size_t i = 0; i < r->n_leaves; i++) {
         pool_note_leave(r, r->leaves[i], r->row.time);
+        pool_mark(r, r->leaves[i]);
+        r->in_pool[r->leaves[i]] = 0;
         r->owner[r->leaves[i]] = -2; /* marked for removal */
     }
     for (size_t p = 0; p < r->n_pool; p++)
@@ -49,6 +53,8 @@ void pool_append_joins(struct replay *r)
 {
     for (size_t i = 0; i < r->n_joins; i++) {
         pool_note_join(r, r->joins[i], r->row.time);
+        pool_mark(r, r->joins[i]);
+        r->in_pool[r->joins[i]] = 1;
         r->owner[r->joins[i]] = -1;
         r->pool[r->n_pool++] = r->joins[i];
     }
@@ -245,25 +251,33 @@ void apply_targets(struct replay *r)
     int ranked = 0,
         reverse = kind == NODEPICK_ORACLE || kind == NODEPICK_PREDICTED;
     size_t a = 0;
+    int shrink = 0, grow = 0;
 
+    for (size_t i = 0; i < r->n_act; i++) {
+        const struct rjob *rj = &r->jobs[r->act[i]];
+        shrink |= rj->held > rj->target;
+        grow |= rj->held < rj->target;
+    }
     if (kind != NODEPICK_LONGEST_IDLE) {
-        for (size_t i = 0; i < r->n_act && !ranked; i++)
-            ranked = r->jobs[r->act[i]].held != r->jobs[r->act[i]].target;
+        ranked = shrink || grow;
         if (ranked)
             rank_pool(r);
     }
     /* Shrinking jobs release their nodes in release order (without a
-     * change of count nothing is ranked, and neither pass does a thing). */
-    for (size_t i = 0; i < r->n_pool; i++) {
+     * change of count nothing is ranked, and neither pass does a thing,
+     * so neither runs: the map costs O(jobs) at an event that changes no
+     * count, not O(pool)). */
+    for (size_t i = 0; shrink && i < r->n_pool; i++) {
         size_t p = take_at(r, ranked, reverse ? r->n_pool - 1 - i : i);
         int32_t j = r->owner[r->pool[p]];
         if (j >= 0 && r->jobs[j].held > r->jobs[j].target) {
+            pool_mark(r, r->pool[p]);
             r->owner[r->pool[p]] = -1;
             r->jobs[j].held--;
         }
     }
     /* Growing jobs, in job order, take the free nodes in take order. */
-    for (size_t i = 0; i < r->n_pool; i++) {
+    for (size_t i = 0; grow && i < r->n_pool; i++) {
         size_t p = take_at(r, ranked, i);
         struct rjob *rj;
         if (r->owner[r->pool[p]] != -1)
@@ -274,6 +288,7 @@ void apply_targets(struct replay *r)
         if (a == r->n_act)
             break;
         rj = &r->jobs[r->act[a]];
+        pool_mark(r, r->pool[p]);
         r->owner[r->pool[p]] = (int32_t)r->act[a];
         rj->held++;
         if (kind == NODEPICK_PREDICTED) {

@@ -116,6 +116,9 @@ static int setup(struct replay *r)
     for (size_t i = 0; i < r->n_nodes; i++)
         r->owner[i] = -1;
     r->pool = xmalloc((r->n_nodes + 1) * sizeof *r->pool);
+    r->in_pool = xcalloc(r->n_nodes + 1, 1);
+    r->marked = xcalloc(r->n_nodes + 1, 1);
+    r->changed = xmalloc((r->n_nodes + 1) * sizeof *r->changed);
     r->owner_pos = xmalloc((r->n_nodes + 1) * sizeof *r->owner_pos);
 
     r->jobs = xcalloc(r->js.n + 1, sizeof *r->jobs);
@@ -182,6 +185,9 @@ static void teardown(struct replay *r)
     xfree(r->owner_pos);
     xfree(r->solve_times);
     xfree(r->pool);
+    xfree(r->in_pool);
+    xfree(r->marked);
+    xfree(r->changed);
     xfree(r->owner);
     xfree(r->idle);
     xfree(r->joins);
@@ -325,8 +331,11 @@ static int read_until_start(struct replay *r, int64_t *t0, int64_t *t)
     if (rc == 1 && r->n_joins + r->n_leaves == 0)
         rc = next_event(r, t);
     for (size_t i = 0; i < r->n_nodes; i++)
-        if (r->idle[i])
+        if (r->idle[i]) {
+            pool_mark(r, (uint32_t)i);
+            r->in_pool[i] = 1;
             r->pool[r->n_pool++] = (uint32_t)i;
+        }
     return rc;
 }
 
@@ -511,6 +520,14 @@ static void emit_alloc(struct replay *r, size_t j, size_t evt, int64_t t)
         }
 }
 
+/* Empties the list of changed nodes, once every sink has had it. */
+static void emit_forget_changes(struct replay *r)
+{
+    for (size_t k = 0; k < r->n_changed; k++)
+        r->marked[r->changed[k]] = 0;
+    r->n_changed = 0;
+}
+
 /* Reports the counts that changed at event evt: those of the jobs active
  * when it began (some may have finished) and of the jobs active now. */
 void emit_allocs(struct replay *r, size_t evt, int64_t t)
@@ -525,10 +542,15 @@ void emit_allocs(struct replay *r, size_t evt, int64_t t)
         .jobs = r->js.jobs,
         .pool = r->pool,
         .n_pool = r->n_pool,
+        .changed = r->changed,
+        .n_changed = r->n_changed,
+        .in_pool = r->in_pool,
     };
 
-    if (r->o->n_sinks == 0)
+    if (r->o->n_sinks == 0) {
+        emit_forget_changes(r);
         return;
+    }
     for (size_t a = 0; a < r->n_ev_act; a++)
         emit_alloc(r, r->ev_act[a], evt, t);
     for (size_t a = 0; a < r->n_act; a++)
@@ -537,6 +559,7 @@ void emit_allocs(struct replay *r, size_t evt, int64_t t)
     for (size_t i = 0; i < r->o->n_sinks && !r->sink_rc; i++)
         if (r->o->sinks[i]->nodes)
             r->sink_rc = r->o->sinks[i]->nodes(r->o->sinks[i]->arg, &m);
+    emit_forget_changes(r);
 }
 
 static int emit_jobs(struct replay *r)
@@ -680,6 +703,7 @@ void core_drop_finished(struct replay *r)
     for (size_t p = 0; p < r->n_pool; p++) {
         int32_t j = r->owner[r->pool[p]];
         if (j >= 0 && r->jobs[j].finished) {
+            pool_mark(r, r->pool[p]);
             r->owner[r->pool[p]] = -1;
             r->jobs[j].held--;
         }

@@ -79,6 +79,12 @@ struct replay {
     int32_t *owner;       /* per subset node: job index, -1 free */
     uint32_t *pool;       /* subset nodes in position order */
     size_t n_pool;
+    /* What changed since the last map handed to the sinks (pool_mark):
+     * the nodes whose owner or pool membership was written, each once. */
+    uint8_t *in_pool;  /* per subset node: in the pool */
+    uint8_t *marked;   /* per subset node: in changed[] */
+    uint32_t *changed; /* the nodes written since the last map */
+    size_t n_changed;
     uint32_t *joins, *leaves; /* the next trace row's changes in the subset */
     size_t n_joins, n_leaves, cap_joins, cap_leaves;
 
@@ -128,6 +134,16 @@ struct replay {
     struct rec_step row; /* the current event's row, filled by the phases */
     int sink_rc;         /* first error a sink returned */
 };
+
+/* Notes that node k's owner or pool membership is being written, for the
+ * list of changes the sinks get with the next map (rec_nodes.changed). */
+static inline void pool_mark(struct replay *r, uint32_t k)
+{
+    if (!r->marked[k]) {
+        r->marked[k] = 1;
+        r->changed[r->n_changed++] = k;
+    }
+}
 
 /* ---- the drivers ------------------------------------------------------ */
 

@@ -62,7 +62,14 @@ struct rec_alloc {
  * callback): owner[i] is the job (index in jobs) holding node i of the
  * subset (0-based position), or negative when no job does; pool[0 ..
  * n_pool-1] are the nodes idle in the trace, the pool (subset positions,
- * in the pool's order; NULL when not known). */
+ * in the pool's order; NULL when not known).
+ *
+ * changed[0 .. n_changed-1], when not NULL, lists (in any order, without
+ * repeats) every node whose owner or pool membership may differ from the
+ * previous map handed to the same sink (a superset is allowed), and
+ * in_pool[i] is 1 for the nodes in the pool, 0 for the others: with them
+ * a consumer can work in O(changes) per map instead of O(n).  NULL:
+ * unknown, any node may have changed. */
 struct rec_nodes {
     size_t evt;
     int64_t time, t0; /* the event's, the replay's start */
@@ -72,6 +79,9 @@ struct rec_nodes {
     const struct job *jobs; /* the job set (submissions after alignment) */
     const uint32_t *pool;
     size_t n_pool;
+    const uint32_t *changed;
+    size_t n_changed;
+    const uint8_t *in_pool;
 };
 
 /* One job of the job set, at the end of the replay.  Times are Unix
