@@ -228,6 +228,68 @@ START_TEST(test_bad_inputs)
 }
 END_TEST
 
+/* The event line's one-pass parsing (plain digits by hand, anything
+ * else by the general rules): leading zeros, tabs, trailing blanks, an
+ * index token of 11 digits and a time of 16 (past the hand-parsed
+ * lengths) read as the general rules read them.  Expected, by hand, on
+ * 12 nodes:
+ *   t=10: joins {0, 5, 11}            (+0 +11 +05)
+ *   t=20: joins {3}, leaves {0, 11}   (-11 +3 -0)
+ *   t=30: joins {10}, leaves {5}      (15-digit time; +00000000010)
+ *   t=40: joins {11}                  (16-digit time) */
+START_TEST(test_parse_forms)
+{
+    static const uint32_t j[4][3] = {{0, 5, 11}, {3}, {10}, {11}};
+    static const uint32_t l[4][2] = {{0}, {0, 11}, {5}, {0}};
+    static const size_t nj[4] = {3, 1, 1, 1}, nl[4] = {0, 2, 1, 0};
+    struct trace_reader *r;
+    struct trace_event ev;
+    struct bfs_error e;
+    const char *p =
+        tu_write("forms.trace", "bfsim-trace 1\n"
+                                "node n0\nnode n1\nnode n2\nnode n3\nnode n4\n"
+                                "node n5\nnode n6\nnode n7\nnode n8\nnode n9\n"
+                                "node n10\nnode n11\n"
+                                "0000000010 +0 +11\t+05\n"
+                                "20\t-11  +3 -0\t \n"
+                                "000000000000030 +00000000010 -5\n"
+                                "0000000000000040 +11\n");
+
+    bfs_error_clear(&e);
+    ck_assert_int_eq(trace_open(p, &r, &e), 0);
+    for (size_t k = 0; k < 4; k++) {
+        ck_assert_int_eq(trace_next(r, &ev, &e), 1);
+        ck_assert_int_eq(ev.time, 10 * (int64_t)(k + 1));
+        ck_assert_uint_eq(ev.line, 14 + k);
+        ck_assert_uint_eq(ev.n_join, nj[k]);
+        ck_assert_uint_eq(ev.n_leave, nl[k]);
+        for (size_t i = 0; i < nj[k]; i++)
+            ck_assert_uint_eq(ev.join[i], j[k][i]);
+        for (size_t i = 0; i < nl[k]; i++)
+            ck_assert_uint_eq(ev.leave[i], l[k][i]);
+    }
+    ck_assert_int_eq(trace_next(r, &ev, &e), 0);
+    trace_close(r);
+    /* Malformed tokens the one-pass parser hands to the general rules. */
+    expect_bad("glued.trace", "bfsim-trace 1\nnode a\nnode b\n10 +1-0\n", 4,
+               "bad change '+1-0'");
+    expect_bad("letter.trace", "bfsim-trace 1\nnode a\n10 -a\n", 3,
+               "bad change '-a'");
+    expect_bad("tabsign.trace", "bfsim-trace 1\nnode a\n10 -\t+0\n", 3,
+               "bad change '-'");
+    expect_bad("twosign.trace", "bfsim-trace 1\nnode a\n10 ++0\n", 3,
+               "bad change '++0'");
+    expect_bad("edge.trace", "bfsim-trace 1\nnode a\nnode b\n10 +0 +2\n", 4,
+               "out of range (the trace has 2 nodes, 0..1)");
+    expect_bad("u32.trace", "bfsim-trace 1\nnode a\n10 +4294967296\n", 3,
+               "out of range");
+    expect_bad("ohtime.trace", "bfsim-trace 1\nnode a\n1O +0\n", 3,
+               "bad event time '1O'");
+    expect_bad("signtime.trace", "bfsim-trace 1\nnode a\n+ +0\n", 3,
+               "bad event time '+'");
+}
+END_TEST
+
 /* A NUL byte in a comment used to cut the comment and glue the next line
  * (the event at 20) onto it, so the trace read one event fewer: now it
  * is an error at the comment's line. */
@@ -393,6 +455,7 @@ int main(void)
     tcase_add_test(tc, test_reader_lenient_layout);
     tcase_add_test(tc, test_reader_no_events);
     tcase_add_test(tc, test_bad_inputs);
+    tcase_add_test(tc, test_parse_forms);
     tcase_add_test(tc, test_nul_in_comment);
     tcase_add_test(tc, test_truncated_gzip);
     tcase_add_test(tc, test_writer_errors);
