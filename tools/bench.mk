@@ -3,6 +3,11 @@
 # Python, so python3 is taken from PATH; the script needs only the standard
 # library.  Restrict the matrix with BENCH_FLAGS, for example
 #     make bench BENCH_FLAGS='--sizes 10,64 --jobs 10J --repeat 1'
+# The rows of a generated 40,000-node year (generation, trace reading
+# against zcat, the 1000-job replays) are opt-in, since they take many
+# minutes and about 900 MB of temporary disk:
+#     make bench BENCH_FLAGS='--big'
+#     make bench BENCH_FLAGS='--big-only --big-duration 30d --repeat 1'
 dist_noinst_SCRIPTS += tools/bench
 BENCH_PYTHON3 = python3
 BENCH_FLAGS =
