@@ -1416,8 +1416,12 @@ int sweep_work(const struct sweep *s, const size_t *order, size_t n,
                            host, res, &live, e);
             if (rc)
                 break;
+            /* Slots free and nothing to claim: look again soon, so that
+             * the sweep's end (or a run given back) is seen at once; a
+             * scan skips the runs known complete, so near the end it
+             * reads only the few still held. */
             rescan = 0;
-            next_scan = now + beat;
+            next_scan = now + (beat < 0.5 ? beat : 0.5);
             if (running == 0 && live == 0)
                 break; /* nothing pending, nothing held by a live worker */
         }
