@@ -351,6 +351,14 @@ START_TEST(test_retries_worker)
              "cd / && %s sweep %s --worker --lease 0 >/dev/null 2>&1",
              tu_bfsim(), cfg);
     ck_assert_int_eq(run_cmd(cmd), 2);
+    snprintf(cmd, sizeof cmd,
+             "cd / && %s sweep %s --lease 5 --list >/dev/null 2>&1", tu_bfsim(),
+             cfg);
+    ck_assert_int_eq(run_cmd(cmd), 2);
+    snprintf(cmd, sizeof cmd,
+             "cd / && %s sweep %s --worker --status >/dev/null 2>&1",
+             tu_bfsim(), cfg);
+    ck_assert_int_eq(run_cmd(cmd), 2);
 }
 END_TEST
 

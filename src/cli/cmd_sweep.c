@@ -5,7 +5,10 @@
  * Exit status: 0 when every run this invocation started succeeded (and
  * the table was written), 1 when a run failed or the configuration or an
  * output is bad, 2 for a usage error, 130 when interrupted by SIGINT or
- * SIGTERM (the table of what is complete is still written).
+ * SIGTERM (the table of what is complete is still written).  A worker
+ * (--worker) exits 0 when the sweep is done with every run complete, 1
+ * when runs were given up after --retries, 130 when stopped (its runs
+ * are pending again); --status exits 1 when runs were given up.
  */
 #include "config.h"
 
@@ -450,7 +453,7 @@ int cmd_sweep(int argc, char **argv)
            n_todo = 0;
     int64_t jobs = 1, retries = 1;
     double lease = 30;
-    int worker = 0, show_status = 0;
+    int worker = 0, show_status = 0, lease_set = 0, retries_set = 0;
     int merge = 0, list = 0, quiet = 0, c, rc, status = CMD_OK, sharded = 0;
     double t0;
 
@@ -498,6 +501,7 @@ int cmd_sweep(int argc, char **argv)
                                        "--lease: '%s' is not a number of "
                                        "seconds from 0.1",
                                        optarg);
+            lease_set = 1;
             break;
         case 'R':
             if (bfs_parse_i64(optarg, &retries) || retries < 0 ||
@@ -506,6 +510,7 @@ int cmd_sweep(int argc, char **argv)
                                        "--retries: '%s' is not a count of "
                                        "0 to 1000",
                                        optarg);
+            retries_set = 1;
             break;
         case 'h':
             usage(stdout);
@@ -533,6 +538,10 @@ int cmd_sweep(int argc, char **argv)
         return cmd_usage_error("sweep", "%s",
                                "--merge, --list, --worker and --status do "
                                "not go together");
+    if ((lease_set || retries_set) && !worker && !show_status)
+        return cmd_usage_error("sweep", "%s",
+                               "--lease and --retries go with --worker or "
+                               "--status");
     if ((worker || show_status) && sharded)
         return cmd_usage_error("sweep", "%s",
                                "workers share the whole sweep: no --shard");

@@ -48,6 +48,16 @@
  * (summary.json with "partial": false), never from memory, so that
  * shards in separate processes and later resumptions agree.
  *
+ * Workers (sweep_work) claim runs through claim files instead of the
+ * lock (sweep/claim.c says how), in the order sweep_order gives:
+ * decreasing expected cost, a product of per-option factors, ties in
+ * expansion order.  A worker loop is sweep_exec's with three more
+ * phases: heartbeats (every lease/3 s, each also noticing a claim taken
+ * over), a scan that claims pending and stale runs into free slots (runs
+ * found complete or given up are remembered, so a scan near the end reads
+ * only the runs still held), and the end test: nothing running here,
+ * nothing claimable, nothing held by a live worker.
+ *
  * The results table is rebuilt from the run directories each time and
  * written atomically (temporary file, then rename), so concurrent shards
  * can each write it: the last writer's table is complete as of its

@@ -12,7 +12,9 @@
  * Each run is a separate `bfsim replay` process writing into
  * OUT/runs/ID/ (options.json, summary.json, run.h5, log.txt); a run is
  * complete when its summary.json says "partial": false, which makes a
- * sweep resumable: rerunning it runs only what is not complete.  The
+ * sweep resumable: rerunning it runs only what is not complete.  Workers
+ * (sweep_work) share one sweep by claiming runs one by one through
+ * OUT/runs/ID/claim.N (sweep/claim.h).  The
  * results table (OUT/results.csv and OUT/results.h5) gathers every
  * complete run's options and summary measures.
  */
