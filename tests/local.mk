@@ -36,6 +36,7 @@ check_PROGRAMS += \
 	tests/check_signal \
 	tests/check_faults \
 	tests/check_sweep \
+	tests/check_worker \
 	tests/check_measures \
 	tests/check_cli \
 	tests/check_install \
@@ -135,6 +136,9 @@ tests_check_signal_LDADD = $(BFS_TESTLIBS)
 tests_check_sweep_SOURCES = tests/check_sweep.c $(BFS_TESTHDRS)
 tests_check_sweep_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_sweep_LDADD = $(BFS_TESTLIBS)
+tests_check_worker_SOURCES = tests/check_worker.c $(BFS_TESTHDRS)
+tests_check_worker_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_worker_LDADD = $(BFS_TESTLIBS)
 tests_check_measures_SOURCES = tests/check_measures.c $(BFS_TESTHDRS)
 tests_check_measures_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_measures_LDADD = $(BFS_TESTLIBS)

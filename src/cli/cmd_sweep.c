@@ -5,17 +5,22 @@
  * Exit status: 0 when every run this invocation started succeeded (and
  * the table was written), 1 when a run failed or the configuration or an
  * output is bad, 2 for a usage error, 130 when interrupted by SIGINT or
- * SIGTERM (the table of what is complete is still written).
+ * SIGTERM (the table of what is complete is still written).  A worker
+ * (--worker) exits 0 when the sweep is done with every run complete, 1
+ * when runs were given up after --retries, 130 when stopped (its runs
+ * are pending again); --status exits 1 when runs were given up.
  */
 #include "config.h"
 
 #include "cli/cmd.h"
+#include "sweep/claim.h"
 #include "sweep/sweep.h"
 #include "base/util.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +32,11 @@ static void usage(FILE *f)
 {
     fputs("Usage: bfsim sweep CONFIG.json [-j N] [--shard I/N] [--out DIR]\n"
           "                   [--merge] [--list] [-q]\n"
+          "       bfsim sweep CONFIG.json --worker [-j N] [--lease S] "
+          "[--retries N]\n"
+          "                   [--out DIR] [-q]\n"
+          "       bfsim sweep CONFIG.json --status [--lease S] [--retries N]"
+          "\n"
           "\n"
           "Run `bfsim replay` over every combination of the option values in\n"
           "CONFIG.json, each run a separate process, and gather the runs'\n"
@@ -68,6 +78,26 @@ static void usage(FILE *f)
           "                     plus .sweep)\n"
           "  --merge            run nothing; write the table of the complete "
           "runs\n"
+          "  --worker           share the sweep with other workers (any "
+          "number,\n"
+          "                     any host, any time): claim runs one by one, "
+          "longest\n"
+          "                     expected first, through DIR/runs/ID/claim.N; "
+          "end when\n"
+          "                     no run is pending or held by a live worker, "
+          "then\n"
+          "                     write the table\n"
+          "  --lease S          a worker's claim is stale, and taken over, "
+          "when its\n"
+          "                     heartbeat (every S/3 s) is older than S "
+          "seconds\n"
+          "                     (default 30)\n"
+          "  --retries N        retry a failed run N times, then give it up "
+          "(default 1)\n"
+          "  --status           run nothing; count the runs complete, "
+          "running,\n"
+          "                     stale, pending and failed, and estimate the "
+          "time left\n"
           "  --list             run nothing; print each run's id, status\n"
           "                     (complete or pending) and options\n"
           "  -q, --quiet        print only failures\n"
@@ -229,6 +259,88 @@ static void list_runs(const struct sweep *s, const char *outdir, size_t si,
     }
 }
 
+static void on_claimed(void *arg, size_t r, int gen, int takeover)
+{
+    struct progress *pg = arg;
+
+    if (!pg->quiet)
+        fprintf(stderr, "bfsim sweep: %s claimed (claim.%d%s)\n",
+                pg->s->runs[r].hex, gen,
+                takeover ? ", taken over from a stale claim" : "");
+}
+
+/* --status: what the claims and summaries say, on standard output. */
+static int print_status(const struct sweep *s, const char *outdir, double lease,
+                        int retries)
+{
+    size_t n[5] = {0}, n_done = 0;
+    double done_secs = 0, now = claim_now(), left_running = 0;
+    static const char *const names[] = {"pending", "running", "stale", "failed",
+                                        "complete"};
+    struct bfs_error e;
+    int status = CMD_OK;
+
+    bfs_error_clear(&e);
+    printf("%s: %zu runs in %s\n", s->path, s->n_runs, outdir);
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t r = 0; r < s->n_runs; r++) {
+            char *dir = sweep_run_dir(s, r, outdir);
+            struct claim_info c;
+            enum claim_state st;
+            int rc = claim_read(dir, &c, &e);
+
+            if (rc) {
+                xfree(dir);
+                return cmd_report(&e, rc);
+            }
+            st = sweep_run_complete(s, r, outdir)
+                     ? CLAIM_COMPLETED
+                     : claim_state_of(&c, lease, retries, now);
+            if (pass == 0) {
+                n[st]++;
+                if (st == CLAIM_COMPLETED && c.gen >= 0 &&
+                    c.end == CLAIM_DONE) {
+                    n_done++;
+                    done_secs += c.seconds;
+                }
+            } else if (st == CLAIM_RUNNING || st == CLAIM_STALE) {
+                printf("  %s %s host %s pid %ld, heartbeat %.0f s ago, "
+                       "claimed %.0f s ago\n",
+                       s->runs[r].hex, names[st], c.host, c.pid, now - c.beat,
+                       now - c.start);
+                if (st == CLAIM_RUNNING && n_done)
+                    left_running +=
+                        fmax(0, done_secs / (double)n_done - (now - c.start));
+            } else if (st == CLAIM_GAVE_UP) {
+                printf("  %s failed %d times: see %s/log.txt\n", s->runs[r].hex,
+                       c.n_failed, dir);
+                status = CMD_FAIL;
+            }
+            xfree(dir);
+        }
+        if (pass == 0)
+            for (int k = 0; k < 5; k++)
+                printf("%-9s %zu\n", names[k], n[k]);
+    }
+    if (n[CLAIM_PENDING] + n[CLAIM_STALE] + n[CLAIM_RUNNING] == 0)
+        printf("time left: none\n");
+    else if (!n_done)
+        printf("time left: unknown (no run done yet)\n");
+    else {
+        /* the runs left at the mean pace of the done ones, spread over
+         * the runs going on now (at least one) */
+        double mean = done_secs / (double)n_done;
+        double par = n[CLAIM_RUNNING] ? (double)n[CLAIM_RUNNING] : 1;
+        double left = ((double)(n[CLAIM_PENDING] + n[CLAIM_STALE]) * mean +
+                       left_running) /
+                      par;
+        printf("time left: about %.0f s (%zu runs done in %.1f s each on "
+               "average, %zu running)\n",
+               left, n_done, mean, n[CLAIM_RUNNING]);
+    }
+    return status;
+}
+
 static int write_table(const struct sweep *s, const char *outdir, int quiet)
 {
     struct bfs_error e;
@@ -247,6 +359,74 @@ static int write_table(const struct sweep *s, const char *outdir, int quiet)
     return CMD_OK;
 }
 
+/* --worker: claims and runs runs until the sweep is done, then writes the
+ * table.  Exit status: 0 when every run is complete, 1 when runs were
+ * given up (or an error), 130 when stopped. */
+static int run_worker(const struct sweep *s, const char *config,
+                      const char *outdir, const char *abs_out,
+                      const char *workdir, const char *prog, int jobs,
+                      double lease, int retries, int quiet)
+{
+    struct progress pg = {0};
+    struct sweep_exec x = {0};
+    struct sweep_work_result res;
+    struct bfs_error e;
+    struct sigaction sa;
+    size_t *order = xcalloc(s->n_runs + 1, sizeof *order);
+    int rc, status = CMD_OK;
+    double t0 = bfs_now();
+
+    bfs_error_clear(&e);
+    sweep_order(s, order);
+    if (!quiet)
+        fprintf(stderr,
+                "bfsim sweep: %s: worker %ld of a sweep of %zu runs, %d at a "
+                "time, lease %g s, in %s\n",
+                config, (long)getpid(), s->n_runs, jobs, lease, outdir);
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGCHLD, SIG_DFL); /* sweep_work waits for its runs itself */
+    pg.s = s;
+    pg.outdir = outdir;
+    pg.n_todo = s->n_runs;
+    pg.quiet = quiet;
+    x.prog = prog;
+    x.outdir = abs_out;
+    x.workdir = workdir;
+    x.jobs = jobs;
+    x.stop = &stop_flag;
+    x.done = on_done;
+    x.claimed = on_claimed;
+    x.arg = &pg;
+    x.lease = lease;
+    x.retries = retries;
+    rc = sweep_work(s, order, s->n_runs, &x, &res, &e);
+    xfree(order);
+    if (rc)
+        status = cmd_report(&e, rc);
+    if (!quiet || res.n_failed)
+        fprintf(stderr,
+                "bfsim sweep: worker %ld ends after %.1f s: it completed %zu "
+                "runs; the sweep has %zu of %zu complete, %zu given up\n",
+                (long)getpid(), bfs_now() - t0, res.n_ran, res.n_complete,
+                s->n_runs, res.n_failed);
+    if (stop_flag) {
+        fprintf(stderr, "bfsim sweep: worker interrupted; its runs are "
+                        "pending again\n");
+        return 130;
+    }
+    /* The sweep is done (every run complete or given up): whoever ends
+     * here writes the table; all such tables are the same. */
+    if (rc == 0 && write_table(s, outdir, quiet) != CMD_OK)
+        status = CMD_FAIL;
+    if (res.n_failed && status == CMD_OK)
+        status = CMD_FAIL;
+    return status;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -254,6 +434,10 @@ int cmd_sweep(int argc, char **argv)
         {"out", required_argument, NULL, 'O'},
         {"merge", no_argument, NULL, 'M'},
         {"list", no_argument, NULL, 'L'},
+        {"worker", no_argument, NULL, 'W'},
+        {"lease", required_argument, NULL, 'E'},
+        {"retries", required_argument, NULL, 'R'},
+        {"status", no_argument, NULL, 'T'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -267,7 +451,9 @@ int cmd_sweep(int argc, char **argv)
     char *outdir = NULL, *prog = NULL, *abs_out = NULL, *workdir = NULL;
     size_t shard_i = 0, shard_n = 1, n_shard = 0, n_complete = 0, *todo = NULL,
            n_todo = 0;
-    int64_t jobs = 1;
+    int64_t jobs = 1, retries = 1;
+    double lease = 30;
+    int worker = 0, show_status = 0, lease_set = 0, retries_set = 0;
     int merge = 0, list = 0, quiet = 0, c, rc, status = CMD_OK, sharded = 0;
     double t0;
 
@@ -302,6 +488,30 @@ int cmd_sweep(int argc, char **argv)
         case 'q':
             quiet = 1;
             break;
+        case 'W':
+            worker = 1;
+            break;
+        case 'T':
+            show_status = 1;
+            break;
+        case 'E':
+            if (bfs_parse_double(optarg, &lease) || !(lease >= 0.1) ||
+                lease > 1e9)
+                return cmd_usage_error("sweep",
+                                       "--lease: '%s' is not a number of "
+                                       "seconds from 0.1",
+                                       optarg);
+            lease_set = 1;
+            break;
+        case 'R':
+            if (bfs_parse_i64(optarg, &retries) || retries < 0 ||
+                retries > 1000)
+                return cmd_usage_error("sweep",
+                                       "--retries: '%s' is not a count of "
+                                       "0 to 1000",
+                                       optarg);
+            retries_set = 1;
+            break;
         case 'h':
             usage(stdout);
             return CMD_OK;
@@ -324,6 +534,17 @@ int cmd_sweep(int argc, char **argv)
     if (merge && sharded)
         return cmd_usage_error("sweep", "%s",
                                "--merge collects every shard: no --shard");
+    if (merge + list + worker + show_status > 1)
+        return cmd_usage_error("sweep", "%s",
+                               "--merge, --list, --worker and --status do "
+                               "not go together");
+    if ((lease_set || retries_set) && !worker && !show_status)
+        return cmd_usage_error("sweep", "%s",
+                               "--lease and --retries go with --worker or "
+                               "--status");
+    if ((worker || show_status) && sharded)
+        return cmd_usage_error("sweep", "%s",
+                               "workers share the whole sweep: no --shard");
     config = argv[optind];
 
     bfs_error_clear(&e);
@@ -348,12 +569,21 @@ int cmd_sweep(int argc, char **argv)
         status = write_table(&s, outdir, quiet);
         goto done;
     }
+    if (show_status) {
+        status = print_status(&s, outdir, lease, (int)retries);
+        goto done;
+    }
     if (!(workdir = realpath(s.dir, NULL))) {
         status = cmd_report(
             &e, bfs_fail_at(&e, BFS_EIO, s.dir, 0, "%s", strerror(errno)));
         goto done;
     }
 
+    if (worker) {
+        status = run_worker(&s, config, outdir, abs_out, workdir, prog,
+                            (int)jobs, lease, (int)retries, quiet);
+        goto done;
+    }
     todo = xcalloc(s.n_runs + 1, sizeof *todo);
     for (size_t r = 0; r < s.n_runs; r++) {
         if (r % shard_n != shard_i)

@@ -48,6 +48,16 @@
  * (summary.json with "partial": false), never from memory, so that
  * shards in separate processes and later resumptions agree.
  *
+ * Workers (sweep_work) claim runs through claim files instead of the
+ * lock (sweep/claim.c says how), in the order sweep_order gives:
+ * decreasing expected cost, a product of per-option factors, ties in
+ * expansion order.  A worker loop is sweep_exec's with three more
+ * phases: heartbeats (every lease/3 s, each also noticing a claim taken
+ * over), a scan that claims pending and stale runs into free slots (runs
+ * found complete or given up are remembered, so a scan near the end reads
+ * only the runs still held), and the end test: nothing running here,
+ * nothing claimable, nothing held by a live worker.
+ *
  * The results table is rebuilt from the run directories each time and
  * written atomically (temporary file, then rename), so concurrent shards
  * can each write it: the last writer's table is complete as of its
@@ -80,6 +90,7 @@
 #include "base/util.h"
 #include "engine/measures.h"
 #include "engine/options.h"
+#include "sweep/claim.h"
 
 /* 1 when name is the long name, or the one-letter short name, of an
  * option the sweep sets for every run itself (its outputs, quietness,
@@ -832,6 +843,8 @@ struct slot {
     pid_t pid; /* 0 when free */
     size_t run;
     double t0;
+    int gen;  /* worker: the number of the run's claim */
+    int lost; /* worker: the claim was taken over; the replay is killed */
 };
 
 static void free_argv(char **argv)
@@ -973,8 +986,8 @@ static int lock_claim(const char *lock, char *holder, size_t size,
 /* Starts run r in *sl.  Returns 0, 1 when another process holds the run
  * (holder names it; nothing started), or BFS_EIO (reported in e). */
 static int launch(const struct sweep *s, size_t r, const struct sweep_exec *x,
-                  const sigset_t *child_mask, struct slot *sl, char *holder,
-                  size_t holder_size, struct bfs_error *e)
+                  const sigset_t *child_mask, int use_lock, struct slot *sl,
+                  char *holder, size_t holder_size, struct bfs_error *e)
 {
     char *dir = sweep_run_dir(s, r, x->outdir);
     char *log = run_file(s, r, x->outdir, "log.txt");
@@ -985,9 +998,10 @@ static int launch(const struct sweep *s, size_t r, const struct sweep_exec *x,
 
     if ((rc = make_dirs(dir, e)) != 0)
         goto out;
-    if ((rc = lock_claim(lock, holder, holder_size, e)) != 0)
+    /* a worker's run is claimed already (claim.N, not the lock) */
+    if (use_lock && (rc = lock_claim(lock, holder, holder_size, e)) != 0)
         goto out;
-    claimed = 1;
+    claimed = use_lock;
     remove_stale(dir);
     if ((rc = write_options(s, r, x->outdir, e)) != 0)
         goto out;
@@ -1045,7 +1059,7 @@ static int launch(const struct sweep *s, size_t r, const struct sweep_exec *x,
     sl->t0 = bfs_now();
     /* The lock names the replay from now on, so that a resumption sees
      * the run busy while the replay lives, even if this sweep dies. */
-    if (lock_write(lock, (long)pid, 1, NULL) != 0) {
+    if (use_lock && lock_write(lock, (long)pid, 1, NULL) != 0) {
         /* the lock keeps this sweep's pid: still a live holder */
     }
     claimed = 0;
@@ -1123,7 +1137,7 @@ int sweep_exec(const struct sweep *s, const size_t *todo, size_t n,
             while (slots[i].pid != 0)
                 i++;
             char holder[300];
-            rc = launch(s, todo[next], x, &old, &slots[i], holder,
+            rc = launch(s, todo[next], x, &old, 1, &slots[i], holder,
                         sizeof holder, e);
             if (rc == 1) { /* held by a live process: skipped */
                 if (x->busy)
@@ -1141,6 +1155,307 @@ int sweep_exec(const struct sweep *s, const size_t *todo, size_t n,
     }
 
     sigprocmask(SIG_SETMASK, &old, NULL);
+    xfree(slots);
+    return rc;
+}
+
+/* ---- claim order --------------------------------------------------------- */
+
+/* The value of key `name` in run r, or NULL (no such key, or a flag). */
+static const char *run_arg(const struct sweep *s, size_t r, const char *name)
+{
+    size_t k = find_key(s, name);
+    const struct sweep_value *v;
+
+    if (k == (size_t)-1)
+        return NULL;
+    v = run_value(s, r, k);
+    return v->kind == SWEEP_ARG ? v->text : NULL;
+}
+
+double sweep_cost(const struct sweep *s, size_t r)
+{
+    const char *alloc = run_arg(s, r, "allocator");
+    const char *model = run_arg(s, r, "model");
+    const char *nodes = run_arg(s, r, "nodes");
+    const char *start = run_arg(s, r, "start");
+    const char *end = run_arg(s, r, "end");
+    const char *jobs = run_arg(s, r, "jobs");
+    double w = 1;
+    size_t skip, count;
+    int64_t t0, t1;
+
+    if (alloc && strcmp(alloc, "dp") == 0)
+        w = 10;
+    else if (alloc && strcmp(alloc, "milp") == 0)
+        w = model && strcmp(model, "node") == 0 ? 1000 : 100;
+    if (nodes && options_parse_nodes(nodes, &skip, &count) == 0 && count > 0)
+        w *= (double)count;
+    if (start && end && bfs_time_parse(start, &t0) == 0 &&
+        bfs_time_parse(end, &t1) == 0 && t1 > t0)
+        w *= (double)(t1 - t0);
+    if (jobs) {
+        char *p = xmalloc(strlen(s->dir) + strlen(jobs) + 2);
+        struct stat st;
+        if (jobs[0] == '/')
+            strcpy(p, jobs);
+        else
+            sprintf(p, "%s/%s", s->dir, jobs);
+        if (stat(p, &st) == 0 && st.st_size > 0)
+            w *= (double)st.st_size;
+        xfree(p);
+    }
+    return w;
+}
+
+static const double *order_cost;
+
+static int cmp_cost(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+    if (order_cost[x] != order_cost[y])
+        return order_cost[x] > order_cost[y] ? -1 : 1;
+    return x < y ? -1 : x > y; /* ties: expansion order */
+}
+
+void sweep_order(const struct sweep *s, size_t *order)
+{
+    double *cost = xcalloc(s->n_runs + 1, sizeof *cost);
+
+    for (size_t r = 0; r < s->n_runs; r++) {
+        order[r] = r;
+        cost[r] = sweep_cost(s, r);
+    }
+    order_cost = cost;
+    qsort(order, s->n_runs, sizeof *order, cmp_cost);
+    order_cost = NULL;
+    xfree(cost);
+}
+
+/* ---- workers ------------------------------------------------------------- */
+
+/* How run r's attempt in sl ended, for its claim's end line. */
+static enum claim_end attempt_end(const struct slot *sl, int st, int complete,
+                                  int stopping)
+{
+    if (sl->lost)
+        return CLAIM_LOST;
+    if (complete && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return CLAIM_DONE;
+    if (stopping && ((WIFEXITED(st) && WEXITSTATUS(st) == 130) ||
+                     (WIFSIGNALED(st) &&
+                      (WTERMSIG(st) == SIGINT || WTERMSIG(st) == SIGTERM))))
+        return CLAIM_STOPPED;
+    return CLAIM_FAILED;
+}
+
+/* One look at every run in claim order: claims what it can into free
+ * slots.  Returns 0 and sets *live to the runs that other workers hold
+ * with a fresh heartbeat, or a negative BFS_E* code. */
+static int work_scan(const struct sweep *s, const size_t *order, size_t n,
+                     const struct sweep_exec *x, const sigset_t *child_mask,
+                     struct slot *slots, int jobs, int *running,
+                     unsigned char *settled, const char *host,
+                     struct sweep_work_result *res, size_t *live,
+                     struct bfs_error *e)
+{
+    int rc = 0;
+
+    *live = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        size_t r = order[i];
+        struct claim_info c;
+        enum claim_state st;
+        char *dir;
+        int mine = 0, free_slot = -1;
+
+        if (settled[r])
+            continue;
+        for (int k = 0; k < jobs; k++) {
+            if (slots[k].pid > 0 && slots[k].run == r)
+                mine = 1;
+            if (slots[k].pid == 0 && free_slot < 0)
+                free_slot = k;
+        }
+        if (mine)
+            continue;
+        if (sweep_run_complete(s, r, x->outdir)) {
+            settled[r] = 1;
+            res->n_complete++;
+            continue;
+        }
+        dir = sweep_run_dir(s, r, x->outdir);
+        if ((rc = claim_read(dir, &c, e)) != 0) {
+            xfree(dir);
+            break;
+        }
+        st = claim_state_of(&c, x->lease, x->retries, claim_now());
+        if (st == CLAIM_GAVE_UP) {
+            settled[r] = 2;
+            res->n_failed++;
+        } else if (st == CLAIM_RUNNING) {
+            (*live)++;
+        } else if (free_slot >= 0 && !(x->stop && *x->stop)) {
+            /* pending, or stale: the next claim number, exclusively */
+            rc = make_dirs(dir, e);
+            if (rc == 0)
+                rc = claim_take(dir, c.gen + 1, host, (long)getpid(),
+                                claim_now(), e);
+            if (rc == 1) { /* another worker was first: it runs */
+                rc = 0;
+                (*live)++;
+            } else if (rc == 0) {
+                struct slot *sl = &slots[free_slot];
+                if (x->claimed)
+                    x->claimed(x->arg, r, c.gen + 1, st == CLAIM_STALE);
+                rc = launch(s, r, x, child_mask, 0, sl, NULL, 0, e);
+                if (rc == 0) {
+                    sl->gen = c.gen + 1;
+                    sl->lost = 0;
+                    (*running)++;
+                } else {
+                    claim_finish(dir, c.gen + 1, CLAIM_STOPPED, 0, NULL);
+                }
+            }
+        } else {
+            (*live)++; /* claimable, but no slot: still to do */
+        }
+        xfree(dir);
+    }
+    return rc;
+}
+
+int sweep_work(const struct sweep *s, const size_t *order, size_t n,
+               const struct sweep_exec *x, struct sweep_work_result *res,
+               struct bfs_error *e)
+{
+    int jobs = x->jobs > 0 ? x->jobs : 1;
+    struct slot *slots = xcalloc((size_t)jobs, sizeof *slots);
+    unsigned char *settled = xcalloc(s->n_runs + 1, 1);
+    sigset_t block, old, chld, window;
+    const struct timespec tick = {0, 100000000};
+    double beat = x->lease / 3, next_beat = 0, next_scan = 0;
+    char host[256];
+    int running = 0, forwarded = 0, rc = 0, rescan = 1;
+
+    memset(res, 0, sizeof *res);
+    claim_host(host, sizeof host);
+    sigemptyset(&block);
+    sigaddset(&block, SIGCHLD);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    window = old;
+    sigaddset(&window, SIGCHLD);
+    sigdelset(&window, SIGINT);
+    sigdelset(&window, SIGTERM);
+
+    for (;;) {
+        int stopping = x->stop && *x->stop, st;
+        double now;
+        pid_t pid;
+
+        while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+            for (int i = 0; i < jobs; i++) {
+                struct slot *sl = &slots[i];
+                char *dir;
+                int complete;
+                enum claim_end end;
+                double secs;
+
+                if (sl->pid != pid)
+                    continue;
+                sl->pid = 0;
+                running--;
+                secs = bfs_now() - sl->t0;
+                complete = sweep_run_complete(s, sl->run, x->outdir);
+                end = attempt_end(sl, st, complete, stopping);
+                dir = sweep_run_dir(s, sl->run, x->outdir);
+                /* a lost claim's end too: the record shows how long the
+                 * replay ran on after the takeover */
+                claim_finish(dir, sl->gen, end, secs, NULL);
+                xfree(dir);
+                if (end == CLAIM_DONE)
+                    res->n_ran++;
+                if (x->done && end != CLAIM_LOST)
+                    x->done(x->arg, sl->run, st, complete, secs);
+                rescan = 1;
+                break;
+            }
+        }
+        sigprocmask(SIG_SETMASK, &window, NULL);
+        sigprocmask(SIG_BLOCK, &block, NULL);
+        stopping = x->stop && *x->stop;
+        if (stopping && !forwarded) {
+            for (int i = 0; i < jobs; i++)
+                if (slots[i].pid > 0)
+                    kill(-slots[i].pid, SIGINT);
+            forwarded = 1;
+        }
+        now = bfs_now();
+        if (now >= next_beat) {
+            for (int i = 0; i < jobs; i++) {
+                struct slot *sl = &slots[i];
+                char *dir;
+                if (sl->pid <= 0 || sl->lost)
+                    continue;
+                dir = sweep_run_dir(s, sl->run, x->outdir);
+                if (claim_beat(dir, sl->gen, NULL) == 1) {
+                    /* taken over: this worker was thought dead */
+                    sl->lost = 1;
+                    kill(-sl->pid, SIGKILL);
+                }
+                xfree(dir);
+            }
+            next_beat = now + beat;
+        }
+        if (stopping) {
+            if (running == 0)
+                break;
+        } else if (running < jobs && (rescan || now >= next_scan)) {
+            size_t live = 0;
+            res->n_complete = res->n_failed = 0;
+            for (size_t r = 0; r < s->n_runs; r++) {
+                res->n_complete += settled[r] == 1;
+                res->n_failed += settled[r] == 2;
+            }
+            rc = work_scan(s, order, n, x, &old, slots, jobs, &running, settled,
+                           host, res, &live, e);
+            if (rc)
+                break;
+            /* Slots free and nothing to claim: look again soon, so that
+             * the sweep's end (or a run given back) is seen at once; a
+             * scan skips the runs known complete, so near the end it
+             * reads only the few still held. */
+            rescan = 0;
+            next_scan = now + (beat < 0.5 ? beat : 0.5);
+            if (running == 0 && live == 0)
+                break; /* nothing pending, nothing held by a live worker */
+        }
+        sigtimedwait(&chld, NULL, &tick);
+    }
+    /* on an error, the runs started are stopped and waited for */
+    for (int i = 0; rc && i < jobs; i++)
+        if (slots[i].pid > 0)
+            kill(-slots[i].pid, SIGINT);
+    while (running > 0) {
+        pid_t pid = waitpid(-1, NULL, 0);
+        if (pid < 0)
+            break;
+        for (int i = 0; i < jobs; i++)
+            if (slots[i].pid == pid) {
+                char *dir = sweep_run_dir(s, slots[i].run, x->outdir);
+                claim_finish(dir, slots[i].gen, CLAIM_STOPPED, 0, NULL);
+                xfree(dir);
+                slots[i].pid = 0;
+                running--;
+            }
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    xfree(settled);
     xfree(slots);
     return rc;
 }

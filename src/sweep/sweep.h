@@ -12,7 +12,9 @@
  * Each run is a separate `bfsim replay` process writing into
  * OUT/runs/ID/ (options.json, summary.json, run.h5, log.txt); a run is
  * complete when its summary.json says "partial": false, which makes a
- * sweep resumable: rerunning it runs only what is not complete.  The
+ * sweep resumable: rerunning it runs only what is not complete.  Workers
+ * (sweep_work) share one sweep by claiming runs one by one through
+ * OUT/runs/ID/claim.N (sweep/claim.h).  The
  * results table (OUT/results.csv and OUT/results.h5) gathers every
  * complete run's options and summary measures.
  */
@@ -132,7 +134,13 @@ struct sweep_exec {
      * lock (OUT/runs/ID/lock); holder is the lock's "HOST PID".  May be
      * NULL. */
     void (*busy)(void *arg, size_t r, const char *holder);
+    /* Workers (sweep_work) only: called when run r is claimed as
+     * claim.GEN, takeover when it took over a stale claim.  May be
+     * NULL. */
+    void (*claimed)(void *arg, size_t r, int gen, int takeover);
     void *arg;
+    double lease; /* workers: seconds after which a claim is stale */
+    int retries;  /* workers: failed attempts retried per run */
 };
 
 /* Runs the runs todo[0..n-1] (indices into s->runs), in that order, at
@@ -152,6 +160,42 @@ struct sweep_exec {
  * (reported in e; the runs already started are waited for). */
 int sweep_exec(const struct sweep *s, const size_t *todo, size_t n,
                const struct sweep_exec *x, struct bfs_error *e);
+
+/* The expected cost of run r, in arbitrary units, for the claim order:
+ * W x NODES x (END - START) x JOBS, W = 1 for even (or no allocator
+ * key), 10 for dp, 100 for milp, 1000 for milp with model node; NODES
+ * the COUNT of a nodes key; END - START in seconds when both keys are
+ * given; JOBS the size in bytes of the jobs key's file (relative to the
+ * configuration's directory).  A factor whose key is absent is 1. */
+double sweep_cost(const struct sweep *s, size_t r);
+
+/* Fills order[0..n_runs-1] with the run indices by decreasing
+ * sweep_cost, ties in expansion order. */
+void sweep_order(const struct sweep *s, size_t *order);
+
+/* What a worker saw when it ended. */
+struct sweep_work_result {
+    size_t n_complete; /* runs complete (by anyone) */
+    size_t n_failed;   /* runs given up: more than retries failures */
+    size_t n_ran;      /* runs this worker completed */
+};
+
+/* A worker: claims runs from order[0..n-1] (indices into s->runs) in
+ * that order, at most x->jobs at once, and runs each as sweep_exec does
+ * (without the lock file), until no run is pending and none is held by
+ * a live worker.  A run is claimed by creating OUT/runs/ID/claim.N
+ * exclusively (sweep/claim.h), N one more than its last claim; the
+ * claim's mtime is refreshed every x->lease / 3 seconds while the run
+ * goes on; a claim open with a heartbeat older than x->lease is taken
+ * over by the next claim; a run with more than x->retries failed
+ * attempts is given up.  A worker whose claim was taken over kills that
+ * replay.  On stop (x->stop), the replays get SIGINT, their claims end
+ * "stopped" (pending again), and it returns.  Fills *res; returns 0 or a
+ * negative BFS_E* code (in e; started runs are stopped and waited
+ * for).  Signals as for sweep_exec. */
+int sweep_work(const struct sweep *s, const size_t *order, size_t n,
+               const struct sweep_exec *x, struct sweep_work_result *res,
+               struct bfs_error *e);
 
 /* Writes OUT/results.csv and OUT/results.h5, each atomically: one row per
  * complete run in expansion order; the columns are "id", one per key

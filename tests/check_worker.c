@@ -1,0 +1,611 @@
+/* check_worker.c - pull-based sweep workers: the claim primitives
+ * (exclusive claim, a takeover race of two takers, retries running out),
+ * the claim order's cost model, and four workers on one sweep of 48 runs
+ * of very different costs, two of them killed with SIGKILL at seeded
+ * random moments and two more started, whose table must equal a single
+ * process's and whose claim records must show every run completed once,
+ * after its last claim, and never held by two live workers at once.
+ *
+ * The claim files are read here with a parser written for the test
+ * (claim_file_read), not with claim_read.
+ */
+#include "config.h"
+
+#include "sweep/claim.h"
+#include "sweep/sweep.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static const char *dir_of(const char *name)
+{
+    const char *d = tu_tmp(name);
+    mkdir(d, 0777);
+    return d;
+}
+
+static const char *path_in(const char *dir, const char *name)
+{
+    char *p = tu_keep(xmalloc(strlen(dir) + strlen(name) + 2));
+    sprintf(p, "%s/%s", dir, name);
+    return p;
+}
+
+static void write_at(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_ge(fputs(text, f), 0);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* One claim file as the test reads it. */
+struct rec {
+    long pid;
+    double start, end, beat; /* end < 0: no end line */
+    char status[32];
+};
+
+/* Reads dir/claim.gen; returns 0 when it does not exist. */
+static int claim_file_read(const char *dir, int gen, struct rec *r)
+{
+    char name[32], line[256];
+    const char *p;
+    struct stat st;
+    FILE *f;
+    int lines = 0;
+
+    snprintf(name, sizeof name, "claim.%d", gen);
+    p = path_in(dir, name);
+    if (stat(p, &st) != 0)
+        return 0;
+    memset(r, 0, sizeof *r);
+    r->end = -1;
+    r->beat = (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec * 1e-9;
+    f = fopen(p, "r");
+    ck_assert_ptr_nonnull(f);
+    while (fgets(line, sizeof line, f)) {
+        double t, s;
+        char w[32];
+        lines++;
+        if (lines == 1)
+            ck_assert_str_eq(line, "bfsim-claim 1\n");
+        else if (strncmp(line, "pid ", 4) == 0)
+            r->pid = atol(line + 4);
+        else if (strncmp(line, "start ", 6) == 0)
+            r->start = atof(line + 6);
+        else if (sscanf(line, "end %lf %31s %lf", &t, w, &s) == 3) {
+            ck_assert_msg(r->end < 0, "%s: two end lines", p);
+            r->end = t;
+            snprintf(r->status, sizeof r->status, "%s", w);
+        } else
+            ck_assert_msg(strncmp(line, "host ", 5) == 0, "%s: line '%s'", p,
+                          line);
+    }
+    fclose(f);
+    ck_assert_int_ge(lines, 4);
+    return 1;
+}
+
+static void set_mtime(const char *path, double ago)
+{
+    struct timespec ts[2];
+    double t = claim_now() - ago;
+
+    ts[0].tv_sec = ts[1].tv_sec = (time_t)t;
+    ts[0].tv_nsec = ts[1].tv_nsec = 0;
+    ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+/* ---- claim primitives ---------------------------------------------------- */
+
+START_TEST(test_claim_exclusive)
+{
+    const char *d = dir_of("excl");
+    struct bfs_error e;
+    struct claim_info c;
+    struct rec r;
+    double now = claim_now();
+
+    bfs_error_clear(&e);
+    ck_assert_int_eq(claim_read(d, &c, &e), 0);
+    ck_assert_int_eq(c.gen, -1);
+    ck_assert_int_eq(claim_state_of(&c, 10, 1, now), CLAIM_PENDING);
+    ck_assert_int_eq(claim_take(d, 0, "hostA", 111, now, &e), 0);
+    /* the second taker of claim.0 loses, and the file is the first's */
+    ck_assert_int_eq(claim_take(d, 0, "hostB", 222, now, &e), 1);
+    ck_assert_int_eq(claim_file_read(d, 0, &r), 1);
+    ck_assert_int_eq(r.pid, 111);
+    ck_assert(r.end < 0);
+    ck_assert_int_eq(claim_read(d, &c, &e), 0);
+    ck_assert_int_eq(c.gen, 0);
+    ck_assert_str_eq(c.host, "hostA");
+    ck_assert_int_eq(c.pid, 111);
+    ck_assert_int_eq(c.end, CLAIM_OPEN);
+    /* written a moment ago: running within a 10 s lease */
+    ck_assert_int_eq(claim_state_of(&c, 10, 1, claim_now()), CLAIM_RUNNING);
+    /* a heartbeat 20 s old is stale for a 10 s lease; a beat renews it */
+    set_mtime(path_in(d, "claim.0"), 20);
+    ck_assert_int_eq(claim_read(d, &c, &e), 0);
+    ck_assert_int_eq(claim_state_of(&c, 10, 1, claim_now()), CLAIM_STALE);
+    ck_assert_int_eq(claim_beat(d, 0, &e), 0);
+    ck_assert_int_eq(claim_read(d, &c, &e), 0);
+    ck_assert_int_eq(claim_state_of(&c, 10, 1, claim_now()), CLAIM_RUNNING);
+    /* ended done: no longer open, pending as far as the claims go (the
+     * summary decides completeness) */
+    ck_assert_int_eq(claim_finish(d, 0, CLAIM_DONE, 1.5, &e), 0);
+    ck_assert_int_eq(claim_file_read(d, 0, &r), 1);
+    ck_assert_str_eq(r.status, "done");
+    ck_assert_int_eq(claim_read(d, &c, &e), 0);
+    ck_assert_int_eq(c.end, CLAIM_DONE);
+    ck_assert(c.seconds == 1.5);
+    /* a malformed claim is an error naming it */
+    write_at(path_in(d, "claim.1"), "not a claim\n");
+    ck_assert_int_eq(claim_read(d, &c, &e), BFS_EPARSE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "claim.1"));
+}
+END_TEST
+
+/* Two processes see the same stale claim.0 and both try to take it over
+ * (claim.1) at the same moment: exactly one wins, every time, and the
+ * old owner's heartbeat then reports the claim lost. */
+START_TEST(test_takeover_race)
+{
+    for (int round = 0; round < 40; round++) {
+        char name[32];
+        const char *d;
+        struct bfs_error e;
+        int pipefd[2], ready[2], wins = 0, losses = 0;
+        char buf[2];
+        pid_t kids[2];
+        struct rec r;
+
+        snprintf(name, sizeof name, "race%d", round);
+        d = dir_of(name);
+        bfs_error_clear(&e);
+        ck_assert_int_eq(claim_take(d, 0, "dead", 1, claim_now(), &e), 0);
+        set_mtime(path_in(d, "claim.0"), 100);
+        ck_assert_int_eq(pipe(pipefd), 0);
+        ck_assert_int_eq(pipe(ready), 0);
+        for (int k = 0; k < 2; k++) {
+            kids[k] = fork();
+            ck_assert_int_ge(kids[k], 0);
+            if (kids[k] == 0) {
+                struct claim_info c;
+                char go;
+                close(pipefd[1]);
+                close(ready[0]);
+                /* both see claim.0 stale, then wait for the same start
+                 * signal and race for claim.1 */
+                if (claim_read(d, &c, &e) != 0)
+                    _exit(5);
+                if (claim_state_of(&c, 10, 1, claim_now()) != CLAIM_STALE)
+                    _exit(4);
+                if (write(ready[1], "r", 1) != 1)
+                    _exit(6);
+                if (read(pipefd[0], &go, 1) != 1)
+                    _exit(3);
+                _exit(claim_take(d, c.gen + 1, "taker", (long)getpid(),
+                                 claim_now(), &e) == 0
+                          ? 0
+                          : 1);
+            }
+        }
+        close(pipefd[0]);
+        close(ready[1]);
+        /* both have seen claim.0 stale and wait: go */
+        for (int k = 0; k < 2; k++)
+            ck_assert_int_eq(read(ready[0], buf, 1), 1);
+        close(ready[0]);
+        ck_assert_int_eq(write(pipefd[1], "gg", 2), 2);
+        close(pipefd[1]);
+        for (int k = 0; k < 2; k++) {
+            int st;
+            ck_assert_int_eq(waitpid(kids[k], &st, 0), kids[k]);
+            ck_assert(WIFEXITED(st));
+            ck_assert_int_le(WEXITSTATUS(st), 1);
+            wins += WEXITSTATUS(st) == 0;
+            losses += WEXITSTATUS(st) == 1;
+        }
+        ck_assert_int_eq(wins, 1);
+        ck_assert_int_eq(losses, 1);
+        /* claim.1 names the winner; there is no claim.2 */
+        ck_assert_int_eq(claim_file_read(d, 1, &r), 1);
+        ck_assert(r.pid == kids[0] || r.pid == kids[1]);
+        ck_assert_int_eq(claim_file_read(d, 2, &r), 0);
+        /* the old owner's next heartbeat: lost */
+        ck_assert_int_eq(claim_beat(d, 0, &e), 1);
+    }
+}
+END_TEST
+
+/* --retries 1: two failed attempts give the run up; --retries 2 would
+ * allow a third. */
+START_TEST(test_retries_state)
+{
+    const char *d = dir_of("retries");
+    struct bfs_error e;
+    struct claim_info c;
+
+    bfs_error_clear(&e);
+    for (int g = 0; g < 2; g++) {
+        ck_assert_int_eq(claim_take(d, g, "h", 5, claim_now(), &e), 0);
+        ck_assert_int_eq(claim_finish(d, g, CLAIM_FAILED, 0.1, &e), 0);
+        ck_assert_int_eq(claim_read(d, &c, &e), 0);
+        ck_assert_int_eq(c.n_failed, g + 1);
+    }
+    ck_assert_int_eq(claim_state_of(&c, 10, 1, claim_now()), CLAIM_GAVE_UP);
+    ck_assert_int_eq(claim_state_of(&c, 10, 2, claim_now()), CLAIM_PENDING);
+    /* a stopped or lost attempt does not count */
+    ck_assert_int_eq(claim_take(d, 2, "h", 5, claim_now(), &e), 0);
+    ck_assert_int_eq(claim_finish(d, 2, CLAIM_STOPPED, 0.1, &e), 0);
+    ck_assert_int_eq(claim_read(d, &c, &e), 0);
+    ck_assert_int_eq(c.n_failed, 2);
+    ck_assert_int_eq(claim_state_of(&c, 10, 2, claim_now()), CLAIM_PENDING);
+}
+END_TEST
+
+/* ---- through the program ------------------------------------------------- */
+
+static int run_cmd(const char *cmd)
+{
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Two nodes idle for 100 s and one job; tfwd -1 is refused by the replay,
+ * so that run fails every time. */
+static void tiny_inputs(const char *dir)
+{
+    write_at(path_in(dir, "tiny.trace"), "bfsim-trace 1\nnode a\nnode b\n"
+                                         "1612988400 +0 +1\n"
+                                         "1612988500 -0 -1\n");
+    write_at(path_in(dir, "tiny.jobs"),
+             "# bfsim-jobs 1\n"
+             "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+             "A,1612988400,1,2,1000000000,0,0,0:0:0 1:10:10 2:20:20\n");
+}
+
+START_TEST(test_retries_worker)
+{
+    const char *d = dir_of("wretry"), *cfg = path_in(d, "f.json");
+    char cmd[4096];
+    struct rec r;
+    char *err, *out;
+    int failed_dirs = 0;
+
+    tiny_inputs(d);
+    write_at(cfg, "{\"trace\": \"tiny.trace\", \"jobs\": \"tiny.jobs\",\n"
+                  " \"compat\": \"bftrainer\", \"allocator\": \"even\",\n"
+                  " \"tfwd\": [10, -1]}\n");
+    snprintf(cmd, sizeof cmd,
+             "cd / && %s sweep %s --worker --retries 2 --lease 5 --out %s/o "
+             ">%s/w.out 2>%s/w.err",
+             tu_bfsim(), cfg, d, d, d);
+    ck_assert_int_eq(run_cmd(cmd), 1);
+    err = tu_slurp(path_in(d, "w.err"));
+    /* three attempts of the bad run, each reported with its log */
+    ck_assert_ptr_nonnull(strstr(err, "failed"));
+    ck_assert_ptr_nonnull(strstr(err, "log.txt"));
+    ck_assert_ptr_nonnull(strstr(err, "1 given up"));
+    free(err);
+    /* the bad run has claims 0..2, all failed; the good one claim.0 done */
+    {
+        char id_line[256];
+        FILE *f;
+        snprintf(cmd, sizeof cmd, "ls %s/o/runs > %s/ids", d, d);
+        ck_assert_int_eq(run_cmd(cmd), 0);
+        f = fopen(path_in(d, "ids"), "r");
+        ck_assert_ptr_nonnull(f);
+        while (fgets(id_line, sizeof id_line, f)) {
+            char sub[300];
+            const char *rd;
+            id_line[strcspn(id_line, "\n")] = '\0';
+            snprintf(sub, sizeof sub, "o/runs/%s", id_line);
+            rd = path_in(d, sub);
+            ck_assert_int_eq(claim_file_read(rd, 0, &r), 1);
+            if (strcmp(r.status, "failed") == 0) {
+                failed_dirs++;
+                for (int g = 1; g < 3; g++) {
+                    ck_assert_int_eq(claim_file_read(rd, g, &r), 1);
+                    ck_assert_str_eq(r.status, "failed");
+                }
+                ck_assert_int_eq(claim_file_read(rd, 3, &r), 0);
+            } else {
+                ck_assert_str_eq(r.status, "done");
+                ck_assert_int_eq(claim_file_read(rd, 1, &r), 0);
+            }
+        }
+        fclose(f);
+    }
+    ck_assert_int_eq(failed_dirs, 1);
+    /* --status counts them: 1 complete, 1 failed, exit 1 */
+    snprintf(cmd, sizeof cmd,
+             "cd / && %s sweep %s --status --retries 2 --out %s/o "
+             ">%s/s.out 2>&1",
+             tu_bfsim(), cfg, d, d);
+    ck_assert_int_eq(run_cmd(cmd), 1);
+    out = tu_slurp(path_in(d, "s.out"));
+    ck_assert_ptr_nonnull(strstr(out, "pending   0\n"));
+    ck_assert_ptr_nonnull(strstr(out, "failed    1\n"));
+    ck_assert_ptr_nonnull(strstr(out, "complete  1\n"));
+    ck_assert_ptr_nonnull(strstr(out, "failed 3 times"));
+    free(out);
+    /* usage: workers take the whole sweep */
+    snprintf(cmd, sizeof cmd,
+             "cd / && %s sweep %s --worker --shard 0/2 >/dev/null 2>&1",
+             tu_bfsim(), cfg);
+    ck_assert_int_eq(run_cmd(cmd), 2);
+    snprintf(cmd, sizeof cmd,
+             "cd / && %s sweep %s --worker --lease 0 >/dev/null 2>&1",
+             tu_bfsim(), cfg);
+    ck_assert_int_eq(run_cmd(cmd), 2);
+    snprintf(cmd, sizeof cmd,
+             "cd / && %s sweep %s --lease 5 --list >/dev/null 2>&1", tu_bfsim(),
+             cfg);
+    ck_assert_int_eq(run_cmd(cmd), 2);
+    snprintf(cmd, sizeof cmd,
+             "cd / && %s sweep %s --worker --status >/dev/null 2>&1",
+             tu_bfsim(), cfg);
+    ck_assert_int_eq(run_cmd(cmd), 2);
+}
+END_TEST
+
+/* The cost model on allocator x nodes, by hand: W = 1 (even), 10 (dp),
+ * 100 (milp); run index = 4 x allocator + 2 x nodes + tfwd, costs
+ * (even,4)=4, (even,2)=2, (dp,4)=40, (dp,2)=20, (milp,4)=400,
+ * (milp,2)=200; "tfwd" enters no cost, so its two values tie and keep
+ * expansion order.  Claim order: 400 (runs 8, 9), 200 (10, 11), 40 (4,
+ * 5), 20 (6, 7), 4 (0, 1), 2 (2, 3). */
+START_TEST(test_order)
+{
+    const char *d = dir_of("order"), *cfg = path_in(d, "o.json");
+    struct sweep s;
+    struct bfs_error e;
+    size_t order[12];
+    static const size_t want[12] = {8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3};
+
+    write_at(cfg, "{\"allocator\": [\"even\", \"dp\", \"milp\"],\n"
+                  " \"nodes\": [4, 2], \"tfwd\": [10, 60]}\n");
+    bfs_error_clear(&e);
+    ck_assert_int_eq(sweep_load(cfg, &s, &e), 0);
+    ck_assert_uint_eq(s.n_runs, 12);
+    ck_assert(sweep_cost(&s, 0) == 4);
+    ck_assert(sweep_cost(&s, 6) == 20); /* (dp, 2, 10) */
+    ck_assert(sweep_cost(&s, 8) == 400);
+    sweep_order(&s, order);
+    for (size_t i = 0; i < 12; i++)
+        ck_assert_uint_eq(order[i], want[i]);
+    sweep_release(&s);
+    /* model node, and an end - start window of 3600 s */
+    write_at(cfg, "{\"allocator\": \"milp\", \"model\": [\"count\", "
+                  "\"node\"], \"start\": 1000, \"end\": 4600}\n");
+    ck_assert_int_eq(sweep_load(cfg, &s, &e), 0);
+    ck_assert(sweep_cost(&s, 0) == 100.0 * 3600);
+    ck_assert(sweep_cost(&s, 1) == 1000.0 * 3600);
+    sweep_order(&s, order);
+    ck_assert_uint_eq(order[0], 1);
+    ck_assert_uint_eq(order[1], 0);
+    sweep_release(&s);
+}
+END_TEST
+
+/* ---- four workers, two killed -------------------------------------------- */
+
+#define MACHINE_COLS 7
+
+static int machine_column(const char *name)
+{
+    static const char *const t[MACHINE_COLS] = {
+        "wall_seconds",        "events_per_second", "peak_rss_kib",
+        "solve_seconds_max",   "solve_seconds_p95", "solve_seconds_median",
+        "solve_seconds_total",
+    };
+    for (size_t i = 0; i < MACHINE_COLS; i++)
+        if (strcmp(name, t[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* A CSV table (no quoted fields) without its machine columns. */
+static char *csv_without_machine(const char *path)
+{
+    char *text = tu_slurp(path), *res, *line, *save = NULL;
+    int keep[512], row = 0;
+    size_t len = 0, dropped = 0;
+
+    ck_assert_msg(text != NULL, "cannot read %s", path);
+    ck_assert_ptr_null(strchr(text, '"'));
+    res = xcalloc(strlen(text) + 2, 1);
+    for (line = strtok_r(text, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save), row++) {
+        char *f[512];
+        size_t nf = bfs_split(line, ',', f, 512);
+        ck_assert_uint_le(nf, 512);
+        for (size_t c = 0; c < nf; c++) {
+            if (row == 0) {
+                keep[c] = !machine_column(f[c]);
+                dropped += !keep[c];
+            }
+            if (keep[c])
+                len += (size_t)sprintf(res + len, "%s%s", c ? "," : "", f[c]);
+        }
+        res[len++] = '\n';
+    }
+    ck_assert_uint_eq(dropped, MACHINE_COLS);
+    free(text);
+    return res;
+}
+
+static pid_t start_worker(const char *cfg, const char *out, const char *log)
+{
+    pid_t p = fork();
+
+    ck_assert_int_ge(p, 0);
+    if (p == 0) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        if (fd < 0 || dup2(fd, STDERR_FILENO) < 0 ||
+            dup2(fd, STDOUT_FILENO) < 0)
+            _exit(126);
+        execl(tu_bfsim(), "bfsim", "sweep", cfg, "--worker", "--lease", "2",
+              "--out", out, (char *)NULL);
+        _exit(127);
+    }
+    return p;
+}
+
+/* 3 allocators x 2 node counts x 2 job limits x 4 horizons = 48 runs of
+ * the bundled Summit trace over 3 hours: even and dp take hundredths of
+ * a second, milp on 32 nodes with 40 jobs seconds. */
+START_TEST(test_kill_workers)
+{
+    const char *d = dir_of("kill"), *cfg = path_in(d, "g.json");
+    const char *wout = path_in(d, "w"), *one = path_in(d, "one");
+    char text[2048], cmd[4096], *a, *b;
+    pid_t w[6], killed[2];
+    unsigned seed = 16;
+    size_t n_runs = 0, takeovers = 0;
+    FILE *f;
+    char id[64];
+
+    snprintf(text, sizeof text,
+             "{\"trace\": \"%s\",\n \"jobs\": \"%s\",\n"
+             " \"start\": \"2021-02-10 20:21:15\",\n"
+             " \"end\": \"2021-02-10 23:21:15\",\n"
+             " \"allocator\": [\"even\", \"dp\", \"milp\"],\n"
+             " \"nodes\": [8, 32], \"max-jobs\": [10, 40],\n"
+             " \"tfwd\": [10, 60, 300, 1000]}\n",
+             tu_src("traces/summit-2021-02.trace.gz"),
+             tu_src("datasets/imagenet-imgps-1001J.jobs.gz"));
+    write_at(cfg, text);
+    for (int i = 0; i < 4; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "w%d.log", i);
+        w[i] = start_worker(cfg, wout, path_in(d, name));
+    }
+    /* SIGKILL workers 0 and 2 at seeded moments 0.3 to 1.5 s apart */
+    killed[0] = w[0];
+    killed[1] = w[2];
+    for (int k = 0; k < 2; k++) {
+        double wait_s = 0.3 + 1.2 * (double)rand_r(&seed) / RAND_MAX;
+        struct timespec ts = {(time_t)wait_s,
+                              (long)((wait_s - (double)(time_t)wait_s) * 1e9)};
+        int st;
+        nanosleep(&ts, NULL);
+        ck_assert_int_eq(kill(killed[k], SIGKILL), 0);
+        ck_assert_int_eq(waitpid(killed[k], &st, 0), killed[k]);
+        ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+    }
+    w[4] = start_worker(cfg, wout, path_in(d, "w4.log"));
+    w[5] = start_worker(cfg, wout, path_in(d, "w5.log"));
+    for (int i = 1; i < 6; i++) {
+        int st;
+        if (i == 2)
+            continue;
+        ck_assert_int_eq(waitpid(w[i], &st, 0), w[i]);
+        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+                      "worker %d: status %d", i, st);
+    }
+
+    /* the table equals a single process's, machine columns aside */
+    snprintf(cmd, sizeof cmd, "%s sweep %s -q -j 2 --out %s", tu_bfsim(), cfg,
+             one);
+    ck_assert_int_eq(run_cmd(cmd), 0);
+    a = csv_without_machine(path_in(wout, "results.csv"));
+    b = csv_without_machine(path_in(one, "results.csv"));
+    ck_assert_str_eq(a, b);
+    free(a);
+    free(b);
+
+    /* the claim records, run by run */
+    snprintf(cmd, sizeof cmd, "ls %s/runs > %s/ids", wout, d);
+    ck_assert_int_eq(run_cmd(cmd), 0);
+    f = fopen(path_in(d, "ids"), "r");
+    ck_assert_ptr_nonnull(f);
+    while (fgets(id, sizeof id, f)) {
+        char sub[128];
+        const char *rd;
+        struct rec prev, cur;
+        int gen, done = 0;
+
+        id[strcspn(id, "\n")] = '\0';
+        snprintf(sub, sizeof sub, "runs/%s", id);
+        rd = path_in(wout, sub);
+        n_runs++;
+        for (gen = 0; claim_file_read(rd, gen, &cur); gen++) {
+            if (gen > 0) {
+                /* the previous holder was no longer live when this claim
+                 * began: it had ended, or its last heartbeat was a lease
+                 * (2 s) before; and only a killed worker leaves a claim
+                 * without an end */
+                double last = prev.end >= 0 ? prev.end : prev.beat;
+                ck_assert_msg(cur.start >= last,
+                              "run %s: claim.%d starts at %.3f, before "
+                              "claim.%d's holder was gone (%.3f)",
+                              id, gen, cur.start, gen - 1, last);
+                if (prev.end < 0) {
+                    ck_assert(prev.pid == killed[0] || prev.pid == killed[1]);
+                    ck_assert(cur.start >= prev.beat + 2);
+                    takeovers++;
+                }
+                ck_assert_msg(strcmp(prev.status, "done") != 0,
+                              "run %s: claim.%d done, then claimed again", id,
+                              gen - 1);
+            }
+            done += strcmp(cur.status, "done") == 0;
+            prev = cur;
+        }
+        /* completed exactly once, by its last claim: that claim ended
+         * done, or its worker was killed after the replay had written
+         * its complete summary (between the replay's end and the end
+         * line) and no one claimed the complete run again */
+        ck_assert_msg(gen >= 1, "run %s never claimed", id);
+        if (prev.end < 0) {
+            char *sum = tu_slurp(path_in(rd, "summary.json"));
+            ck_assert(prev.pid == killed[0] || prev.pid == killed[1]);
+            ck_assert_ptr_nonnull(sum);
+            ck_assert_ptr_nonnull(strstr(sum, "\"partial\": false"));
+            free(sum);
+            ck_assert_msg(done == 0, "run %s: done, then claimed again", id);
+        } else {
+            ck_assert_msg(done == 1 && strcmp(prev.status, "done") == 0,
+                          "run %s: %d done attempts, last %s", id, done,
+                          prev.status);
+        }
+    }
+    fclose(f);
+    ck_assert_uint_eq(n_runs, 48);
+    /* each killed worker was running a run, which another took over */
+    ck_assert_uint_ge(takeovers, 1);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("worker");
+    TCase *tc = tcase_create("claims");
+    TCase *tr = tcase_create("workers");
+
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_claim_exclusive);
+    tcase_add_test(tc, test_takeover_race);
+    tcase_add_test(tc, test_retries_state);
+    tcase_add_test(tc, test_order);
+    suite_add_tcase(s, tc);
+    tcase_set_timeout(tr, 240);
+    tcase_add_test(tr, test_retries_worker);
+    tcase_add_test(tr, test_kill_workers);
+    suite_add_tcase(s, tr);
+    return tu_run(s);
+}
