@@ -16,6 +16,7 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -465,6 +466,42 @@ static pid_t start_worker(const char *cfg, const char *out, const char *log)
     return p;
 }
 
+/* Whether the worker pid holds an open claim (one without an end line)
+ * of a run under out/runs.  Reads the claims as text, without asserting:
+ * a claim's end line may be half written while it is read. */
+static int holds_open_claim(const char *out, pid_t pid)
+{
+    const char *runs = path_in(out, "runs");
+    char want[32];
+    DIR *d = opendir(runs);
+    struct dirent *e;
+    int found = 0;
+
+    if (!d)
+        return 0;
+    snprintf(want, sizeof want, "\npid %ld\n", (long)pid);
+    while (!found && (e = readdir(d))) {
+        const char *rd = path_in(runs, e->d_name);
+        char name[32], *text;
+        int gen = 0;
+        if (e->d_name[0] == '.')
+            continue;
+        /* the run's current claim is its last */
+        for (;; gen++) {
+            struct stat st;
+            snprintf(name, sizeof name, "claim.%d", gen + 1);
+            if (stat(path_in(rd, name), &st) != 0)
+                break;
+        }
+        snprintf(name, sizeof name, "claim.%d", gen);
+        text = tu_slurp(path_in(rd, name));
+        found = text && strstr(text, want) && !strstr(text, "\nend ");
+        free(text);
+    }
+    closedir(d);
+    return found;
+}
+
 /* 3 allocators x 2 node counts x 2 job limits x 4 horizons = 48 runs of
  * the bundled Summit trace over 3 hours: even and dp take hundredths of
  * a second, milp on 32 nodes with 40 jobs seconds. */
@@ -494,15 +531,22 @@ START_TEST(test_kill_workers)
         snprintf(name, sizeof name, "w%d.log", i);
         w[i] = start_worker(cfg, wout, path_in(d, name));
     }
-    /* SIGKILL workers 0 and 2 at seeded moments 0.3 to 1.5 s apart */
+    /* SIGKILL workers 0 and 2 at seeded moments 0.3 to 1.5 s apart, each
+     * at the first instant from then on when it holds an open claim (on a
+     * loaded machine a worker may not have claimed anything yet, and
+     * a kill between runs would leave nothing to take over) */
     killed[0] = w[0];
     killed[1] = w[2];
     for (int k = 0; k < 2; k++) {
         double wait_s = 0.3 + 1.2 * (double)rand_r(&seed) / RAND_MAX;
         struct timespec ts = {(time_t)wait_s,
                               (long)((wait_s - (double)(time_t)wait_s) * 1e9)};
-        int st;
+        struct timespec poll = {0, 2000000};
+        int st, tries = 0;
         nanosleep(&ts, NULL);
+        while (!holds_open_claim(wout, killed[k]) && tries++ < 30000)
+            nanosleep(&poll, NULL);
+        ck_assert_msg(tries <= 30000, "worker %d never held a claim", k);
         ck_assert_int_eq(kill(killed[k], SIGKILL), 0);
         ck_assert_int_eq(waitpid(killed[k], &st, 0), killed[k]);
         ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
