@@ -32,6 +32,8 @@ libbfsim_a_SOURCES = \
 	src/engine/tiebreak.c src/engine/tiebreak.h \
 	src/engine/nodepick.c src/engine/nodepick.h \
 	src/engine/measures.c src/engine/measures.h \
+	src/engine/curvefit.c src/engine/curvefit.h \
+	src/engine/belief.c src/engine/belief.h \
 	src/alloc/alloc.c src/alloc/alloc.h src/alloc/alloc_impl.h \
 	src/alloc/objective.c src/alloc/objective.h \
 	src/alloc/milp.c \

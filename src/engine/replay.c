@@ -25,6 +25,7 @@ void replay_opts_default(struct replay_opts *o)
     o->tfwd = 10.0;
     o->mode = REPLAY_DEFAULT;
     alloc_opts_default(&o->alloc);
+    o->belief.seed = 1;
     tiebreak_default(&o->tie_break);
     nodepick_default(&o->node_pick);
 }
@@ -80,6 +81,9 @@ static int job_tables(struct replay *r, struct rjob *rj)
     rj->o = xmalloc(((size_t)d.jmax + 1) * sizeof *rj->o);
     for (int n = 0; n <= d.jmax; n++)
         rj->p[n] = curve_eval(&d.curve, d.curve.P, n);
+    if (r->belief) /* the allocator's table from the belief */
+        return belief_job_init(r->belief, (size_t)(rj - r->jobs), &d, rj->o,
+                               r->e);
     return job_objective_table(&d, r->o->objective, rj->o, r->o->jobs_path,
                                r->e);
 }
@@ -91,6 +95,10 @@ static int setup(struct replay *r)
     int rc;
 
     rc = jobset_load(o->jobs_path, o->curves_path, &r->js, r->e);
+    if (rc)
+        return rc;
+    rc = belief_open(&o->belief, &r->js, o->jobs_path, o->objective, &r->belief,
+                     r->e);
     if (rc)
         return rc;
     rc = trace_open(o->trace_path, &r->tr, r->e);
@@ -187,6 +195,7 @@ static void teardown(struct replay *r)
     xfree(r->joins);
     xfree(r->leaves);
     trace_close(r->tr);
+    belief_free(r->belief);
     jobset_release(&r->js);
 }
 
@@ -423,6 +432,13 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
 
     r->dec_evt = evt;
     r->dec_time = t;
+    for (size_t a = 0; a < r->n_act && r->belief; a++) {
+        struct rjob *rj = &r->jobs[r->act[a]];
+        rc = belief_observe(r->belief, r->act[a], t, rj->held, rj->p[rj->held],
+                            rj->o, r->e);
+        if (rc < 0)
+            return rc;
+    }
     for (size_t a = 0; a < r->n_act; a++) {
         const struct rjob *rj = &r->jobs[r->act[a]];
         r->jobs[r->act[a]].slot = (int)a;
@@ -492,6 +508,8 @@ void core_set_rates(struct replay *r, int64_t t)
         rj->rate = rj->held >= rj->def->jmin ? rj->p[rj->held] : 0.0;
         if (rj->held > 0 && rj->first_start < 0)
             rj->first_start = t;
+        if (r->belief)
+            belief_note(r->belief, r->act[a], t, rj->held, rj->p[rj->held]);
     }
 }
 
