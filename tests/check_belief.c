@@ -195,16 +195,20 @@ END_TEST
 
 /* Job A: P(1) = 100 (its curve's other points do not matter: the test
  * hands the observed rates in); job B: P(1) = 300.  Jmax 16. */
-static struct belief *learner(int model, double noise, uint64_t seed,
-                              struct jobset *js, double *o)
+static struct belief *learner_x(int model, double noise, uint64_t seed,
+                                double explore, struct jobset *js, double *o)
 {
     const char *path = tu_write(
         "learn.jobs", "# bfsim-jobs 1\n"
                       "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
                       "A,0,1,16,1e6,0,0,0:0:0 1:100:100 16:1600:1600\n"
                       "B,0,1,16,1e6,0,0,0:0:0 1:300:300 16:4800:4800\n");
-    struct belief_opts bo = {
-        .kind = BELIEF_LEARN, .model = model, .noise = noise, .seed = seed};
+    struct belief_opts bo = {.kind = BELIEF_LEARN,
+                             .model = model,
+                             .noise = noise,
+                             .seed = seed,
+                             .explore = explore,
+                             .explore_seed = 5};
     struct belief *b;
     struct bfs_error e;
 
@@ -215,6 +219,12 @@ static struct belief *learner(int model, double noise, uint64_t seed,
     for (size_t j = 0; j < 2; j++)
         ck_assert_int_eq(belief_job_init(b, j, &js->jobs[j], o, &e), 0);
     return b;
+}
+
+static struct belief *learner(int model, double noise, uint64_t seed,
+                              struct jobset *js, double *o)
+{
+    return learner_x(model, noise, seed, 0, js, o);
 }
 
 /* One observation of job 0 at n nodes, rate p, at time *t: the job's
@@ -367,6 +377,56 @@ START_TEST(test_noise_converges)
 }
 END_TEST
 
+/* --explore 1: a job observed at fewer than three counts is shown its
+ * believed O doubled at every count it has not tried, at every decision;
+ * from three counts on, never.  The prior is 200 n (mean P(1) 200). */
+START_TEST(test_explore)
+{
+    struct jobset js;
+    double o[17];
+    struct bfs_error e;
+    int64_t t = 0;
+    struct belief *b = learner_x(CURVEFIT_AMDAHL, 0, 1, 1.0, &js, o);
+
+    /* No observation: a decision shows 2 x 200 n everywhere. */
+    ck_assert_int_eq(belief_observe(b, 0, 1, 0, 0, o, &e), 1);
+    ck_assert_double_eq(o[0], 0);
+    ck_assert_double_eq(o[3], 1200.0);
+    ck_assert_double_eq(belief_rate(b, 0, 3), 600.0); /* belief itself */
+    /* Observed at 2 (rate 180): the line 90 n, doubled but at 2. */
+    belief_note(b, 0, 10, 2, 180);
+    belief_note(b, 0, 11, 2, 180);
+    ck_assert_int_eq(belief_observe(b, 0, 12, 2, 180, o, &e), 1);
+    ck_assert_double_eq_tol(o[2], 180.0, 1e-9);
+    ck_assert_double_eq_tol(o[4], 720.0, 1e-9);
+    t = 20;
+    observe(b, &t, 4, 300, o);
+    observe(b, &t, 8, 400, o);
+    /* Three counts: the plain belief again. */
+    for (int n = 0; n <= 16; n++)
+        ck_assert_double_eq(o[n], belief_rate(b, 0, n));
+    belief_free(b);
+    jobset_release(&js);
+
+    /* EPS 0.5: some decisions explore, some not. */
+    {
+        int yes = 0, no = 0;
+        b = learner_x(CURVEFIT_AMDAHL, 0, 1, 0.5, &js, o);
+        for (int k = 0; k < 64; k++) {
+            ck_assert_int_ge(belief_observe(b, 0, 1 + k, 0, 0, o, &e), 0);
+            if (o[3] == 1200.0)
+                yes++;
+            else if (o[3] == 600.0)
+                no++;
+        }
+        ck_assert_int_eq(yes + no, 64);
+        ck_assert(yes > 16 && no > 16);
+        belief_free(b);
+        jobset_release(&js);
+    }
+}
+END_TEST
+
 static Suite *belief_suite(void)
 {
     Suite *s = suite_create("belief");
@@ -382,6 +442,7 @@ static Suite *belief_suite(void)
     tcase_add_test(tc, test_exact_after_two_counts);
     tcase_add_test(tc, test_interp_monotone);
     tcase_add_test(tc, test_noise_converges);
+    tcase_add_test(tc, test_explore);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -57,7 +57,7 @@ START_TEST(test_table)
     size_t n_managed = 0;
 
     /* 7 input, 13 policy and 9 output options */
-    ck_assert_uint_eq(options_count, 33);
+    ck_assert_uint_eq(options_count, 34);
     for (size_t i = 0; i < options_count; i++) {
         const struct options_entry *o = &options_table[i];
 
@@ -214,6 +214,10 @@ START_TEST(test_parsers)
     ck_assert_ptr_nonnull(parse1(&a, "belief", "learn:linear"));
     ck_assert_ptr_nonnull(parse1(&a, "observe-noise", "-1"));
     ck_assert_ptr_nonnull(parse1(&a, "observe-noise", "0.1:x"));
+    ck_assert_ptr_nonnull(parse1(&a, "explore", "1.5"));
+    ck_assert_ptr_null(parse1(&a, "explore", "1:4"));
+    ck_assert_double_eq(a.replay.belief.explore, 1.0);
+    ck_assert_uint_eq(a.replay.belief.explore_seed, 4);
     ck_assert_ptr_nonnull(parse1(&a, "big-m", "Legacy"));
     ck_assert_ptr_nonnull(parse1(&a, "time-limit", "0"));
     ck_assert_ptr_nonnull(parse1(&a, "gap", "-0.1"));
@@ -239,6 +243,7 @@ static const struct {
     {"hints", "off"},
     {"belief", "true"},
     {"observe-noise", "0:1"},
+    {"explore", "0:1"},
 #if defined(HAVE_CBC) || defined(HAVE_GLPK)
     {"allocator", "milp"},
 #else
@@ -366,6 +371,7 @@ static const struct {
     {"node-pick", "predicted"}, {"batsim-jobs", "b.csv"},
     {"hints", "oracle"},        {"belief", "learn:interp"},
     {"belief-prior", "p.jobs"}, {"observe-noise", "0.1:7"},
+    {"explore", "0.05:3"},
 };
 
 /* Every option of the table is accepted by the program: "bfsim replay

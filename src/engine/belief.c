@@ -28,6 +28,7 @@ struct bjob {
     double *prior;            /* owned (learning): prior P(0..jmax) */
     struct curvefit_obs *obs; /* owned (learning): jmax + 1 entries */
     size_t n_obs, k_obs;      /* distinct counts, observations */
+    int explored;             /* o holds the exploration's optimism */
     int n;                    /* count at the last note, -1 none */
     int64_t changed_at, last_t;
 };
@@ -39,7 +40,7 @@ struct belief {
     struct jobset file;    /* the belief or prior file */
     const char *file_path; /* borrowed */
     double p1_mean;        /* the job set's mean P(1) */
-    uint64_t rng;
+    uint64_t rng, erng;    /* the noise's and the exploration's draws */
     size_t n_jobs;
     struct bjob *jobs; /* owned */
     double *nbuf;      /* scratch: 0, 1, ..., for a table's curve */
@@ -134,6 +135,7 @@ int belief_open(const struct belief_opts *o, const struct jobset *truth,
     b->objective = objective;
     b->jobs_path = jobs_path;
     b->rng = o->seed;
+    b->erng = o->explore_seed;
     b->n_jobs = truth->n;
     b->jobs = xcalloc(truth->n + 1, sizeof *b->jobs);
     for (size_t j = 0; j < truth->n; j++) {
@@ -261,23 +263,54 @@ static double normal(uint64_t *st)
     return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
+/* Exploration: whether job bj is shown optimistically at this decision
+ * (one draw per uncertain job and decision). */
+static int explore_draw(struct belief *b, const struct bjob *bj)
+{
+    double u;
+
+    if (!(b->o.explore > 0) || bj->n_obs >= 3)
+        return 0;
+    u = (double)(tiebreak_splitmix64(&b->erng) >> 11) * 0x1p-53;
+    return u < b->o.explore;
+}
+
 int belief_observe(struct belief *b, size_t j, int64_t t, int held,
                    double p_true, double *o, struct bfs_error *e)
 {
     struct bjob *bj = &b->jobs[j];
     double p = p_true;
+    int changed = 0, explore, rc;
 
-    if (b->o.kind != BELIEF_LEARN || held != bj->n || held < bj->jmin ||
-        bj->last_t <= bj->changed_at || t <= bj->last_t || !(p_true > 0))
+    if (b->o.kind != BELIEF_LEARN)
         return 0;
-    if (b->o.noise > 0)
-        p *= exp(b->o.noise * normal(&b->rng));
-    curvefit_add(bj->obs, &bj->n_obs, held, p);
-    bj->k_obs++;
-    curvefit_table(b->o.model, bj->obs, bj->n_obs, bj->prior, bj->jmax, bj->bp,
-                   NULL);
-    int rc = table_from_rates(b, bj, o, e);
-    return rc ? rc : 1;
+    if (held == bj->n && held >= bj->jmin && bj->last_t > bj->changed_at &&
+        t > bj->last_t && p_true > 0) {
+        if (b->o.noise > 0)
+            p *= exp(b->o.noise * normal(&b->rng));
+        curvefit_add(bj->obs, &bj->n_obs, held, p);
+        bj->k_obs++;
+        curvefit_table(b->o.model, bj->obs, bj->n_obs, bj->prior, bj->jmax,
+                       bj->bp, NULL);
+        changed = 1;
+    }
+    explore = explore_draw(b, bj);
+    if (!changed && !explore && !bj->explored)
+        return 0;
+    rc = table_from_rates(b, bj, o, e);
+    if (rc)
+        return rc;
+    if (explore) {
+        size_t i = 0;
+        for (int n = bj->jmin; n <= bj->jmax; n++) {
+            while (i < bj->n_obs && bj->obs[i].n < n)
+                i++;
+            if (i == bj->n_obs || bj->obs[i].n != n)
+                o[n] *= 2.0;
+        }
+    }
+    bj->explored = explore;
+    return 1;
 }
 
 void belief_note(struct belief *b, size_t j, int64_t t, int held, double p_true)

@@ -46,6 +46,8 @@ struct belief_opts {
     const char *prior_path; /* BELIEF_LEARN: prior job file, or NULL */
     double noise;           /* SIGMA >= 0: log-normal observation noise */
     uint64_t seed;          /* of the noise's draws */
+    double explore;         /* EPS in [0, 1]: --explore, 0 = off */
+    uint64_t explore_seed;  /* of the exploration's draws */
 };
 
 /* Reads the argument of --belief ("true", "learn:MODEL" or a file name,
@@ -77,8 +79,9 @@ int belief_job_init(struct belief *b, size_t j, const struct job *d, double *o,
 
 /* Before the decision at time t: job j holds held nodes and its true
  * rate there is p_true.  Applies the observation rule; when an
- * observation is made, refits and rewrites o (the job's table).  Returns
- * 1 when o changed, 0 when not, or a negative code. */
+ * observation is made, refits and rewrites o (the job's table); then
+ * applies the exploration rule to o.  Returns 1 when o changed, 0 when
+ * not, or a negative code. */
 int belief_observe(struct belief *b, size_t j, int64_t t, int held,
                    double p_true, double *o, struct bfs_error *e);
 

@@ -165,30 +165,49 @@ static const char *p_belief_prior(struct replay_args *a, const char *s)
     return NULL;
 }
 
-/* SIGMA[:SEED] */
-static const char *p_observe_noise(struct replay_args *a, const char *s)
+/* X[:SEED] with X a number in [lo, hi) into *x and *seed (kept when
+ * SEED is not given). */
+static const char *number_seed(const char *s, double lo, double hi, double *x,
+                               uint64_t *seed)
 {
     const char *colon = strchr(s, ':');
     char buf[64];
-    double sigma;
-    uint64_t seed = a->replay.belief.seed;
+    double v;
+    uint64_t sd = *seed;
 
     if (colon) {
-        int64_t v;
-        if (bfs_parse_i64(colon + 1, &v) || v < 0)
-            return "is not SIGMA[:SEED] (SEED a count)";
-        seed = (uint64_t)v;
+        int64_t n;
+        if (bfs_parse_i64(colon + 1, &n) || n < 0)
+            return "SEED is not a count";
+        sd = (uint64_t)n;
     }
     if (strlen(s) >= sizeof buf)
-        return "is not SIGMA[:SEED]";
-    memcpy(buf, s, sizeof buf - 1);
-    buf[sizeof buf - 1] = '\0';
+        return "is too long";
+    memcpy(buf, s, strlen(s) + 1);
     if (colon)
         buf[colon - s] = '\0';
-    if (bfs_parse_double(buf, &sigma) || !(sigma >= 0) || !(sigma < 10))
-        return "is not SIGMA[:SEED] (SIGMA a number in [0, 10))";
-    a->replay.belief.noise = sigma;
-    a->replay.belief.seed = seed;
+    if (bfs_parse_double(buf, &v) || !(v >= lo) || !(v < hi))
+        return "is out of range";
+    *x = v;
+    *seed = sd;
+    return NULL;
+}
+
+static const char *p_observe_noise(struct replay_args *a, const char *s)
+{
+    if (number_seed(s, 0, 10, &a->replay.belief.noise, &a->replay.belief.seed))
+        return "is not SIGMA[:SEED] (SIGMA a number in [0, 10), SEED a "
+               "count)";
+    return NULL;
+}
+
+static const char *p_explore(struct replay_args *a, const char *s)
+{
+    if (number_seed(s, 0, 1.0000001, &a->replay.belief.explore,
+                    &a->replay.belief.explore_seed) ||
+        a->replay.belief.explore > 1)
+        return "is not EPS[:SEED] (EPS a probability in [0, 1], SEED a "
+               "count)";
     return NULL;
 }
 
@@ -403,6 +422,12 @@ static void d_observe_noise(const struct replay_args *d, char *b, size_t n)
              d->replay.belief.seed);
 }
 
+static void d_explore(const struct replay_args *d, char *b, size_t n)
+{
+    snprintf(b, n, "%g:%" PRIu64, d->replay.belief.explore,
+             d->replay.belief.explore_seed);
+}
+
 static void show_name(const char *name, char *b, size_t n)
 {
     snprintf(b, n, "%s", name ? name : "none compiled in");
@@ -493,6 +518,10 @@ const struct options_entry options_table[] = {
      d_observe_noise,
      "learn: each observed rate is multiplied by exp(SIGMA z), z a seeded "
      "standard normal draw"},
+    {"explore", 0, "EPS[:SEED]", POL, 0, p_explore, d_explore,
+     "learn: at each decision, a job observed at fewer than three counts "
+     "is shown, with probability EPS, its believed O doubled at the counts "
+     "it has not tried"},
     {"allocator", 0, "NAME", POL, 0, p_allocator, d_allocator,
      "milp (the exact MILP), dp (the exact dynamic programme) or even (the "
      "published replayer's even-share baseline)"},
@@ -568,7 +597,8 @@ int options_check(const struct replay_args *a, const unsigned char *given,
     for (size_t i = 0; i < options_count; i++) {
         if (given[i] && a->replay.belief.kind != BELIEF_LEARN &&
             (strcmp(options_table[i].name, "belief-prior") == 0 ||
-             strcmp(options_table[i].name, "observe-noise") == 0))
+             strcmp(options_table[i].name, "observe-noise") == 0 ||
+             strcmp(options_table[i].name, "explore") == 0))
             return bfs_fail(e, BFS_EUSAGE,
                             "--%s is an option of --belief learn:MODEL; "
                             "--belief %s would ignore it",

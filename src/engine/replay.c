@@ -26,6 +26,7 @@ void replay_opts_default(struct replay_opts *o)
     o->mode = REPLAY_DEFAULT;
     alloc_opts_default(&o->alloc);
     o->belief.seed = 1;
+    o->belief.explore_seed = 1;
     tiebreak_default(&o->tie_break);
     nodepick_default(&o->node_pick);
 }
