@@ -139,10 +139,84 @@ START_TEST(test_wrong_belief_changes_allocation)
     ck_assert_double_eq_tol(st.samples_trained, compat ? 2650.0 : 2700.0, 1e-9);
     ck_assert_double_eq(st.allocated_node_seconds, 320.0);
     free(t);
+    ck_assert_ptr_null(st.belief);
     t = replay_logs(trace, jobs, belief, compat, "two-b", &st);
     ck_assert_double_eq_tol(st.samples_trained, 2350.0, 1e-9);
     ck_assert_double_eq(st.allocated_node_seconds, 320.0);
+    /* Measures: the regrets against the replay with the truth, 2700 (or
+     * 2650) - 2350 samples and the same harvest; no job finished.  The
+     * counts chosen (A1, B1, B2) are where the belief is right: error 0
+     * there; over Jmin..Jmax A is off by |11 - 20| / 20 = 0.45 at 2 and
+     * 0 at 1, B by 0: (0.225 + 0) / 2 = 0.1125.  No observation. */
+    ck_assert_str_eq(st.belief, belief);
+    ck_assert_double_eq_tol(st.regret_samples, compat ? 300.0 : 350.0, 1e-9);
+    ck_assert_double_eq(st.regret_harvest, 0.0);
+    ck_assert_double_eq(st.regret_jct_mean, 0.0);
+    ck_assert_double_eq(st.belief_error_chosen, 0.0);
+    ck_assert_double_eq_tol(st.belief_error_final, 0.1125, 1e-12);
+    ck_assert_uint_eq(st.belief_observations, 0);
     free(t);
+}
+END_TEST
+
+/* A learner's job log and measures.  Nodes n0..n3, one job A (Jmin 1,
+ * Jmax 2, P 1:100 2:150), learn:amdahl, prior 100 n (the set's mean P(1)):
+ *   T     n0 n1 idle: A gets 2 (its count changes at T);
+ *   T+10  n2 joins: A keeps 2, not observed (its count changed at T);
+ *   T+20  n3 joins: A kept 2 over [T+10, T+20): observed, rate 150;
+ *   T+30  n3 leaves: A kept 2 again: observed, 150;
+ *   T+40  all leave.
+ * Two observations at one count: no fit (empty fit_a, fit_b); the belief
+ * is the prior through (2, 150): 75 n, so P(1) is believed 75 (true 100):
+ * belief_error_final = (0.25 + 0) / 2 = 0.125.  At the counts chosen
+ * (2, at T, T+10, T+20, T+30) the belief was 200, 200, 150, 150 against
+ * 150: error (1/3 + 1/3 + 0 + 0) / 4 = 1/6.  The truth keeps A on 2
+ * nodes too: no regret. */
+START_TEST(test_learned_log)
+{
+    const char *trace = tu_write("ll.trace", "bfsim-trace 1\n"
+                                             "node n0\nnode n1\nnode n2\n"
+                                             "node n3\n"
+                                             "1612988400 +0 +1\n"
+                                             "1612988410 +2\n"
+                                             "1612988420 +3\n"
+                                             "1612988430 -3\n"
+                                             "1612988440 -0 -1 -2\n");
+    const char *jobs =
+        tu_write("ll.jobs", "# bfsim-jobs 1\n"
+                            "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                            "A,1612988400,1,2,1e6,0,0,0:0:0 1:100:100 "
+                            "2:150:150\n");
+    const char *jlog = tu_tmp("ll.csv");
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+    struct rec_sink jl, *sinks[1] = {&jl};
+    char *got;
+
+    replay_opts_default(&o);
+    o.alloc.name = "dp";
+    o.trace_path = trace;
+    o.jobs_path = jobs;
+    ck_assert_int_eq(belief_opts_parse("learn:amdahl", &o.belief), 0);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(joblog_open_learned(jlog, &jl, &e), 0);
+    o.sinks = sinks;
+    o.n_sinks = 1;
+    ck_assert_msg(tu_replay(&o, NULL, &st, &e) == 0, "%s", e.msg);
+    got = tu_slurp(jlog);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_msg(strstr(got, ",starts,observations,counts_observed,fit_a,"
+                              "fit_b\n") != NULL,
+                  "%s", got);
+    ck_assert_msg(strstr(got, ",1,2,1,,\n") != NULL, "%s", got);
+    free(got);
+    ck_assert_str_eq(st.belief, "learn:amdahl");
+    ck_assert_uint_eq(st.belief_observations, 2);
+    ck_assert_double_eq_tol(st.belief_error_final, 0.125, 1e-12);
+    ck_assert_double_eq_tol(st.belief_error_chosen, 1.0 / 6, 1e-12);
+    ck_assert_double_eq(st.regret_samples, 0.0);
+    ck_assert_double_eq(st.regret_harvest, 0.0);
 }
 END_TEST
 
@@ -443,6 +517,7 @@ static Suite *belief_suite(void)
     tcase_add_test(tc, test_interp_monotone);
     tcase_add_test(tc, test_noise_converges);
     tcase_add_test(tc, test_explore);
+    tcase_add_test(tc, test_learned_log);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -43,7 +43,9 @@ struct belief {
     uint64_t rng, erng;    /* the noise's and the exploration's draws */
     size_t n_jobs;
     struct bjob *jobs; /* owned */
-    double *nbuf;      /* scratch: 0, 1, ..., for a table's curve */
+    double err_sum;    /* belief_error_chosen's sum and count */
+    size_t err_n;
+    double *nbuf; /* scratch: 0, 1, ..., for a table's curve */
     int nbuf_cap;
 };
 
@@ -317,7 +319,10 @@ void belief_note(struct belief *b, size_t j, int64_t t, int held, double p_true)
 {
     struct bjob *bj = &b->jobs[j];
 
-    (void)p_true;
+    if (held >= bj->jmin && p_true > 0) {
+        b->err_sum += fabs(bj->bp[held] - p_true) / p_true;
+        b->err_n++;
+    }
     if (held != bj->n) {
         bj->n = held;
         bj->changed_at = t;
@@ -328,4 +333,51 @@ void belief_note(struct belief *b, size_t j, int64_t t, int held, double p_true)
 double belief_rate(const struct belief *b, size_t j, int n)
 {
     return b->jobs[j].bp[n];
+}
+
+void belief_finish(const struct belief *b, struct replay_stats *st)
+{
+    double sum = 0;
+    size_t n_jobs = 0;
+
+    st->belief = belief_opts_name(&b->o);
+    for (size_t j = 0; j < b->n_jobs; j++) {
+        const struct bjob *bj = &b->jobs[j];
+        const struct curve *c = &bj->def->curve;
+        double s = 0;
+        size_t k = 0;
+
+        st->belief_observations += bj->k_obs;
+        if (bj->n < 0) /* never active */
+            continue;
+        for (int n = bj->jmin; n <= bj->jmax; n++) {
+            double p = curve_eval(c, c->P, n);
+            if (p > 0) {
+                s += fabs(bj->bp[n] - p) / p;
+                k++;
+            }
+        }
+        if (k) {
+            sum += s / (double)k;
+            n_jobs++;
+        }
+    }
+    st->belief_error_chosen = b->err_n ? b->err_sum / (double)b->err_n : 0;
+    st->belief_error_final = n_jobs ? sum / (double)n_jobs : 0;
+}
+
+void belief_job_fit(const struct belief *b, size_t j, size_t *observations,
+                    size_t *counts, int *ok, double *a, double *bb)
+{
+    const struct bjob *bj = &b->jobs[j];
+    struct curvefit_params f;
+
+    *observations = bj->k_obs;
+    *counts = bj->n_obs;
+    curvefit_fit(b->o.model == CURVEFIT_POWER ? CURVEFIT_POWER
+                                              : CURVEFIT_AMDAHL,
+                 bj->obs, bj->n_obs, &f);
+    *ok = f.ok;
+    *a = b->o.model == CURVEFIT_POWER ? f.c : f.p1;
+    *bb = b->o.model == CURVEFIT_POWER ? f.e : f.s;
 }

@@ -34,6 +34,7 @@
 
 #include "base/error.h"
 #include "engine/curvefit.h"
+#include "engine/measures.h"
 #include "formats/jobs.h"
 
 enum belief_kind { BELIEF_TRUE, BELIEF_FILE, BELIEF_LEARN };
@@ -91,5 +92,16 @@ void belief_note(struct belief *b, size_t j, int64_t t, int held,
 
 /* The believed rate of job j at n nodes (0 <= n <= its capped Jmax). */
 double belief_rate(const struct belief *b, size_t j, int n);
+
+/* Writes the belief's measures into st: belief, belief_observations,
+ * belief_error_chosen and belief_error_final (the regrets are the
+ * replay's). */
+void belief_finish(const struct belief *b, struct replay_stats *st);
+
+/* What the job log shows of job j's learner: observations made, distinct
+ * counts observed and, from two counts on (*ok), the fit's parameters:
+ * amdahl and interp P(1) and the serial fraction s, power c and e. */
+void belief_job_fit(const struct belief *b, size_t j, size_t *observations,
+                    size_t *counts, int *ok, double *a, double *bb);
 
 #endif

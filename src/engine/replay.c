@@ -578,6 +578,11 @@ static int emit_jobs(struct replay *r)
             .preemptions = rj->n_preempts,
             .starts = rj->n_starts,
         };
+        if (r->belief && r->o->belief.kind == BELIEF_LEARN) {
+            jr.learned = 1;
+            belief_job_fit(r->belief, j, &jr.observations, &jr.counts_observed,
+                           &jr.fit_ok, &jr.fit_a, &jr.fit_b);
+        }
         for (size_t i = 0; i < r->o->n_sinks && !r->sink_rc; i++)
             if (r->o->sinks[i]->job)
                 r->sink_rc = r->o->sinks[i]->job(r->o->sinks[i]->arg, &jr);
@@ -752,6 +757,8 @@ static void finish_stats(struct replay *r)
     st->node_pick = r->o->node_pick.name;
     st->hints = nodepick_hints_name(r->o->hints);
     st->node_pick_mae = r->mae_n ? r->mae_sum / (double)r->mae_n : 0.0;
+    if (r->belief)
+        belief_finish(r->belief, st);
     measures_finish(st, &(struct measures_input){
                             .solve_times = r->solve_times,
                             .n_solves = r->n_solve_times,
@@ -791,6 +798,35 @@ static int shadow_run(const struct replay_opts *o, struct replay_stats *st,
     return 0;
 }
 
+/* The regrets of a --belief other than true (tools/DESIGN.md,
+ * "Beliefs"): the same replay with --belief true, without sinks or
+ * callbacks.  A shadow stopped by a signal marks the run partial. */
+static int belief_shadow(const struct replay_opts *o, struct replay_stats *st,
+                         struct bfs_error *e)
+{
+    struct replay_opts so = *o;
+    struct replay_stats ss;
+    int rc;
+
+    so.belief.kind = BELIEF_TRUE;
+    so.sinks = NULL;
+    so.n_sinks = 0;
+    so.instance = NULL;
+    so.map = NULL;
+    so.progress = NULL;
+    rc = replay_run(&so, &ss, e);
+    if (rc)
+        return rc;
+    if (ss.partial) {
+        st->partial = 1;
+        return 0;
+    }
+    st->regret_samples = ss.samples_trained - st->samples_trained;
+    st->regret_jct_mean = ss.jobs_finished ? st->jct_mean - ss.jct_mean : 0;
+    st->regret_harvest = ss.harvest_ratio - st->harvest_ratio;
+    return 0;
+}
+
 int replay_run(const struct replay_opts *o, struct replay_stats *stats,
                struct bfs_error *e)
 {
@@ -814,6 +850,8 @@ int replay_run(const struct replay_opts *o, struct replay_stats *stats,
     if (rc == 0 && o->node_pick.kind != NODEPICK_LONGEST_IDLE &&
         !stats->partial)
         rc = shadow_run(o, stats, e);
+    if (rc == 0 && o->belief.kind != BELIEF_TRUE && !stats->partial)
+        rc = belief_shadow(o, stats, e);
     measures_set_wall(stats, bfs_now() - t0);
     return rc;
 }
