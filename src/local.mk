@@ -72,7 +72,8 @@ bfsim_SOURCES = src/cli/main.c src/cli/cmd.h \
 	src/cli/cmd_convert.c \
 	src/cli/cmd_info.c \
 	src/cli/cmd_gentrace.c \
-	src/cli/cmd_sweep.c
+	src/cli/cmd_sweep.c \
+	src/cli/cmd_curves.c
 bfsim_LDADD = libbfsim.a $(BFS_LIBS)
 
 dist_man1_MANS += src/cli/bfsim.1

@@ -15,6 +15,7 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Replays trace with jobs under belief (NULL: --belief true), dp, in the
@@ -501,6 +502,59 @@ START_TEST(test_explore)
 }
 END_TEST
 
+/* bfsim curves: a job set of an exact Amdahl curve (P(1) = 100,
+ * s = 0.1, at 1, 2, 4, 8: 100, 2000/11, 4000/13, 8000/17) and of an
+ * exact power law (50 n^0.5 at 1, 4, 16: 50, 100, 200).  Each is fitted
+ * exactly by its own model (error 0 up to rounding, the parameters
+ * back); the power law's Amdahl fit is not exact. */
+START_TEST(test_curves_command)
+{
+    const char *jobs = tu_write(
+        "cv.jobs", "# bfsim-jobs 1\n"
+                   "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                   "AM,0,1,8,1,0,0,0:0:0 1:100:100 2:181.81818181818181:0 "
+                   "4:307.69230769230769:0 8:470.58823529411765:0\n"
+                   "PW,0,1,16,1,0,0,0:0:0 1:50:0 4:100:0 16:200:0\n");
+    const char *csv = tu_tmp("cv.csv");
+    char args[4096], *err, *got, *line[8];
+    size_t n;
+
+    snprintf(args, sizeof args, "curves %s -o %s", jobs, csv);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 0);
+    ck_assert_str_eq(err, "");
+    free(err);
+    got = tu_slurp(csv);
+    ck_assert_ptr_nonnull(got);
+    n = bfs_split(got, '\n', line, 8);
+    ck_assert_uint_eq(n, 8); /* header, 2 x 3 rows, the final empty */
+    ck_assert_str_eq(line[0], "job,model,points,a,b,mape,max_ape");
+    for (size_t i = 1; i <= 6; i++) {
+        char *f[8];
+        ck_assert_uint_eq(bfs_split(line[i], ',', f, 8), 7);
+        ck_assert_str_eq(f[0], i <= 3 ? "AM" : "PW");
+        ck_assert_str_eq(f[2], i <= 3 ? "4" : "3");
+        if (i == 1) { /* AM amdahl */
+            ck_assert_double_eq_tol(atof(f[3]), 100, 1e-9);
+            ck_assert_double_eq_tol(atof(f[4]), 0.1, 1e-12);
+        }
+        if (i == 5) { /* PW power */
+            ck_assert_double_eq_tol(atof(f[3]), 50, 1e-9);
+            ck_assert_double_eq_tol(atof(f[4]), 0.5, 1e-12);
+        }
+        if (i == 1 || i == 3 || i == 5 || i == 6)
+            ck_assert_double_lt(atof(f[5]), 1e-12);
+        else /* AM's power fit, PW's Amdahl fit */
+            ck_assert_double_gt(atof(f[5]), 1e-3);
+    }
+    free(got);
+    ck_assert_int_eq(tu_bfsim_run("curves /nonexistent.jobs", &err), 1);
+    ck_assert_msg(strstr(err, "/nonexistent.jobs") != NULL, "%s", err);
+    free(err);
+    ck_assert_int_eq(tu_bfsim_run("curves x.jobs --model linear", &err), 2);
+    free(err);
+}
+END_TEST
+
 static Suite *belief_suite(void)
 {
     Suite *s = suite_create("belief");
@@ -518,6 +572,8 @@ static Suite *belief_suite(void)
     tcase_add_test(tc, test_noise_converges);
     tcase_add_test(tc, test_explore);
     tcase_add_test(tc, test_learned_log);
+    if (tu_bfsim_built())
+        tcase_add_test(tc, test_curves_command);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -185,3 +185,39 @@ void curvefit_table(int model, const struct curvefit_obs *obs, size_t n_obs,
     if (par)
         *par = f;
 }
+
+void curvefit_points(int model, const double *n, const double *p, size_t k,
+                     struct curvefit_params *par, double *mape, double *max_ape,
+                     size_t *used)
+{
+    struct curvefit_obs *obs = xcalloc(k + 1, sizeof *obs);
+    double *prior, *tab, sum = 0;
+    size_t m = 0, u = 0;
+    int top = 1;
+
+    for (size_t i = 0; i < k; i++)
+        if (n[i] >= 1 && p[i] > 0 && n[i] < 1e9) {
+            int c = (int)lround(n[i]);
+            curvefit_add(obs, &m, c, p[i]);
+            top = c > top ? c : top;
+        }
+    prior = xmalloc(((size_t)top + 1) * sizeof *prior);
+    tab = xmalloc(((size_t)top + 1) * sizeof *tab);
+    for (int c = 0; c <= top; c++)
+        prior[c] = c; /* unused from two counts on */
+    curvefit_table(model, obs, m, prior, top, tab, par);
+    *mape = *max_ape = 0;
+    if (m >= 2)
+        for (size_t i = 0; i < k; i++)
+            if (n[i] >= 1 && p[i] > 0 && n[i] < 1e9) {
+                double ape = fabs(tab[lround(n[i])] - p[i]) / p[i];
+                sum += ape;
+                *max_ape = ape > *max_ape ? ape : *max_ape;
+                u++;
+            }
+    *mape = u ? sum / (double)u : 0;
+    *used = u;
+    xfree(obs);
+    xfree(prior);
+    xfree(tab);
+}

@@ -77,4 +77,14 @@ void curvefit_table(int model, const struct curvefit_obs *obs, size_t n_obs,
                     const double *prior, int jmax, double *out,
                     struct curvefit_params *par);
 
+/* Fits model to the k points (n[i], p[i]) of a measured curve (points
+ * with n < 1 or p <= 0 are skipped; n need not be integers but are
+ * rounded to counts), each weighing one, and measures the fit there:
+ * *mape the mean and *max_ape the largest |fit - p| / p over the points
+ * used, *used their number.  Below two distinct counts nothing is fitted
+ * (par->ok = 0, errors 0). */
+void curvefit_points(int model, const double *n, const double *p, size_t k,
+                     struct curvefit_params *par, double *mape, double *max_ape,
+                     size_t *used);
+
 #endif
