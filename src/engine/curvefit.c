@@ -99,6 +99,19 @@ void curvefit_fit(int model, const struct curvefit_obs *obs, size_t n_obs,
     out->ok = 1;
     if (model == CURVEFIT_POWER) {
         line_fit(obs, n_obs, 1, &a, &b);
+        /* 0 <= e <= 1 (no slow-down, no super-linear speed-up): noisy
+         * rates at two close counts could give any exponent, which
+         * extrapolated to other counts explodes.  With e clamped, log c
+         * is the least squares for that e. */
+        if (b < 0 || b > 1) {
+            double sl = 0, sw = 0;
+            b = b < 0 ? 0 : 1;
+            for (size_t i = 0; i < n_obs; i++) {
+                sl += obs[i].sum_log - (double)obs[i].k * b * log(obs[i].n);
+                sw += (double)obs[i].k;
+            }
+            a = sl / sw;
+        }
         out->c = exp(a);
         out->e = b;
         return;

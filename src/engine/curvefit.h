@@ -11,7 +11,8 @@
  *           a >= 0 and b >= 0;
  *   (each count's rate is the geometric mean of its observations, and a
  *   count observed k times weighs k)
- *   power   P(n) = c n^e, least squares of log P against log n;
+ *   power   P(n) = c n^e, least squares of log P against log n, with e
+ *           clamped to [0, 1] (then c refitted for that e);
  *   interp  monotone (non-decreasing) piecewise-linear through the
  *           observed counts' mean rates (pool-adjacent-violators), and
  *           outside the observed range the amdahl fit's shape scaled to
