@@ -221,6 +221,49 @@ START_TEST(test_learned_log)
 }
 END_TEST
 
+/* The wrong belief of test_wrong_belief_changes_allocation as a
+ * BFTrainer pair (--belief BOUNDS --belief-curves LONG): the same 2350
+ * samples in the default mode. */
+START_TEST(test_belief_bftrainer_pair)
+{
+    const char *trace = tu_write("pair.trace", "bfsim-trace 1\n"
+                                               "node n0\nnode n1\nnode n2\n"
+                                               "1612988400 +0 +1\n"
+                                               "1612988410 +2\n"
+                                               "1612988510 -0 -1 -2\n");
+    const char *jobs =
+        tu_write("pair.jobs", "# bfsim-jobs 1\n"
+                              "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                              "A,1612988400,1,2,1e6,0,0,0:0:0 1:10:10 2:20:20\n"
+                              "B,1612988400,1,2,1e6,0,0,0:0:0 1:5:5 2:12:12\n");
+    const char *bounds =
+        tu_write("pair-bnd.csv", "job,Tcup,Tcdw,Jmin,Jmax,Pmax,Tsub\n"
+                                 "A,0,0,1,2,1,2021-02-10 20:20:00\n"
+                                 "B,0,0,1,2,1,2021-02-10 20:20:00\n");
+    const char *curves = tu_write("pair-long.csv", "job,bp,N,P,O\n"
+                                                   "A,0,0,0,0\n"
+                                                   "A,1,1,10,10\n"
+                                                   "A,2,2,11,11\n"
+                                                   "B,0,0,0,0\n"
+                                                   "B,1,1,5,5\n"
+                                                   "B,2,2,12,12\n");
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+
+    replay_opts_default(&o);
+    o.alloc.name = "dp";
+    o.trace_path = trace;
+    o.jobs_path = jobs;
+    ck_assert_int_eq(belief_opts_parse(bounds, &o.belief), 0);
+    o.belief.curves = curves;
+    bfs_error_clear(&e);
+    ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);
+    ck_assert_double_eq_tol(st.samples_trained, 2350.0, 1e-9);
+    ck_assert_double_eq_tol(st.regret_samples, 350.0, 1e-9);
+}
+END_TEST
+
 /* A belief file without one of the jobs, or whose curve stops before a
  * job's Jmax, is refused with the file, the line and the job. */
 START_TEST(test_belief_mismatch)
@@ -564,6 +607,7 @@ static Suite *belief_suite(void)
     tcase_add_loop_test(tc, test_equal_belief_same_bytes, 0, 2);
     tcase_add_loop_test(tc, test_wrong_belief_changes_allocation, 0, 2);
     tcase_add_test(tc, test_belief_mismatch);
+    tcase_add_test(tc, test_belief_bftrainer_pair);
     suite_add_tcase(s, tc);
     tc = tcase_create("learn");
     tcase_add_test(tc, test_rule_and_prior);

@@ -57,7 +57,7 @@ START_TEST(test_table)
     size_t n_managed = 0;
 
     /* 7 input, 13 policy and 9 output options */
-    ck_assert_uint_eq(options_count, 34);
+    ck_assert_uint_eq(options_count, 35);
     for (size_t i = 0; i < options_count; i++) {
         const struct options_entry *o = &options_table[i];
 
@@ -371,7 +371,7 @@ static const struct {
     {"node-pick", "predicted"}, {"batsim-jobs", "b.csv"},
     {"hints", "oracle"},        {"belief", "learn:interp"},
     {"belief-prior", "p.jobs"}, {"observe-noise", "0.1:7"},
-    {"explore", "0.05:3"},
+    {"explore", "0.05:3"},      {"belief-curves", "bc.csv"},
 };
 
 /* Every option of the table is accepted by the program: "bfsim replay

@@ -151,7 +151,9 @@ int belief_open(const struct belief_opts *o, const struct jobset *truth,
         b->p1_mean = 1.0;
     b->file_path = o->kind == BELIEF_FILE ? o->path : o->prior_path;
     if (b->file_path) {
-        rc = jobset_load(b->file_path, NULL, &b->file, e);
+        rc =
+            jobset_load(b->file_path, o->kind == BELIEF_FILE ? o->curves : NULL,
+                        &b->file, e);
         if (!rc)
             rc = match(b, truth, e);
         if (rc) {

@@ -43,6 +43,8 @@ enum belief_kind { BELIEF_TRUE, BELIEF_FILE, BELIEF_LEARN };
 struct belief_opts {
     enum belief_kind kind;
     const char *path;       /* BELIEF_FILE: the job file (borrowed) */
+    const char *curves;     /* its BFTrainer long curve table when path is
+                               a bounds table, or NULL (borrowed) */
     int model;              /* BELIEF_LEARN: enum curvefit_model */
     const char *prior_path; /* BELIEF_LEARN: prior job file, or NULL */
     double noise;           /* SIGMA >= 0: log-normal observation noise */

@@ -159,6 +159,12 @@ static const char *p_belief(struct replay_args *a, const char *s)
 #undef BELIEF_MODEL
 }
 
+static const char *p_belief_curves(struct replay_args *a, const char *s)
+{
+    a->replay.belief.curves = s;
+    return NULL;
+}
+
 static const char *p_belief_prior(struct replay_args *a, const char *s)
 {
     a->replay.belief.prior_path = s;
@@ -511,6 +517,9 @@ const struct options_entry options_table[] = {
      "set's), FILE (a job file's curves, matched by name) or learn:MODEL "
      "(amdahl, power or interp, refitted as the job runs); the training "
      "follows the job set's curves"},
+    {"belief-curves", 0, "FILE", POL, 0, p_belief_curves, NULL,
+     "BFTrainer long curve table for a --belief FILE that is a bounds "
+     "table"},
     {"belief-prior", 0, "FILE", POL, 0, p_belief_prior, NULL,
      "learn: a job file whose curves are the priors; without one, a "
      "linear curve through the job's first observation"},
@@ -595,6 +604,12 @@ int options_check(const struct replay_args *a, const unsigned char *given,
     const char *alloc = a->replay.alloc.name;
 
     for (size_t i = 0; i < options_count; i++) {
+        if (given[i] && a->replay.belief.kind != BELIEF_FILE &&
+            strcmp(options_table[i].name, "belief-curves") == 0)
+            return bfs_fail(e, BFS_EUSAGE,
+                            "--belief-curves is an option of --belief FILE; "
+                            "--belief %s would ignore it",
+                            belief_opts_name(&a->replay.belief));
         if (given[i] && a->replay.belief.kind != BELIEF_LEARN &&
             (strcmp(options_table[i].name, "belief-prior") == 0 ||
              strcmp(options_table[i].name, "observe-noise") == 0 ||
