@@ -32,6 +32,8 @@ libbfsim_a_SOURCES = \
 	src/engine/tiebreak.c src/engine/tiebreak.h \
 	src/engine/nodepick.c src/engine/nodepick.h \
 	src/engine/measures.c src/engine/measures.h \
+	src/engine/curvefit.c src/engine/curvefit.h \
+	src/engine/belief.c src/engine/belief.h \
 	src/alloc/alloc.c src/alloc/alloc.h src/alloc/alloc_impl.h \
 	src/alloc/objective.c src/alloc/objective.h \
 	src/alloc/milp.c \
@@ -70,7 +72,8 @@ bfsim_SOURCES = src/cli/main.c src/cli/cmd.h \
 	src/cli/cmd_convert.c \
 	src/cli/cmd_info.c \
 	src/cli/cmd_gentrace.c \
-	src/cli/cmd_sweep.c
+	src/cli/cmd_sweep.c \
+	src/cli/cmd_curves.c
 bfsim_LDADD = libbfsim.a $(BFS_LIBS)
 
 dist_man1_MANS += src/cli/bfsim.1

@@ -118,6 +118,17 @@ START_TEST(test_table)
     st.partial = 1;
     st.mode = "bftrainer";
     st.solves_by_status[SOLVE_FEASIBLE] = 3;
+    /* Without a belief its rows are left out; with one they are in. */
+    n_values = measures_values(&st, v);
+    {
+        size_t n_belief = 0;
+        for (size_t i = 0; i < measures_n; i++)
+            n_belief += (measures[i].flags & MEASURE_OF_BELIEF) != 0;
+        ck_assert_uint_eq(n_belief, 7);
+        ck_assert_uint_eq(n_values,
+                          measures_n - 1 + SOLVE_N_STATUSES - n_belief);
+    }
+    st.belief = "learn:power";
     n_values = measures_values(&st, v);
     ck_assert_uint_eq(n_values, measures_n - 1 + SOLVE_N_STATUSES);
     for (size_t i = 0; i < n_values; i++) {
@@ -212,8 +223,8 @@ START_TEST(test_json_and_hdf5)
 
     snprintf(args, sizeof args,
              "replay --trace %s --jobs %s --nodes 64 --allocator dp -q "
-             "--summary %s -o %s",
-             trace_path(), jobs_path(), json, h5);
+             "--belief %s --summary %s -o %s",
+             trace_path(), jobs_path(), jobs_path(), json, h5);
     run_bfsim(args);
     root = tu_load_json(json);
     f = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -312,8 +323,9 @@ START_TEST(test_report)
     char args[8192], *text, *p;
 
     snprintf(args, sizeof args,
-             "replay --trace %s --jobs %s --nodes 64 --allocator dp -q >%s",
-             trace_path(), jobs_path(), out);
+             "replay --trace %s --jobs %s --nodes 64 --allocator dp -q "
+             "--belief %s >%s",
+             trace_path(), jobs_path(), jobs_path(), out);
     run_bfsim(args);
     text = tu_slurp(out);
     ck_assert_ptr_nonnull(text);
@@ -422,6 +434,15 @@ START_TEST(test_sweep_table)
     for (size_t i = 0; i < measures_n; i++) {
         const struct measure *m = &measures[i];
         size_t nn = row_names(m, names);
+        /* --belief true: its rows are in neither summary nor table (the
+         * JSON test checks them with a belief). */
+        if (m->flags & MEASURE_OF_BELIEF) {
+            ck_assert_ptr_null(json_at(sum, m->key));
+            ck_assert_ptr_null(json_at(direct, m->key));
+            for (size_t c = 1; c < nh; c++)
+                ck_assert_str_ne(head[c], m->key);
+            continue;
+        }
         for (size_t q = 0; q < nn; q++) {
             char col[80], want[128];
             const char *cell = NULL;

@@ -57,7 +57,7 @@ START_TEST(test_table)
     size_t n_managed = 0;
 
     /* 7 input, 13 policy and 9 output options */
-    ck_assert_uint_eq(options_count, 30);
+    ck_assert_uint_eq(options_count, 35);
     for (size_t i = 0; i < options_count; i++) {
         const struct options_entry *o = &options_table[i];
 
@@ -144,6 +144,16 @@ START_TEST(test_parsers)
     ck_assert_int_eq(a.replay.hints, HINTS_OFF);
     ck_assert_ptr_null(parse1(&a, "hints", "predicted"));
     ck_assert_int_eq(a.replay.hints, HINTS_PREDICTED);
+    ck_assert_int_eq(a.replay.belief.kind, BELIEF_TRUE);
+    ck_assert_ptr_null(parse1(&a, "belief", "learn:power"));
+    ck_assert_int_eq(a.replay.belief.kind, BELIEF_LEARN);
+    ck_assert_int_eq(a.replay.belief.model, CURVEFIT_POWER);
+    ck_assert_ptr_null(parse1(&a, "observe-noise", "0.25:9"));
+    ck_assert_double_eq(a.replay.belief.noise, 0.25);
+    ck_assert_uint_eq(a.replay.belief.seed, 9);
+    ck_assert_ptr_null(parse1(&a, "belief", "b.jobs"));
+    ck_assert_int_eq(a.replay.belief.kind, BELIEF_FILE);
+    ck_assert_str_eq(a.replay.belief.path, "b.jobs");
     ck_assert_ptr_null(parse1(&a, "compat", "bftrainer"));
     ck_assert_int_eq(a.replay.mode, REPLAY_COMPAT);
     ck_assert_ptr_null(parse1(&a, "big-m", "legacy"));
@@ -201,6 +211,13 @@ START_TEST(test_parsers)
     ck_assert_ptr_nonnull(parse1(&a, "tie-break", "shortest"));
     ck_assert_ptr_nonnull(parse1(&a, "node-pick", "newest"));
     ck_assert_ptr_nonnull(parse1(&a, "hints", "Oracle"));
+    ck_assert_ptr_nonnull(parse1(&a, "belief", "learn:linear"));
+    ck_assert_ptr_nonnull(parse1(&a, "observe-noise", "-1"));
+    ck_assert_ptr_nonnull(parse1(&a, "observe-noise", "0.1:x"));
+    ck_assert_ptr_nonnull(parse1(&a, "explore", "1.5"));
+    ck_assert_ptr_null(parse1(&a, "explore", "1:4"));
+    ck_assert_double_eq(a.replay.belief.explore, 1.0);
+    ck_assert_uint_eq(a.replay.belief.explore_seed, 4);
     ck_assert_ptr_nonnull(parse1(&a, "big-m", "Legacy"));
     ck_assert_ptr_nonnull(parse1(&a, "time-limit", "0"));
     ck_assert_ptr_nonnull(parse1(&a, "gap", "-0.1"));
@@ -224,6 +241,9 @@ static const struct {
     {"tie-break", "first-admitted"},
     {"node-pick", "longest-idle"},
     {"hints", "off"},
+    {"belief", "true"},
+    {"observe-noise", "0:1"},
+    {"explore", "0:1"},
 #if defined(HAVE_CBC) || defined(HAVE_GLPK)
     {"allocator", "milp"},
 #else
@@ -349,7 +369,9 @@ static const struct {
     {"job-log", "l.csv"},       {"output", "r.h5"},
     {"dump-instances", "inst"}, {"tie-break", "random:3"},
     {"node-pick", "predicted"}, {"batsim-jobs", "b.csv"},
-    {"hints", "oracle"},
+    {"hints", "oracle"},        {"belief", "learn:interp"},
+    {"belief-prior", "p.jobs"}, {"observe-noise", "0.1:7"},
+    {"explore", "0.05:3"},      {"belief-curves", "bc.csv"},
 };
 
 /* Every option of the table is accepted by the program: "bfsim replay

@@ -30,6 +30,7 @@ check_PROGRAMS += \
 	tests/check_nodepick \
 	tests/check_instance \
 	tests/check_replay \
+	tests/check_belief \
 	tests/check_options \
 	tests/check_agree \
 	tests/check_conserve \
@@ -124,6 +125,9 @@ tests_check_options_LDADD = $(BFS_TESTLIBS)
 tests_check_replay_SOURCES = tests/check_replay.c $(BFS_TESTHDRS)
 tests_check_replay_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_replay_LDADD = $(BFS_TESTLIBS)
+tests_check_belief_SOURCES = tests/check_belief.c $(BFS_TESTHDRS)
+tests_check_belief_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_belief_LDADD = $(BFS_TESTLIBS)
 tests_check_agree_SOURCES = tests/check_agree.c $(BFS_TESTHDRS)
 tests_check_agree_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_agree_LDADD = $(BFS_TESTLIBS)

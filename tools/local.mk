@@ -7,6 +7,12 @@ EXTRA_DIST += tools/sweep-objectives.json tools/figures/objectives-tfwd.csv \
 	tools/figures/objectives-tfwd.png \
 	tools/figures/replay-prop-fair-tfwd100-pool.png \
 	tools/figures/replay-prop-fair-tfwd100-jobs.png
+# The belief sweep (README, "Believed and learned scalability"): its
+# configuration, scripts and what it produced.
+EXTRA_DIST += tools/sweep-belief.json tools/belief-sweep tools/perturb-jobs \
+	tools/belief-plot tools/figures/belief-regret.png \
+	tools/figures/belief-regret.csv tests/perturb.test
+BFS_SCRIPT_TESTS += tests/perturb.test
 # The example sweep over tie-break and node-pick rules (its configurations
 # are installed below): its plotting script and what they produced.
 EXTRA_DIST += tools/spread-plot tools/figures/tiebreak-spread.csv \

@@ -17,6 +17,7 @@ int cmd_info(int argc, char **argv);
 int cmd_gen_trace(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_curves(int argc, char **argv);
 
 /* Prints "bfsim: MESSAGE" for e (or the code's message) on stderr and
  * returns the exit status: CMD_USAGE for BFS_EUSAGE (a bad command-line

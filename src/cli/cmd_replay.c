@@ -230,7 +230,10 @@ static int run_replay(struct replay_opts *o, int argc, char **argv,
     if (rc == 0 && o->steps_path &&
         (rc = steps_open(o->steps_path, &steps_s, &e)) == 0)
         sinks[n++] = &steps_s;
-    if (rc == 0 && job_log && (rc = joblog_open(job_log, &joblog_s, &e)) == 0)
+    if (rc == 0 && job_log &&
+        (rc = (o->belief.kind == BELIEF_LEARN
+                   ? joblog_open_learned
+                   : joblog_open)(job_log, &joblog_s, &e)) == 0)
         sinks[n++] = &joblog_s;
     if (rc == 0 && batsim &&
         (rc = batsim_jobs_open(batsim, &batsim_s, &e)) == 0)

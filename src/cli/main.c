@@ -33,6 +33,7 @@ static const struct command {
     {"info", cmd_info, "statistics of a trace"},
     {"gen-trace", cmd_gen_trace, "generate a synthetic trace"},
     {"sweep", cmd_sweep, "run replays over a grid of options, resumably"},
+    {"curves", cmd_curves, "fit scalability models to a job set's curves"},
 };
 
 static void usage(FILE *f)

@@ -92,6 +92,25 @@ int replay_h5_attrs(struct h5out *h, int argc, char **argv,
     rc = rc ? rc : h5out_attr_int(h, "apply_feasible", o->apply_feasible);
     rc = rc ? rc : h5out_attr_int(h, "node_skip", (int64_t)o->node_skip);
     rc = rc ? rc : h5out_attr_int(h, "node_count", (int64_t)o->node_count);
+    if (o->belief.kind != BELIEF_TRUE) { /* absent by default, as in JSON */
+        rc =
+            rc ? rc : h5out_attr_str(h, "belief", belief_opts_name(&o->belief));
+        if (o->belief.kind == BELIEF_LEARN) {
+            rc = rc ? rc
+                    : h5out_attr_double(h, "observe_noise", o->belief.noise);
+            rc =
+                rc ? rc
+                   : h5out_attr_int(h, "observe_seed", (int64_t)o->belief.seed);
+            rc = rc ? rc : h5out_attr_double(h, "explore", o->belief.explore);
+            rc = rc ? rc
+                    : h5out_attr_int(h, "explore_seed",
+                                     (int64_t)o->belief.explore_seed);
+            if (o->belief.prior_path)
+                rc = rc ? rc
+                        : h5out_attr_str(h, "belief_prior",
+                                         o->belief.prior_path);
+        }
+    }
     if (o->has_start)
         rc = rc ? rc : h5out_attr_int(h, "start", o->start);
     if (o->has_end)

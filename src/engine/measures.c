@@ -148,6 +148,35 @@ const struct measure measures[] = {
      "efficiency, it also counts nodes held below Jmin, by paused jobs "
      "and by finished jobs",
      AT(node_efficiency, DOUBLE)},
+    {"belief", MEASURE_TEXT, "", MEASURE_DESCRIBES | MEASURE_OF_BELIEF,
+     "what the allocator believed of the curves (--belief): a file or "
+     "learn:MODEL; absent with --belief true, as are the six measures "
+     "below it",
+     AT(belief, STR)},
+    {"belief_observations", MEASURE_INT, "count", MEASURE_OF_BELIEF,
+     "rates observed by the learner (0 for a belief file)",
+     AT(belief_observations, SIZE)},
+    {"belief_error_chosen", MEASURE_REAL, "1", MEASURE_OF_BELIEF,
+     "mean of |believed P(n) - P(n)| / P(n) over every decision and every "
+     "active job given n >= Jmin nodes, at that n, with the belief the "
+     "decision used",
+     AT(belief_error_chosen, DOUBLE)},
+    {"belief_error_final", MEASURE_REAL, "1", MEASURE_OF_BELIEF,
+     "mean over A of the mean of |believed P(n) - P(n)| / P(n) over n in "
+     "Jmin..Jmax (capped at N + 1) at the end",
+     AT(belief_error_final, DOUBLE)},
+    {"regret_samples", MEASURE_REAL, "samples", MEASURE_OF_BELIEF,
+     "samples_trained of the same replay with --belief true less this "
+     "run's",
+     AT(regret_samples, DOUBLE)},
+    {"regret_jct_mean_seconds", MEASURE_REAL, "s",
+     MEASURE_OF_BELIEF | MEASURE_OF_FINISHED,
+     "this run's jct_mean_seconds less that of the same replay with "
+     "--belief true",
+     AT(regret_jct_mean, DOUBLE)},
+    {"regret_harvest", MEASURE_REAL, "1", MEASURE_OF_BELIEF,
+     "harvest_ratio of the same replay with --belief true less this run's",
+     AT(regret_harvest, DOUBLE)},
     {"max_model_rows", MEASURE_INT, "count", 0,
      "rows of the largest MILP built", AT(max_rows, SIZE)},
     {"max_model_cols", MEASURE_INT, "count", 0,
@@ -227,6 +256,8 @@ size_t measures_values(const struct replay_stats *st, struct summary_value *out)
     for (size_t i = 0; i < measures_n; i++) {
         const struct measure *m = &measures[i];
         size_t count = m->flags & MEASURE_PER_STATUS ? SOLVE_N_STATUSES : 1;
+        if ((m->flags & MEASURE_OF_BELIEF) && !st->belief)
+            continue;
         for (size_t k = 0; k < count && n < MEASURES_MAX_VALUES; k++) {
             struct summary_value *v = &out[n++];
             memset(v, 0, sizeof *v);

@@ -82,6 +82,15 @@ struct replay_stats {
      * wherever it accumulates a job's node-seconds. */
     double samples_ideal;
     double node_efficiency; /* samples_trained / samples_ideal */
+    /* --belief (tools/DESIGN.md, "Beliefs"): its name, NULL for true (the
+     * MEASURE_OF_BELIEF rows are then left out of every output). */
+    const char *belief;
+    size_t belief_observations; /* learned: observations made */
+    double belief_error_chosen; /* MAPE of P at the counts chosen */
+    double belief_error_final;  /* MAPE over Jmin..Jmax at the end */
+    /* Against a shadow replay with --belief true: its value less this
+     * run's (samples, harvest) or this run's less its (completion). */
+    double regret_samples, regret_jct_mean, regret_harvest;
     double wall_seconds;
     double events_per_second;
     long peak_rss_kib; /* peak resident memory of the process */
@@ -102,6 +111,8 @@ enum {
     MEASURE_DESCRIBES = 2,   /* describes the run (HDF5: root attribute) */
     MEASURE_PER_STATUS = 4,  /* an array over enum solve_status */
     MEASURE_OF_FINISHED = 8, /* over finished jobs: none when none did */
+    MEASURE_OF_BELIEF = 16,  /* only with a --belief other than true: left
+                                out of every output otherwise */
 };
 
 /* How the value is stored in struct replay_stats. */
@@ -135,7 +146,8 @@ extern const size_t measures_n;
 #define MEASURES_MAX_VALUES 64
 
 /* The values of st, in table order, into out (room for
- * MEASURES_MAX_VALUES); returns their number.  Strings in out are
+ * MEASURES_MAX_VALUES), less the MEASURE_OF_BELIEF rows when st->belief
+ * is NULL; returns their number.  Strings in out are
  * borrowed from the table, from solve_status_name() and from st. */
 size_t measures_values(const struct replay_stats *st,
                        struct summary_value *out);

@@ -149,6 +149,74 @@ static const char *p_hints(struct replay_args *a, const char *s)
     return NULL;
 }
 
+static const char *p_belief(struct replay_args *a, const char *s)
+{
+#define BELIEF_MODEL(name, text) " learn:" text
+    if (belief_opts_parse(s, &a->replay.belief))
+        return "is not a belief (known: true FILE" CURVEFIT_MODELS(
+            BELIEF_MODEL) ")";
+    return NULL;
+#undef BELIEF_MODEL
+}
+
+static const char *p_belief_curves(struct replay_args *a, const char *s)
+{
+    a->replay.belief.curves = s;
+    return NULL;
+}
+
+static const char *p_belief_prior(struct replay_args *a, const char *s)
+{
+    a->replay.belief.prior_path = s;
+    return NULL;
+}
+
+/* X[:SEED] with X a number in [lo, hi) into *x and *seed (kept when
+ * SEED is not given). */
+static const char *number_seed(const char *s, double lo, double hi, double *x,
+                               uint64_t *seed)
+{
+    const char *colon = strchr(s, ':');
+    char buf[64];
+    double v;
+    uint64_t sd = *seed;
+
+    if (colon) {
+        int64_t n;
+        if (bfs_parse_i64(colon + 1, &n) || n < 0)
+            return "SEED is not a count";
+        sd = (uint64_t)n;
+    }
+    if (strlen(s) >= sizeof buf)
+        return "is too long";
+    memcpy(buf, s, strlen(s) + 1);
+    if (colon)
+        buf[colon - s] = '\0';
+    if (bfs_parse_double(buf, &v) || !(v >= lo) || !(v < hi))
+        return "is out of range";
+    *x = v;
+    *seed = sd;
+    return NULL;
+}
+
+static const char *p_observe_noise(struct replay_args *a, const char *s)
+{
+    if (number_seed(s, 0, 10, &a->replay.belief.noise, &a->replay.belief.seed))
+        return "is not SIGMA[:SEED] (SIGMA a number in [0, 10), SEED a "
+               "count)";
+    return NULL;
+}
+
+static const char *p_explore(struct replay_args *a, const char *s)
+{
+    if (number_seed(s, 0, 1.0000001, &a->replay.belief.explore,
+                    &a->replay.belief.explore_seed) ||
+        a->replay.belief.explore > 1)
+        return "is not EPS[:SEED] (EPS a probability in [0, 1], SEED a "
+               "count)";
+    return NULL;
+}
+
 /* The allocator, solver and model names are checked when the allocator
  * is created (a name may be known but not compiled in). */
 static const char *p_allocator(struct replay_args *a, const char *s)
@@ -349,6 +417,23 @@ static void d_hints(const struct replay_args *d, char *b, size_t n)
     snprintf(b, n, "%s", nodepick_hints_name(d->replay.hints));
 }
 
+static void d_belief(const struct replay_args *d, char *b, size_t n)
+{
+    snprintf(b, n, "%s", belief_opts_name(&d->replay.belief));
+}
+
+static void d_observe_noise(const struct replay_args *d, char *b, size_t n)
+{
+    snprintf(b, n, "%g:%" PRIu64, d->replay.belief.noise,
+             d->replay.belief.seed);
+}
+
+static void d_explore(const struct replay_args *d, char *b, size_t n)
+{
+    snprintf(b, n, "%g:%" PRIu64, d->replay.belief.explore,
+             d->replay.belief.explore_seed);
+}
+
 static void show_name(const char *name, char *b, size_t n)
 {
     snprintf(b, n, "%s", name ? name : "none compiled in");
@@ -427,6 +512,25 @@ const struct options_entry options_table[] = {
      "what the allocator's horizon term knows of each node's remaining idle "
      "time: off (every node stays for Tfwd), oracle (the trace's future) or "
      "predicted (from its past), taken in the --node-pick order"},
+    {"belief", 0, "SOURCE", POL, 0, p_belief, d_belief,
+     "what the allocator believes of the jobs' curves: true (the job "
+     "set's), FILE (a job file's curves, matched by name) or learn:MODEL "
+     "(amdahl, power or interp, refitted as the job runs); the training "
+     "follows the job set's curves"},
+    {"belief-curves", 0, "FILE", POL, 0, p_belief_curves, NULL,
+     "BFTrainer long curve table for a --belief FILE that is a bounds "
+     "table"},
+    {"belief-prior", 0, "FILE", POL, 0, p_belief_prior, NULL,
+     "learn: a job file whose curves are the priors; without one, a "
+     "linear curve through the job's first observation"},
+    {"observe-noise", 0, "SIGMA[:SEED]", POL, 0, p_observe_noise,
+     d_observe_noise,
+     "learn: each observed rate is multiplied by exp(SIGMA z), z a seeded "
+     "standard normal draw"},
+    {"explore", 0, "EPS[:SEED]", POL, 0, p_explore, d_explore,
+     "learn: at each decision, a job observed at fewer than three counts "
+     "is shown, with probability EPS, its believed O doubled at the counts "
+     "it has not tried"},
     {"allocator", 0, "NAME", POL, 0, p_allocator, d_allocator,
      "milp (the exact MILP), dp (the exact dynamic programme) or even (the "
      "published replayer's even-share baseline)"},
@@ -500,6 +604,21 @@ int options_check(const struct replay_args *a, const unsigned char *given,
     const char *alloc = a->replay.alloc.name;
 
     for (size_t i = 0; i < options_count; i++) {
+        if (given[i] && a->replay.belief.kind != BELIEF_FILE &&
+            strcmp(options_table[i].name, "belief-curves") == 0)
+            return bfs_fail(e, BFS_EUSAGE,
+                            "--belief-curves is an option of --belief FILE; "
+                            "--belief %s would ignore it",
+                            belief_opts_name(&a->replay.belief));
+        if (given[i] && a->replay.belief.kind != BELIEF_LEARN &&
+            (strcmp(options_table[i].name, "belief-prior") == 0 ||
+             strcmp(options_table[i].name, "observe-noise") == 0 ||
+             strcmp(options_table[i].name, "explore") == 0))
+            return bfs_fail(e, BFS_EUSAGE,
+                            "--%s is an option of --belief learn:MODEL; "
+                            "--belief %s would ignore it",
+                            options_table[i].name,
+                            belief_opts_name(&a->replay.belief));
         if (!given[i] || !alloc)
             continue;
         for (size_t k = 0; k < sizeof only_for / sizeof *only_for; k++)

@@ -25,6 +25,8 @@ void replay_opts_default(struct replay_opts *o)
     o->tfwd = 10.0;
     o->mode = REPLAY_DEFAULT;
     alloc_opts_default(&o->alloc);
+    o->belief.seed = 1;
+    o->belief.explore_seed = 1;
     tiebreak_default(&o->tie_break);
     nodepick_default(&o->node_pick);
 }
@@ -80,6 +82,9 @@ static int job_tables(struct replay *r, struct rjob *rj)
     rj->o = xmalloc(((size_t)d.jmax + 1) * sizeof *rj->o);
     for (int n = 0; n <= d.jmax; n++)
         rj->p[n] = curve_eval(&d.curve, d.curve.P, n);
+    if (r->belief) /* the allocator's table from the belief */
+        return belief_job_init(r->belief, (size_t)(rj - r->jobs), &d, rj->o,
+                               r->e);
     return job_objective_table(&d, r->o->objective, rj->o, r->o->jobs_path,
                                r->e);
 }
@@ -91,6 +96,10 @@ static int setup(struct replay *r)
     int rc;
 
     rc = jobset_load(o->jobs_path, o->curves_path, &r->js, r->e);
+    if (rc)
+        return rc;
+    rc = belief_open(&o->belief, &r->js, o->jobs_path, o->objective, &r->belief,
+                     r->e);
     if (rc)
         return rc;
     rc = trace_open(o->trace_path, &r->tr, r->e);
@@ -193,6 +202,7 @@ static void teardown(struct replay *r)
     xfree(r->joins);
     xfree(r->leaves);
     trace_close(r->tr);
+    belief_free(r->belief);
     jobset_release(&r->js);
 }
 
@@ -432,6 +442,13 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
 
     r->dec_evt = evt;
     r->dec_time = t;
+    for (size_t a = 0; a < r->n_act && r->belief; a++) {
+        struct rjob *rj = &r->jobs[r->act[a]];
+        rc = belief_observe(r->belief, r->act[a], t, rj->held, rj->p[rj->held],
+                            rj->o, r->e);
+        if (rc < 0)
+            return rc;
+    }
     for (size_t a = 0; a < r->n_act; a++) {
         const struct rjob *rj = &r->jobs[r->act[a]];
         r->jobs[r->act[a]].slot = (int)a;
@@ -501,6 +518,8 @@ void core_set_rates(struct replay *r, int64_t t)
         rj->rate = rj->held >= rj->def->jmin ? rj->p[rj->held] : 0.0;
         if (rj->held > 0 && rj->first_start < 0)
             rj->first_start = t;
+        if (r->belief)
+            belief_note(r->belief, r->act[a], t, rj->held, rj->p[rj->held]);
     }
 }
 
@@ -582,6 +601,11 @@ static int emit_jobs(struct replay *r)
             .preemptions = rj->n_preempts,
             .starts = rj->n_starts,
         };
+        if (r->belief && r->o->belief.kind == BELIEF_LEARN) {
+            jr.learned = 1;
+            belief_job_fit(r->belief, j, &jr.observations, &jr.counts_observed,
+                           &jr.fit_ok, &jr.fit_a, &jr.fit_b);
+        }
         for (size_t i = 0; i < r->o->n_sinks && !r->sink_rc; i++)
             if (r->o->sinks[i]->job)
                 r->sink_rc = r->o->sinks[i]->job(r->o->sinks[i]->arg, &jr);
@@ -757,6 +781,8 @@ static void finish_stats(struct replay *r)
     st->node_pick = r->o->node_pick.name;
     st->hints = nodepick_hints_name(r->o->hints);
     st->node_pick_mae = r->mae_n ? r->mae_sum / (double)r->mae_n : 0.0;
+    if (r->belief)
+        belief_finish(r->belief, st);
     measures_finish(st, &(struct measures_input){
                             .solve_times = r->solve_times,
                             .n_solves = r->n_solve_times,
@@ -796,6 +822,35 @@ static int shadow_run(const struct replay_opts *o, struct replay_stats *st,
     return 0;
 }
 
+/* The regrets of a --belief other than true (tools/DESIGN.md,
+ * "Beliefs"): the same replay with --belief true, without sinks or
+ * callbacks.  A shadow stopped by a signal marks the run partial. */
+static int belief_shadow(const struct replay_opts *o, struct replay_stats *st,
+                         struct bfs_error *e)
+{
+    struct replay_opts so = *o;
+    struct replay_stats ss;
+    int rc;
+
+    so.belief.kind = BELIEF_TRUE;
+    so.sinks = NULL;
+    so.n_sinks = 0;
+    so.instance = NULL;
+    so.map = NULL;
+    so.progress = NULL;
+    rc = replay_run(&so, &ss, e);
+    if (rc)
+        return rc;
+    if (ss.partial) {
+        st->partial = 1;
+        return 0;
+    }
+    st->regret_samples = ss.samples_trained - st->samples_trained;
+    st->regret_jct_mean = ss.jobs_finished ? st->jct_mean - ss.jct_mean : 0;
+    st->regret_harvest = ss.harvest_ratio - st->harvest_ratio;
+    return 0;
+}
+
 int replay_run(const struct replay_opts *o, struct replay_stats *stats,
                struct bfs_error *e)
 {
@@ -819,6 +874,8 @@ int replay_run(const struct replay_opts *o, struct replay_stats *stats,
     if (rc == 0 && o->node_pick.kind != NODEPICK_LONGEST_IDLE &&
         !stats->partial)
         rc = shadow_run(o, stats, e);
+    if (rc == 0 && o->belief.kind != BELIEF_TRUE && !stats->partial)
+        rc = belief_shadow(o, stats, e);
     measures_set_wall(stats, bfs_now() - t0);
     return rc;
 }

@@ -23,6 +23,7 @@
 
 #include "alloc/alloc.h"
 #include "base/error.h"
+#include "engine/belief.h"
 #include "engine/measures.h"
 #include "engine/nodepick.h"
 #include "engine/tiebreak.h"
@@ -54,6 +55,9 @@ struct replay_opts {
      * idle time (--hints; HINTS_OFF by default) */
     enum nodepick_hints hints;
     int apply_feasible; /* apply time-limited answers (default mode) */
+    /* what the allocator believes of the curves (--belief; engine/belief.h)
+     */
+    struct belief_opts belief;
     struct alloc_opts alloc;
     /* Paths of outputs for the caller to wire up (the step log's sink,
      * the instance callback below); replay_run never reads them. */

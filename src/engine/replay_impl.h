@@ -97,6 +97,7 @@ struct replay {
     double *sumbuf; /* scratch for column sums (compatible mode) */
 
     struct allocator *alloc;
+    struct belief *belief; /* owned; NULL for --belief true */
     struct alloc_job *ajobs;
     const char **anames; /* names of the active jobs, for instance dumps */
     int *counts;         /* the allocator's answer, per active job */

@@ -30,21 +30,59 @@ static int joblog_job(void *arg, const struct rec_job *j)
     put_time(f, j->finished);
     if (j->finished >= 0)
         fprintf(f, "%" PRId64, j->finished - j->tsub);
-    fprintf(f, ",%.17g,%.17g,%zu,%zu,%.17g,%.17g,%.17g,%zu\n", j->samples,
+    fprintf(f, ",%.17g,%.17g,%zu,%zu,%.17g,%.17g,%.17g,%zu", j->samples,
             j->node_seconds, j->rescales, j->preemptions, j->paused_s,
             j->lost_rescale, j->lost_preempt, j->starts);
     return rec_text_check(t);
 }
 
+static int joblog_job_plain(void *arg, const struct rec_job *j)
+{
+    int rc = joblog_job(arg, j);
+
+    if (rc == 0) {
+        fputc('\n', ((struct rec_text *)arg)->out.fp);
+        rc = rec_text_check(arg);
+    }
+    return rc;
+}
+
+static int joblog_job_learned(void *arg, const struct rec_job *j)
+{
+    int rc = joblog_job(arg, j);
+    FILE *f = ((struct rec_text *)arg)->out.fp;
+
+    if (rc)
+        return rc;
+    fprintf(f, ",%zu,%zu,", j->observations, j->counts_observed);
+    if (j->fit_ok)
+        fprintf(f, "%.17g,%.17g", j->fit_a, j->fit_b);
+    else
+        fputc(',', f);
+    fputc('\n', f);
+    return rec_text_check(arg);
+}
+
+#define JOBLOG_HEADER                                                          \
+    "job,tsub,admitted,first_start,finished,completion_s,samples,"             \
+    "node_seconds,rescales,preemptions,paused_s,lost_rescale,lost_preempt,"    \
+    "starts"
+
 int joblog_open(const char *path, struct rec_sink *sink, struct bfs_error *e)
 {
-    int rc = rec_text_open(path,
-                           "job,tsub,admitted,first_start,finished,"
-                           "completion_s,samples,node_seconds,rescales,"
-                           "preemptions,paused_s,lost_rescale,lost_preempt,"
-                           "starts\n",
-                           sink, e);
+    int rc = rec_text_open(path, JOBLOG_HEADER "\n", sink, e);
     if (rc == 0)
-        sink->job = joblog_job;
+        sink->job = joblog_job_plain;
+    return rc;
+}
+
+int joblog_open_learned(const char *path, struct rec_sink *sink,
+                        struct bfs_error *e)
+{
+    int rc = rec_text_open(
+        path, JOBLOG_HEADER ",observations,counts_observed,fit_a,fit_b\n", sink,
+        e);
+    if (rc == 0)
+        sink->job = joblog_job_learned;
     return rc;
 }

@@ -96,6 +96,14 @@ struct rec_job {
     double lost_rescale, lost_preempt; /* samples lost */
     size_t rescales, preemptions;
     size_t starts; /* changes from below Jmin to a running count */
+    /* --belief learn:MODEL only (learned = 1): observations made,
+     * distinct counts observed, and from two counts on (fit_ok) the
+     * fitted parameters: amdahl and interp P(1) and serial fraction,
+     * power c and e of c n^e. */
+    int learned;
+    size_t observations, counts_observed;
+    int fit_ok;
+    double fit_a, fit_b;
 };
 
 /* A consumer of what a replay produces.  Every callback may be NULL.  A
@@ -150,6 +158,11 @@ int steps_open(const char *path, struct rec_sink *sink, struct bfs_error *e);
 /* The job log (--job-log): a CSV row per job of the set, as steps_open
  * but with the job callback. */
 int joblog_open(const char *path, struct rec_sink *sink, struct bfs_error *e);
+/* The same with the learner's columns after starts (--belief
+ * learn:MODEL): observations, counts_observed, fit_a, fit_b (the last two
+ * empty below two counts). */
+int joblog_open_learned(const char *path, struct rec_sink *sink,
+                        struct bfs_error *e);
 
 /* The training jobs' node-level schedule (--batsim-jobs), a Batsim-style
  * jobs.csv (formats/batsim.c): one row per job and interval in which its

@@ -1,0 +1,385 @@
+/* belief.c - believed and learned scalability curves (see belief.h).
+ *
+ * One struct bjob per job of the set keeps the believed rate table
+ * bp[0..jmax] (the replay's capped Jmax) and, when learning, the prior
+ * table, the observations per distinct count and the state of the
+ * observation rule.  The objective table the allocator reads is made
+ * from the believed curve by job_objective_table, the function that
+ * makes it from the truth, so a belief equal to the truth gives the
+ * same bytes.  The noise draws come from splitmix64 in the order of the
+ * observations, so the same seed gives the same replay.
+ */
+#include "config.h"
+
+#include "engine/belief.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "engine/tiebreak.h"
+
+struct bjob {
+    const struct job *def;    /* borrowed: the truth, uncapped */
+    const struct job *file;   /* borrowed: the belief or prior file's job */
+    int jmin, jmax;           /* capped */
+    double *bp;               /* owned: believed P(0..jmax) */
+    double *prior;            /* owned (learning): prior P(0..jmax) */
+    struct curvefit_obs *obs; /* owned (learning): jmax + 1 entries */
+    size_t n_obs, k_obs;      /* distinct counts, observations */
+    int explored;             /* o holds the exploration's optimism */
+    int n;                    /* count at the last note, -1 none */
+    int64_t changed_at, last_t;
+};
+
+struct belief {
+    struct belief_opts o;
+    int objective;
+    const char *jobs_path; /* borrowed */
+    struct jobset file;    /* the belief or prior file */
+    const char *file_path; /* borrowed */
+    double p1_mean;        /* the job set's mean P(1) */
+    uint64_t rng, erng;    /* the noise's and the exploration's draws */
+    size_t n_jobs;
+    struct bjob *jobs; /* owned */
+    double err_sum;    /* belief_error_chosen's sum and count */
+    size_t err_n;
+    double *nbuf; /* scratch: 0, 1, ..., for a table's curve */
+    int nbuf_cap;
+};
+
+int belief_opts_parse(const char *s, struct belief_opts *o)
+{
+    if (strcmp(s, "true") == 0) {
+        o->kind = BELIEF_TRUE;
+        return 0;
+    }
+    if (strncmp(s, "learn:", 6) == 0) {
+        int m = curvefit_model_parse(s + 6);
+        if (m < 0)
+            return -1;
+        o->kind = BELIEF_LEARN;
+        o->model = m;
+        return 0;
+    }
+    o->kind = BELIEF_FILE;
+    o->path = s;
+    return 0;
+}
+
+const char *belief_opts_name(const struct belief_opts *o)
+{
+    static const char *const learn[CURVEFIT_N_MODELS] = {
+#define BELIEF_LEARN_NAME(name, text) "learn:" text,
+        CURVEFIT_MODELS(BELIEF_LEARN_NAME)
+#undef BELIEF_LEARN_NAME
+    };
+    switch (o->kind) {
+    case BELIEF_FILE:
+        return o->path;
+    case BELIEF_LEARN:
+        return o->model >= 0 && o->model < CURVEFIT_N_MODELS ? learn[o->model]
+                                                             : "learn:?";
+    default:
+        return "true";
+    }
+}
+
+/* Matches every job of truth with the job of the same name in b->file.
+ * When no name at all is shared and both sets have as many jobs, they
+ * are matched in file order (a predictor's output under its own names). */
+static int match(struct belief *b, const struct jobset *truth,
+                 struct bfs_error *e)
+{
+    const struct jobset *f = &b->file;
+    size_t shared = 0;
+
+    for (size_t j = 0; j < truth->n; j++) {
+        b->jobs[j].file = NULL;
+        for (size_t k = 0; k < f->n; k++)
+            if (strcmp(f->jobs[k].name, truth->jobs[j].name) == 0) {
+                b->jobs[j].file = &f->jobs[k];
+                shared++;
+                break;
+            }
+    }
+    if (shared == 0 && f->n == truth->n) {
+        for (size_t j = 0; j < truth->n; j++)
+            b->jobs[j].file = &f->jobs[j];
+        return 0;
+    }
+    for (size_t j = 0; j < truth->n; j++)
+        if (!b->jobs[j].file)
+            return bfs_fail_at(e, BFS_EINVAL, b->file_path, 0,
+                               "has no job named %s (line %zu of %s)%s",
+                               truth->jobs[j].name, truth->jobs[j].line,
+                               b->jobs_path,
+                               shared ? ""
+                                      : "; no name matches and the job "
+                                        "counts differ, so file order "
+                                        "cannot match them either");
+    return 0;
+}
+
+int belief_open(const struct belief_opts *o, const struct jobset *truth,
+                const char *jobs_path, int objective, struct belief **out,
+                struct bfs_error *e)
+{
+    struct belief *b;
+    int rc;
+
+    *out = NULL;
+    if (o->kind == BELIEF_TRUE)
+        return 0;
+    b = xcalloc(1, sizeof *b);
+    b->o = *o;
+    b->objective = objective;
+    b->jobs_path = jobs_path;
+    b->rng = o->seed;
+    b->erng = o->explore_seed;
+    b->n_jobs = truth->n;
+    b->jobs = xcalloc(truth->n + 1, sizeof *b->jobs);
+    for (size_t j = 0; j < truth->n; j++) {
+        b->jobs[j].def = &truth->jobs[j];
+        b->jobs[j].n = -1;
+        b->p1_mean +=
+            curve_eval(&truth->jobs[j].curve, truth->jobs[j].curve.P, 1);
+    }
+    b->p1_mean = truth->n ? b->p1_mean / (double)truth->n : 1.0;
+    if (!(b->p1_mean > 0))
+        b->p1_mean = 1.0;
+    b->file_path = o->kind == BELIEF_FILE ? o->path : o->prior_path;
+    if (b->file_path) {
+        rc =
+            jobset_load(b->file_path, o->kind == BELIEF_FILE ? o->curves : NULL,
+                        &b->file, e);
+        if (!rc)
+            rc = match(b, truth, e);
+        if (rc) {
+            belief_free(b);
+            return rc;
+        }
+    }
+    *out = b;
+    return 0;
+}
+
+void belief_free(struct belief *b)
+{
+    if (!b)
+        return;
+    for (size_t j = 0; j < b->n_jobs; j++) {
+        xfree(b->jobs[j].bp);
+        xfree(b->jobs[j].prior);
+        xfree(b->jobs[j].obs);
+    }
+    xfree(b->jobs);
+    xfree(b->nbuf);
+    jobset_release(&b->file);
+    xfree(b);
+}
+
+/* The objective table o from the believed rates bj->bp (a curve through
+ * every count, O = P). */
+static int table_from_rates(struct belief *b, struct bjob *bj, double *o,
+                            struct bfs_error *e)
+{
+    struct job d = *bj->def;
+
+    if (b->nbuf_cap < bj->jmax + 1) {
+        b->nbuf = xreallocarray(b->nbuf, (size_t)bj->jmax + 1, sizeof *b->nbuf);
+        for (int n = b->nbuf_cap; n <= bj->jmax; n++)
+            b->nbuf[n] = n;
+        b->nbuf_cap = bj->jmax + 1;
+    }
+    d.jmin = bj->jmin;
+    d.jmax = bj->jmax;
+    d.curve = (struct curve){
+        .n = (size_t)bj->jmax + 1, .N = b->nbuf, .P = bj->bp, .O = bj->bp};
+    return job_objective_table(&d, b->objective, o, b->jobs_path, e);
+}
+
+/* Checks that the file's curve for bj reaches its (capped) Jmax. */
+static int check_reach(const struct belief *b, const struct bjob *bj,
+                       struct bfs_error *e)
+{
+    const struct curve *c = &bj->file->curve;
+
+    if (c->N[c->n - 1] < bj->jmax)
+        return bfs_fail_at(e, BFS_EINVAL, b->file_path, bj->file->line,
+                           "job %s: the curve ends at %g nodes, below the "
+                           "job's Jmax %d in %s",
+                           bj->file->name, c->N[c->n - 1], bj->jmax,
+                           b->jobs_path);
+    return 0;
+}
+
+int belief_job_init(struct belief *b, size_t j, const struct job *d, double *o,
+                    struct bfs_error *e)
+{
+    struct bjob *bj = &b->jobs[j];
+    int rc;
+
+    bj->jmin = d->jmin;
+    bj->jmax = d->jmax;
+    bj->bp = xmalloc(((size_t)d->jmax + 1) * sizeof *bj->bp);
+    if (bj->file) {
+        rc = check_reach(b, bj, e);
+        if (rc)
+            return rc;
+    }
+    if (b->o.kind == BELIEF_FILE) {
+        struct job bd = *d;
+        const struct curve *c = &bj->file->curve;
+
+        /* The truth's bounds, the belief's curve (and its name and line
+         * for errors). */
+        bd.curve = *c;
+        bd.name = bj->file->name;
+        bd.line = bj->file->line;
+        for (int n = 0; n <= d->jmax; n++)
+            bj->bp[n] = curve_eval(c, c->P, n);
+        return job_objective_table(&bd, b->objective, o, b->file_path, e);
+    }
+    bj->prior = xmalloc(((size_t)d->jmax + 1) * sizeof *bj->prior);
+    bj->obs = xcalloc((size_t)d->jmax + 2, sizeof *bj->obs);
+    for (int n = 0; n <= d->jmax; n++) {
+        bj->prior[n] = bj->file
+                           ? curve_eval(&bj->file->curve, bj->file->curve.P, n)
+                           : b->p1_mean * n;
+        if (n > 0 && !(bj->prior[n] > 0))
+            return bfs_fail_at(e, BFS_EINVAL, b->file_path, bj->file->line,
+                               "job %s: the prior's P(%d) = %g; a prior "
+                               "must be positive at every count >= 1",
+                               bj->file->name, n, bj->prior[n]);
+    }
+    curvefit_table(b->o.model, bj->obs, 0, bj->prior, bj->jmax, bj->bp, NULL);
+    return table_from_rates(b, bj, o, e);
+}
+
+/* A standard normal draw (Box-Muller on two splitmix64 uniforms). */
+static double normal(uint64_t *st)
+{
+    double u1 = ((double)(tiebreak_splitmix64(st) >> 11) + 1.0) * 0x1p-53;
+    double u2 = (double)(tiebreak_splitmix64(st) >> 11) * 0x1p-53;
+
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+/* Exploration: whether job bj is shown optimistically at this decision
+ * (one draw per uncertain job and decision). */
+static int explore_draw(struct belief *b, const struct bjob *bj)
+{
+    double u;
+
+    if (!(b->o.explore > 0) || bj->n_obs >= 3)
+        return 0;
+    u = (double)(tiebreak_splitmix64(&b->erng) >> 11) * 0x1p-53;
+    return u < b->o.explore;
+}
+
+int belief_observe(struct belief *b, size_t j, int64_t t, int held,
+                   double p_true, double *o, struct bfs_error *e)
+{
+    struct bjob *bj = &b->jobs[j];
+    double p = p_true;
+    int changed = 0, explore, rc;
+
+    if (b->o.kind != BELIEF_LEARN)
+        return 0;
+    if (held == bj->n && held >= bj->jmin && bj->last_t > bj->changed_at &&
+        t > bj->last_t && p_true > 0) {
+        if (b->o.noise > 0)
+            p *= exp(b->o.noise * normal(&b->rng));
+        curvefit_add(bj->obs, &bj->n_obs, held, p);
+        bj->k_obs++;
+        curvefit_table(b->o.model, bj->obs, bj->n_obs, bj->prior, bj->jmax,
+                       bj->bp, NULL);
+        changed = 1;
+    }
+    explore = explore_draw(b, bj);
+    if (!changed && !explore && !bj->explored)
+        return 0;
+    rc = table_from_rates(b, bj, o, e);
+    if (rc)
+        return rc;
+    if (explore) {
+        size_t i = 0;
+        for (int n = bj->jmin; n <= bj->jmax; n++) {
+            while (i < bj->n_obs && bj->obs[i].n < n)
+                i++;
+            if (i == bj->n_obs || bj->obs[i].n != n)
+                o[n] *= 2.0;
+        }
+    }
+    bj->explored = explore;
+    return 1;
+}
+
+void belief_note(struct belief *b, size_t j, int64_t t, int held, double p_true)
+{
+    struct bjob *bj = &b->jobs[j];
+
+    if (held >= bj->jmin && p_true > 0) {
+        b->err_sum += fabs(bj->bp[held] - p_true) / p_true;
+        b->err_n++;
+    }
+    if (held != bj->n) {
+        bj->n = held;
+        bj->changed_at = t;
+    }
+    bj->last_t = t;
+}
+
+double belief_rate(const struct belief *b, size_t j, int n)
+{
+    return b->jobs[j].bp[n];
+}
+
+void belief_finish(const struct belief *b, struct replay_stats *st)
+{
+    double sum = 0;
+    size_t n_jobs = 0;
+
+    st->belief = belief_opts_name(&b->o);
+    for (size_t j = 0; j < b->n_jobs; j++) {
+        const struct bjob *bj = &b->jobs[j];
+        const struct curve *c = &bj->def->curve;
+        double s = 0;
+        size_t k = 0;
+
+        st->belief_observations += bj->k_obs;
+        if (bj->n < 0) /* never active */
+            continue;
+        for (int n = bj->jmin; n <= bj->jmax; n++) {
+            double p = curve_eval(c, c->P, n);
+            if (p > 0) {
+                s += fabs(bj->bp[n] - p) / p;
+                k++;
+            }
+        }
+        if (k) {
+            sum += s / (double)k;
+            n_jobs++;
+        }
+    }
+    st->belief_error_chosen = b->err_n ? b->err_sum / (double)b->err_n : 0;
+    st->belief_error_final = n_jobs ? sum / (double)n_jobs : 0;
+}
+
+void belief_job_fit(const struct belief *b, size_t j, size_t *observations,
+                    size_t *counts, int *ok, double *a, double *bb)
+{
+    const struct bjob *bj = &b->jobs[j];
+    struct curvefit_params f;
+
+    *observations = bj->k_obs;
+    *counts = bj->n_obs;
+    curvefit_fit(b->o.model == CURVEFIT_POWER ? CURVEFIT_POWER
+                                              : CURVEFIT_AMDAHL,
+                 bj->obs, bj->n_obs, &f);
+    *ok = f.ok;
+    *a = b->o.model == CURVEFIT_POWER ? f.c : f.p1;
+    *bb = b->o.model == CURVEFIT_POWER ? f.e : f.s;
+}

@@ -1,0 +1,628 @@
+/* check_belief.c - believed and learned curves (engine/belief.h,
+ * engine/curvefit.h): a belief equal to the truth changes no byte, a wrong
+ * belief changes the allocation as worked out by hand, the fits learn a
+ * curve of their own family exactly and converge under noise, and a
+ * belief file that does not match the job set is refused with its name
+ * and line. */
+#include "config.h"
+
+#include "engine/belief.h"
+#include "engine/curvefit.h"
+#include "engine/replay.h"
+#include "formats/jobs.h"
+#include "testreplay.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Replays trace with jobs under belief (NULL: --belief true), dp, in the
+ * given mode; returns the step log and job log, concatenated. */
+static char *replay_logs(const char *trace, const char *jobs,
+                         const char *belief, int compat, const char *tag,
+                         struct replay_stats *st)
+{
+    struct replay_opts o;
+    struct replay_stats st0;
+    struct bfs_error e;
+    struct rec_sink jl, *sinks[1] = {&jl};
+    char name[64];
+    const char *steps, *jlog;
+    char *a, *b, *out;
+
+    snprintf(name, sizeof name, "%s.steps", tag);
+    steps = tu_tmp(name);
+    snprintf(name, sizeof name, "%s.jobs.csv", tag);
+    jlog = tu_tmp(name);
+    replay_opts_default(&o);
+    o.alloc.name = "dp";
+    o.mode = compat ? REPLAY_COMPAT : REPLAY_DEFAULT;
+    o.trace_path = trace;
+    o.jobs_path = jobs;
+    if (belief)
+        ck_assert_int_eq(belief_opts_parse(belief, &o.belief), 0);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(joblog_open(jlog, &jl, &e), 0);
+    o.sinks = sinks;
+    o.n_sinks = 1;
+    ck_assert_msg(tu_replay(&o, steps, st ? st : &st0, &e) == 0, "%s", e.msg);
+    a = tu_slurp(steps);
+    b = tu_slurp(jlog);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    out = xmalloc(strlen(a) + strlen(b) + 1);
+    strcpy(out, a);
+    strcat(out, b);
+    free(a);
+    free(b);
+    return out;
+}
+
+/* Three jobs with different curves, submitted at the bundled trace's
+ * start, and the same jobs in another order (a belief file is matched by
+ * name, so the order must not matter). */
+#define J3_HEAD "# bfsim-jobs 1\njob,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+#define J3_A                                                                   \
+    "A,1612988475,1,64,3e8,18,12,0:0:0 1:2831:2831 8:20379:20379 "             \
+    "64:145081:145081\n"
+#define J3_B                                                                   \
+    "B,1612988475,2,32,2e8,10,5,0:0:0 1:1000:1000 4:3600:3600 "                \
+    "32:20000:20000\n"
+#define J3_C "C,1612990000,1,16,1e8,0,0,0:0:0 1:500:250 16:7000:3500\n"
+
+/* --belief FILE with FILE the job set itself (and the same jobs in
+ * another order) replays to the byte as --belief true, in both modes:
+ * the bundled ten ShuffleNet jobs, and three jobs of different curves. */
+START_TEST(test_equal_belief_same_bytes)
+{
+    const char *trace = tu_src("traces/summit-2021-02.trace.gz");
+    const char *jobs10 = tu_src("datasets/hps-shufflenet-10J.jobs");
+    const char *jobs3 = tu_write("j3.jobs", J3_HEAD J3_A J3_B J3_C);
+    const char *rev3 = tu_write("r3.jobs", J3_HEAD J3_C J3_A J3_B);
+    int compat = _i;
+    char *t, *f;
+
+    t = replay_logs(trace, jobs10, NULL, compat, "t10", NULL);
+    f = replay_logs(trace, jobs10, jobs10, compat, "f10", NULL);
+    ck_assert_str_eq(t, f);
+    free(t);
+    free(f);
+    t = replay_logs(trace, jobs3, "true", compat, "t3", NULL);
+    f = replay_logs(trace, jobs3, jobs3, compat, "f3", NULL);
+    ck_assert_str_eq(t, f);
+    free(f);
+    f = replay_logs(trace, jobs3, rev3, compat, "r3", NULL);
+    ck_assert_str_eq(t, f);
+    free(f);
+    free(t);
+}
+END_TEST
+
+/* A wrong belief changes the allocation.  Nodes n0 n1 idle at T, n2
+ * joins at T+10, all leave at T+110; two jobs submitted at T, no costs,
+ * objective = P (file):
+ *   truth   A 1:10 2:20   B 1:5 2:12
+ *   belief  A 1:10 2:11   B as truth
+ * dp maximises Tfwd * sum O(n).  On 2 nodes the truth gives A2 (20)
+ * over A1+B1 (15) and B2 (12); the belief gives A1+B1 (15) over B2 (12)
+ * and A2 (11).  On 3 nodes the truth gives A2+B1 (25) over A1+B2 (22);
+ * the belief A1+B2 (22) over A2+B1 (16).  Samples, at the true rates:
+ *   default mode: truth 20 x 10 + 25 x 100 = 2700,
+ *                 belief 15 x 10 + 22 x 100 = 2350;
+ *   compatible mode (the first interval runs the published replayer's
+ *   even initial map, A1+B1, whatever the belief): truth 15 x 10 +
+ *   25 x 100 = 2650, belief 2350.
+ * Node-seconds in use: 2 x 10 + 3 x 100 = 320 every time. */
+START_TEST(test_wrong_belief_changes_allocation)
+{
+    const char *trace = tu_write("two.trace", "bfsim-trace 1\n"
+                                              "node n0\nnode n1\nnode n2\n"
+                                              "1612988400 +0 +1\n"
+                                              "1612988410 +2\n"
+                                              "1612988510 -0 -1 -2\n");
+    const char *jobs =
+        tu_write("two.jobs", "# bfsim-jobs 1\n"
+                             "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                             "A,1612988400,1,2,1e6,0,0,0:0:0 1:10:10 2:20:20\n"
+                             "B,1612988400,1,2,1e6,0,0,0:0:0 1:5:5 2:12:12\n");
+    const char *belief =
+        tu_write("two.belief", "# bfsim-jobs 1\n"
+                               "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                               "B,0,1,2,1,0,0,0:0:0 1:5:5 2:12:12\n"
+                               "A,0,1,2,1,0,0,0:0:0 1:10:10 2:11:11\n");
+    int compat = _i;
+    struct replay_stats st;
+    char *t;
+
+    t = replay_logs(trace, jobs, NULL, compat, "two-t", &st);
+    ck_assert_double_eq_tol(st.samples_trained, compat ? 2650.0 : 2700.0, 1e-9);
+    ck_assert_double_eq(st.allocated_node_seconds, 320.0);
+    free(t);
+    ck_assert_ptr_null(st.belief);
+    t = replay_logs(trace, jobs, belief, compat, "two-b", &st);
+    ck_assert_double_eq_tol(st.samples_trained, 2350.0, 1e-9);
+    ck_assert_double_eq(st.allocated_node_seconds, 320.0);
+    /* Measures: the regrets against the replay with the truth, 2700 (or
+     * 2650) - 2350 samples and the same harvest; no job finished.  The
+     * counts chosen (A1, B1, B2) are where the belief is right: error 0
+     * there; over Jmin..Jmax A is off by |11 - 20| / 20 = 0.45 at 2 and
+     * 0 at 1, B by 0: (0.225 + 0) / 2 = 0.1125.  No observation. */
+    ck_assert_str_eq(st.belief, belief);
+    ck_assert_double_eq_tol(st.regret_samples, compat ? 300.0 : 350.0, 1e-9);
+    ck_assert_double_eq(st.regret_harvest, 0.0);
+    ck_assert_double_eq(st.regret_jct_mean, 0.0);
+    ck_assert_double_eq(st.belief_error_chosen, 0.0);
+    ck_assert_double_eq_tol(st.belief_error_final, 0.1125, 1e-12);
+    ck_assert_uint_eq(st.belief_observations, 0);
+    free(t);
+}
+END_TEST
+
+/* A learner's job log and measures.  Nodes n0..n3, one job A (Jmin 1,
+ * Jmax 2, P 1:100 2:150), learn:amdahl, prior 100 n (the set's mean P(1)):
+ *   T     n0 n1 idle: A gets 2 (its count changes at T);
+ *   T+10  n2 joins: A keeps 2, not observed (its count changed at T);
+ *   T+20  n3 joins: A kept 2 over [T+10, T+20): observed, rate 150;
+ *   T+30  n3 leaves: A kept 2 again: observed, 150;
+ *   T+40  all leave.
+ * Two observations at one count: no fit (empty fit_a, fit_b); the belief
+ * is the prior through (2, 150): 75 n, so P(1) is believed 75 (true 100):
+ * belief_error_final = (0.25 + 0) / 2 = 0.125.  At the counts chosen
+ * (2, at T, T+10, T+20, T+30) the belief was 200, 200, 150, 150 against
+ * 150: error (1/3 + 1/3 + 0 + 0) / 4 = 1/6.  The truth keeps A on 2
+ * nodes too: no regret. */
+START_TEST(test_learned_log)
+{
+    const char *trace = tu_write("ll.trace", "bfsim-trace 1\n"
+                                             "node n0\nnode n1\nnode n2\n"
+                                             "node n3\n"
+                                             "1612988400 +0 +1\n"
+                                             "1612988410 +2\n"
+                                             "1612988420 +3\n"
+                                             "1612988430 -3\n"
+                                             "1612988440 -0 -1 -2\n");
+    const char *jobs =
+        tu_write("ll.jobs", "# bfsim-jobs 1\n"
+                            "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                            "A,1612988400,1,2,1e6,0,0,0:0:0 1:100:100 "
+                            "2:150:150\n");
+    const char *jlog = tu_tmp("ll.csv");
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+    struct rec_sink jl, *sinks[1] = {&jl};
+    char *got;
+
+    replay_opts_default(&o);
+    o.alloc.name = "dp";
+    o.trace_path = trace;
+    o.jobs_path = jobs;
+    ck_assert_int_eq(belief_opts_parse("learn:amdahl", &o.belief), 0);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(joblog_open_learned(jlog, &jl, &e), 0);
+    o.sinks = sinks;
+    o.n_sinks = 1;
+    ck_assert_msg(tu_replay(&o, NULL, &st, &e) == 0, "%s", e.msg);
+    got = tu_slurp(jlog);
+    ck_assert_ptr_nonnull(got);
+    ck_assert_msg(strstr(got, ",starts,observations,counts_observed,fit_a,"
+                              "fit_b\n") != NULL,
+                  "%s", got);
+    ck_assert_msg(strstr(got, ",1,2,1,,\n") != NULL, "%s", got);
+    free(got);
+    ck_assert_str_eq(st.belief, "learn:amdahl");
+    ck_assert_uint_eq(st.belief_observations, 2);
+    ck_assert_double_eq_tol(st.belief_error_final, 0.125, 1e-12);
+    ck_assert_double_eq_tol(st.belief_error_chosen, 1.0 / 6, 1e-12);
+    ck_assert_double_eq(st.regret_samples, 0.0);
+    ck_assert_double_eq(st.regret_harvest, 0.0);
+}
+END_TEST
+
+/* The wrong belief of test_wrong_belief_changes_allocation as a
+ * BFTrainer pair (--belief BOUNDS --belief-curves LONG): the same 2350
+ * samples in the default mode. */
+START_TEST(test_belief_bftrainer_pair)
+{
+    const char *trace = tu_write("pair.trace", "bfsim-trace 1\n"
+                                               "node n0\nnode n1\nnode n2\n"
+                                               "1612988400 +0 +1\n"
+                                               "1612988410 +2\n"
+                                               "1612988510 -0 -1 -2\n");
+    const char *jobs =
+        tu_write("pair.jobs", "# bfsim-jobs 1\n"
+                              "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                              "A,1612988400,1,2,1e6,0,0,0:0:0 1:10:10 2:20:20\n"
+                              "B,1612988400,1,2,1e6,0,0,0:0:0 1:5:5 2:12:12\n");
+    const char *bounds =
+        tu_write("pair-bnd.csv", "job,Tcup,Tcdw,Jmin,Jmax,Pmax,Tsub\n"
+                                 "A,0,0,1,2,1,2021-02-10 20:20:00\n"
+                                 "B,0,0,1,2,1,2021-02-10 20:20:00\n");
+    const char *curves = tu_write("pair-long.csv", "job,bp,N,P,O\n"
+                                                   "A,0,0,0,0\n"
+                                                   "A,1,1,10,10\n"
+                                                   "A,2,2,11,11\n"
+                                                   "B,0,0,0,0\n"
+                                                   "B,1,1,5,5\n"
+                                                   "B,2,2,12,12\n");
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+
+    replay_opts_default(&o);
+    o.alloc.name = "dp";
+    o.trace_path = trace;
+    o.jobs_path = jobs;
+    ck_assert_int_eq(belief_opts_parse(bounds, &o.belief), 0);
+    o.belief.curves = curves;
+    bfs_error_clear(&e);
+    ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);
+    ck_assert_double_eq_tol(st.samples_trained, 2350.0, 1e-9);
+    ck_assert_double_eq_tol(st.regret_samples, 350.0, 1e-9);
+}
+END_TEST
+
+/* A belief file without one of the jobs, or whose curve stops before a
+ * job's Jmax, is refused with the file, the line and the job. */
+START_TEST(test_belief_mismatch)
+{
+    const char *trace = tu_write("mm.trace", "bfsim-trace 1\n"
+                                             "node n0\nnode n1\n"
+                                             "1612988400 +0 +1\n"
+                                             "1612988500 -0 -1\n");
+    const char *jobs =
+        tu_write("mm.jobs", "# bfsim-jobs 1\n"
+                            "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                            "A,1612988400,1,2,1e6,0,0,0:0:0 1:10:10 2:20:20\n"
+                            "B,1612988400,1,2,1e6,0,0,0:0:0 1:5:5 2:12:12\n");
+    const char *missing =
+        tu_write("mm1.belief", "# bfsim-jobs 1\n"
+                               "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                               "A,0,1,2,1,0,0,0:0:0 1:10:10 2:11:11\n");
+    const char *shortc =
+        tu_write("mm2.belief", "# bfsim-jobs 1\n"
+                               "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                               "A,0,1,2,1,0,0,0:0:0 1:10:10 2:11:11\n"
+                               "B,0,1,1,1,0,0,0:0:0 1:5:5\n");
+    const char *bad[2] = {missing, shortc};
+    const char *want[2] = {"has no job named B (line 4 of",
+                           ":4: job B: the curve ends at 1 nodes, below "
+                           "the job's Jmax 2"};
+
+    for (int k = 0; k < 2; k++) {
+        struct replay_opts o;
+        struct replay_stats st;
+        struct bfs_error e;
+
+        replay_opts_default(&o);
+        o.alloc.name = "dp";
+        o.trace_path = trace;
+        o.jobs_path = jobs;
+        ck_assert_int_eq(belief_opts_parse(bad[k], &o.belief), 0);
+        bfs_error_clear(&e);
+        ck_assert_int_eq(replay_run(&o, &st, &e), BFS_EINVAL);
+        ck_assert_msg(strstr(e.msg, want[k]) && strstr(e.msg, bad[k]), "%s",
+                      e.msg);
+    }
+}
+END_TEST
+
+/* ---- learning, through the belief's interface ------------------------- */
+
+/* Job A: P(1) = 100 (its curve's other points do not matter: the test
+ * hands the observed rates in); job B: P(1) = 300.  Jmax 16. */
+static struct belief *learner_x(int model, double noise, uint64_t seed,
+                                double explore, struct jobset *js, double *o)
+{
+    const char *path = tu_write(
+        "learn.jobs", "# bfsim-jobs 1\n"
+                      "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                      "A,0,1,16,1e6,0,0,0:0:0 1:100:100 16:1600:1600\n"
+                      "B,0,1,16,1e6,0,0,0:0:0 1:300:300 16:4800:4800\n");
+    struct belief_opts bo = {.kind = BELIEF_LEARN,
+                             .model = model,
+                             .noise = noise,
+                             .seed = seed,
+                             .explore = explore,
+                             .explore_seed = 5};
+    struct belief *b;
+    struct bfs_error e;
+
+    bfs_error_clear(&e);
+    ck_assert_int_eq(jobset_load(path, NULL, js, &e), 0);
+    ck_assert_int_eq(belief_open(&bo, js, path, JOB_OBJ_FILE, &b, &e), 0);
+    ck_assert_ptr_nonnull(b);
+    for (size_t j = 0; j < 2; j++)
+        ck_assert_int_eq(belief_job_init(b, j, &js->jobs[j], o, &e), 0);
+    return b;
+}
+
+static struct belief *learner(int model, double noise, uint64_t seed,
+                              struct jobset *js, double *o)
+{
+    return learner_x(model, noise, seed, 0, js, o);
+}
+
+/* One observation of job 0 at n nodes, rate p, at time *t: the job's
+ * count set at one event, kept at the next, observed at the third. */
+static void observe(struct belief *b, int64_t *t, int n, double p, double *o)
+{
+    struct bfs_error e;
+
+    belief_note(b, 0, *t, n, p);
+    belief_note(b, 0, *t + 1, n, p);
+    ck_assert_int_eq(belief_observe(b, 0, *t + 2, n, p, o, &e), 1);
+    *t += 3;
+}
+
+static double amdahl(double p1, double s, int n)
+{
+    return p1 * n / (1 + s * (n - 1));
+}
+
+/* The observation rule, and the prior: before any observation a linear
+ * curve through the job set's mean P(1), (100 + 300) / 2 = 200, then the
+ * line through the first observation. */
+START_TEST(test_rule_and_prior)
+{
+    struct jobset js;
+    double o[17];
+    struct bfs_error e;
+    struct belief *b = learner(CURVEFIT_AMDAHL, 0, 1, &js, o);
+
+    ck_assert_double_eq(belief_rate(b, 0, 3), 600.0);
+    ck_assert_double_eq(o[3], 600.0); /* objective file: O = believed P */
+    /* Count set at t = 0: the interval [0, 5) holds its rescale. */
+    belief_note(b, 0, 0, 2, 180);
+    ck_assert_int_eq(belief_observe(b, 0, 5, 2, 180, o, &e), 0);
+    belief_note(b, 0, 5, 2, 180);
+    ck_assert_int_eq(belief_observe(b, 0, 5, 2, 180, o, &e), 0); /* no time */
+    ck_assert_int_eq(belief_observe(b, 0, 9, 3, 250, o, &e), 0); /* lost one */
+    ck_assert_int_eq(belief_observe(b, 0, 9, 2, 180, o, &e), 1);
+    /* One count seen: the line through (2, 180). */
+    ck_assert_double_eq_tol(belief_rate(b, 0, 5), 450.0, 1e-9);
+    ck_assert_double_eq_tol(o[5], 450.0, 1e-9);
+    /* Job B was never observed. */
+    ck_assert_double_eq(belief_rate(b, 1, 5), 1000.0);
+    belief_free(b);
+    jobset_release(&js);
+}
+END_TEST
+
+/* Amdahl's law P(1) = 100, s = 0.1, observed without noise at 2 and 8
+ * nodes, is learned exactly (to rounding) at every count 1..16; a power
+ * law 50 n^0.8 observed at 1 and 4 likewise by learn:power. */
+START_TEST(test_exact_after_two_counts)
+{
+    struct jobset js;
+    double o[17];
+    int64_t t = 0;
+    struct belief *b = learner(CURVEFIT_AMDAHL, 0, 1, &js, o);
+
+    observe(b, &t, 2, amdahl(100, 0.1, 2), o);
+    observe(b, &t, 8, amdahl(100, 0.1, 8), o);
+    for (int n = 1; n <= 16; n++)
+        ck_assert_double_eq_tol(belief_rate(b, 0, n), amdahl(100, 0.1, n),
+                                1e-9 * amdahl(100, 0.1, n));
+    belief_free(b);
+    jobset_release(&js);
+
+    b = learner(CURVEFIT_POWER, 0, 1, &js, o);
+    t = 0;
+    observe(b, &t, 1, 50, o);
+    observe(b, &t, 4, 50 * pow(4, 0.8), o);
+    for (int n = 1; n <= 16; n++)
+        ck_assert_double_eq_tol(belief_rate(b, 0, n), 50 * pow(n, 0.8),
+                                1e-9 * 50 * pow(n, 0.8));
+    belief_free(b);
+    jobset_release(&js);
+}
+END_TEST
+
+/* interp: points (2, 180), (4, 300), (8, 290); 300 > 290 violates
+ * monotonicity, so pool-adjacent-violators pools them to 295 at 4 and 8.
+ * Between: P(3) = 180 + (295 - 180) / 2 = 237.5, P(5) = P(6) = 295. */
+START_TEST(test_interp_monotone)
+{
+    struct jobset js;
+    double o[17];
+    int64_t t = 0;
+    struct belief *b = learner(CURVEFIT_INTERP, 0, 1, &js, o);
+
+    observe(b, &t, 2, 180, o);
+    observe(b, &t, 4, 300, o);
+    observe(b, &t, 8, 290, o);
+    ck_assert_double_eq_tol(belief_rate(b, 0, 2), 180, 1e-9);
+    ck_assert_double_eq_tol(belief_rate(b, 0, 3), 237.5, 1e-9);
+    ck_assert_double_eq_tol(belief_rate(b, 0, 4), 295, 1e-9);
+    ck_assert_double_eq_tol(belief_rate(b, 0, 6), 295, 1e-9);
+    ck_assert_double_eq_tol(belief_rate(b, 0, 8), 295, 1e-9);
+    /* Outside [2, 8] the amdahl shape: increasing, below the line. */
+    ck_assert(belief_rate(b, 0, 1) < 180 && belief_rate(b, 0, 1) > 90);
+    ck_assert(belief_rate(b, 0, 16) > 295 && belief_rate(b, 0, 16) < 590);
+    belief_free(b);
+    jobset_release(&js);
+}
+END_TEST
+
+/* Mean absolute percentage error of job 0's belief over 1..16 against
+ * Amdahl P(1) = 100, s = 0.1. */
+static double mape(const struct belief *b)
+{
+    double s = 0;
+    for (int n = 1; n <= 16; n++)
+        s += fabs(belief_rate(b, 0, n) / amdahl(100, 0.1, n) - 1);
+    return s / 16;
+}
+
+/* With log-normal noise SIGMA = 0.2 (seed 7), observations cycling over
+ * 1, 2, 4, 8, 16 nodes: the fit converges.  Each count's geometric mean
+ * of m = N / 5 observations is off by about SIGMA / sqrt(m); the stated
+ * tolerance is three times that, 3 x 0.2 / sqrt(N / 5), for N = 25, 250
+ * and 2500 observations, and the error must shrink from 25 to 2500.  The
+ * same seed gives the same beliefs to the bit. */
+START_TEST(test_noise_converges)
+{
+    static const int counts[5] = {1, 2, 4, 8, 16};
+    struct jobset js, js2;
+    double o[17], err[3];
+    int64_t t = 0, t2 = 0;
+    struct belief *b = learner(CURVEFIT_AMDAHL, 0.2, 7, &js, o);
+    struct belief *b2 = learner(CURVEFIT_AMDAHL, 0.2, 7, &js2, o);
+    int k = 0;
+
+    for (int i = 1; i <= 2500; i++) {
+        int n = counts[i % 5];
+        observe(b, &t, n, amdahl(100, 0.1, n), o);
+        observe(b2, &t2, n, amdahl(100, 0.1, n), o);
+        if (i == 25 || i == 250 || i == 2500) {
+            err[k] = mape(b);
+            ck_assert_msg(err[k] <= 3 * 0.2 / sqrt(i / 5.0), "N = %d: error %g",
+                          i, err[k]);
+            k++;
+        }
+    }
+    ck_assert(err[2] < err[0]);
+    ck_assert(err[2] > 0); /* the noise was drawn */
+    for (int n = 0; n <= 16; n++)
+        ck_assert(belief_rate(b, 0, n) == belief_rate(b2, 0, n));
+    belief_free(b);
+    belief_free(b2);
+    jobset_release(&js);
+    jobset_release(&js2);
+}
+END_TEST
+
+/* --explore 1: a job observed at fewer than three counts is shown its
+ * believed O doubled at every count it has not tried, at every decision;
+ * from three counts on, never.  The prior is 200 n (mean P(1) 200). */
+START_TEST(test_explore)
+{
+    struct jobset js;
+    double o[17];
+    struct bfs_error e;
+    int64_t t = 0;
+    struct belief *b = learner_x(CURVEFIT_AMDAHL, 0, 1, 1.0, &js, o);
+
+    /* No observation: a decision shows 2 x 200 n everywhere. */
+    ck_assert_int_eq(belief_observe(b, 0, 1, 0, 0, o, &e), 1);
+    ck_assert_double_eq(o[0], 0);
+    ck_assert_double_eq(o[3], 1200.0);
+    ck_assert_double_eq(belief_rate(b, 0, 3), 600.0); /* belief itself */
+    /* Observed at 2 (rate 180): the line 90 n, doubled but at 2. */
+    belief_note(b, 0, 10, 2, 180);
+    belief_note(b, 0, 11, 2, 180);
+    ck_assert_int_eq(belief_observe(b, 0, 12, 2, 180, o, &e), 1);
+    ck_assert_double_eq_tol(o[2], 180.0, 1e-9);
+    ck_assert_double_eq_tol(o[4], 720.0, 1e-9);
+    t = 20;
+    observe(b, &t, 4, 300, o);
+    observe(b, &t, 8, 400, o);
+    /* Three counts: the plain belief again. */
+    for (int n = 0; n <= 16; n++)
+        ck_assert_double_eq(o[n], belief_rate(b, 0, n));
+    belief_free(b);
+    jobset_release(&js);
+
+    /* EPS 0.5: some decisions explore, some not. */
+    {
+        int yes = 0, no = 0;
+        b = learner_x(CURVEFIT_AMDAHL, 0, 1, 0.5, &js, o);
+        for (int k = 0; k < 64; k++) {
+            ck_assert_int_ge(belief_observe(b, 0, 1 + k, 0, 0, o, &e), 0);
+            if (o[3] == 1200.0)
+                yes++;
+            else if (o[3] == 600.0)
+                no++;
+        }
+        ck_assert_int_eq(yes + no, 64);
+        ck_assert(yes > 16 && no > 16);
+        belief_free(b);
+        jobset_release(&js);
+    }
+}
+END_TEST
+
+/* bfsim curves: a job set of an exact Amdahl curve (P(1) = 100,
+ * s = 0.1, at 1, 2, 4, 8: 100, 2000/11, 4000/13, 8000/17) and of an
+ * exact power law (50 n^0.5 at 1, 4, 16: 50, 100, 200).  Each is fitted
+ * exactly by its own model (error 0 up to rounding, the parameters
+ * back); the power law's Amdahl fit is not exact. */
+START_TEST(test_curves_command)
+{
+    const char *jobs = tu_write(
+        "cv.jobs", "# bfsim-jobs 1\n"
+                   "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                   "AM,0,1,8,1,0,0,0:0:0 1:100:100 2:181.81818181818181:0 "
+                   "4:307.69230769230769:0 8:470.58823529411765:0\n"
+                   "PW,0,1,16,1,0,0,0:0:0 1:50:0 4:100:0 16:200:0\n");
+    const char *csv = tu_tmp("cv.csv");
+    char args[4096], *err, *got, *line[8];
+    size_t n;
+
+    snprintf(args, sizeof args, "curves %s -o %s", jobs, csv);
+    ck_assert_int_eq(tu_bfsim_run(args, &err), 0);
+    ck_assert_str_eq(err, "");
+    free(err);
+    got = tu_slurp(csv);
+    ck_assert_ptr_nonnull(got);
+    n = bfs_split(got, '\n', line, 8);
+    ck_assert_uint_eq(n, 8); /* header, 2 x 3 rows, the final empty */
+    ck_assert_str_eq(line[0], "job,model,points,a,b,mape,max_ape");
+    for (size_t i = 1; i <= 6; i++) {
+        char *f[8];
+        ck_assert_uint_eq(bfs_split(line[i], ',', f, 8), 7);
+        ck_assert_str_eq(f[0], i <= 3 ? "AM" : "PW");
+        ck_assert_str_eq(f[2], i <= 3 ? "4" : "3");
+        if (i == 1) { /* AM amdahl */
+            ck_assert_double_eq_tol(atof(f[3]), 100, 1e-9);
+            ck_assert_double_eq_tol(atof(f[4]), 0.1, 1e-12);
+        }
+        if (i == 5) { /* PW power */
+            ck_assert_double_eq_tol(atof(f[3]), 50, 1e-9);
+            ck_assert_double_eq_tol(atof(f[4]), 0.5, 1e-12);
+        }
+        if (i == 1 || i == 3 || i == 5 || i == 6)
+            ck_assert_double_lt(atof(f[5]), 1e-12);
+        else /* AM's power fit, PW's Amdahl fit */
+            ck_assert_double_gt(atof(f[5]), 1e-3);
+    }
+    free(got);
+    ck_assert_int_eq(tu_bfsim_run("curves /nonexistent.jobs", &err), 1);
+    ck_assert_msg(strstr(err, "/nonexistent.jobs") != NULL, "%s", err);
+    free(err);
+    ck_assert_int_eq(tu_bfsim_run("curves x.jobs --model linear", &err), 2);
+    free(err);
+}
+END_TEST
+
+static Suite *belief_suite(void)
+{
+    Suite *s = suite_create("belief");
+    TCase *tc = tcase_create("file");
+
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_equal_belief_same_bytes, 0, 2);
+    tcase_add_loop_test(tc, test_wrong_belief_changes_allocation, 0, 2);
+    tcase_add_test(tc, test_belief_mismatch);
+    tcase_add_test(tc, test_belief_bftrainer_pair);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("learn");
+    tcase_add_test(tc, test_rule_and_prior);
+    tcase_add_test(tc, test_exact_after_two_counts);
+    tcase_add_test(tc, test_interp_monotone);
+    tcase_add_test(tc, test_noise_converges);
+    tcase_add_test(tc, test_explore);
+    tcase_add_test(tc, test_learned_log);
+    if (tu_bfsim_built())
+        tcase_add_test(tc, test_curves_command);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tu_run(belief_suite());
+}
