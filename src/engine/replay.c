@@ -424,6 +424,18 @@ static const size_t *tie_order(struct replay *r, size_t evt)
     return r->tb_order;
 }
 
+/* Whether anything reads the allocator's node-level view (p.owner): an
+ * instance dump, or an allocator other than even and dp, which never look
+ * at it (milp's node model places the nodes by it).  Without a reader the
+ * view is not built: it costs O(pool) at every call. */
+static int owner_map_read(const struct replay *r)
+{
+    const char *name = allocator_name(r->alloc);
+
+    return r->o->instance ||
+           (strcmp(name, "even") != 0 && strcmp(name, "dp") != 0);
+}
+
 int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
 {
     struct alloc_problem p;
@@ -445,10 +457,11 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         };
         r->anames[a] = rj->def->name;
     }
-    for (size_t pos = 0; pos < r->n_pool; pos++) {
-        int32_t j = r->owner[r->pool[pos]];
-        r->owner_pos[pos] = j >= 0 ? r->jobs[j].slot : -1;
-    }
+    if (owner_map_read(r))
+        for (size_t pos = 0; pos < r->n_pool; pos++) {
+            int32_t j = r->owner[r->pool[pos]];
+            r->owner_pos[pos] = j >= 0 ? r->jobs[j].slot : -1;
+        }
     if (r->o->hints != HINTS_OFF)
         pool_hints(r);
     p = (struct alloc_problem){
@@ -457,7 +470,7 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         .n_jobs = r->n_act,
         .jobs = r->ajobs,
         .cap = r->o->legacy_cap ? ((int)r->n_pool + 1) / 2 : 0,
-        .owner = r->owner_pos,
+        .owner = owner_map_read(r) ? r->owner_pos : NULL,
     };
     if (r->o->instance) {
         rc = r->o->instance(r->o->instance_arg, &p, r->anames, evt, t, r->e);
