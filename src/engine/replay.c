@@ -129,6 +129,7 @@ static int setup(struct replay *r)
         r->jobs[j].admit_time = r->jobs[j].first_start = -1;
         r->jobs[j].done_time = -1;
         r->jobs[j].reported = -1;
+        r->jobs[j].q_time = INT64_MIN;
     }
     for (size_t j = 0; j < r->js.n; j++) {
         rc = job_tables(r, &r->jobs[j]);

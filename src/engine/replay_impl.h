@@ -56,6 +56,7 @@ struct rjob {
     double pause_added[2]; /* seconds of pause the current event added,
                               by cause, until its row is made */
     uint64_t version;      /* of the job's pending completion event */
+    int64_t q_time;        /* its time while queued, else INT64_MIN */
 
     /* What the job log reports. */
     int64_t admit_time, first_start, done_time; /* -1 = never */
