@@ -10,11 +10,13 @@
 #include "alloc/instance.h"
 #include "formats/jobs.h"
 #include "engine/replay.h"
+#include "engine/replay_impl.h"
 #include "solver/solver.h"
 #include "testreplay.h"
 #include "testutil.h"
 
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -797,6 +799,112 @@ START_TEST(test_huge_jmax)
 }
 END_TEST
 
+/* The pool's holes (pool.c): departures leave holes until more than a
+ * quarter of the pool is holes, and the map rule skips them, in the
+ * pool's order.  Ten nodes 0..9 idle at t0, pool [0 1 2 .. 9].
+ * 1. n1 leaves: [0 H 2 3 4 5 6 7 8 9], 9 nodes, 1 hole (4 x 1 <= 9).
+ * 2. A (job 0) grows to 2, longest-idle (pool order): the first two free
+ *    entries past the hole, n0 and n2.
+ * 3. n3 leaves (2 holes, 4 x 2 <= 8: kept), n1 joins at the end:
+ *    [0 H 2 H 4 5 6 7 8 9 1], 9 nodes, pool_at[1] = 10.
+ * 4. lowest-index: A shrinks to 1 and B (job 1) grows to 2.  A releases
+ *    first, in take order, lowest index first: n0, keeping n2.  Then the
+ *    free nodes are n0, n4..n9 and n1 (at index 10, past two holes), and
+ *    B takes the lowest: n0 and n1 (pool order would give n0, n4).
+ * 5. n5 leaves: 3 holes, 4 x 3 > 8: squeezed out, [0 2 4 6 7 8 9 1],
+ *    pool_at[1] = 7, pool_at[9] = 6. */
+START_TEST(test_pool_holes)
+{
+    struct replay_opts o;
+    struct replay r;
+    struct rjob jobs[2];
+    size_t act[2] = {0, 1};
+    uint32_t leave = 0, join = 0;
+    const uint32_t want[] = {0, 2, 4, 6, 7, 8, 9, 1};
+
+    replay_opts_default(&o);
+    memset(&r, 0, sizeof r);
+    memset(jobs, 0, sizeof jobs);
+    r.o = &o;
+    r.n_nodes = 10;
+    r.pool_cap = 20;
+    r.pool = calloc(21, sizeof *r.pool);
+    r.pool_at = calloc(11, sizeof *r.pool_at);
+    r.owner = calloc(11, sizeof *r.owner);
+    r.in_pool = calloc(11, 1);
+    r.marked = calloc(11, 1);
+    r.changed = calloc(11, sizeof *r.changed);
+    r.pick = calloc(11, sizeof *r.pick);
+    r.jobs = jobs;
+    r.act = act;
+    r.n_act = 2;
+    r.leaves = &leave;
+    r.joins = &join;
+    for (uint32_t k = 0; k < 10; k++) {
+        r.owner[k] = -1;
+        pool_append(&r, k);
+    }
+    /* 1 */
+    leave = 1;
+    r.n_leaves = 1;
+    pool_remove_leaves(&r);
+    ck_assert_uint_eq(r.n_pool, 9);
+    ck_assert_uint_eq(r.pool_len, 10);
+    ck_assert_uint_eq(r.pool[1], POOL_HOLE);
+    ck_assert_int_eq(r.in_pool[1], 0);
+    /* 2 */
+    jobs[0].target = 2;
+    apply_targets(&r);
+    ck_assert_int_eq(r.owner[0], 0);
+    ck_assert_int_eq(r.owner[1], -1);
+    ck_assert_int_eq(r.owner[2], 0);
+    ck_assert_int_eq(r.owner[3], -1);
+    ck_assert_int_eq(jobs[0].held, 2);
+    /* 3 */
+    leave = 3;
+    pool_remove_leaves(&r);
+    ck_assert_uint_eq(r.n_pool, 8);
+    ck_assert_uint_eq(r.pool_len, 10);
+    r.n_leaves = 0;
+    r.n_joins = 1;
+    join = 1;
+    pool_append_joins(&r);
+    ck_assert_uint_eq(r.n_pool, 9);
+    ck_assert_uint_eq(r.pool_len, 11);
+    ck_assert_uint_eq(r.pool_at[1], 10);
+    ck_assert_uint_eq(r.pool[10], 1);
+    /* 4 */
+    o.node_pick.kind = NODEPICK_LOWEST_INDEX;
+    jobs[0].target = 1;
+    jobs[1].target = 2;
+    apply_targets(&r);
+    ck_assert_int_eq(r.owner[0], 1);
+    ck_assert_int_eq(r.owner[1], 1);
+    ck_assert_int_eq(r.owner[2], 0);
+    ck_assert_int_eq(r.owner[4], -1);
+    ck_assert_int_eq(jobs[0].held, 1);
+    ck_assert_int_eq(jobs[1].held, 2);
+    /* 5 */
+    r.n_joins = 0;
+    r.n_leaves = 1;
+    leave = 5;
+    pool_remove_leaves(&r);
+    ck_assert_uint_eq(r.n_pool, 8);
+    ck_assert_uint_eq(r.pool_len, 8);
+    for (size_t p = 0; p < 8; p++) {
+        ck_assert_uint_eq(r.pool[p], want[p]);
+        ck_assert_uint_eq(r.pool_at[want[p]], p);
+    }
+    free(r.pool);
+    free(r.pool_at);
+    free(r.owner);
+    free(r.in_pool);
+    free(r.marked);
+    free(r.changed);
+    free(r.pick);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
     Suite *s = suite_create("replay");
@@ -809,6 +917,7 @@ static Suite *replay_suite(void)
     tcase_add_test(tc, test_bad_input_leaves_nothing);
     tcase_add_test(tc, test_compat_summit_first_rows);
     tcase_add_test(tc, test_align_jobs);
+    tcase_add_test(tc, test_pool_holes);
     suite_add_tcase(s, tc);
     tc = tcase_create("default");
     tcase_add_test(tc, test_default_lifecycle);

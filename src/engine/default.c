@@ -94,20 +94,26 @@ static int job_done(const struct rjob *rj)
 
 /* Schedules job j's completion at the first second its work reaches Pmax
  * at its current rate, after its pause; a new version makes the pending
- * event stale. */
+ * event stale.  A pending event already at that second stays (the queue
+ * only stops the loop at the instant), so that a job whose completion
+ * does not move adds nothing to the queue. */
 static void schedule_completion(struct replay *r, size_t j, int64_t now)
 {
     struct rjob *rj = &r->jobs[j];
-    double start = (double)now, when;
+    double start = (double)now, when = 5e18;
 
+    if (rj->rate > 0) {
+        if (rj->n_segs && rj->segs[rj->n_segs - 1].until > start)
+            start = rj->segs[rj->n_segs - 1].until;
+        when = ceil(start + (rj->def->pmax - rj->accs) / rj->rate);
+        if (when <= 4e18 && (int64_t)when == rj->q_time)
+            return;
+    }
     rj->version++;
-    if (!(rj->rate > 0))
-        return;
-    if (rj->n_segs && rj->segs[rj->n_segs - 1].until > start)
-        start = rj->segs[rj->n_segs - 1].until;
-    when = ceil(start + (rj->def->pmax - rj->accs) / rj->rate);
+    rj->q_time = INT64_MIN;
     if (when > 4e18)
         return;
+    rj->q_time = (int64_t)when;
     evq_push(&r->q, (struct evq_event){.time = (int64_t)when,
                                        .kind = EV_COMPLETION,
                                        .ref = j,
@@ -156,6 +162,8 @@ static int pop_due(struct replay *r, int64_t t)
     while ((top = next_valid(r)) && top->time == t) {
         evq_pop(&r->q, &ev);
         arrived |= ev.kind == EV_ARRIVAL;
+        if (ev.kind == EV_COMPLETION)
+            r->jobs[ev.ref].q_time = INT64_MIN;
     }
     return arrived;
 }

@@ -3,6 +3,14 @@
  * The pool is an ordered list of subset node positions: the nodes idle at
  * t0 in node order, then every join appended at the end; a departure
  * removes its node keeping the order.  owner[] gives each node's job.
+ * A departure only leaves a hole in the array (found by pool_at[]), so
+ * that an event costs O(changes).  The map rule walks the array skipping
+ * the holes (a ranking's tie-break on the index in the array keeps the
+ * pool's order); the readers of positions (hints, the allocator's node
+ * view, the node-map sinks) squeeze them out first (pool_compact), as do
+ * the departures once there is more than a hole for four nodes: the
+ * walks cost at most 1.25 x the pool, the compactions O(1) a departure,
+ * amortised.  Every order seen is the one an eager removal gives.
  * One rule turns the allocator's counts into a map, in two linear passes
  * over the pool whatever the number of jobs: shrinking jobs release their
  * nodes in release order, then growing jobs, in job order, take the free
@@ -28,35 +36,57 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Removes the nodes in r->leaves from the pool, keeping the order. */
 void pool_remove_leaves(struct replay *r)
+{
+    for (size_t i = 0; i < r->n_leaves; i++) {
+        uint32_t k = r->leaves[i];
+        pool_note_leave(r, k, r->row.time);
+        pool_mark(r, k);
+        if (r->in_pool[k]) {
+            r->pool[r->pool_at[k]] = POOL_HOLE;
+            r->n_pool--;
+        }
+        r->in_pool[k] = 0;
+        r->owner[k] = -1;
+    }
+    /* More than a hole for four nodes: squeezed out, so that a walk of
+     * the array costs at most 1.25 x the pool, and the compaction, at
+     * most 5 entries a departure since the last. */
+    if (4 * (r->pool_len - r->n_pool) > r->n_pool)
+        pool_compact(r);
+}
+
+void pool_compact(struct replay *r)
 {
     size_t w = 0;
 
-    if (r->n_leaves == 0)
+    if (r->pool_len == r->n_pool)
         return;
-    for (size_t i = 0; i < r->n_leaves; i++) {
-        pool_note_leave(r, r->leaves[i], r->row.time);
-        pool_mark(r, r->leaves[i]);
-        r->in_pool[r->leaves[i]] = 0;
-        r->owner[r->leaves[i]] = -2; /* marked for removal */
-    }
-    for (size_t p = 0; p < r->n_pool; p++)
-        if (r->owner[r->pool[p]] != -2)
+    for (size_t p = 0; p < r->pool_len; p++)
+        if (r->pool[p] != POOL_HOLE) {
+            r->pool_at[r->pool[p]] = (uint32_t)w;
             r->pool[w++] = r->pool[p];
-        else
-            r->owner[r->pool[p]] = -1;
-    r->n_pool = w;
+        }
+    r->pool_len = w;
+}
+
+void pool_append(struct replay *r, uint32_t k)
+{
+    r->in_pool[k] = 1;
+    r->pool_at[k] = (uint32_t)r->pool_len;
+    r->pool[r->pool_len++] = k;
+    r->n_pool++;
 }
 
 void pool_append_joins(struct replay *r)
 {
+    if (r->pool_len + r->n_joins > r->pool_cap)
+        pool_compact(r);
     for (size_t i = 0; i < r->n_joins; i++) {
         pool_note_join(r, r->joins[i], r->row.time);
         pool_mark(r, r->joins[i]);
-        r->in_pool[r->joins[i]] = 1;
         r->owner[r->joins[i]] = -1;
-        r->pool[r->n_pool++] = r->joins[i];
+        pool_append(r, r->joins[i]);
     }
 }
 
@@ -200,15 +230,20 @@ static int by_key_pos(const void *a, const void *b)
     return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-/* Ranks the pool by the rule into r->pick (take order). */
+/* Ranks the pool by the rule into r->pick (take order, n_pool entries;
+ * pos is an index in r->pool, which may have holes: their order is the
+ * pool's order, so ties break the same way). */
 static void rank_pool(struct replay *r)
 {
     const struct nodepick *np = &r->o->node_pick;
     int64_t t = r->dec_time;
+    size_t m = 0;
 
-    for (size_t p = 0; p < r->n_pool; p++) {
+    for (size_t p = 0; p < r->pool_len; p++) {
         uint32_t k = r->pool[p];
         double key = 0.0;
+        if (k == POOL_HOLE)
+            continue;
         switch (np->kind) {
         case NODEPICK_LOWEST_INDEX:
             key = (double)k;
@@ -222,7 +257,7 @@ static void rank_pool(struct replay *r)
         default:
             break;
         }
-        r->pick[p] = (struct pick_ent){key, (uint32_t)p};
+        r->pick[m++] = (struct pick_ent){key, (uint32_t)p};
     }
     if (np->kind == NODEPICK_RANDOM) {
         uint64_t st = nodepick_random_state(np->seed, r->dec_evt);
@@ -237,8 +272,9 @@ static void rank_pool(struct replay *r)
     qsort(r->pick, r->n_pool, sizeof *r->pick, by_key_pos);
 }
 
-/* The pool position ranked k-th in take order (ranked: r->pick holds the
- * ranking; otherwise pool order). */
+/* The index in r->pool ranked k-th in take order (ranked: r->pick holds
+ * the ranking, 0 <= k < n_pool; otherwise pool order, 0 <= k < pool_len,
+ * holes included). */
 static size_t take_at(const struct replay *r, int ranked, size_t k)
 {
     return ranked ? r->pick[k].pos : k;
@@ -250,7 +286,7 @@ void apply_targets(struct replay *r)
     enum nodepick_kind kind = r->o->node_pick.kind;
     int ranked = 0,
         reverse = kind == NODEPICK_ORACLE || kind == NODEPICK_PREDICTED;
-    size_t a = 0;
+    size_t a = 0, n;
     int shrink = 0, grow = 0;
 
     for (size_t i = 0; i < r->n_act; i++) {
@@ -263,13 +299,18 @@ void apply_targets(struct replay *r)
         if (ranked)
             rank_pool(r);
     }
+    /* the entries to walk: the ranking, or r->pool with its holes */
+    n = ranked ? r->n_pool : r->pool_len;
     /* Shrinking jobs release their nodes in release order (without a
      * change of count nothing is ranked, and neither pass does a thing,
      * so neither runs: the map costs O(jobs) at an event that changes no
      * count, not O(pool)). */
-    for (size_t i = 0; shrink && i < r->n_pool; i++) {
-        size_t p = take_at(r, ranked, reverse ? r->n_pool - 1 - i : i);
-        int32_t j = r->owner[r->pool[p]];
+    for (size_t i = 0; shrink && i < n; i++) {
+        size_t p = take_at(r, ranked, reverse ? n - 1 - i : i);
+        int32_t j;
+        if (r->pool[p] == POOL_HOLE)
+            continue;
+        j = r->owner[r->pool[p]];
         if (j >= 0 && r->jobs[j].held > r->jobs[j].target) {
             pool_mark(r, r->pool[p]);
             r->owner[r->pool[p]] = -1;
@@ -277,10 +318,10 @@ void apply_targets(struct replay *r)
         }
     }
     /* Growing jobs, in job order, take the free nodes in take order. */
-    for (size_t i = 0; grow && i < r->n_pool; i++) {
+    for (size_t i = 0; grow && i < n; i++) {
         size_t p = take_at(r, ranked, i);
         struct rjob *rj;
-        if (r->owner[r->pool[p]] != -1)
+        if (r->pool[p] == POOL_HOLE || r->owner[r->pool[p]] != -1)
             continue;
         while (a < r->n_act &&
                r->jobs[r->act[a]].held >= r->jobs[r->act[a]].target)
@@ -311,6 +352,7 @@ void pool_hints(struct replay *r)
     double tfwd = r->o->tfwd, *e = r->hint_e;
     size_t need = 1, off = 0;
 
+    pool_compact(r);
     if (ranked)
         rank_pool(r);
     for (size_t p = 0; p < r->n_pool; p++) {

@@ -124,7 +124,9 @@ static int setup(struct replay *r)
     r->owner = xmalloc((r->n_nodes + 1) * sizeof *r->owner);
     for (size_t i = 0; i < r->n_nodes; i++)
         r->owner[i] = -1;
-    r->pool = xmalloc((r->n_nodes + 1) * sizeof *r->pool);
+    r->pool_cap = 2 * r->n_nodes;
+    r->pool = xmalloc((r->pool_cap + 1) * sizeof *r->pool);
+    r->pool_at = xmalloc((r->n_nodes + 1) * sizeof *r->pool_at);
     r->in_pool = xcalloc(r->n_nodes + 1, 1);
     r->marked = xcalloc(r->n_nodes + 1, 1);
     r->changed = xmalloc((r->n_nodes + 1) * sizeof *r->changed);
@@ -136,6 +138,7 @@ static int setup(struct replay *r)
         r->jobs[j].admit_time = r->jobs[j].first_start = -1;
         r->jobs[j].done_time = -1;
         r->jobs[j].reported = -1;
+        r->jobs[j].q_time = INT64_MIN;
     }
     for (size_t j = 0; j < r->js.n; j++) {
         rc = job_tables(r, &r->jobs[j]);
@@ -194,6 +197,7 @@ static void teardown(struct replay *r)
     xfree(r->owner_pos);
     xfree(r->solve_times);
     xfree(r->pool);
+    xfree(r->pool_at);
     xfree(r->in_pool);
     xfree(r->marked);
     xfree(r->changed);
@@ -343,8 +347,7 @@ static int read_until_start(struct replay *r, int64_t *t0, int64_t *t)
     for (size_t i = 0; i < r->n_nodes; i++)
         if (r->idle[i]) {
             pool_mark(r, (uint32_t)i);
-            r->in_pool[i] = 1;
-            r->pool[r->n_pool++] = (uint32_t)i;
+            pool_append(r, (uint32_t)i);
         }
     return rc;
 }
@@ -434,6 +437,18 @@ static const size_t *tie_order(struct replay *r, size_t evt)
     return r->tb_order;
 }
 
+/* Whether anything reads the allocator's node-level view (p.owner): an
+ * instance dump, or an allocator other than even and dp, which never look
+ * at it (milp's node model places the nodes by it).  Without a reader the
+ * view is not built: it costs O(pool) at every call. */
+static int owner_map_read(const struct replay *r)
+{
+    const char *name = allocator_name(r->alloc);
+
+    return r->o->instance ||
+           (strcmp(name, "even") != 0 && strcmp(name, "dp") != 0);
+}
+
 int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
 {
     struct alloc_problem p;
@@ -462,9 +477,12 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         };
         r->anames[a] = rj->def->name;
     }
-    for (size_t pos = 0; pos < r->n_pool; pos++) {
-        int32_t j = r->owner[r->pool[pos]];
-        r->owner_pos[pos] = j >= 0 ? r->jobs[j].slot : -1;
+    if (owner_map_read(r)) {
+        pool_compact(r);
+        for (size_t pos = 0; pos < r->n_pool; pos++) {
+            int32_t j = r->owner[r->pool[pos]];
+            r->owner_pos[pos] = j >= 0 ? r->jobs[j].slot : -1;
+        }
     }
     if (r->o->hints != HINTS_OFF)
         pool_hints(r);
@@ -474,7 +492,7 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         .n_jobs = r->n_act,
         .jobs = r->ajobs,
         .cap = r->o->legacy_cap ? ((int)r->n_pool + 1) / 2 : 0,
-        .owner = r->owner_pos,
+        .owner = owner_map_read(r) ? r->owner_pos : NULL,
     };
     if (r->o->instance) {
         rc = r->o->instance(r->o->instance_arg, &p, r->anames, evt, t, r->e);
@@ -574,10 +592,12 @@ void emit_allocs(struct replay *r, size_t evt, int64_t t)
         emit_alloc(r, r->ev_act[a], evt, t);
     for (size_t a = 0; a < r->n_act; a++)
         emit_alloc(r, r->act[a], evt, t);
-    /* then the node map, for the sinks that want it */
+    /* then the node map, for the sinks that want it (m.pool: no holes) */
     for (size_t i = 0; i < r->o->n_sinks && !r->sink_rc; i++)
-        if (r->o->sinks[i]->nodes)
+        if (r->o->sinks[i]->nodes) {
+            pool_compact(r);
             r->sink_rc = r->o->sinks[i]->nodes(r->o->sinks[i]->arg, &m);
+        }
     emit_forget_changes(r);
 }
 
@@ -724,8 +744,8 @@ void core_drop_finished(struct replay *r)
     if (w == r->n_act)
         return;
     r->n_act = w;
-    for (size_t p = 0; p < r->n_pool; p++) {
-        int32_t j = r->owner[r->pool[p]];
+    for (size_t p = 0; p < r->pool_len; p++) {
+        int32_t j = r->pool[p] != POOL_HOLE ? r->owner[r->pool[p]] : -1;
         if (j >= 0 && r->jobs[j].finished) {
             pool_mark(r, r->pool[p]);
             r->owner[r->pool[p]] = -1;

@@ -56,6 +56,7 @@ struct rjob {
     double pause_added[2]; /* seconds of pause the current event added,
                               by cause, until its row is made */
     uint64_t version;      /* of the job's pending completion event */
+    int64_t q_time;        /* its time while queued, else INT64_MIN */
 
     /* What the job log reports. */
     int64_t admit_time, first_start, done_time; /* -1 = never */
@@ -77,8 +78,15 @@ struct replay {
     size_t skip, n_nodes; /* the subset */
     uint8_t *idle;        /* per subset node: idle in the trace now */
     int32_t *owner;       /* per subset node: job index, -1 free */
-    uint32_t *pool;       /* subset nodes in position order */
-    size_t n_pool;
+    /* The pool: pool[0 .. pool_len-1] holds its n_pool nodes in position
+     * order and, where nodes left since the last pool_compact, holes
+     * (POOL_HOLE); pool_at[k] is node k's index in pool[] while it is in
+     * the pool.  Holes are at most a quarter of n_pool after each
+     * departure (pool_remove_leaves), so pool_len <= 1.25 n_nodes; the
+     * array has room for pool_cap = 2 n_nodes. */
+    uint32_t *pool;
+    uint32_t *pool_at;
+    size_t n_pool, pool_len, pool_cap;
     /* What changed since the last map handed to the sinks (pool_mark):
      * the nodes whose owner or pool membership was written, each once. */
     uint8_t *in_pool;  /* per subset node: in the pool */
@@ -212,10 +220,22 @@ void core_progress(struct replay *r, size_t evt, int64_t t);
 
 /* ---- pool and map (pool.c) --------------------------------------------- */
 
-/* Removes the nodes in r->leaves from the pool, keeping the order. */
+/* An empty entry of r->pool, left by a departure until pool_compact. */
+#define POOL_HOLE UINT32_MAX
+
+/* Removes the nodes in r->leaves from the pool, keeping the order of the
+ * others: O(leaves), each leaves a hole in r->pool. */
 void pool_remove_leaves(struct replay *r);
-/* Appends the nodes in r->joins to the pool. */
+/* Appends the nodes in r->joins to the pool (compacting it first when
+ * they would not fit). */
 void pool_append_joins(struct replay *r);
+/* Appends node k to the pool (k not in it, and room for it). */
+void pool_append(struct replay *r, uint32_t k);
+/* Squeezes the holes out of r->pool, keeping the order: afterwards
+ * pool[0 .. n_pool-1] are the pool's nodes in position order.  Every
+ * reader of positions calls it first; O(1) when there is no hole, else
+ * O(pool_len). */
+void pool_compact(struct replay *r);
 /* Applies rjob.target to every active job by the map rule. */
 void apply_targets(struct replay *r);
 /* Prepares the --node-pick rule before the trace is read: for oracle and
