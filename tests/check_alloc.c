@@ -991,6 +991,37 @@ START_TEST(test_dp_rows_reused)
 }
 END_TEST
 
+/* Reduced-cost fixing on instances like the Summit replays: every job
+ * runs one ShuffleNet-like curve, linear between counts 1, 2, 4 and 8
+ * and then flat (so multisets of counts tie: 4 + 8 against 6 + 6), with
+ * the replay's costs (Tcup 18 s, Tcdw 12 s, Tfwd 10 s) and random
+ * current counts, some jobs with Jmin 2 or holding fewer nodes than it;
+ * the pool is random.  dp drops the counts of high reduced cost before
+ * its tables; brute force, which sees every count, judges the answer. */
+START_TEST(test_dp_pruned)
+{
+    static const double knot[] = {0,       2831,    5259,    7623.5, 9988,
+                                  12585.8, 15183.6, 17781.4, 20379.2};
+    struct allocator *a = method_allocator(0);
+    struct inst in;
+
+    for (int s = 0; s < 400; s++) {
+        unsigned seed = 31000 + (unsigned)s * 7919u;
+        gen(&in, seed, MAXJ, MAXN, 0);
+        in.p.tfwd = 10;
+        for (size_t j = 0; j < in.p.n_jobs; j++) {
+            struct alloc_job *jb = &in.jobs[j];
+            jb->tcup = 18;
+            jb->tcdw = 12;
+            for (int n = 0; n <= jb->jmax; n++)
+                in.o[j][n] = knot[n < 8 ? n : 8];
+        }
+        check_one(a, 0, &in.p, seed);
+    }
+    allocator_free(a);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("alloc");
@@ -1016,6 +1047,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_dp_memory_bound);
     tcase_add_test(tc, test_dp_time_limit);
     tcase_add_test(tc, test_dp_rows_reused);
+    tcase_add_test(tc, test_dp_pruned);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -82,6 +82,22 @@
  *   count and each best beats the job's next best by more than the
  *   tolerance plus a rounding slack, the answer is the vector of bests,
  *   without a table.
+ * - Reduced-cost fixing (prune()) before the tables: for any lambda >= 0
+ *   and any feasible n (sum n_i <= C), sum v_i(n_i) <= lambda C + sum_i
+ *   (v_i(n_i) - lambda n_i), so with phi_i = max_n v_i(n) - lambda n and
+ *   the losses l_i(n) = phi_i - (v_i(n) - lambda n) >= 0, every n of value
+ *   >= z* - tol >= zlb - tol (zlb the value of any feasible allocation)
+ *   has sum_i l_i(n_i) <= L - zlb + tol, L = lambda C + sum phi_i the
+ *   Lagrangian bound: no count of loss above that is used by an
+ *   allocation of the tie set, nor by the optimum.  Such counts are
+ *   dropped (made inadmissible) and the rest runs on the smaller
+ *   instance, which has the same z* and the same tie set, hence the same
+ *   answer.  The margin is 3 tol (one more than needed, for rounding).
+ *   lambda is the slope at which the fractional knapsack over the jobs'
+ *   upper hulls fills C, and zlb the value of its integral part after
+ *   each job in turn takes its best gain in the room left.  On the
+ *   Summit replays one or two counts a job survive (the rescale costs
+ *   make the current count a spike), so a row costs C or 2 C, not C W.
  * - An instance equal to the last one solved (same numbers, bit for bit)
  *   gets the last answer back: the same status, counts and objective.
  * - Rows of F and B are reused from the last full table solve: F[j][c]
@@ -126,6 +142,13 @@ struct dp_last {
     size_t jobs_cap, o_cap, counts_cap;
 };
 
+/* A segment of a job's upper hull: from count n - len to n. */
+struct dp_seg {
+    double slope;
+    size_t job;
+    int n, len;
+};
+
 /* The tables, kept between solves so that a replay allocates them once. */
 struct dp {
     const struct alloc_problem *p;
@@ -145,6 +168,11 @@ struct dp {
         G_cap;
     size_t *busy; /* keepable jobs among j..nj-1 with cur > 0 */
     size_t busy_cap;
+    double vmax_sum; /* sum of the jobs' best values, before pruning */
+    /* prune's scratch: the hull segments and one point per job */
+    struct dp_seg *seg;
+    int *at_n, *hull;
+    size_t seg_cap, at_n_cap, hull_cap;
     double limit;        /* seconds per solve */
     double t0;           /* when the current solve started */
     struct dp_last last; /* the last instance and answer */
@@ -187,6 +215,9 @@ static void dp_destroy(void *state)
     xfree(d->G);
     xfree(d->pv);
     xfree(d->phi);
+    xfree(d->seg);
+    xfree(d->at_n);
+    xfree(d->hull);
     xfree(d->last.jobs);
     xfree(d->last.o);
     xfree(d->last.counts);
@@ -371,11 +402,34 @@ static int choose(const struct dp *d, double tol, int *counts)
     return 0;
 }
 
+/* From the value rows v (a count is admissible when its value is
+ * finite): hi, keepable, ksuf, busy and C. */
+static void derive(struct dp *d)
+{
+    const struct alloc_problem *p = d->p;
+    size_t nj = d->nj, sumhi = 0;
+
+    for (size_t j = 0; j < nj; j++) {
+        int cur = p->jobs[j].cur;
+        while (d->hi[j] > 0 && val(d, j, d->hi[j]) == -HUGE_VAL)
+            d->hi[j]--;
+        sumhi += (size_t)d->hi[j];
+        d->keepable[j] = cur <= d->hi[j] && val(d, j, cur) != -HUGE_VAL;
+    }
+    d->ksuf[nj] = d->busy[nj] = 0;
+    for (size_t j = nj; j-- > 0;) {
+        d->ksuf[j] = d->ksuf[j + 1] + (size_t)d->keepable[j];
+        d->busy[j] =
+            d->busy[j + 1] + (size_t)(d->keepable[j] && p->jobs[j].cur > 0);
+    }
+    d->C = sumhi < (size_t)p->pool ? sumhi : (size_t)p->pool;
+}
+
 /* Reads p: fills hi, keepable, ksuf, W, C and v.  Returns SOLVE_OPTIMAL
  * or SOLVE_INFEASIBLE (a job without an admissible count). */
 static int setup(struct dp *d, const struct alloc_problem *p)
 {
-    size_t nj = p->n_jobs, sumhi = 0, W = 1;
+    size_t nj = p->n_jobs, W = 1;
 
     d->p = p;
     d->nj = nj;
@@ -391,25 +445,24 @@ static int setup(struct dp *d, const struct alloc_problem *p)
                 d->hi[j] = n;
         if (d->hi[j] < 0)
             return SOLVE_INFEASIBLE; /* no admissible count (the cap) */
-        sumhi += (size_t)d->hi[j];
         if ((size_t)d->hi[j] + 1 > W)
             W = (size_t)d->hi[j] + 1;
-        d->keepable[j] = alloc_admissible(p, j, p->jobs[j].cur);
-    }
-    d->ksuf[nj] = d->busy[nj] = 0;
-    for (size_t j = nj; j-- > 0;) {
-        d->ksuf[j] = d->ksuf[j + 1] + (size_t)d->keepable[j];
-        d->busy[j] =
-            d->busy[j + 1] + (size_t)(d->keepable[j] && p->jobs[j].cur > 0);
     }
     d->W = W;
-    d->C = sumhi < (size_t)p->pool ? sumhi : (size_t)p->pool;
     BFS_GROW(d->v, d->v_cap, nj * W + 1);
     for (size_t j = 0; j < nj; j++)
         for (int n = 0; (size_t)n < W; n++)
             d->v[j * W + (size_t)n] = n <= d->hi[j] && alloc_admissible(p, j, n)
                                           ? alloc_value(p, j, n)
                                           : -HUGE_VAL;
+    d->vmax_sum = 0.0;
+    for (size_t j = 0; j < nj; j++) {
+        double m = -HUGE_VAL;
+        for (int n = 0; n <= d->hi[j]; n++)
+            m = val(d, j, n) > m ? val(d, j, n) : m;
+        d->vmax_sum += m;
+    }
+    derive(d);
     return SOLVE_OPTIMAL;
 }
 
@@ -473,6 +526,107 @@ static int shortcut(const struct dp *d, double tol, int *counts)
         sum += (size_t)b;
     }
     return sum <= (size_t)d->p->pool;
+}
+
+static int seg_cmp(const void *a, const void *b)
+{
+    const struct dp_seg *x = a, *y = b;
+
+    if (x->slope != y->slope)
+        return x->slope > y->slope ? -1 : 1;
+    if (x->job != y->job)
+        return x->job < y->job ? -1 : 1;
+    return (x->n > y->n) - (x->n < y->n);
+}
+
+/* Reduced-cost fixing (see the top): drops from each job's value row
+ * the counts that no allocation within tol of z* can use, then derives
+ * hi, keepable, ksuf, busy and C again. */
+static void prune(struct dp *d, double tol)
+{
+    size_t nj = d->nj, ns = 0, sum = 0, room;
+    double lambda = 0.0, zlb = 0.0, L, delta;
+    int *h;
+
+    BFS_GROW(d->at_n, d->at_n_cap, nj + 1);
+    BFS_GROW(d->hull, d->hull_cap, d->W + 1);
+    h = d->hull;
+    /* each job's upper hull of (n, v(n)) over its admissible counts
+     * (monotone chain), as segments; the job starts at its smallest
+     * admissible count */
+    for (size_t j = 0; j < nj; j++) {
+        size_t top = 0;
+        for (int n = 0; n <= d->hi[j]; n++) {
+            double vn = val(d, j, n);
+            if (vn == -HUGE_VAL)
+                continue;
+            while (top >= 2) {
+                int a = h[top - 2], b = h[top - 1];
+                double va = val(d, j, a), vb = val(d, j, b);
+                if ((vb - va) * (double)(n - b) > (vn - vb) * (double)(b - a))
+                    break;
+                top--; /* b is on or below the chord from a to n */
+            }
+            h[top++] = n;
+        }
+        d->at_n[j] = h[0];
+        sum += (size_t)h[0];
+        BFS_GROW(d->seg, d->seg_cap, ns + top);
+        for (size_t i = 1; i < top; i++) {
+            struct dp_seg *sg = &d->seg[ns++];
+            sg->len = h[i] - h[i - 1];
+            sg->slope = (val(d, j, h[i]) - val(d, j, h[i - 1])) / sg->len;
+            sg->job = j;
+            sg->n = h[i];
+        }
+    }
+    if (sum > d->C)
+        return; /* no start: leave the instance as it is */
+    room = d->C - sum;
+    /* the fractional knapsack over the segments, steepest first: lambda is
+     * the slope of the first that does not fit (0 when all positive ones
+     * fit), and the segments taken give an allocation */
+    qsort(d->seg, ns, sizeof *d->seg, seg_cmp);
+    for (size_t i = 0; i < ns; i++) {
+        const struct dp_seg *sg = &d->seg[i];
+        if (!(sg->slope > 0.0))
+            break;
+        if ((size_t)sg->len > room) {
+            lambda = sg->slope;
+            break;
+        }
+        d->at_n[sg->job] = sg->n;
+        room -= (size_t)sg->len;
+    }
+    /* the room left: each job in turn takes its best gain within it */
+    for (size_t j = 0; j < nj && room > 0; j++) {
+        int from = d->at_n[j], best = from;
+        for (int n = from + 1; n <= d->hi[j] && (size_t)(n - from) <= room; n++)
+            if (val(d, j, n) > val(d, j, best))
+                best = n;
+        d->at_n[j] = best;
+        room -= (size_t)(best - from);
+    }
+    L = lambda * (double)d->C;
+    for (size_t j = 0; j < nj; j++) {
+        double phi = -HUGE_VAL;
+        zlb += val(d, j, d->at_n[j]);
+        for (int n = 0; n <= d->hi[j]; n++)
+            if (val(d, j, n) - lambda * n > phi)
+                phi = val(d, j, n) - lambda * n;
+        L += phi;
+    }
+    delta = L - zlb + 3.0 * tol;
+    for (size_t j = 0; j < nj; j++) {
+        double phi = -HUGE_VAL, *vj = &d->v[j * d->W];
+        for (int n = 0; n <= d->hi[j]; n++)
+            if (vj[n] - lambda * n > phi)
+                phi = vj[n] - lambda * n;
+        for (int n = 0; n <= d->hi[j]; n++)
+            if (vj[n] != -HUGE_VAL && phi - (vj[n] - lambda * n) > delta)
+                vj[n] = -HUGE_VAL;
+    }
+    derive(d);
 }
 
 /* Whether p is, number for number, the last instance solved. */
@@ -565,15 +719,8 @@ static int incumbent(const struct dp *d, double bound, struct alloc_result *res)
     if (!alloc_feasible(p, res->counts))
         return SOLVE_NO_SOLUTION;
     res->objective = alloc_objective(p, res->counts);
-    if (bound == HUGE_VAL) { /* z* unknown: the jobs' best values */
-        bound = 0.0;
-        for (size_t j = 0; j < d->nj; j++) {
-            double m = -HUGE_VAL;
-            for (int n = 0; n <= d->hi[j]; n++)
-                m = val(d, j, n) > m ? val(d, j, n) : m;
-            bound += m;
-        }
-    }
+    if (bound == HUGE_VAL) /* z* unknown: the jobs' best values */
+        bound = d->vmax_sum;
     res->bound = bound > res->objective ? bound : res->objective;
     return SOLVE_FEASIBLE;
 }
@@ -656,8 +803,10 @@ static int dp_solve(void *state, const struct alloc_problem *p,
             double tol = alloc_tie_tol(p);
             if (shortcut(d, tol, res->counts))
                 res->objective = res->bound = alloc_objective(p, res->counts);
-            else
+            else {
+                prune(d, tol);
                 status = solve_tables(d, tol, res, e);
+            }
         }
         if (status < 0) {
             d->last.have = 0;
