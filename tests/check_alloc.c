@@ -843,10 +843,15 @@ START_TEST(test_dp_many_identical)
 END_TEST
 
 /* Past its memory bound dp refuses the instance with BFS_ERANGE and a
- * message, without allocating: 4,000 jobs of up to 8 nodes on 5,000
- * need tables of 4,001 x 5,001 = 20 million entries (the bound is
- * 2^24 = 16.8 million); their best counts (8 each) do not fit, so the
- * shortcut does not apply. */
+ * message, without allocating: 4,000 idle jobs of up to 8 nodes on
+ * 5,000, each worth 10 n on n nodes.  Every count lies on the jobs'
+ * hull (one segment of slope 10, which does not fit: 32,000 > 5,000
+ * nodes), so reduced-cost fixing drops nothing, every job keeps counts
+ * 0..8, and F's row j spans cells 0..min(5000, 8 j): summed over the
+ * rows, 4,001 x 5,001 less the triangle of the first 625 rows (625 x
+ * 5,000 / 2), 18.4 million cells, past the bound of 2^24 = 16.8
+ * million.  Their best counts (8 each) do not fit, so the shortcut does
+ * not apply. */
 START_TEST(test_dp_memory_bound)
 {
     static double o[9];
@@ -859,7 +864,7 @@ START_TEST(test_dp_memory_bound)
     static int n[4000];
 
     for (int k = 1; k <= 8; k++)
-        o[k] = o[k - 1] + 10.0 / k;
+        o[k] = k;
     for (int j = 0; j < 4000; j++)
         jobs[j] = (struct alloc_job){.cur = 0, .jmin = 1, .jmax = 8, .o = o};
     memset(&r, 0, sizeof r);
@@ -869,8 +874,11 @@ START_TEST(test_dp_memory_bound)
     ck_assert_msg(strstr(e.msg, "4000 jobs on 5000 nodes") &&
                       strstr(e.msg, "--max-jobs"),
                   "%s", e.msg);
-    /* the same allocator still solves what fits: 2,000 jobs on 4,000
-     * nodes, where the pool holds every job's 8 but not 2,000 x 8 */
+    /* the same allocator still solves what fits: 2,000 jobs of concave
+     * curves on 4,000 nodes, where the pool holds every job's 8 but not
+     * 2,000 x 8 */
+    for (int k = 1; k <= 8; k++)
+        o[k] = o[k - 1] + 10.0 / k;
     p.n_jobs = 2000;
     p.pool = 4000;
     ck_assert_int_eq(allocator_solve(a, &p, &r, &e), 0);
