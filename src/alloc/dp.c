@@ -103,6 +103,13 @@
  *   each job in turn takes its best gain in the room left.  On the
  *   Summit replays one or two counts a job survive (the rescale costs
  *   make the current count a spike), so a row costs C or 2 C, not C W.
+ * - Jobs with the same numbers (current count, bounds, costs and curve;
+ *   no hints) have the same value row: setup() computes it once per such
+ *   type (a job is matched against the last 16 types met), and prune()
+ *   builds each type's hull once and sweeps a segment for all the type's
+ *   jobs at once (the first ones in job order take the last, partial,
+ *   segment).  The tie tolerance is summed from the rows in job order,
+ *   the same double alloc_tie_tol gives.
  * - An instance equal to the last one solved (same numbers, bit for bit)
  *   gets the last answer back: the same status, counts and objective.
  * - Rows of F and B are reused from the last full table solve: F[j][c]
@@ -190,10 +197,19 @@ struct dp {
     size_t *busy; /* keepable jobs among j..nj-1 with cur > 0 */
     size_t busy_cap;
     double vmax_sum; /* sum of the jobs' best values, before pruning */
+    double tol;      /* alloc_tie_tol(p), from the value rows */
+    /* tid[j]: the first job with job j's numbers (same_job), whose value
+     * row, hull and pruning job j shares */
+    size_t *tid, *mult;         /* mult[t]: jobs of type t (t = tid) */
+    size_t *hoff, *lvl, *extra; /* per type: hull in hp, prune's sweep */
+    int *hp;                    /* hull points, by type */
+    double *tphi, *big;         /* per type */
+    size_t tid_cap, mult_cap, hoff_cap, lvl_cap, extra_cap, hp_cap, tphi_cap,
+        big_cap;
     /* prune's scratch: the hull segments and one point per job */
     struct dp_seg *seg;
-    int *at_n, *hull;
-    size_t seg_cap, at_n_cap, hull_cap;
+    int *at_n;
+    size_t seg_cap, at_n_cap;
     double limit;        /* seconds per solve */
     double t0;           /* when the current solve started */
     struct dp_last last; /* the last instance and answer */
@@ -225,6 +241,14 @@ static void dp_destroy(void *state)
         return;
     xfree(d->hi);
     xfree(d->lo);
+    xfree(d->tid);
+    xfree(d->mult);
+    xfree(d->hoff);
+    xfree(d->lvl);
+    xfree(d->extra);
+    xfree(d->hp);
+    xfree(d->tphi);
+    xfree(d->big);
     xfree(d->fw);
     xfree(d->bw);
     xfree(d->keepable);
@@ -243,7 +267,6 @@ static void dp_destroy(void *state)
     xfree(d->phi);
     xfree(d->seg);
     xfree(d->at_n);
-    xfree(d->hull);
     xfree(d->last.jobs);
     xfree(d->last.o);
     xfree(d->last.counts);
@@ -502,11 +525,25 @@ static void derive(struct dp *d)
     d->C = sumhi < (size_t)p->pool ? sumhi : (size_t)p->pool;
 }
 
+/* Whether jobs i and j of p have the same numbers, hence the same value
+ * row. */
+static int same_job(const struct alloc_problem *p, size_t i, size_t j)
+{
+    const struct alloc_job *a = &p->jobs[i], *b = &p->jobs[j];
+
+    return a->cur == b->cur && a->jmin == b->jmin && a->jmax == b->jmax &&
+           !a->h && !b->h && !memcmp(&a->tcup, &b->tcup, sizeof a->tcup) &&
+           !memcmp(&a->tcdw, &b->tcdw, sizeof a->tcdw) &&
+           (a->o == b->o ||
+            !memcmp(a->o, b->o, ((size_t)a->jmax + 1) * sizeof *a->o));
+}
+
 /* Reads p: fills hi, keepable, ksuf, W, C and v.  Returns SOLVE_OPTIMAL
  * or SOLVE_INFEASIBLE (a job without an admissible count). */
 static int setup(struct dp *d, const struct alloc_problem *p)
 {
-    size_t nj = p->n_jobs, W = 1;
+    size_t nj = p->n_jobs, W = 1, recent[16], nrec = 0;
+    double sbig = 0.0;
 
     d->p = p;
     d->nj = nj;
@@ -515,8 +552,19 @@ static int setup(struct dp *d, const struct alloc_problem *p)
     BFS_GROW(d->keepable, d->keep_cap, nj + 1);
     BFS_GROW(d->ksuf, d->ksuf_cap, nj + 1);
     BFS_GROW(d->busy, d->busy_cap, nj + 1);
+    BFS_GROW(d->tid, d->tid_cap, nj + 1);
+    BFS_GROW(d->big, d->big_cap, nj + 1);
     for (size_t j = 0; j < nj; j++) {
         int top = p->jobs[j].jmax < p->pool ? p->jobs[j].jmax : p->pool;
+        d->tid[j] = j;
+        for (size_t r = 0; r < nrec && r < 16; r++)
+            if (same_job(p, recent[r], j))
+                d->tid[j] = recent[r];
+        if (d->tid[j] != j) {
+            d->hi[j] = d->hi[d->tid[j]];
+            continue;
+        }
+        recent[nrec++ % 16] = j;
         d->hi[j] = -1;
         for (int n = top; n >= 0 && d->hi[j] < 0; n--)
             if (alloc_admissible(p, j, n))
@@ -528,18 +576,30 @@ static int setup(struct dp *d, const struct alloc_problem *p)
     }
     d->W = W;
     BFS_GROW(d->v, d->v_cap, nj * W + 1);
-    for (size_t j = 0; j < nj; j++)
+    d->vmax_sum = 0.0;
+    for (size_t j = 0; j < nj; j++) {
+        double m = -HUGE_VAL, big = 0.0;
+        if (d->tid[j] != j) { /* the same numbers as an earlier job */
+            memcpy(&d->v[j * W], &d->v[d->tid[j] * W], W * sizeof *d->v);
+            d->vmax_sum += d->big[j] = d->big[d->tid[j]];
+            continue;
+        }
         for (int n = 0; (size_t)n < W; n++)
             d->v[j * W + (size_t)n] = n <= d->hi[j] && alloc_admissible(p, j, n)
                                           ? alloc_value(p, j, n)
                                           : -HUGE_VAL;
-    d->vmax_sum = 0.0;
-    for (size_t j = 0; j < nj; j++) {
-        double m = -HUGE_VAL;
         for (int n = 0; n <= d->hi[j]; n++)
-            m = val(d, j, n) > m ? val(d, j, n) : m;
+            if (val(d, j, n) != -HUGE_VAL) {
+                m = val(d, j, n) > m ? val(d, j, n) : m;
+                big = fabs(val(d, j, n)) > big ? fabs(val(d, j, n)) : big;
+            }
         d->vmax_sum += m;
+        d->big[j] = big;
     }
+    /* the tie tolerance as alloc_tie_tol computes it, in the same order */
+    for (size_t j = 0; j < nj; j++)
+        sbig += d->big[d->tid[j]];
+    d->tol = ALLOC_TIE_REL * (sbig > 1.0 ? sbig : 1.0);
     derive(d);
     return SOLVE_OPTIMAL;
 }
@@ -658,61 +718,88 @@ static int seg_cmp(const void *a, const void *b)
  * hi, keepable, ksuf, busy and C again. */
 static void prune(struct dp *d, double tol)
 {
-    size_t nj = d->nj, ns = 0, sum = 0, room;
+    size_t nj = d->nj, W = d->W, ns = 0, nh = 0, sum = 0, room;
     double lambda = 0.0, zlb = 0.0, L, delta;
 
     d->zlb = -HUGE_VAL;
-    int *h;
-
     BFS_GROW(d->at_n, d->at_n_cap, nj + 1);
-    BFS_GROW(d->hull, d->hull_cap, d->W + 1);
-    h = d->hull;
-    /* each job's upper hull of (n, v(n)) over its admissible counts
-     * (monotone chain), as segments; the job starts at its smallest
+    BFS_GROW(d->mult, d->mult_cap, nj + 1);
+    BFS_GROW(d->hoff, d->hoff_cap, nj + 1);
+    BFS_GROW(d->lvl, d->lvl_cap, nj + 1);
+    BFS_GROW(d->extra, d->extra_cap, nj + 1);
+    BFS_GROW(d->tphi, d->tphi_cap, nj + 1);
+    memset(d->mult, 0, nj * sizeof *d->mult);
+    for (size_t j = 0; j < nj; j++)
+        d->mult[d->tid[j]]++;
+    /* each type's upper hull of (n, v(n)) over its admissible counts
+     * (monotone chain), as segments; its jobs start at its smallest
      * admissible count */
-    for (size_t j = 0; j < nj; j++) {
+    for (size_t t = 0; t < nj; t++) {
         size_t top = 0;
-        for (int n = 0; n <= d->hi[j]; n++) {
-            double vn = val(d, j, n);
+        int *h;
+        if (d->tid[t] != t)
+            continue;
+        BFS_GROW(d->hp, d->hp_cap, nh + W + 1);
+        h = &d->hp[nh];
+        for (int n = 0; n <= d->hi[t]; n++) {
+            double vn = val(d, t, n);
             if (vn == -HUGE_VAL)
                 continue;
             while (top >= 2) {
                 int a = h[top - 2], b = h[top - 1];
-                double va = val(d, j, a), vb = val(d, j, b);
+                double va = val(d, t, a), vb = val(d, t, b);
                 if ((vb - va) * (double)(n - b) > (vn - vb) * (double)(b - a))
                     break;
                 top--; /* b is on or below the chord from a to n */
             }
             h[top++] = n;
         }
-        d->at_n[j] = h[0];
-        sum += (size_t)h[0];
+        d->hoff[t] = nh;
+        d->lvl[t] = d->extra[t] = 0;
+        sum += d->mult[t] * (size_t)h[0];
         BFS_GROW(d->seg, d->seg_cap, ns + top);
         for (size_t i = 1; i < top; i++) {
             struct dp_seg *sg = &d->seg[ns++];
             sg->len = h[i] - h[i - 1];
-            sg->slope = (val(d, j, h[i]) - val(d, j, h[i - 1])) / sg->len;
-            sg->job = j;
+            sg->slope = (val(d, t, h[i]) - val(d, t, h[i - 1])) / sg->len;
+            sg->job = t;
             sg->n = h[i];
         }
+        nh += top;
     }
     if (sum > d->C)
         return; /* no start: leave the instance as it is */
     room = d->C - sum;
-    /* the fractional knapsack over the segments, steepest first: lambda is
-     * the slope of the first that does not fit (0 when all positive ones
-     * fit), and the segments taken give an allocation */
+    /* the fractional knapsack over the segments, steepest first, each
+     * taken by every job of its type in turn: lambda is the slope of the
+     * first that does not fit (0 when all positive ones fit), and the
+     * segments taken give an allocation.  Any lambda >= 0 and any
+     * feasible allocation make a valid test, so a segment out of its
+     * hull's order (rounding) just ends the sweep. */
     qsort(d->seg, ns, sizeof *d->seg, seg_cmp);
     for (size_t i = 0; i < ns; i++) {
         const struct dp_seg *sg = &d->seg[i];
+        size_t t = sg->job, len = (size_t)sg->len;
         if (!(sg->slope > 0.0))
             break;
-        if ((size_t)sg->len > room) {
+        if (sg->n != d->hp[d->hoff[t] + d->lvl[t] + 1] ||
+            len * d->mult[t] > room) {
+            d->extra[t] =
+                sg->n == d->hp[d->hoff[t] + d->lvl[t] + 1] ? room / len : 0;
+            room -= d->extra[t] * len;
             lambda = sg->slope;
             break;
         }
-        d->at_n[sg->job] = sg->n;
-        room -= (size_t)sg->len;
+        d->lvl[t]++;
+        room -= len * d->mult[t];
+    }
+    for (size_t j = 0; j < nj; j++) {
+        size_t t = d->tid[j], at = d->hoff[t] + d->lvl[t];
+        if (d->extra[t] > 0) { /* the first jobs of the type take one more */
+            d->extra[t]--;
+            at++;
+        }
+        d->at_n[j] = d->hp[at];
     }
     /* the room left: each job in turn takes its best gain within it */
     for (size_t j = 0; j < nj && room > 0; j++) {
@@ -725,22 +812,26 @@ static void prune(struct dp *d, double tol)
     }
     L = lambda * (double)d->C;
     for (size_t j = 0; j < nj; j++) {
-        double phi = -HUGE_VAL;
+        size_t t = d->tid[j];
+        if (t == j) {
+            d->tphi[t] = -HUGE_VAL;
+            for (int n = 0; n <= d->hi[t]; n++)
+                if (val(d, t, n) - lambda * n > d->tphi[t])
+                    d->tphi[t] = val(d, t, n) - lambda * n;
+        }
         zlb += val(d, j, d->at_n[j]);
-        for (int n = 0; n <= d->hi[j]; n++)
-            if (val(d, j, n) - lambda * n > phi)
-                phi = val(d, j, n) - lambda * n;
-        L += phi;
+        L += d->tphi[t];
     }
     delta = L - zlb + 3.0 * tol;
     d->zlb = zlb;
     for (size_t j = 0; j < nj; j++) {
-        double phi = -HUGE_VAL, *vj = &d->v[j * d->W];
+        double *vj = &d->v[j * W];
+        if (d->tid[j] != j) { /* its type's row, pruned already */
+            memcpy(vj, &d->v[d->tid[j] * W], W * sizeof *vj);
+            continue;
+        }
         for (int n = 0; n <= d->hi[j]; n++)
-            if (vj[n] - lambda * n > phi)
-                phi = vj[n] - lambda * n;
-        for (int n = 0; n <= d->hi[j]; n++)
-            if (vj[n] != -HUGE_VAL && phi - (vj[n] - lambda * n) > delta)
+            if (vj[n] != -HUGE_VAL && d->tphi[j] - (vj[n] - lambda * n) > delta)
                 vj[n] = -HUGE_VAL;
     }
     derive(d);
@@ -967,7 +1058,7 @@ static int dp_solve(void *state, const struct alloc_problem *p,
     } else {
         status = setup(d, p);
         if (status == SOLVE_OPTIMAL) {
-            double tol = alloc_tie_tol(p);
+            double tol = d->tol;
             if (shortcut(d, tol, res->counts))
                 res->objective = res->bound = alloc_objective(p, res->counts);
             else {
