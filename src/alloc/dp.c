@@ -118,13 +118,21 @@
  *   rows up to the first job whose value row changed (bit for bit) and
  *   B's rows after the last one are the doubles a recomputation would
  *   give.  A solve stopped early (time, memory) leaves nothing to reuse.
- * - B's rows are narrowed as they are made (narrow()): once F is
- *   complete, a cell of B whose value plus the best prefix beside it is
- *   below zlb - 3 tol (zlb prune()'s feasible value, <= z*) is no alive
- *   cell, nor on the best completion of one, so it is dropped and the
- *   row's window shrinks to the cells left.  On the Summit replays the
- *   later-admitted idle jobs would otherwise make B's rows C wide.  Narrowed
- *   rows depend on F, so B's rows are then not reused.
+ * - F's rows are narrowed as they are made (narrow_f()): a cell whose
+ *   reduced loss, sum_{i<j} phi_i - (F[j][c] - lambda c), exceeds prune's
+ *   bound delta lies on no allocation of value >= zlb - 3 tol, nor does
+ *   any prefix of such an allocation lose more, so the cell is dropped
+ *   and the row's window shrinks to the cells left.  Then B's rows, once
+ *   F is complete (narrow()): a cell of B whose value plus the best
+ *   prefix beside it is below zlb - 3 tol (zlb prune()'s feasible value,
+ *   <= z*) is no alive cell, nor on the best completion of one, so it is
+ *   dropped likewise.  Every cell of an allocation within 2 tol of z*
+ *   stays, with the value of its best prefix and of its best completion,
+ *   so such cells stay alive and choose() sees the same tie set.  On the
+ *   Summit replays the idle jobs would otherwise make the
+ *   rows C wide.  Narrowed rows depend on prune's numbers, so rows are
+ *   then not reused.
+ * - The shortcut, like setup, looks at one job per type.
  */
 #include "config.h"
 
@@ -214,11 +222,12 @@ struct dp {
     double t0;           /* when the current solve started */
     struct dp_last last; /* the last instance and answer */
     /* the value rows F and B were last computed from, for row reuse */
-    int rows_ok; /* F and B complete for pv, pnj, pC */
-    int b_ok;    /* and B's rows not narrowed (narrow()) */
-    double zlb;  /* prune's feasible value, -HUGE_VAL when none */
-    double *pv;  /* pnj x pW, a copy of v */
-    int *phi;    /* pnj, a copy of hi */
+    int rows_ok;          /* F and B complete for pv, pnj, pC */
+    int b_ok;             /* and F's and B's rows not narrowed (narrow()) */
+    double zlb;           /* prune's feasible value, -HUGE_VAL when none */
+    double lambda, delta; /* prune's price and loss bound */
+    double *pv;           /* pnj x pW, a copy of v */
+    int *phi;             /* pnj, a copy of hi */
     size_t pnj, pW, pC, pv_cap, phi_cap;
 };
 
@@ -622,25 +631,64 @@ static int too_big(const struct dp *d, size_t n, struct bfs_error *e)
  * DP_MAX_CELLS cells. */
 static int size_tables(struct dp *d, struct bfs_error *e)
 {
-    size_t nj = d->nj, nF;
+    size_t nj = d->nj;
 
     BFS_GROW(d->fw, d->fw_cap, nj + 1);
     BFS_GROW(d->bw, d->bw_cap, nj + 1);
     d->fw[0] = (struct dp_win){0, 0, 0};
-    for (size_t j = 0; j < nj; j++) {
-        const struct dp_win *a = &d->fw[j];
-        struct dp_win *b = &d->fw[j + 1];
-        b->lo = a->lo + (size_t)d->lo[j];
-        b->hi =
-            a->hi + (size_t)d->hi[j] < d->C ? a->hi + (size_t)d->hi[j] : d->C;
-        b->off = a->off + win_len(a);
-    }
-    nF = d->fw[nj].off + win_len(&d->fw[nj]);
-    if (nF > DP_MAX_CELLS)
-        return too_big(d, nF, e);
-    BFS_GROW(d->F, d->F_cap, nF);
+    BFS_GROW(d->F, d->F_cap, 1);
     BFS_GROW(d->pf, d->pf_cap, d->C + 1);
+    (void)e;
     return 0;
+}
+
+/* Sets the window of F's row j + 1 from row j's (which narrow_f() may
+ * have shrunk) and makes room for it after row j's cells.  Returns 0, or
+ * BFS_ERANGE (in e) past DP_MAX_CELLS cells. */
+static int f_window(struct dp *d, size_t j, struct bfs_error *e)
+{
+    const struct dp_win *a = &d->fw[j];
+    struct dp_win *b = &d->fw[j + 1];
+    size_t n;
+
+    b->lo = a->lo + (size_t)d->lo[j];
+    b->hi = a->hi + (size_t)d->hi[j] < d->C ? a->hi + (size_t)d->hi[j] : d->C;
+    b->off = a->off + win_len(a);
+    n = b->off + win_len(b);
+    if (n > DP_MAX_CELLS)
+        return too_big(d, n, e);
+    BFS_GROW(d->F, d->F_cap, n + 1);
+    return 0;
+}
+
+/* Kills the cells of F's row j whose reduced loss (prune(): sum_{i<j}
+ * phi_i - (F - lambda c)) exceeds delta, and narrows the row's window to
+ * the cells left.  phi is sum_{i<j} phi_i.  A cell on an allocation of
+ * value >= zlb - 3 tol, and the best prefix of such a cell and its
+ * prefixes, have a loss <= delta and stay, with their values. */
+static void narrow_f(struct dp *d, size_t j, double phi)
+{
+    struct dp_win *fj = &d->fw[j];
+    double *Fj = &d->F[fj->off];
+    size_t first = DEAD, last = 0;
+
+    for (size_t c = fj->lo; c <= fj->hi; c++) {
+        double x = Fj[c - fj->lo];
+        if (x == -HUGE_VAL || phi - (x - d->lambda * (double)c) > d->delta) {
+            Fj[c - fj->lo] = -HUGE_VAL;
+            continue;
+        }
+        first = first == DEAD ? c : first;
+        last = c;
+    }
+    if (first == DEAD) {
+        fj->lo = 1; /* empty */
+        fj->hi = 0;
+        return;
+    }
+    fj->off += first - fj->lo;
+    fj->lo = first;
+    fj->hi = last;
 }
 
 /* Sets the window of B's row j from row j + 1's (which narrow() may have
@@ -684,6 +732,11 @@ static int shortcut(const struct dp *d, double tol, int *counts)
     for (size_t j = 0; j < d->nj; j++) {
         double best = -HUGE_VAL, next = -HUGE_VAL;
         int b = -1;
+        if (d->tid[j] != j) { /* its type's, which passed */
+            counts[j] = counts[d->tid[j]];
+            sum += (size_t)counts[j];
+            continue;
+        }
         for (int n = 0; n <= d->hi[j]; n++) {
             double vn = val(d, j, n);
             if (vn > best) {
@@ -824,6 +877,8 @@ static void prune(struct dp *d, double tol)
     }
     delta = L - zlb + 3.0 * tol;
     d->zlb = zlb;
+    d->lambda = lambda;
+    d->delta = delta;
     for (size_t j = 0; j < nj; j++) {
         double *vj = &d->v[j * W];
         if (d->tid[j] != j) { /* its type's row, pruned already */
@@ -984,13 +1039,14 @@ static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
 
     size_t f0 = 0, b0 = d->nj; /* F rows 0..f0, B rows b0..nj reused */
     size_t nB;
+    double phi = 0.0; /* sum of phi over the jobs in F's row */
 
     if (rc) {
         d->rows_ok = 0;
         return rc;
     }
     if (d->rows_ok && d->pnj == d->nj && d->pC == d->C) {
-        while (f0 < d->nj && same_row(d, f0))
+        while (d->b_ok && f0 < d->nj && same_row(d, f0))
             f0++;
         while (d->b_ok && b0 > 0 && same_row(d, b0 - 1))
             b0--;
@@ -1005,7 +1061,16 @@ static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
     for (size_t j = f0; j < d->nj; j++) {
         if (out_of_time(d))
             return incumbent(d, HUGE_VAL, res);
+        rc = f_window(d, j, e);
+        if (rc) {
+            d->rows_ok = 0;
+            return rc;
+        }
         extend(d, d->F, &d->fw[j], &d->fw[j + 1], j);
+        if (d->zlb != -HUGE_VAL) {
+            phi += d->tphi[d->tid[j]];
+            narrow_f(d, j + 1, phi);
+        }
     }
     for (size_t j = b0; j-- > 0;) {
         if (out_of_time(d))
