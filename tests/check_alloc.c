@@ -843,10 +843,15 @@ START_TEST(test_dp_many_identical)
 END_TEST
 
 /* Past its memory bound dp refuses the instance with BFS_ERANGE and a
- * message, without allocating: 4,000 jobs of up to 8 nodes on 5,000
- * need tables of 4,001 x 5,001 = 20 million entries (the bound is
- * 2^24 = 16.8 million); their best counts (8 each) do not fit, so the
- * shortcut does not apply. */
+ * message, without allocating: 4,000 idle jobs of up to 8 nodes on
+ * 5,000, each worth 10 n on n nodes.  Every count lies on the jobs'
+ * hull (one segment of slope 10, which does not fit: 32,000 > 5,000
+ * nodes), so reduced-cost fixing drops nothing, every job keeps counts
+ * 0..8, and F's row j spans cells 0..min(5000, 8 j): summed over the
+ * rows, 4,001 x 5,001 less the triangle of the first 625 rows (625 x
+ * 5,000 / 2), 18.4 million cells, past the bound of 2^24 = 16.8
+ * million.  Their best counts (8 each) do not fit, so the shortcut does
+ * not apply. */
 START_TEST(test_dp_memory_bound)
 {
     static double o[9];
@@ -859,7 +864,7 @@ START_TEST(test_dp_memory_bound)
     static int n[4000];
 
     for (int k = 1; k <= 8; k++)
-        o[k] = o[k - 1] + 10.0 / k;
+        o[k] = k;
     for (int j = 0; j < 4000; j++)
         jobs[j] = (struct alloc_job){.cur = 0, .jmin = 1, .jmax = 8, .o = o};
     memset(&r, 0, sizeof r);
@@ -869,8 +874,11 @@ START_TEST(test_dp_memory_bound)
     ck_assert_msg(strstr(e.msg, "4000 jobs on 5000 nodes") &&
                       strstr(e.msg, "--max-jobs"),
                   "%s", e.msg);
-    /* the same allocator still solves what fits: 2,000 jobs on 4,000
-     * nodes, where the pool holds every job's 8 but not 2,000 x 8 */
+    /* the same allocator still solves what fits: 2,000 jobs of concave
+     * curves on 4,000 nodes, where the pool holds every job's 8 but not
+     * 2,000 x 8 */
+    for (int k = 1; k <= 8; k++)
+        o[k] = o[k - 1] + 10.0 / k;
     p.n_jobs = 2000;
     p.pool = 4000;
     ck_assert_int_eq(allocator_solve(a, &p, &r, &e), 0);
@@ -991,6 +999,37 @@ START_TEST(test_dp_rows_reused)
 }
 END_TEST
 
+/* Reduced-cost fixing on instances like the Summit replays: every job
+ * runs one ShuffleNet-like curve, linear between counts 1, 2, 4 and 8
+ * and then flat (so multisets of counts tie: 4 + 8 against 6 + 6), with
+ * the replay's costs (Tcup 18 s, Tcdw 12 s, Tfwd 10 s) and random
+ * current counts, some jobs with Jmin 2 or holding fewer nodes than it;
+ * the pool is random.  dp drops the counts of high reduced cost before
+ * its tables; brute force, which sees every count, judges the answer. */
+START_TEST(test_dp_pruned)
+{
+    static const double knot[] = {0,       2831,    5259,    7623.5, 9988,
+                                  12585.8, 15183.6, 17781.4, 20379.2};
+    struct allocator *a = method_allocator(0);
+    struct inst in;
+
+    for (int s = 0; s < 400; s++) {
+        unsigned seed = 31000 + (unsigned)s * 7919u;
+        gen(&in, seed, MAXJ, MAXN, 0);
+        in.p.tfwd = 10;
+        for (size_t j = 0; j < in.p.n_jobs; j++) {
+            struct alloc_job *jb = &in.jobs[j];
+            jb->tcup = 18;
+            jb->tcdw = 12;
+            for (int n = 0; n <= jb->jmax; n++)
+                in.o[j][n] = knot[n < 8 ? n : 8];
+        }
+        check_one(a, 0, &in.p, seed);
+    }
+    allocator_free(a);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("alloc");
@@ -1016,6 +1055,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_dp_memory_bound);
     tcase_add_test(tc, test_dp_time_limit);
     tcase_add_test(tc, test_dp_rows_reused);
+    tcase_add_test(tc, test_dp_pruned);
     suite_add_tcase(s, tc);
     return s;
 }

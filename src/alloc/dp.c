@@ -56,11 +56,16 @@
  * keeps nothing is dead.  1,000 idle identical jobs on 64 nodes: at most
  * 65 entries a cell, where it held 1,001 (520 MB).
  *
- * Memory bound.  F and B (doubles), the cell offsets (size_t) and keep
- * ranges (two uint32_t) take 4 x 8 (J+1)(C+1) bytes, J x C the jobs and
- * node budget, and are limited to DP_MAX_CELLS cells (4 x 128 MiB); G is
- * limited to DP_MAX_CELLS entries (128 MiB).  Past either bound the solve
- * is refused with BFS_ERANGE and a message, not an abort.
+ * Memory bound.  A row of F or B is stored only over its window, the
+ * cells that can be finite: F's row j + 1 spans row j's window shifted by
+ * job j's smallest to largest admissible count, within C (B's row j
+ * likewise from row j + 1), so a table holds at most (J+1)(C+1) cells,
+ * J x C the jobs and node budget, and far fewer when the jobs' counts
+ * are few (after prune()).  F, B (doubles), the cell offsets (size_t) and
+ * keep ranges (two uint32_t, both over B's windows) are limited to
+ * DP_MAX_CELLS cells per table (4 x 128 MiB); G is limited to
+ * DP_MAX_CELLS entries (128 MiB).  Past either bound the solve is
+ * refused with BFS_ERANGE and a message, not an abort.
 
  * Time limit.  The row loops check the clock (the allocator options'
  * time_limit); past it the solve stops and returns its incumbent, every
@@ -82,6 +87,29 @@
  *   count and each best beats the job's next best by more than the
  *   tolerance plus a rounding slack, the answer is the vector of bests,
  *   without a table.
+ * - Reduced-cost fixing (prune()) before the tables: for any lambda >= 0
+ *   and any feasible n (sum n_i <= C), sum v_i(n_i) <= lambda C + sum_i
+ *   (v_i(n_i) - lambda n_i), so with phi_i = max_n v_i(n) - lambda n and
+ *   the losses l_i(n) = phi_i - (v_i(n) - lambda n) >= 0, every n of value
+ *   >= z* - tol >= zlb - tol (zlb the value of any feasible allocation)
+ *   has sum_i l_i(n_i) <= L - zlb + tol, L = lambda C + sum phi_i the
+ *   Lagrangian bound: no count of loss above that is used by an
+ *   allocation of the tie set, nor by the optimum.  Such counts are
+ *   dropped (made inadmissible) and the rest runs on the smaller
+ *   instance, which has the same z* and the same tie set, hence the same
+ *   answer.  The margin is 3 tol (one more than needed, for rounding).
+ *   lambda is the slope at which the fractional knapsack over the jobs'
+ *   upper hulls fills C, and zlb the value of its integral part after
+ *   each job in turn takes its best gain in the room left.  On the
+ *   Summit replays one or two counts a job survive (the rescale costs
+ *   make the current count a spike), so a row costs C or 2 C, not C W.
+ * - Jobs with the same numbers (current count, bounds, costs and curve;
+ *   no hints) have the same value row: setup() computes it once per such
+ *   type (a job is matched against the last 16 types met), and prune()
+ *   builds each type's hull once and sweeps a segment for all the type's
+ *   jobs at once (the first ones in job order take the last, partial,
+ *   segment).  The tie tolerance is summed from the rows in job order,
+ *   the same double alloc_tie_tol gives.
  * - An instance equal to the last one solved (same numbers, bit for bit)
  *   gets the last answer back: the same status, counts and objective.
  * - Rows of F and B are reused from the last full table solve: F[j][c]
@@ -90,6 +118,21 @@
  *   rows up to the first job whose value row changed (bit for bit) and
  *   B's rows after the last one are the doubles a recomputation would
  *   give.  A solve stopped early (time, memory) leaves nothing to reuse.
+ * - F's rows are narrowed as they are made (narrow_f()): a cell whose
+ *   reduced loss, sum_{i<j} phi_i - (F[j][c] - lambda c), exceeds prune's
+ *   bound delta lies on no allocation of value >= zlb - 3 tol, nor does
+ *   any prefix of such an allocation lose more, so the cell is dropped
+ *   and the row's window shrinks to the cells left.  Then B's rows, once
+ *   F is complete (narrow()): a cell of B whose value plus the best
+ *   prefix beside it is below zlb - 3 tol (zlb prune()'s feasible value,
+ *   <= z*) is no alive cell, nor on the best completion of one, so it is
+ *   dropped likewise.  Every cell of an allocation within 2 tol of z*
+ *   stays, with the value of its best prefix and of its best completion,
+ *   so such cells stay alive and choose() sees the same tie set.  On the
+ *   Summit replays the idle jobs would otherwise make the
+ *   rows C wide.  Narrowed rows depend on prune's numbers, so rows are
+ *   then not reused.
+ * - The shortcut, like setup, looks at one job per type.
  */
 #include "config.h"
 
@@ -126,18 +169,34 @@ struct dp_last {
     size_t jobs_cap, o_cap, counts_cap;
 };
 
+/* The stretch of one table row that can be finite: cells lo..hi (none
+ * when lo > hi), stored from offset off of the table. */
+struct dp_win {
+    size_t lo, hi, off;
+};
+
+/* A segment of a job's upper hull: from count n - len to n. */
+struct dp_seg {
+    double slope;
+    size_t job;
+    int n, len;
+};
+
 /* The tables, kept between solves so that a replay allocates them once. */
 struct dp {
     const struct alloc_problem *p;
-    size_t nj, C, W;     /* jobs, node budget, widest count range (max hi+1) */
-    int *hi;             /* largest admissible count per job */
+    size_t nj, C, W; /* jobs, node budget, widest count range (max hi+1) */
+    int *hi;         /* largest admissible count per job */
+    int *lo;         /* smallest admissible count per job */
+    struct dp_win *fw, *bw; /* nj+1: the windows of F's and B's rows */
+    size_t lo_cap, fw_cap, bw_cap;
     int *keepable;       /* cur is admissible */
     size_t *ksuf;        /* keepable jobs among j..nj-1 */
     double *v;           /* v[j * W + n], -HUGE_VAL when inadmissible */
-    double *F, *B;       /* (nj+1) x (C+1) */
+    double *F, *B;       /* the rows' windows, one after the other */
     double *pf;          /* C+1: prefix maxima of one row of F */
-    size_t *at;          /* (nj+1) x (C+1): offset of the cell's k-row in G */
-    uint32_t *klo, *khi; /* (nj+1) x (C+1): the keep counts stored */
+    size_t *at;          /* as B: offset of the cell's k-row in G */
+    uint32_t *klo, *khi; /* as B: the keep counts stored */
     double *row;         /* ksuf[0]+1: one cell's row being filled */
     size_t klo_cap, khi_cap, row_cap;
     double *G; /* alive cells' rows, ksuf[j]+1 entries each */
@@ -145,13 +204,30 @@ struct dp {
         G_cap;
     size_t *busy; /* keepable jobs among j..nj-1 with cur > 0 */
     size_t busy_cap;
+    double vmax_sum; /* sum of the jobs' best values, before pruning */
+    double tol;      /* alloc_tie_tol(p), from the value rows */
+    /* tid[j]: the first job with job j's numbers (same_job), whose value
+     * row, hull and pruning job j shares */
+    size_t *tid, *mult;         /* mult[t]: jobs of type t (t = tid) */
+    size_t *hoff, *lvl, *extra; /* per type: hull in hp, prune's sweep */
+    int *hp;                    /* hull points, by type */
+    double *tphi, *big;         /* per type */
+    size_t tid_cap, mult_cap, hoff_cap, lvl_cap, extra_cap, hp_cap, tphi_cap,
+        big_cap;
+    /* prune's scratch: the hull segments and one point per job */
+    struct dp_seg *seg;
+    int *at_n;
+    size_t seg_cap, at_n_cap;
     double limit;        /* seconds per solve */
     double t0;           /* when the current solve started */
     struct dp_last last; /* the last instance and answer */
     /* the value rows F and B were last computed from, for row reuse */
-    int rows_ok; /* F and B complete for pv, pnj, pC */
-    double *pv;  /* pnj x pW, a copy of v */
-    int *phi;    /* pnj, a copy of hi */
+    int rows_ok;          /* F and B complete for pv, pnj, pC */
+    int b_ok;             /* and F's and B's rows not narrowed (narrow()) */
+    double zlb;           /* prune's feasible value, -HUGE_VAL when none */
+    double lambda, delta; /* prune's price and loss bound */
+    double *pv;           /* pnj x pW, a copy of v */
+    int *phi;             /* pnj, a copy of hi */
     size_t pnj, pW, pC, pv_cap, phi_cap;
 };
 
@@ -173,6 +249,17 @@ static void dp_destroy(void *state)
     if (!d)
         return;
     xfree(d->hi);
+    xfree(d->lo);
+    xfree(d->tid);
+    xfree(d->mult);
+    xfree(d->hoff);
+    xfree(d->lvl);
+    xfree(d->extra);
+    xfree(d->hp);
+    xfree(d->tphi);
+    xfree(d->big);
+    xfree(d->fw);
+    xfree(d->bw);
     xfree(d->keepable);
     xfree(d->ksuf);
     xfree(d->busy);
@@ -187,6 +274,8 @@ static void dp_destroy(void *state)
     xfree(d->G);
     xfree(d->pv);
     xfree(d->phi);
+    xfree(d->seg);
+    xfree(d->at_n);
     xfree(d->last.jobs);
     xfree(d->last.o);
     xfree(d->last.counts);
@@ -206,13 +295,27 @@ static size_t kbase(const struct dp *d, size_t j, size_t c)
     return d->ksuf[j] > free ? d->ksuf[j] - free : 0;
 }
 
+/* The number of cells of window w. */
+static size_t win_len(const struct dp_win *w)
+{
+    return w->lo <= w->hi ? w->hi - w->lo + 1 : 0;
+}
+
+/* The index of cell c of window w's row in its table, DEAD when c is
+ * outside the window. */
+static size_t win_at(const struct dp_win *w, size_t c)
+{
+    return c >= w->lo && c <= w->hi ? w->off + c - w->lo : DEAD;
+}
+
 /* G[j][c][k], -HUGE_VAL for a dead cell or k outside the cell's stored
  * keep counts. */
 static double g_at(const struct dp *d, size_t j, size_t c, size_t k)
 {
-    size_t cell = j * (d->C + 1) + c;
+    size_t cell = win_at(&d->bw[j], c);
 
-    if (d->at[cell] == DEAD || k < d->klo[cell] || k > d->khi[cell])
+    if (cell == DEAD || d->at[cell] == DEAD || k < d->klo[cell] ||
+        k > d->khi[cell])
         return -HUGE_VAL;
     return d->G[d->at[cell] + k - d->klo[cell]];
 }
@@ -223,36 +326,36 @@ static int out_of_time(const struct dp *d)
     return bfs_now() - d->t0 > d->limit;
 }
 
-/* Fills one row of F (forward, dir > 0: row j+1 from row j) or of B
- * (backward: row j from row j+1) with job j's choices.  reach is the
- * last cell of the source row that can be finite (the summed largest
- * counts of the jobs already in it, at most C); returns the new row's. */
-static size_t extend(const struct dp *d, double *T, size_t j, int dir,
-                     size_t reach)
+/* Fills one row of a table T (F or B), of window wt, from the row of
+ * window wf with job j's choices: T[c] = max_n v_j(n) + T'[c - n]. */
+static void extend(const struct dp *d, double *T, const struct dp_win *wf,
+                   const struct dp_win *wt, size_t j)
 {
-    const double *restrict from = &T[(dir > 0 ? j : j + 1) * (d->C + 1)];
-    double *restrict to = &T[(dir > 0 ? j + 1 : j) * (d->C + 1)];
     const double *vj = &d->v[j * d->W];
     size_t hi = (size_t)d->hi[j];
-    size_t top = reach + hi < d->C ? reach + hi : d->C;
 
-    for (size_t c = 0; c <= d->C; c++)
-        to[c] = -HUGE_VAL;
+    for (size_t c = wt->lo; c <= wt->hi; c++)
+        T[wt->off + c - wt->lo] = -HUGE_VAL;
+    if (wf->lo > wf->hi)
+        return;
     /* n outside, c inside: for each c the candidates still come in
      * increasing n and win only when strictly greater, as in the
      * textbook order, so each cell gets the same double. */
     for (size_t n = 0; n <= hi; n++) {
         double vn = vj[n];
-        size_t end = reach + n < top ? reach + n : top;
-        const double *restrict src = from - n;
-        if (vn == -HUGE_VAL)
+        size_t c0 = wf->lo + n, c1 = wf->hi + n < wt->hi ? wf->hi + n : wt->hi;
+        double *restrict dst;
+        const double *restrict src;
+        if (vn == -HUGE_VAL || c0 > c1)
             continue;
-        for (size_t c = n; c <= end; c++) {
-            double s = vn + src[c];
-            to[c] = s > to[c] ? s : to[c];
+        /* c0 >= wt->lo: wt->lo = wf->lo + lo_j, and n >= lo_j */
+        dst = &T[wt->off + c0 - wt->lo];
+        src = &T[wf->off];
+        for (size_t i = 0; i <= c1 - c0; i++) {
+            double x = vn + src[i];
+            dst[i] = x > dst[i] ? x : dst[i];
         }
     }
-    return top;
 }
 
 /* Fills G from the last job back to the first, on the alive cells, and
@@ -262,46 +365,73 @@ static size_t extend(const struct dp *d, double *T, size_t j, int dir,
  * time ran out, or BFS_ERANGE (in e) when G exceeds its bound. */
 static int fill(struct dp *d, double thr, struct bfs_error *e)
 {
-    size_t w = d->C + 1, nG = 0;
+    size_t nG = 0;
 
     BFS_GROW(d->row, d->row_cap, d->ksuf[0] + 1);
     for (size_t j = d->nj + 1; j-- > 0;) {
-        const double *Fj = &d->F[j * w], *Bj = &d->B[j * w];
+        const struct dp_win *fj = &d->fw[j], *bj = &d->bw[j];
+        const double *Fj = &d->F[fj->off];
         double m = -HUGE_VAL, *row = d->row;
         size_t K = d->ksuf[j];
         if (out_of_time(d))
             return 1;
-        for (size_t c = 0; c < w; c++)
-            d->pf[c] = m = Fj[c] > m ? Fj[c] : m;
-        for (size_t c = 0; c < w; c++) {
-            double pre = d->pf[d->C - c], cut = thr - pre;
-            size_t kb = kbase(d, j, c), lo, hi, cell = j * w + c;
+        for (size_t i = 0; i < win_len(fj); i++)
+            d->pf[i] = m = Fj[i] > m ? Fj[i] : m;
+        for (size_t c = bj->lo; c <= bj->hi; c++) {
+            size_t room = d->C - c, cell = bj->off + c - bj->lo;
+            double pre = fj->lo > fj->hi || room < fj->lo
+                             ? -HUGE_VAL
+                             : d->pf[(room < fj->hi ? room : fj->hi) - fj->lo];
+            double cut = thr - pre, bc = d->B[cell];
+            size_t kb = kbase(d, j, c), lo, hi, ulo = 0, uhi = 0;
             d->at[cell] = DEAD;
-            if (Bj[c] == -HUGE_VAL || pre == -HUGE_VAL || pre + Bj[c] < thr)
+            if (bc == -HUGE_VAL || pre == -HUGE_VAL || pre + bc < thr)
                 continue;
-            for (size_t k = kb; k <= K; k++)
-                row[k] = j == d->nj && c == 0 ? 0.0 : -HUGE_VAL;
-            for (int n = 0; j < d->nj && n <= d->hi[j] && (size_t)n <= c; n++) {
-                double vn = val(d, j, n);
-                size_t keep = d->keepable[j] && n == d->p->jobs[j].cur;
-                size_t src = cell + w - (size_t)n, k0, k1;
-                const double *g;
-                if (vn == -HUGE_VAL || d->at[src] == DEAD)
-                    continue;
-                g = &d->G[d->at[src]];
-                k0 = d->klo[src] + keep > kb ? d->klo[src] + keep : kb;
-                k1 = d->khi[src] + keep < K ? d->khi[src] + keep : K;
-                for (size_t k = k0; k <= k1; k++) {
-                    double gk = g[k - keep - d->klo[src]];
-                    if (gk != -HUGE_VAL && vn + gk > row[k])
-                        row[k] = vn + gk;
+            /* the keep counts the sources reach, ulo..uhi: the row is
+             * -HUGE_VAL elsewhere (row nj's one cell: keep count 0) */
+            row[0] = 0.0;
+            for (int pass = 0; pass < 2 && j < d->nj; pass++) {
+                if (pass == 1) {
+                    if (ulo > uhi)
+                        break;
+                    for (size_t k = ulo; k <= uhi; k++)
+                        row[k] = -HUGE_VAL;
+                } else {
+                    ulo = K + 1; /* none yet */
+                    uhi = 0;
+                }
+                for (int n = 0; n <= d->hi[j] && (size_t)n <= c; n++) {
+                    double vn = val(d, j, n);
+                    size_t keep = d->keepable[j] && n == d->p->jobs[j].cur;
+                    size_t src, k0, k1;
+                    const double *g;
+                    if (vn == -HUGE_VAL)
+                        continue;
+                    src = win_at(&d->bw[j + 1], c - (size_t)n);
+                    if (src == DEAD || d->at[src] == DEAD)
+                        continue;
+                    g = &d->G[d->at[src]];
+                    k0 = d->klo[src] + keep > kb ? d->klo[src] + keep : kb;
+                    k1 = d->khi[src] + keep < K ? d->khi[src] + keep : K;
+                    if (pass == 0) {
+                        if (k0 <= k1) {
+                            ulo = k0 < ulo ? k0 : ulo;
+                            uhi = k1 > uhi ? k1 : uhi;
+                        }
+                        continue;
+                    }
+                    for (size_t k = k0; k <= k1; k++) {
+                        double gk = g[k - keep - d->klo[src]];
+                        if (gk != -HUGE_VAL && vn + gk > row[k])
+                            row[k] = vn + gk;
+                    }
                 }
             }
-            for (lo = kb; lo <= K && !(row[lo] >= cut); lo++)
+            for (lo = ulo; lo <= uhi && !(row[lo] >= cut); lo++)
                 ;
-            if (lo > K)
+            if (lo > uhi)
                 continue; /* nothing near the best passes here */
-            for (hi = K; !(row[hi] >= cut); hi--)
+            for (hi = uhi; !(row[hi] >= cut); hi--)
                 ;
             if (hi - lo + 1 > DP_MAX_CELLS - nG)
                 return bfs_fail(
@@ -328,24 +458,31 @@ static int fill(struct dp *d, double thr, struct bfs_error *e)
 static int choose(const struct dp *d, double tol, int *counts)
 {
     double zmax = -HUGE_VAL, target;
-    size_t S = 0, Kb = 0, K = d->ksuf[0];
+    size_t S = 0, Kb = 0;
     int found = 0;
+    const struct dp_win *w0 = &d->bw[0];
 
-    for (size_t c = 0; c <= d->C; c++)
-        for (size_t k = 0; k <= K; k++)
+    for (size_t c = w0->lo; c <= w0->hi; c++)
+        for (size_t k = d->klo[w0->off + c - w0->lo];
+             d->at[w0->off + c - w0->lo] != DEAD &&
+             k <= d->khi[w0->off + c - w0->lo];
+             k++)
             if (g_at(d, 0, c, k) > zmax)
                 zmax = g_at(d, 0, c, k);
     if (zmax == -HUGE_VAL)
         return -1;
     target = zmax - tol;
-    /* most keeps, then fewest nodes */
-    for (size_t k = K + 1; k-- > 0 && !found;)
-        for (size_t c = 0; c <= d->C; c++)
-            if (g_at(d, 0, c, k) >= target) {
+    /* most keeps, then fewest nodes: c ascending, so the first c found
+     * for a keep count is its fewest */
+    for (size_t c = w0->lo; c <= w0->hi; c++)
+        for (size_t k = d->klo[w0->off + c - w0->lo];
+             d->at[w0->off + c - w0->lo] != DEAD &&
+             k <= d->khi[w0->off + c - w0->lo];
+             k++)
+            if (g_at(d, 0, c, k) >= target && (!found || k > Kb)) {
                 S = c;
                 Kb = k;
                 found = 1;
-                break;
             }
     /* then the largest count for each job in turn */
     for (size_t j = 0; j < d->nj; j++) {
@@ -371,30 +508,22 @@ static int choose(const struct dp *d, double tol, int *counts)
     return 0;
 }
 
-/* Reads p: fills hi, keepable, ksuf, W, C and v.  Returns SOLVE_OPTIMAL
- * or SOLVE_INFEASIBLE (a job without an admissible count). */
-static int setup(struct dp *d, const struct alloc_problem *p)
+/* From the value rows v (a count is admissible when its value is
+ * finite): hi, keepable, ksuf, busy and C. */
+static void derive(struct dp *d)
 {
-    size_t nj = p->n_jobs, sumhi = 0, W = 1;
+    const struct alloc_problem *p = d->p;
+    size_t nj = d->nj, sumhi = 0;
 
-    d->p = p;
-    d->nj = nj;
-    BFS_GROW(d->hi, d->hi_cap, nj + 1);
-    BFS_GROW(d->keepable, d->keep_cap, nj + 1);
-    BFS_GROW(d->ksuf, d->ksuf_cap, nj + 1);
-    BFS_GROW(d->busy, d->busy_cap, nj + 1);
     for (size_t j = 0; j < nj; j++) {
-        int top = p->jobs[j].jmax < p->pool ? p->jobs[j].jmax : p->pool;
-        d->hi[j] = -1;
-        for (int n = top; n >= 0 && d->hi[j] < 0; n--)
-            if (alloc_admissible(p, j, n))
-                d->hi[j] = n;
-        if (d->hi[j] < 0)
-            return SOLVE_INFEASIBLE; /* no admissible count (the cap) */
+        int cur = p->jobs[j].cur;
+        while (d->hi[j] > 0 && val(d, j, d->hi[j]) == -HUGE_VAL)
+            d->hi[j]--;
+        d->lo[j] = 0;
+        while (d->lo[j] < d->hi[j] && val(d, j, d->lo[j]) == -HUGE_VAL)
+            d->lo[j]++;
         sumhi += (size_t)d->hi[j];
-        if ((size_t)d->hi[j] + 1 > W)
-            W = (size_t)d->hi[j] + 1;
-        d->keepable[j] = alloc_admissible(p, j, p->jobs[j].cur);
+        d->keepable[j] = cur <= d->hi[j] && val(d, j, cur) != -HUGE_VAL;
     }
     d->ksuf[nj] = d->busy[nj] = 0;
     for (size_t j = nj; j-- > 0;) {
@@ -402,36 +531,182 @@ static int setup(struct dp *d, const struct alloc_problem *p)
         d->busy[j] =
             d->busy[j + 1] + (size_t)(d->keepable[j] && p->jobs[j].cur > 0);
     }
-    d->W = W;
     d->C = sumhi < (size_t)p->pool ? sumhi : (size_t)p->pool;
+}
+
+/* Whether jobs i and j of p have the same numbers, hence the same value
+ * row. */
+static int same_job(const struct alloc_problem *p, size_t i, size_t j)
+{
+    const struct alloc_job *a = &p->jobs[i], *b = &p->jobs[j];
+
+    return a->cur == b->cur && a->jmin == b->jmin && a->jmax == b->jmax &&
+           !a->h && !b->h && !memcmp(&a->tcup, &b->tcup, sizeof a->tcup) &&
+           !memcmp(&a->tcdw, &b->tcdw, sizeof a->tcdw) &&
+           (a->o == b->o ||
+            !memcmp(a->o, b->o, ((size_t)a->jmax + 1) * sizeof *a->o));
+}
+
+/* Reads p: fills hi, keepable, ksuf, W, C and v.  Returns SOLVE_OPTIMAL
+ * or SOLVE_INFEASIBLE (a job without an admissible count). */
+static int setup(struct dp *d, const struct alloc_problem *p)
+{
+    size_t nj = p->n_jobs, W = 1, recent[16], nrec = 0;
+    double sbig = 0.0;
+
+    d->p = p;
+    d->nj = nj;
+    BFS_GROW(d->hi, d->hi_cap, nj + 1);
+    BFS_GROW(d->lo, d->lo_cap, nj + 1);
+    BFS_GROW(d->keepable, d->keep_cap, nj + 1);
+    BFS_GROW(d->ksuf, d->ksuf_cap, nj + 1);
+    BFS_GROW(d->busy, d->busy_cap, nj + 1);
+    BFS_GROW(d->tid, d->tid_cap, nj + 1);
+    BFS_GROW(d->big, d->big_cap, nj + 1);
+    for (size_t j = 0; j < nj; j++) {
+        int top = p->jobs[j].jmax < p->pool ? p->jobs[j].jmax : p->pool;
+        d->tid[j] = j;
+        for (size_t r = 0; r < nrec && r < 16; r++)
+            if (same_job(p, recent[r], j))
+                d->tid[j] = recent[r];
+        if (d->tid[j] != j) {
+            d->hi[j] = d->hi[d->tid[j]];
+            continue;
+        }
+        recent[nrec++ % 16] = j;
+        d->hi[j] = -1;
+        for (int n = top; n >= 0 && d->hi[j] < 0; n--)
+            if (alloc_admissible(p, j, n))
+                d->hi[j] = n;
+        if (d->hi[j] < 0)
+            return SOLVE_INFEASIBLE; /* no admissible count (the cap) */
+        if ((size_t)d->hi[j] + 1 > W)
+            W = (size_t)d->hi[j] + 1;
+    }
+    d->W = W;
     BFS_GROW(d->v, d->v_cap, nj * W + 1);
-    for (size_t j = 0; j < nj; j++)
+    d->vmax_sum = 0.0;
+    for (size_t j = 0; j < nj; j++) {
+        double m = -HUGE_VAL, big = 0.0;
+        if (d->tid[j] != j) { /* the same numbers as an earlier job */
+            memcpy(&d->v[j * W], &d->v[d->tid[j] * W], W * sizeof *d->v);
+            d->vmax_sum += d->big[j] = d->big[d->tid[j]];
+            continue;
+        }
         for (int n = 0; (size_t)n < W; n++)
             d->v[j * W + (size_t)n] = n <= d->hi[j] && alloc_admissible(p, j, n)
                                           ? alloc_value(p, j, n)
                                           : -HUGE_VAL;
+        for (int n = 0; n <= d->hi[j]; n++)
+            if (val(d, j, n) != -HUGE_VAL) {
+                m = val(d, j, n) > m ? val(d, j, n) : m;
+                big = fabs(val(d, j, n)) > big ? fabs(val(d, j, n)) : big;
+            }
+        d->vmax_sum += m;
+        d->big[j] = big;
+    }
+    /* the tie tolerance as alloc_tie_tol computes it, in the same order */
+    for (size_t j = 0; j < nj; j++)
+        sbig += d->big[d->tid[j]];
+    d->tol = ALLOC_TIE_REL * (sbig > 1.0 ? sbig : 1.0);
+    derive(d);
     return SOLVE_OPTIMAL;
 }
 
-/* Sizes F, B, at and pf for the instance setup() read.  Returns 0, or
- * BFS_ERANGE (in e) when each would exceed DP_MAX_CELLS entries. */
+/* The error past the tables' bound, n cells needed. */
+static int too_big(const struct dp *d, size_t n, struct bfs_error *e)
+{
+    return bfs_fail(e, BFS_ERANGE,
+                    "dp: %zu jobs on %zu nodes need tables of more than %zu "
+                    "entries (%zu needed, %zu MiB a table); admit fewer jobs "
+                    "at once (--max-jobs)",
+                    d->nj, d->C, DP_MAX_CELLS, n,
+                    DP_MAX_CELLS * sizeof(double) >> 20);
+}
+
+/* Sets the windows of F's rows for the instance setup() read (F's row
+ * j + 1 spans row j's shifted by job j's smallest to largest count,
+ * within C) and sizes F and pf; B's windows are set as its rows are made
+ * (b_window).  Returns 0, or BFS_ERANGE (in e) when F would exceed
+ * DP_MAX_CELLS cells. */
 static int size_tables(struct dp *d, struct bfs_error *e)
 {
     size_t nj = d->nj;
 
-    if ((nj + 1) > DP_MAX_CELLS / (d->C + 1))
-        return bfs_fail(e, BFS_ERANGE,
-                        "dp: %zu jobs on %zu nodes need tables of %zu x %zu "
-                        "entries, more than the %zu allowed (%zu MiB); admit "
-                        "fewer jobs at once (--max-jobs)",
-                        nj, d->C, nj + 1, d->C + 1, DP_MAX_CELLS,
-                        DP_MAX_CELLS * sizeof(double) >> 20);
-    BFS_GROW(d->F, d->F_cap, (nj + 1) * (d->C + 1));
-    BFS_GROW(d->B, d->B_cap, (nj + 1) * (d->C + 1));
-    BFS_GROW(d->at, d->at_cap, (nj + 1) * (d->C + 1));
-    BFS_GROW(d->klo, d->klo_cap, (nj + 1) * (d->C + 1));
-    BFS_GROW(d->khi, d->khi_cap, (nj + 1) * (d->C + 1));
+    BFS_GROW(d->fw, d->fw_cap, nj + 1);
+    BFS_GROW(d->bw, d->bw_cap, nj + 1);
+    d->fw[0] = (struct dp_win){0, 0, 0};
+    BFS_GROW(d->F, d->F_cap, 1);
     BFS_GROW(d->pf, d->pf_cap, d->C + 1);
+    (void)e;
+    return 0;
+}
+
+/* Sets the window of F's row j + 1 from row j's (which narrow_f() may
+ * have shrunk) and makes room for it after row j's cells.  Returns 0, or
+ * BFS_ERANGE (in e) past DP_MAX_CELLS cells. */
+static int f_window(struct dp *d, size_t j, struct bfs_error *e)
+{
+    const struct dp_win *a = &d->fw[j];
+    struct dp_win *b = &d->fw[j + 1];
+    size_t n;
+
+    b->lo = a->lo + (size_t)d->lo[j];
+    b->hi = a->hi + (size_t)d->hi[j] < d->C ? a->hi + (size_t)d->hi[j] : d->C;
+    b->off = a->off + win_len(a);
+    n = b->off + win_len(b);
+    if (n > DP_MAX_CELLS)
+        return too_big(d, n, e);
+    BFS_GROW(d->F, d->F_cap, n + 1);
+    return 0;
+}
+
+/* Kills the cells of F's row j whose reduced loss (prune(): sum_{i<j}
+ * phi_i - (F - lambda c)) exceeds delta, and narrows the row's window to
+ * the cells left.  phi is sum_{i<j} phi_i.  A cell on an allocation of
+ * value >= zlb - 3 tol, and the best prefix of such a cell and its
+ * prefixes, have a loss <= delta and stay, with their values. */
+static void narrow_f(struct dp *d, size_t j, double phi)
+{
+    struct dp_win *fj = &d->fw[j];
+    double *Fj = &d->F[fj->off];
+    size_t first = DEAD, last = 0;
+
+    for (size_t c = fj->lo; c <= fj->hi; c++) {
+        double x = Fj[c - fj->lo];
+        if (x == -HUGE_VAL || phi - (x - d->lambda * (double)c) > d->delta) {
+            Fj[c - fj->lo] = -HUGE_VAL;
+            continue;
+        }
+        first = first == DEAD ? c : first;
+        last = c;
+    }
+    if (first == DEAD) {
+        fj->lo = 1; /* empty */
+        fj->hi = 0;
+        return;
+    }
+    fj->off += first - fj->lo;
+    fj->lo = first;
+    fj->hi = last;
+}
+
+/* Sets the window of B's row j from row j + 1's (which narrow() may have
+ * shrunk) and makes room for it after row j + 1's cells.  Returns 0, or
+ * BFS_ERANGE (in e) past DP_MAX_CELLS cells. */
+static int b_window(struct dp *d, size_t j, struct bfs_error *e)
+{
+    const struct dp_win *a = &d->bw[j + 1];
+    struct dp_win *b = &d->bw[j];
+    size_t n;
+
+    b->lo = a->lo + (size_t)d->lo[j];
+    b->hi = a->hi + (size_t)d->hi[j] < d->C ? a->hi + (size_t)d->hi[j] : d->C;
+    b->off = a->off + win_len(a);
+    n = b->off + win_len(b);
+    if (n > DP_MAX_CELLS)
+        return too_big(d, n, e);
+    BFS_GROW(d->B, d->B_cap, n + 1);
     return 0;
 }
 
@@ -457,6 +732,11 @@ static int shortcut(const struct dp *d, double tol, int *counts)
     for (size_t j = 0; j < d->nj; j++) {
         double best = -HUGE_VAL, next = -HUGE_VAL;
         int b = -1;
+        if (d->tid[j] != j) { /* its type's, which passed */
+            counts[j] = counts[d->tid[j]];
+            sum += (size_t)counts[j];
+            continue;
+        }
         for (int n = 0; n <= d->hi[j]; n++) {
             double vn = val(d, j, n);
             if (vn > best) {
@@ -473,6 +753,143 @@ static int shortcut(const struct dp *d, double tol, int *counts)
         sum += (size_t)b;
     }
     return sum <= (size_t)d->p->pool;
+}
+
+static int seg_cmp(const void *a, const void *b)
+{
+    const struct dp_seg *x = a, *y = b;
+
+    if (x->slope != y->slope)
+        return x->slope > y->slope ? -1 : 1;
+    if (x->job != y->job)
+        return x->job < y->job ? -1 : 1;
+    return (x->n > y->n) - (x->n < y->n);
+}
+
+/* Reduced-cost fixing (see the top): drops from each job's value row
+ * the counts that no allocation within tol of z* can use, then derives
+ * hi, keepable, ksuf, busy and C again. */
+static void prune(struct dp *d, double tol)
+{
+    size_t nj = d->nj, W = d->W, ns = 0, nh = 0, sum = 0, room;
+    double lambda = 0.0, zlb = 0.0, L, delta;
+
+    d->zlb = -HUGE_VAL;
+    BFS_GROW(d->at_n, d->at_n_cap, nj + 1);
+    BFS_GROW(d->mult, d->mult_cap, nj + 1);
+    BFS_GROW(d->hoff, d->hoff_cap, nj + 1);
+    BFS_GROW(d->lvl, d->lvl_cap, nj + 1);
+    BFS_GROW(d->extra, d->extra_cap, nj + 1);
+    BFS_GROW(d->tphi, d->tphi_cap, nj + 1);
+    memset(d->mult, 0, nj * sizeof *d->mult);
+    for (size_t j = 0; j < nj; j++)
+        d->mult[d->tid[j]]++;
+    /* each type's upper hull of (n, v(n)) over its admissible counts
+     * (monotone chain), as segments; its jobs start at its smallest
+     * admissible count */
+    for (size_t t = 0; t < nj; t++) {
+        size_t top = 0;
+        int *h;
+        if (d->tid[t] != t)
+            continue;
+        BFS_GROW(d->hp, d->hp_cap, nh + W + 1);
+        h = &d->hp[nh];
+        for (int n = 0; n <= d->hi[t]; n++) {
+            double vn = val(d, t, n);
+            if (vn == -HUGE_VAL)
+                continue;
+            while (top >= 2) {
+                int a = h[top - 2], b = h[top - 1];
+                double va = val(d, t, a), vb = val(d, t, b);
+                if ((vb - va) * (double)(n - b) > (vn - vb) * (double)(b - a))
+                    break;
+                top--; /* b is on or below the chord from a to n */
+            }
+            h[top++] = n;
+        }
+        d->hoff[t] = nh;
+        d->lvl[t] = d->extra[t] = 0;
+        sum += d->mult[t] * (size_t)h[0];
+        BFS_GROW(d->seg, d->seg_cap, ns + top);
+        for (size_t i = 1; i < top; i++) {
+            struct dp_seg *sg = &d->seg[ns++];
+            sg->len = h[i] - h[i - 1];
+            sg->slope = (val(d, t, h[i]) - val(d, t, h[i - 1])) / sg->len;
+            sg->job = t;
+            sg->n = h[i];
+        }
+        nh += top;
+    }
+    if (sum > d->C)
+        return; /* no start: leave the instance as it is */
+    room = d->C - sum;
+    /* the fractional knapsack over the segments, steepest first, each
+     * taken by every job of its type in turn: lambda is the slope of the
+     * first that does not fit (0 when all positive ones fit), and the
+     * segments taken give an allocation.  Any lambda >= 0 and any
+     * feasible allocation make a valid test, so a segment out of its
+     * hull's order (rounding) just ends the sweep. */
+    qsort(d->seg, ns, sizeof *d->seg, seg_cmp);
+    for (size_t i = 0; i < ns; i++) {
+        const struct dp_seg *sg = &d->seg[i];
+        size_t t = sg->job, len = (size_t)sg->len;
+        if (!(sg->slope > 0.0))
+            break;
+        if (sg->n != d->hp[d->hoff[t] + d->lvl[t] + 1] ||
+            len * d->mult[t] > room) {
+            d->extra[t] =
+                sg->n == d->hp[d->hoff[t] + d->lvl[t] + 1] ? room / len : 0;
+            room -= d->extra[t] * len;
+            lambda = sg->slope;
+            break;
+        }
+        d->lvl[t]++;
+        room -= len * d->mult[t];
+    }
+    for (size_t j = 0; j < nj; j++) {
+        size_t t = d->tid[j], at = d->hoff[t] + d->lvl[t];
+        if (d->extra[t] > 0) { /* the first jobs of the type take one more */
+            d->extra[t]--;
+            at++;
+        }
+        d->at_n[j] = d->hp[at];
+    }
+    /* the room left: each job in turn takes its best gain within it */
+    for (size_t j = 0; j < nj && room > 0; j++) {
+        int from = d->at_n[j], best = from;
+        for (int n = from + 1; n <= d->hi[j] && (size_t)(n - from) <= room; n++)
+            if (val(d, j, n) > val(d, j, best))
+                best = n;
+        d->at_n[j] = best;
+        room -= (size_t)(best - from);
+    }
+    L = lambda * (double)d->C;
+    for (size_t j = 0; j < nj; j++) {
+        size_t t = d->tid[j];
+        if (t == j) {
+            d->tphi[t] = -HUGE_VAL;
+            for (int n = 0; n <= d->hi[t]; n++)
+                if (val(d, t, n) - lambda * n > d->tphi[t])
+                    d->tphi[t] = val(d, t, n) - lambda * n;
+        }
+        zlb += val(d, j, d->at_n[j]);
+        L += d->tphi[t];
+    }
+    delta = L - zlb + 3.0 * tol;
+    d->zlb = zlb;
+    d->lambda = lambda;
+    d->delta = delta;
+    for (size_t j = 0; j < nj; j++) {
+        double *vj = &d->v[j * W];
+        if (d->tid[j] != j) { /* its type's row, pruned already */
+            memcpy(vj, &d->v[d->tid[j] * W], W * sizeof *vj);
+            continue;
+        }
+        for (int n = 0; n <= d->hi[j]; n++)
+            if (vj[n] != -HUGE_VAL && d->tphi[j] - (vj[n] - lambda * n) > delta)
+                vj[n] = -HUGE_VAL;
+    }
+    derive(d);
 }
 
 /* Whether p is, number for number, the last instance solved. */
@@ -552,6 +969,7 @@ static void keep_rows(struct dp *d)
     d->pW = d->W;
     d->pC = d->C;
     d->rows_ok = 1;
+    d->b_ok = d->zlb == -HUGE_VAL;
 }
 
 /* The time-limited answer: every job at its current count when that is
@@ -565,17 +983,49 @@ static int incumbent(const struct dp *d, double bound, struct alloc_result *res)
     if (!alloc_feasible(p, res->counts))
         return SOLVE_NO_SOLUTION;
     res->objective = alloc_objective(p, res->counts);
-    if (bound == HUGE_VAL) { /* z* unknown: the jobs' best values */
-        bound = 0.0;
-        for (size_t j = 0; j < d->nj; j++) {
-            double m = -HUGE_VAL;
-            for (int n = 0; n <= d->hi[j]; n++)
-                m = val(d, j, n) > m ? val(d, j, n) : m;
-            bound += m;
-        }
-    }
+    if (bound == HUGE_VAL) /* z* unknown: the jobs' best values */
+        bound = d->vmax_sum;
     res->bound = bound > res->objective ? bound : res->objective;
     return SOLVE_FEASIBLE;
+}
+
+/* Kills the cells of B's row j that no allocation of value >= thr passes
+ * through, those where the best prefix beside the cell plus the cell is
+ * below thr, and narrows the row's window to the cells left.  With thr
+ * <= z* - 2 tol every alive cell stays, and so does the suffix of its
+ * best completion (the prefix extended by the job's count is a prefix
+ * beside the next cell), so alive cells keep their values.  F must be
+ * complete. */
+static void narrow(struct dp *d, size_t j, double thr)
+{
+    const struct dp_win *fj = &d->fw[j];
+    struct dp_win *bj = &d->bw[j];
+    const double *Fj = &d->F[fj->off];
+    double m = -HUGE_VAL, *Bj = &d->B[bj->off];
+    size_t first = DEAD, last = 0;
+
+    for (size_t i = 0; i < win_len(fj); i++)
+        d->pf[i] = m = Fj[i] > m ? Fj[i] : m;
+    for (size_t c = bj->lo; c <= bj->hi; c++) {
+        size_t room = d->C - c;
+        double pre = fj->lo > fj->hi || room < fj->lo
+                         ? -HUGE_VAL
+                         : d->pf[(room < fj->hi ? room : fj->hi) - fj->lo];
+        if (pre == -HUGE_VAL || !(pre + Bj[c - bj->lo] >= thr)) {
+            Bj[c - bj->lo] = -HUGE_VAL;
+            continue;
+        }
+        first = first == DEAD ? c : first;
+        last = c;
+    }
+    if (first == DEAD) {
+        bj->lo = 1; /* empty */
+        bj->hi = 0;
+        return;
+    }
+    bj->off += first - bj->lo;
+    bj->lo = first;
+    bj->hi = last;
 }
 
 /* The full solve: the tables F and B, then G on the alive cells.
@@ -584,43 +1034,63 @@ static int incumbent(const struct dp *d, double bound, struct alloc_result *res)
 static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
                         struct bfs_error *e)
 {
-    size_t w = d->C + 1, rf = 0, rb = 0;
     double z = -HUGE_VAL;
     int rc = size_tables(d, e);
 
     size_t f0 = 0, b0 = d->nj; /* F rows 0..f0, B rows b0..nj reused */
+    size_t nB;
+    double phi = 0.0; /* sum of phi over the jobs in F's row */
 
     if (rc) {
         d->rows_ok = 0;
         return rc;
     }
     if (d->rows_ok && d->pnj == d->nj && d->pC == d->C) {
-        while (f0 < d->nj && same_row(d, f0))
+        while (d->b_ok && f0 < d->nj && same_row(d, f0))
             f0++;
-        while (b0 > 0 && same_row(d, b0 - 1))
+        while (d->b_ok && b0 > 0 && same_row(d, b0 - 1))
             b0--;
     }
     d->rows_ok = 0;
-    for (size_t c = 0; c < w; c++)
-        d->F[c] = d->B[d->nj * w + c] = c == 0 ? 0.0 : -HUGE_VAL;
-    /* the reach of the reused rows: the jobs' summed counts, at most C */
-    for (size_t j = 0; j < f0; j++)
-        rf = rf + (size_t)d->hi[j] < d->C ? rf + (size_t)d->hi[j] : d->C;
-    for (size_t j = b0; j < d->nj; j++)
-        rb = rb + (size_t)d->hi[j] < d->C ? rb + (size_t)d->hi[j] : d->C;
+    d->F[0] = 0.0; /* row 0's window: cell 0 */
+    if (b0 == d->nj) {
+        BFS_GROW(d->B, d->B_cap, 1);
+        d->bw[d->nj] = (struct dp_win){0, 0, 0};
+        d->B[0] = 0.0;
+    }
     for (size_t j = f0; j < d->nj; j++) {
         if (out_of_time(d))
             return incumbent(d, HUGE_VAL, res);
-        rf = extend(d, d->F, j, 1, rf);
+        rc = f_window(d, j, e);
+        if (rc) {
+            d->rows_ok = 0;
+            return rc;
+        }
+        extend(d, d->F, &d->fw[j], &d->fw[j + 1], j);
+        if (d->zlb != -HUGE_VAL) {
+            phi += d->tphi[d->tid[j]];
+            narrow_f(d, j + 1, phi);
+        }
     }
     for (size_t j = b0; j-- > 0;) {
         if (out_of_time(d))
             return incumbent(d, HUGE_VAL, res);
-        rb = extend(d, d->B, j, -1, rb);
+        rc = b_window(d, j, e);
+        if (rc) {
+            d->rows_ok = 0;
+            return rc;
+        }
+        extend(d, d->B, &d->bw[j + 1], &d->bw[j], j);
+        if (d->zlb != -HUGE_VAL)
+            narrow(d, j, d->zlb - 3.0 * tol);
     }
+    nB = d->bw[0].off + win_len(&d->bw[0]);
+    BFS_GROW(d->at, d->at_cap, nB + 1);
+    BFS_GROW(d->klo, d->klo_cap, nB + 1);
+    BFS_GROW(d->khi, d->khi_cap, nB + 1);
     keep_rows(d);
-    for (size_t c = 0; c < w; c++)
-        z = d->B[c] > z ? d->B[c] : z;
+    for (size_t i = 0; i < win_len(&d->bw[0]); i++)
+        z = d->B[d->bw[0].off + i] > z ? d->B[d->bw[0].off + i] : z;
     if (z == -HUGE_VAL)
         return SOLVE_INFEASIBLE;
     rc = fill(d, z - 2.0 * tol, e);
@@ -653,11 +1123,13 @@ static int dp_solve(void *state, const struct alloc_problem *p,
     } else {
         status = setup(d, p);
         if (status == SOLVE_OPTIMAL) {
-            double tol = alloc_tie_tol(p);
+            double tol = d->tol;
             if (shortcut(d, tol, res->counts))
                 res->objective = res->bound = alloc_objective(p, res->counts);
-            else
+            else {
+                prune(d, tol);
                 status = solve_tables(d, tol, res, e);
+            }
         }
         if (status < 0) {
             d->last.have = 0;
