@@ -26,8 +26,8 @@ static int n_methods;
 
 /* Fills methods[]: dp, then milp with the count model on every backend
  * compiled in, then the node model on every backend; with nostart, also
- * the node model on CBC without its start from dp (CBC alone takes a
- * start), when CBC is compiled in. */
+ * the count and the node model on CBC without their start from dp (CBC
+ * alone takes a start), when CBC is compiled in. */
 static inline void list_methods(int nostart)
 {
     n_methods = 0;
@@ -39,11 +39,11 @@ static inline void list_methods(int nostart)
             strcpy(m->solver, solver_backend_name(i));
             strcpy(m->model, model ? "node" : "count");
         }
-    if (nostart && solver_find("cbc")) {
+    for (int model = 0; model < 2 && nostart && solver_find("cbc"); model++) {
         struct method *m = &methods[n_methods++];
         strcpy(m->name, "milp");
         strcpy(m->solver, "cbc,start=no");
-        strcpy(m->model, "node");
+        strcpy(m->model, model ? "node" : "count");
     }
 }
 
