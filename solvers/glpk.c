@@ -28,6 +28,12 @@
  * glp_intopt solves the relaxation itself and those three do not apply.
  * The presolver is on by default, off for SOLVER_EFFORT_LIGHT (small
  * models with a tight relaxation, where it costs more than it saves).
+ *
+ * A model's start is offered to GLPK at the first heuristic callback
+ * (glp_ios_heur_sol, which refuses an infeasible point) when the
+ * presolver is off: with it on, the callback sees the presolved problem,
+ * whose columns are not the model's.  So GLPK takes a start at
+ * SOLVER_EFFORT_LIGHT (SOLVER_START_LIGHT) unless presolve=on is given.
  */
 #include "config.h"
 
@@ -102,6 +108,8 @@ struct glpk_ctx {
     int gap_stop;   /* the callback stopped the search on gap_abs */
     int have_bound; /* bound holds the best node's bound */
     double bound;
+    const double *start; /* 1-based, or NULL: the model's start, offered
+                            at the first heuristic call */
     /* where GLPK's output goes (log_level > 0), or NULL */
     void (*log)(const char *text);
 };
@@ -153,6 +161,11 @@ static void callback(glp_tree *T, void *info)
     int why = glp_ios_reason(T), best;
     glp_prob *P;
 
+    if (why == GLP_IHEUR && c->start) {
+        glp_ios_heur_sol(T, c->start); /* refused if not feasible */
+        c->start = NULL;
+        return;
+    }
     if (why != GLP_ISELECT && why != GLP_IBINGO)
         return;
     best = glp_ios_best_node(T);
@@ -365,6 +378,7 @@ static int glpk_solve(struct solver *s, const struct milp *m,
     const char *hook = getenv(SOLVER_TEST_GLPK_ERROR_ENV);
     struct glpk_ctx ctx;
     glp_prob *volatile P = NULL;
+    double *volatile start1 = NULL;
     glp_iocp parm;
     glp_smcp smcp;
     int ret;
@@ -412,6 +426,11 @@ static int glpk_solve(struct solver *s, const struct milp *m,
     smcp.msg_lev = parm.msg_lev;
     smcp.tm_lim = parm.tm_lim;
     apply_params(&parm, &smcp, o->params);
+    if (m->start && parm.presolve == GLP_OFF) {
+        start1 = xcalloc(m->n_cols + 1, sizeof *start1);
+        memcpy(start1 + 1, m->start, m->n_cols * sizeof *start1);
+        ctx.start = start1;
+    }
     t1 = bfs_now();
     res->build_s = t1 - t0;
     if (parm.presolve == GLP_OFF) {
@@ -426,6 +445,14 @@ static int glpk_solve(struct solver *s, const struct milp *m,
             res->solve_s = bfs_now() - t1;
             res->status =
                 ret == GLP_ETMLIM ? SOLVE_NO_SOLUTION : SOLVE_INFEASIBLE;
+            if (ret == GLP_ETMLIM && ctx.start &&
+                milp_violation(m, m->start) <= 1e-9) {
+                /* stopped before the search: the start is the incumbent,
+                 * as in CBC's backend */
+                memcpy(res->x, m->start, m->n_cols * sizeof *res->x);
+                res->objective = milp_objective(m, res->x);
+                res->status = SOLVE_FEASIBLE;
+            }
             if (ret == GLP_ETMLIM)
                 snprintf(res->msg, sizeof res->msg,
                          "GLPK: time limit reached in the relaxation");
@@ -440,6 +467,7 @@ static int glpk_solve(struct solver *s, const struct milp *m,
 out:
     glp_error_hook(NULL, NULL);
     glp_term_hook(NULL, NULL);
+    xfree(start1);
     xfree(ar);
     xfree(ja);
     xfree(ia);
@@ -449,6 +477,7 @@ out:
 const struct solver_ops solver_glpk_ops = {
     .name = "glpk",
     .isolate_default = SOLVER_ISOLATE_NO,
+    .takes_start = SOLVER_START_LIGHT,
     .params = params,
     .n_params = sizeof params / sizeof *params,
     .create = glpk_create,

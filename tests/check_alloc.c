@@ -995,22 +995,23 @@ END_TEST
 
 /* A time limit hit before any search (SOLVER_TEST_CRASH_ENV=timeout, as
  * in solver.h) leaves the solver its start as the incumbent: the count
- * model on CBC starts from dp's optimum, so the answer is "feasible" with
- * exactly the brute force's counts (dp's optimum is the rule's choice);
- * without a start (start=no, or GLPK, which takes none) "no-solution".
+ * model on CBC and on GLPK starts from dp's optimum, so the answer is
+ * "feasible" with exactly the brute force's counts (dp's optimum is the
+ * rule's choice); without a start (start=no) "no-solution".
  * An instance with nothing feasible is "infeasible" (no admissible count
  * for some job, decided before any solve) or "no-solution" (dp proves it
  * infeasible, so there is no start). */
 START_TEST(test_count_start_timeout)
 {
-    static const char *const spec[] = {"cbc", "cbc,start=no", "glpk"};
+    static const char *const spec[] = {"cbc", "cbc,start=no", "glpk",
+                                       "glpk,start=no"};
     const char *solver = spec[_i];
-    int started = _i == 0;
+    int started = _i % 2 == 0;
     struct alloc_opts od;
     struct allocator *a;
     struct inst in;
 
-    if (!solver_find(_i == 2 ? "glpk" : "cbc"))
+    if (!solver_find(_i >= 2 ? "glpk" : "cbc"))
         return;
     alloc_opts_default(&od);
     od.name = "milp";
@@ -1080,7 +1081,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_dp_memory_bound);
     tcase_add_test(tc, test_dp_time_limit);
     tcase_add_test(tc, test_dp_rows_reused);
-    tcase_add_loop_test(tc, test_count_start_timeout, 0, 3);
+    tcase_add_loop_test(tc, test_count_start_timeout, 0, 4);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -8,12 +8,12 @@
  * - count: one binary y[j,n] per job and admissible count, objective
  *   v_j(n) (Tfwd O_j(n) minus the rescale cost, folded per column), one
  *   choice row per job (sum_n y[j,n] = 1) and one capacity row
- *   (sum n y[j,n] <= N).  Its relaxation is tight: CBC runs it with
- *   preprocessing, cuts and heuristics off.  With start=yes (the
- *   default) on a backend that takes a start (CBC), it starts from dp's
- *   optimum, y[j,n] = [n == dp's n_j]: the solver's work is then the
- *   proof (the bound), which is what took most of its time without the
- *   start (about 40% less CPU time on the full Summit 1000-job replay).
+ *   (sum n y[j,n] <= N).  Its relaxation is tight: it runs at
+ *   SOLVER_EFFORT_LIGHT (CBC without preprocessing, cuts and heuristics,
+ *   GLPK without its presolver).  With start=yes (the default) it starts
+ *   from dp's optimum, y[j,n] = [n == dp's n_j], on both backends (GLPK
+ *   takes a start at that effort): the solver's work is then the proof
+ *   (the bound), which is what took most of its time without the start.
  *
  * - node: tools/DESIGN.md's node-level model without SOS: binary x[j,q] (node q
  *   to job j; the current map from p->owner, or each job's nodes placed
@@ -106,7 +106,7 @@ struct mstate {
     struct solver_opts base; /* time limit, gaps, threads, log, isolate */
     int start;               /* start=yes: both models (and stage 2) start
                                 from the DP's optimum, where the backend
-                                takes a start */
+                                takes a start (solver_takes_start) */
     void *dp;                /* owned; that DP allocator, or NULL */
 };
 
@@ -990,7 +990,8 @@ static int milp_create(const struct alloc_opts *o, void **state,
                       st->base.params, sizeof st->base.params, e);
     if (rc == 0)
         rc = solver_create(st->name, &st->base, &st->solver, e);
-    if (rc == 0 && st->start && solver_takes_start(st->solver))
+    if (rc == 0 && st->start &&
+        solver_takes_start(st->solver, SOLVER_EFFORT_LIGHT))
         rc = alloc_dp_ops.create(o, &st->dp, e);
     if (rc) {
         milp_destroy(st);
@@ -1040,8 +1041,13 @@ static int milp_alloc_solve(void *state, const struct alloc_problem *p,
     n0 = st->dp ? dp_start(st, p, res) : NULL;
     if (n0)
         count_start(&c, n0);
+    /* the node model's stage 1 runs at SOLVER_EFFORT_PROVE with a start
+     * (GLPK takes none there, and the rows that order interchangeable
+     * jobs slow it down) */
     if (st->model == MODEL_NODE)
-        rc = build_node(p, &a, n0, e);
+        rc = build_node(
+            p, &a,
+            solver_takes_start(st->solver, SOLVER_EFFORT_PROVE) ? n0 : NULL, e);
     xfree(n0);
     if (rc)
         goto out;

@@ -49,7 +49,7 @@ static void usage(FILE *f)
                "                    child process or not (default: yes for "
                "cbc, no for glpk),\n"
                "                    ',start=no' to solve the plain "
-               "models on CBC,\n"
+               "models,\n"
                "                    without dp's optimum as their start, and "
                "the solver's own\n"
                "                    parameters as ',KEY=VALUE' "
