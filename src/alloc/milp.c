@@ -10,8 +10,9 @@
  *   choice row per job (sum_n y[j,n] = 1) and one capacity row
  *   (sum n y[j,n] <= N).  Its relaxation is tight: it runs at
  *   SOLVER_EFFORT_LIGHT (CBC without preprocessing, cuts and heuristics,
- *   GLPK without its presolver).  With start=yes (the default) it starts
- *   from dp's optimum, y[j,n] = [n == dp's n_j], on both backends (GLPK
+ *   GLPK without its presolver), stage 1 on CBC with a start at
+ *   SOLVER_EFFORT_PROVE (one pass of root cuts).  With start=yes (the default)
+ * it starts from dp's optimum, y[j,n] = [n == dp's n_j], on both backends (GLPK
  *   takes a start at that effort): the solver's work is then the proof
  *   (the bound), which is what took most of its time without the start.
  *
@@ -763,9 +764,14 @@ static int solve_model(const struct mstate *st, const struct alloc_problem *p,
     double bound1 = HUGE_VAL, *x, *w;
     int *best = xcalloc(nj + 1, sizeof *best);
     int *cand = xcalloc(nj + 1, sizeof *cand);
-    int effort = a == c       ? SOLVER_EFFORT_LIGHT
-                 : a->m.start ? SOLVER_EFFORT_PROVE
-                              : SOLVER_EFFORT_DEFAULT;
+    /* with a start, the work is the proof: one pass of root cuts where
+     * the backend keeps the start there (CBC; on the count model's first
+     * 699 solves of the full Summit replay, 7% less CPU time) */
+    int prove =
+        a->m.start && solver_takes_start(st->solver, SOLVER_EFFORT_PROVE);
+    int effort = prove    ? SOLVER_EFFORT_PROVE
+                 : a == c ? SOLVER_EFFORT_LIGHT
+                          : SOLVER_EFFORT_DEFAULT;
     int ss, exact, rc = 0;
     struct milp m2;
 
