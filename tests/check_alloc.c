@@ -1030,6 +1030,71 @@ START_TEST(test_dp_pruned)
 }
 END_TEST
 
+/* ---- the MILP's start from dp ---------------------------------------- */
+
+/* A time limit hit before any search (SOLVER_TEST_CRASH_ENV=timeout, as
+ * in solver.h) leaves the solver its start as the incumbent: the count
+ * model on CBC and on GLPK starts from dp's optimum, so the answer is
+ * "feasible" with exactly the brute force's counts (dp's optimum is the
+ * rule's choice); without a start (start=no) "no-solution".
+ * An instance with nothing feasible is "infeasible" (no admissible count
+ * for some job, decided before any solve) or "no-solution" (dp proves it
+ * infeasible, so there is no start). */
+START_TEST(test_count_start_timeout)
+{
+    static const char *const spec[] = {"cbc", "cbc,start=no", "glpk",
+                                       "glpk,start=no"};
+    const char *solver = spec[_i];
+    int started = _i % 2 == 0;
+    struct alloc_opts od;
+    struct allocator *a;
+    struct inst in;
+
+    if (!solver_find(_i >= 2 ? "glpk" : "cbc"))
+        return;
+    alloc_opts_default(&od);
+    od.name = "milp";
+    od.solver = solver;
+    od.model = "count";
+    ck_assert_int_eq(allocator_create(&od, &a, NULL), 0);
+    for (int s = 0; s < 60; s++) {
+        unsigned seed = 7 + (unsigned)s * 104729u;
+        int want[MAXJ + 1], got[MAXJ + 1], feasible;
+        struct alloc_result r;
+        gen(&in, seed, MAXJ, MAXN, 0);
+        feasible = brute_force(&in.p, want);
+        memset(&r, 0, sizeof r);
+        r.counts = got;
+        setenv(SOLVER_TEST_CRASH_ENV, "timeout", 1);
+        ck_assert_int_eq(allocator_solve(a, &in.p, &r, NULL), 0);
+        unsetenv(SOLVER_TEST_CRASH_ENV);
+        if (!feasible) {
+            ck_assert_msg(
+                r.status == SOLVE_INFEASIBLE || r.status == SOLVE_NO_SOLUTION,
+                "%s seed %u: %s", solver, seed, solve_status_name(r.status));
+            continue;
+        }
+        if (!started || in.p.n_jobs == 0) {
+            /* no job: a model without columns, decided without a solver */
+            ck_assert_msg(
+                r.status == (in.p.n_jobs ? SOLVE_NO_SOLUTION : SOLVE_OPTIMAL),
+                "%s seed %u: %s", solver, seed, solve_status_name(r.status));
+            continue;
+        }
+        ck_assert_msg(r.status == SOLVE_FEASIBLE, "%s seed %u: %s", solver,
+                      seed, solve_status_name(r.status));
+        for (size_t j = 0; j < in.p.n_jobs; j++)
+            ck_assert_msg(got[j] == want[j],
+                          "%s seed %u: job %zu: %d, brute "
+                          "force %d",
+                          solver, seed, j, got[j], want[j]);
+        ck_assert(r.objective == alloc_objective(&in.p, want));
+        ck_assert(r.bound >= r.objective);
+    }
+    allocator_free(a);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("alloc");
@@ -1056,6 +1121,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_dp_time_limit);
     tcase_add_test(tc, test_dp_rows_reused);
     tcase_add_test(tc, test_dp_pruned);
+    tcase_add_loop_test(tc, test_count_start_timeout, 0, 4);
     suite_add_tcase(s, tc);
     return s;
 }

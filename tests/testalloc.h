@@ -26,8 +26,8 @@ static int n_methods;
 
 /* Fills methods[]: dp, then milp with the count model on every backend
  * compiled in, then the node model on every backend; with nostart, also
- * the node model on CBC without its start from dp (CBC alone takes a
- * start), when CBC is compiled in. */
+ * the count model on every backend and the node model on CBC without
+ * their start from dp (GLPK takes a start on the count model only). */
 static inline void list_methods(int nostart)
 {
     n_methods = 0;
@@ -39,6 +39,13 @@ static inline void list_methods(int nostart)
             strcpy(m->solver, solver_backend_name(i));
             strcpy(m->model, model ? "node" : "count");
         }
+    for (size_t i = 0; i < solver_count() && nostart; i++) {
+        struct method *m = &methods[n_methods++];
+        strcpy(m->name, "milp");
+        snprintf(m->solver, sizeof m->solver, "%s,start=no",
+                 solver_backend_name(i));
+        strcpy(m->model, "count");
+    }
     if (nostart && solver_find("cbc")) {
         struct method *m = &methods[n_methods++];
         strcpy(m->name, "milp");

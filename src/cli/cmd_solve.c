@@ -48,9 +48,9 @@ static void usage(FILE *f)
                "each solve in a\n"
                "                    child process or not (default: yes for "
                "cbc, no for glpk),\n"
-               "                    ',start=no' to solve the plain node "
-               "model on CBC,\n"
-               "                    without dp's optimum as its start, and "
+               "                    ',start=no' to solve the plain "
+               "models,\n"
+               "                    without dp's optimum as their start, and "
                "the solver's own\n"
                "                    parameters as ',KEY=VALUE' "
                "(',help' lists them)\n"
@@ -180,7 +180,7 @@ static int solver_help(const char *spec)
     printf("  %-26s %s\n", "isolate=yes|no",
            "solve in a child process (default: yes for cbc, no for glpk)");
     printf("  %-26s %s\n", "start=yes|no",
-           "node model: start from dp's optimum where the solver takes it");
+           "start from dp's optimum where the solver takes it");
     printf("Parameters of %s (applied after bfsim's own settings, in this "
            "order):\n",
            name);

@@ -536,8 +536,9 @@ const struct options_entry options_table[] = {
      "published replayer's even-share baseline)"},
     {"solver", 0, "NAME", POL, 0, p_solver, d_solver,
      "MILP backend, cbc or glpk, and options after commas: isolate=yes|no "
-     "(a child process per solve), start=yes|no (node model on CBC: start "
-     "from dp's optimum), and the solver's own KEY=VALUE parameters "
+     "(a child process per solve), start=yes|no (count model, and node model "
+     "on CBC: start from dp's optimum), and the solver's own KEY=VALUE "
+     "parameters "
      "(`bfsim solve --solver cbc,help` lists them)"},
     {"model", 0, "NAME", POL, 0, p_model, d_model,
      "MILP formulation: count or node"},

@@ -30,7 +30,8 @@ struct solver_ops {
     const char *name; /* "cbc", "glpk" */
     /* Whether solves run in a child process unless told otherwise. */
     int isolate_default;
-    /* Whether the backend uses a model's start (milp.h). */
+    /* Whether the backend uses a model's start (milp.h): 0 never, 1
+     * always, SOLVER_START_LIGHT only in solves at SOLVER_EFFORT_LIGHT. */
     int takes_start;
     /* The parameters it accepts in struct solver_opts's params (static),
      * and their number: solver.c checks them before a backend sees them. */

@@ -578,9 +578,11 @@ static void worker_lost(struct solver *s, struct solve_result *res,
     s->worker = NULL;
 }
 
-int solver_takes_start(const struct solver *s)
+int solver_takes_start(const struct solver *s, int effort)
 {
-    return s->ops->takes_start;
+    return s->ops->takes_start == SOLVER_START_LIGHT
+               ? effort == SOLVER_EFFORT_LIGHT
+               : s->ops->takes_start != 0;
 }
 
 long solver_worker_pid(const struct solver *s)
@@ -675,7 +677,7 @@ static int forced_timeout(void)
 static void solve_timed_out(const struct solver *s, const struct milp *m,
                             struct solve_result *res)
 {
-    if (s->ops->takes_start && m->start &&
+    if (solver_takes_start(s, s->opts.effort) && m->start &&
         milp_violation(m, m->start) <= 1e-9) {
         memcpy(res->x, m->start, m->n_cols * sizeof *res->x);
         res->status = SOLVE_FEASIBLE;

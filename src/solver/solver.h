@@ -165,8 +165,15 @@ const char *solver_name(const struct solver *s);
  * crash, ended by solver_destroy. */
 int solver_isolated(const struct solver *s);
 
-/* Whether s uses a model's start (CBC does, GLPK ignores it). */
-int solver_takes_start(const struct solver *s);
+/* takes_start of a backend that uses a start only in its
+ * SOLVER_EFFORT_LIGHT solves (GLPK: there it runs without its presolver,
+ * which would hide the model's columns from the callback that offers
+ * the start). */
+#define SOLVER_START_LIGHT 2
+
+/* Whether s uses a model's start in a solve at the given effort
+ * (SOLVER_EFFORT_*): CBC always does, GLPK at SOLVER_EFFORT_LIGHT. */
+int solver_takes_start(const struct solver *s, int effort);
 
 /* The process id of the child of an isolated solver, or 0 when it has
  * none at the moment (for diagnostics and tests). */
