@@ -301,6 +301,20 @@ static size_t win_len(const struct dp_win *w)
     return w->lo <= w->hi ? w->hi - w->lo + 1 : 0;
 }
 
+/* Narrows window w to its cells first..last (left in place in the
+ * table), or empties it when first is DEAD. */
+static void win_narrow(struct dp_win *w, size_t first, size_t last)
+{
+    if (first == DEAD) {
+        w->lo = 1; /* empty */
+        w->hi = 0;
+        return;
+    }
+    w->off += first - w->lo;
+    w->lo = first;
+    w->hi = last;
+}
+
 /* The index of cell c of window w's row in its table, DEAD when c is
  * outside the window. */
 static size_t win_at(const struct dp_win *w, size_t c)
@@ -681,14 +695,7 @@ static void narrow_f(struct dp *d, size_t j, double phi)
         first = first == DEAD ? c : first;
         last = c;
     }
-    if (first == DEAD) {
-        fj->lo = 1; /* empty */
-        fj->hi = 0;
-        return;
-    }
-    fj->off += first - fj->lo;
-    fj->lo = first;
-    fj->hi = last;
+    win_narrow(fj, first, last);
 }
 
 /* Sets the window of B's row j from row j + 1's (which narrow() may have
@@ -1018,14 +1025,7 @@ static void narrow(struct dp *d, size_t j, double thr)
         first = first == DEAD ? c : first;
         last = c;
     }
-    if (first == DEAD) {
-        bj->lo = 1; /* empty */
-        bj->hi = 0;
-        return;
-    }
-    bj->off += first - bj->lo;
-    bj->lo = first;
-    bj->hi = last;
+    win_narrow(bj, first, last);
 }
 
 /* The full solve: the tables F and B, then G on the alive cells.
