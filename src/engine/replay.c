@@ -812,6 +812,30 @@ static void finish_stats(struct replay *r)
     xfree(mj);
 }
 
+/* Runs so, a shadow of this run's options with one rule changed, without
+ * sinks or callbacks, into ss.  Returns 0, 1 when a signal stopped the
+ * shadow (st, this run's stats, is then marked partial), or a negative
+ * code from replay_run(). */
+static int shadow_replay(struct replay_opts *so, struct replay_stats *ss,
+                         struct replay_stats *st, struct bfs_error *e)
+{
+    int rc;
+
+    so->sinks = NULL;
+    so->n_sinks = 0;
+    so->instance = NULL;
+    so->map = NULL;
+    so->progress = NULL;
+    rc = replay_run(so, ss, e);
+    if (rc)
+        return rc;
+    if (ss->partial) {
+        st->partial = 1;
+        return 1;
+    }
+    return 0;
+}
+
 /* The measures against --node-pick longest-idle (tools/DESIGN.md,
  * "Preemptions avoided"): the same replay again with that rule, without
  * sinks or callbacks, its preemptions and cost less this run's.  A
@@ -824,18 +848,9 @@ static int shadow_run(const struct replay_opts *o, struct replay_stats *st,
     int rc;
 
     nodepick_default(&so.node_pick);
-    so.sinks = NULL;
-    so.n_sinks = 0;
-    so.instance = NULL;
-    so.map = NULL;
-    so.progress = NULL;
-    rc = replay_run(&so, &ss, e);
+    rc = shadow_replay(&so, &ss, st, e);
     if (rc)
-        return rc;
-    if (ss.partial) {
-        st->partial = 1;
-        return 0;
-    }
+        return rc < 0 ? rc : 0;
     st->preemptions_avoided =
         (int64_t)ss.preemptions - (int64_t)st->preemptions;
     st->preempt_cost_avoided = ss.preempt_cost - st->preempt_cost;
@@ -853,18 +868,9 @@ static int belief_shadow(const struct replay_opts *o, struct replay_stats *st,
     int rc;
 
     so.belief.kind = BELIEF_TRUE;
-    so.sinks = NULL;
-    so.n_sinks = 0;
-    so.instance = NULL;
-    so.map = NULL;
-    so.progress = NULL;
-    rc = replay_run(&so, &ss, e);
+    rc = shadow_replay(&so, &ss, st, e);
     if (rc)
-        return rc;
-    if (ss.partial) {
-        st->partial = 1;
-        return 0;
-    }
+        return rc < 0 ? rc : 0;
     st->regret_samples = ss.samples_trained - st->samples_trained;
     st->regret_jct_mean = ss.jobs_finished ? st->jct_mean - ss.jct_mean : 0;
     st->regret_harvest = ss.harvest_ratio - st->harvest_ratio;
