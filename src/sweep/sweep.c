@@ -1076,6 +1076,27 @@ out:
     return rc;
 }
 
+/* Blocks SIGCHLD, SIGINT and SIGTERM for a loop over child processes:
+ * sets block to those three, old to the mask before (to restore at the
+ * end), chld to SIGCHLD alone (to wait on) and window to old with SIGCHLD
+ * blocked and SIGINT and SIGTERM open (the mask while the loop lets the
+ * caller's handlers run). */
+static void block_signals(sigset_t *block, sigset_t *old, sigset_t *chld,
+                          sigset_t *window)
+{
+    sigemptyset(block);
+    sigaddset(block, SIGCHLD);
+    sigaddset(block, SIGINT);
+    sigaddset(block, SIGTERM);
+    sigprocmask(SIG_BLOCK, block, old);
+    sigemptyset(chld);
+    sigaddset(chld, SIGCHLD);
+    *window = *old;
+    sigaddset(window, SIGCHLD);
+    sigdelset(window, SIGINT);
+    sigdelset(window, SIGTERM);
+}
+
 int sweep_exec(const struct sweep *s, const size_t *todo, size_t n,
                const struct sweep_exec *x, struct bfs_error *e)
 {
@@ -1088,17 +1109,7 @@ int sweep_exec(const struct sweep *s, const size_t *todo, size_t n,
     size_t next = 0;
     int running = 0, forwarded = 0, rc = 0;
 
-    sigemptyset(&block);
-    sigaddset(&block, SIGCHLD);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigprocmask(SIG_BLOCK, &block, &old);
-    sigemptyset(&chld);
-    sigaddset(&chld, SIGCHLD);
-    window = old;
-    sigaddset(&window, SIGCHLD);
-    sigdelset(&window, SIGINT);
-    sigdelset(&window, SIGTERM);
+    block_signals(&block, &old, &chld, &window);
 
     for (;;) {
         pid_t pid;
@@ -1341,17 +1352,7 @@ int sweep_work(const struct sweep *s, const size_t *order, size_t n,
 
     memset(res, 0, sizeof *res);
     claim_host(host, sizeof host);
-    sigemptyset(&block);
-    sigaddset(&block, SIGCHLD);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigprocmask(SIG_BLOCK, &block, &old);
-    sigemptyset(&chld);
-    sigaddset(&chld, SIGCHLD);
-    window = old;
-    sigaddset(&window, SIGCHLD);
-    sigdelset(&window, SIGINT);
-    sigdelset(&window, SIGTERM);
+    block_signals(&block, &old, &chld, &window);
 
     for (;;) {
         int stopping = x->stop && *x->stop, st;
