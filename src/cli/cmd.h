@@ -29,6 +29,16 @@ int cmd_report(const struct bfs_error *e, int code);
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* The usage error for getopt_long()'s return c after a bad option,
+ * argv[optind - 1]: c is ':' for an option missing its value, anything
+ * else for an unknown option.  Returns CMD_USAGE. */
+int cmd_option_error(const char *cmd, int c, char **argv);
+
+/* Checks that exactly one operand, named what (e.g. "TRACE"), follows
+ * the options (argv[optind]).  Returns 0, or CMD_USAGE after printing
+ * "no WHAT given" or "more than one WHAT given". */
+int cmd_one_operand(const char *cmd, int argc, const char *what);
+
 /* The data directory (bundled traces, job sets, tools), malloc'd: the
  * first of $BFSIM_DATADIR; the source tree, when the program runs from
  * its build directory; BIN/../share/bfsim, when the program is in a

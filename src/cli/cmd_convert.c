@@ -405,13 +405,8 @@ int cmd_convert(int argc, char **argv)
             given[n_given].value = optarg ? optarg : "1";
             n_given++;
             break;
-        case ':':
-            status = cmd_usage_error("convert", "option %s needs a value",
-                                     argv[optind - 1]);
-            goto done;
         default:
-            status = cmd_usage_error("convert", "unknown option '%s'",
-                                     argv[optind - 1]);
+            status = cmd_option_error("convert", c, argv);
             goto done;
         }
     }

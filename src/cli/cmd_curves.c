@@ -101,18 +101,12 @@ int cmd_curves(int argc, char **argv)
         case 'h':
             usage(stdout);
             return CMD_OK;
-        case ':':
-            return cmd_usage_error("curves", "option %s needs a value",
-                                   argv[optind - 1]);
         default:
-            return cmd_usage_error("curves", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cmd_option_error("curves", c, argv);
         }
     }
-    if (argc - optind != 1)
-        return cmd_usage_error("curves", "%s",
-                               argc == optind ? "no JOBS given"
-                                              : "more than one JOBS given");
+    if ((rc = cmd_one_operand("curves", argc, "JOBS")))
+        return rc;
     bfs_error_clear(&e);
     bundled = cmd_resolve_data(argv[optind], "datasets", ".jobs");
     rc = jobset_load(bundled ? bundled : argv[optind], curves, &js, &e);

@@ -172,13 +172,8 @@ int cmd_gen_trace(int argc, char **argv)
         case 'h':
             usage(stdout);
             goto done;
-        case ':':
-            status = cmd_usage_error("gen-trace", "option %s needs a value",
-                                     argv[optind - 1]);
-            goto done;
         default:
-            status = cmd_usage_error("gen-trace", "unknown option '%s'",
-                                     argv[optind - 1]);
+            status = cmd_option_error("gen-trace", c, argv);
             goto done;
         }
     }

@@ -208,18 +208,12 @@ int cmd_info(int argc, char **argv)
         case 'h':
             usage(stdout);
             return CMD_OK;
-        case ':':
-            return cmd_usage_error("info", "option %s needs a value",
-                                   argv[optind - 1]);
         default:
-            return cmd_usage_error("info", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cmd_option_error("info", c, argv);
         }
     }
-    if (argc - optind != 1)
-        return cmd_usage_error("info", "%s",
-                               argc == optind ? "no TRACE given"
-                                              : "more than one TRACE given");
+    if ((rc = cmd_one_operand("info", argc, "TRACE")))
+        return rc;
     if (o.start >= o.end)
         return cmd_usage_error("info", "%s", "--start must be before --end");
 

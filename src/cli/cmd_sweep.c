@@ -515,12 +515,8 @@ int cmd_sweep(int argc, char **argv)
         case 'h':
             usage(stdout);
             return CMD_OK;
-        case ':':
-            return cmd_usage_error("sweep", "option %s needs a value",
-                                   argv[optind - 1]);
         default:
-            return cmd_usage_error("sweep", "unknown option '%s'",
-                                   argv[optind - 1]);
+            return cmd_option_error("sweep", c, argv);
         }
     }
     if (optind >= argc)

@@ -79,6 +79,23 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
     return CMD_USAGE;
 }
 
+int cmd_option_error(const char *cmd, int c, char **argv)
+{
+    if (c == ':')
+        return cmd_usage_error(cmd, "option %s needs a value",
+                               argv[optind - 1]);
+    return cmd_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+int cmd_one_operand(const char *cmd, int argc, const char *what)
+{
+    if (argc == optind)
+        return cmd_usage_error(cmd, "no %s given", what);
+    if (argc - optind > 1)
+        return cmd_usage_error(cmd, "more than one %s given", what);
+    return 0;
+}
+
 /* Whether path is a directory. */
 static int is_dir(const char *path)
 {
