@@ -13,7 +13,7 @@
 
 #include "engine/options.h"
 #include "sweep/sweep.h"
-#include "testutil.h"
+#include "testsweep.h"
 
 #include <check.h>
 #include <dirent.h>
@@ -79,47 +79,6 @@ static void run_ok(const char *args, int want)
     free(err);
 }
 
-static const char *dir_of(const char *name)
-{
-    const char *d = tu_tmp(name);
-    mkdir(d, 0777);
-    return d;
-}
-
-static const char *path_in(const char *dir, const char *name)
-{
-    char *p = tu_keep(xmalloc(strlen(dir) + strlen(name) + 2));
-    sprintf(p, "%s/%s", dir, name);
-    return p;
-}
-
-static void write_at(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_int_ge(fputs(text, f), 0);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
-/* Two nodes, both idle at T = 1612988400 and both taken back at T+100;
- * one job A (Tsub T, 1..2 nodes, no rescale cost, P(1) = 10, P(2) = 20).
- * In the compatible mode from T with the even share, A holds every node
- * of the pool from T (--nodes 1: one node, rate 10; --nodes 2: two,
- * rate 20) until the only event, T+100, where the pool empties: 1 event,
- * 100 * 10 = 1000 or 100 * 20 = 2000 samples, 100 or 200 idle
- * node-seconds, all of them allocated.  Tfwd does not enter the even
- * share, so it changes nothing. */
-static void tiny_inputs(const char *dir)
-{
-    write_at(path_in(dir, "tiny.trace"), "bfsim-trace 1\nnode a\nnode b\n"
-                                         "1612988400 +0 +1\n"
-                                         "1612988500 -0 -1\n");
-    write_at(path_in(dir, "tiny.jobs"),
-             "# bfsim-jobs 1\n"
-             "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
-             "A,1612988400,1,2,1000000000,0,0,0:0:0 1:10:10 2:20:20\n");
-}
-
 #define TINY_KEYS                                                              \
     "\"trace\": \"tiny.trace\", \"jobs\": \"tiny.jobs\",\n"                    \
     " \"compat\": \"bftrainer\", \"allocator\": \"even\",\n"
@@ -183,21 +142,6 @@ static size_t list_runs(const char *args, char ids[][17], char st[][16],
     return n;
 }
 
-/* The machine-dependent columns, the only ones that may differ between
- * two runs of the same options. */
-static int timing_column(const char *name)
-{
-    static const char *const t[] = {
-        "wall_seconds",        "events_per_second", "peak_rss_kib",
-        "solve_seconds_max",   "solve_seconds_p95", "solve_seconds_median",
-        "solve_seconds_total",
-    };
-    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-        if (strcmp(name, t[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* A CSV file without its timing columns (no quoted fields expected). */
 static char *csv_without_timing(const char *path)
 {
@@ -217,7 +161,7 @@ static char *csv_without_timing(const char *path)
         if (i == 0) {
             nh = nf;
             for (size_t c = 0; c < nf; c++) {
-                keep[c] = !timing_column(f[c]);
+                keep[c] = !tu_machine_column(f[c]);
                 dropped += !keep[c];
             }
         }
@@ -230,7 +174,7 @@ static char *csv_without_timing(const char *path)
         res[len++] = '\n';
     }
     /* The timing columns were there to drop. */
-    ck_assert_uint_eq(dropped, 7);
+    ck_assert_uint_eq(dropped, TU_MACHINE_COLS);
     free_lines(l, n);
     free(text);
     return res;
@@ -337,14 +281,14 @@ static void check_grid(const char *config, const char *const *want, size_t n,
 
 START_TEST(test_expand_order)
 {
-    const char *dir = dir_of("expand");
-    const char *all = path_in(dir, "all.json");
-    const char *some = path_in(dir, "some.json");
+    const char *dir = tu_dir("expand");
+    const char *all = tu_path_in(dir, "all.json");
+    const char *some = tu_path_in(dir, "some.json");
     char args[4096], ids[32][17], st[32][16], *out, *err, *l[32];
     size_t n;
 
-    write_at(all, GRID "}\n");
-    write_at(some, GRID GRID_EXCLUDE "}\n");
+    tu_write_at(all, GRID "}\n");
+    tu_write_at(some, GRID GRID_EXCLUDE "}\n");
     check_grid(all, grid18, 18, 0);
     check_grid(some, grid12, 12, 6);
 
@@ -363,7 +307,7 @@ START_TEST(test_expand_order)
     free(out);
     free(err);
     /* --list writes nothing. */
-    ck_assert_int_eq(tu_exists(path_in(dir, "some.sweep")), 0);
+    ck_assert_int_eq(tu_exists(tu_path_in(dir, "some.sweep")), 0);
     ck_assert_uint_eq(list_runs(args, ids, st, 32), 12);
 }
 END_TEST
@@ -372,24 +316,24 @@ END_TEST
 
 START_TEST(test_id_stability)
 {
-    const char *dir = dir_of("ids");
-    const char *a = path_in(dir, "a.json"), *b = path_in(dir, "b.json");
-    const char *c = path_in(dir, "c.json"), *d = path_in(dir, "d.json");
+    const char *dir = tu_dir("ids");
+    const char *a = tu_path_in(dir, "a.json"), *b = tu_path_in(dir, "b.json");
+    const char *c = tu_path_in(dir, "c.json"), *d = tu_path_in(dir, "d.json");
     struct sweep sa, sb, sc, sd;
     struct bfs_error e;
     size_t matched = 0;
     char *canon;
 
     /* b: the keys in another order, 5 written as 5.0, more values. */
-    write_at(a, "{\"trace\": \"t.trace\", \"tfwd\": [5, 10],\n"
-                " \"allocator\": [\"even\", \"dp\"]}\n");
-    write_at(b, "{\"allocator\": [\"dp\", \"milp\", \"even\"],\n"
-                " \"tfwd\": [20, 10, 5.0], \"trace\": \"t.trace\"}\n");
+    tu_write_at(a, "{\"trace\": \"t.trace\", \"tfwd\": [5, 10],\n"
+                   " \"allocator\": [\"even\", \"dp\"]}\n");
+    tu_write_at(b, "{\"allocator\": [\"dp\", \"milp\", \"even\"],\n"
+                   " \"tfwd\": [20, 10, 5.0], \"trace\": \"t.trace\"}\n");
     /* c: a flag left false is the flag absent; d: given. */
-    write_at(c, "{\"trace\": \"t.trace\", \"tfwd\": 5, \"allocator\": "
-                "\"even\", \"apply-feasible\": false}\n");
-    write_at(d, "{\"trace\": \"t.trace\", \"tfwd\": 5, \"allocator\": "
-                "\"even\", \"apply-feasible\": true}\n");
+    tu_write_at(c, "{\"trace\": \"t.trace\", \"tfwd\": 5, \"allocator\": "
+                   "\"even\", \"apply-feasible\": false}\n");
+    tu_write_at(d, "{\"trace\": \"t.trace\", \"tfwd\": 5, \"allocator\": "
+                   "\"even\", \"apply-feasible\": true}\n");
     bfs_error_clear(&e);
     ck_assert_msg(sweep_load(a, &sa, &e) == 0, "%s", e.msg);
     ck_assert_msg(sweep_load(b, &sb, &e) == 0, "%s", e.msg);
@@ -462,12 +406,12 @@ END_TEST
 static void expect_load_error(const char *name, const char *text,
                               const char *where, const char *what)
 {
-    const char *cfg = path_in(dir_of("errors"), name);
+    const char *cfg = tu_path_in(tu_dir("errors"), name);
     struct sweep s;
     struct bfs_error e;
 
     if (text)
-        write_at(cfg, text);
+        tu_write_at(cfg, text);
     bfs_error_clear(&e);
     ck_assert_msg(sweep_load(cfg, &s, &e) != 0, "%s: accepted", name);
     ck_assert_msg(strstr(e.msg, where) != NULL, "%s: expected '%s' in: %s",
@@ -481,12 +425,12 @@ static void expect_load_error(const char *name, const char *text,
 static void expect_config_error(const char *name, const char *text,
                                 const char *where, const char *what)
 {
-    const char *dir = dir_of("errors");
-    const char *cfg = path_in(dir, name);
+    const char *dir = tu_dir("errors");
+    const char *cfg = tu_path_in(dir, name);
     char args[4096], *out, *err, outdir[4096];
     int st;
 
-    write_at(cfg, text);
+    tu_write_at(cfg, text);
     snprintf(args, sizeof args, "sweep %s -q", cfg);
     st = run(args, &out, &err);
     ck_assert_msg(st == 1, "%s: exit %d (%s)", name, st, err);
@@ -514,7 +458,7 @@ START_TEST(test_config_errors)
      * the option after it was dropped.  Line 2, column 11. */
     {
         static const char nul[] = "{\"tfwd\": 5,\n \"tfdw\": 1\0, \"x\": 2}\n";
-        const char *cfg = path_in(dir_of("errors"), "nul.json");
+        const char *cfg = tu_path_in(tu_dir("errors"), "nul.json");
         FILE *f = fopen(cfg, "wb");
         ck_assert_ptr_nonnull(f);
         ck_assert_uint_eq(fwrite(nul, 1, sizeof nul - 1, f), sizeof nul - 1);
@@ -649,11 +593,11 @@ END_TEST
 
 START_TEST(test_usage_errors)
 {
-    const char *dir = dir_of("usage");
-    const char *cfg = path_in(dir, "u.json");
+    const char *dir = tu_dir("usage");
+    const char *cfg = tu_path_in(dir, "u.json");
     char args[4096];
 
-    write_at(cfg, "{\"tfwd\": [5, 10]}\n");
+    tu_write_at(cfg, "{\"tfwd\": [5, 10]}\n");
     run_ok("sweep", 2);
     run_ok("sweep --help", 0);
     snprintf(args, sizeof args, "sweep %s --shard 3/3", cfg);
@@ -680,9 +624,9 @@ END_TEST
 
 START_TEST(test_table)
 {
-    const char *dir = dir_of("table");
-    const char *cfg = path_in(dir, "tiny.json");
-    const char *csv = path_in(dir, "tiny.sweep/results.csv");
+    const char *dir = tu_dir("table");
+    const char *cfg = tu_path_in(dir, "tiny.json");
+    const char *csv = tu_path_in(dir, "tiny.sweep/results.csv");
     const char *want_ids[4] = {
         ref_id(tiny_canon(1, "10")), ref_id(tiny_canon(1, "20")),
         ref_id(tiny_canon(2, "10")), ref_id(tiny_canon(2, "20"))};
@@ -691,8 +635,8 @@ START_TEST(test_table)
     char args[4096], *col[16], *text;
     size_t n;
 
-    tiny_inputs(dir);
-    write_at(cfg, TINY4);
+    tu_tiny_inputs(dir);
+    tu_write_at(cfg, TINY4);
     snprintf(args, sizeof args, "sweep %s -j 2 -q", cfg);
     run_ok(args, 0);
 
@@ -740,12 +684,13 @@ START_TEST(test_table)
     for (size_t i = 0; i < 4; i++) {
         char rd[4096];
         snprintf(rd, sizeof rd, "%s/tiny.sweep/runs/%s/", dir, want_ids[i]);
-        ck_assert(tu_exists(path_in(rd, "options.json")));
-        ck_assert(tu_exists(path_in(rd, "summary.json")));
-        ck_assert(tu_exists(path_in(rd, "run.h5")));
-        ck_assert(tu_exists(path_in(rd, "log.txt")));
-        ck_assert(file_has(path_in(rd, "summary.json"), "\"partial\": false"));
-        ck_assert(file_has(path_in(rd, "options.json"),
+        ck_assert(tu_exists(tu_path_in(rd, "options.json")));
+        ck_assert(tu_exists(tu_path_in(rd, "summary.json")));
+        ck_assert(tu_exists(tu_path_in(rd, "run.h5")));
+        ck_assert(tu_exists(tu_path_in(rd, "log.txt")));
+        ck_assert(
+            file_has(tu_path_in(rd, "summary.json"), "\"partial\": false"));
+        ck_assert(file_has(tu_path_in(rd, "options.json"),
                            i < 2 ? "\"nodes\": 1" : "\"nodes\": 2"));
     }
 
@@ -756,8 +701,8 @@ START_TEST(test_table)
             double samples;
             char tfwd[8];
         } rows[4];
-        hid_t f = H5Fopen(path_in(dir, "tiny.sweep/results.h5"), H5F_ACC_RDONLY,
-                          H5P_DEFAULT);
+        hid_t f = H5Fopen(tu_path_in(dir, "tiny.sweep/results.h5"),
+                          H5F_ACC_RDONLY, H5P_DEFAULT);
         hid_t d = H5Dopen2(f, "results", H5P_DEFAULT);
         hid_t sp = H5Dget_space(d), t = H5Tcreate(H5T_COMPOUND, sizeof *rows);
         hid_t s17 = H5Tcopy(H5T_C_S1), s8 = H5Tcopy(H5T_C_S1);
@@ -803,7 +748,7 @@ static void mark_logs(const char *dir, char ids[][17], size_t n)
     for (size_t i = 0; i < n; i++) {
         char p[4096];
         snprintf(p, sizeof p, "%s/runs/%s/log.txt", dir, ids[i]);
-        write_at(p, "MARKER\n");
+        tu_write_at(p, "MARKER\n");
     }
 }
 
@@ -816,15 +761,15 @@ static int marked(const char *dir, const char *id)
 
 START_TEST(test_resume)
 {
-    const char *dir = dir_of("resume");
-    const char *cfg = path_in(dir, "r.json");
-    const char *out = path_in(dir, "r.sweep");
+    const char *dir = tu_dir("resume");
+    const char *cfg = tu_path_in(dir, "r.json");
+    const char *out = tu_path_in(dir, "r.sweep");
     char args[4096], ids[8][17], st[8][16], ids6[8][17], st6[8][16], p[4096];
     char *text, *edited;
     size_t n;
 
-    tiny_inputs(dir);
-    write_at(cfg, TINY4);
+    tu_tiny_inputs(dir);
+    tu_write_at(cfg, TINY4);
     snprintf(args, sizeof args, "sweep %s -q", cfg);
     run_ok(args, 0);
     snprintf(args, sizeof args, "sweep %s --list", cfg);
@@ -840,7 +785,7 @@ START_TEST(test_resume)
     edited = strstr(text, "\"partial\": false");
     ck_assert_ptr_nonnull(edited);
     memcpy(edited, "\"partial\": true ", 16); /* same length */
-    write_at(p, text);
+    tu_write_at(p, text);
     free(text);
     snprintf(p, sizeof p, "%s/runs/%s/summary.json", out, ids[2]);
     ck_assert_int_eq(unlink(p), 0);
@@ -853,7 +798,7 @@ START_TEST(test_resume)
     /* What a replay killed outright leaves behind goes when its run is
      * executed again. */
     snprintf(p, sizeof p, "%s/runs/%s/run.h5.tmp.AbC123", out, ids[2]);
-    write_at(p, "stale");
+    tu_write_at(p, "stale");
 
     /* Rerun: only runs 1 and 2 are executed again. */
     snprintf(args, sizeof args, "sweep %s -q", cfg);
@@ -867,8 +812,8 @@ START_TEST(test_resume)
     /* A third tfwd: 6 runs, the 4 old ones keep their ids and are not
      * run again; the 2 new ones (index 2 and 5) are. */
     mark_logs(out, ids, 4);
-    write_at(cfg,
-             "{" TINY_KEYS " \"nodes\": [1, 2], \"tfwd\": [10, 20, 30]}\n");
+    tu_write_at(cfg,
+                "{" TINY_KEYS " \"nodes\": [1, 2], \"tfwd\": [10, 20, 30]}\n");
     snprintf(args, sizeof args, "sweep %s --list", cfg);
     ck_assert_uint_eq(list_runs(args, ids6, st6, 8), 6);
     ck_assert_str_eq(ids6[0], ids[0]);
@@ -905,15 +850,15 @@ END_TEST
  * shard 2 run 2. */
 START_TEST(test_shards)
 {
-    const char *dir = dir_of("shards");
-    const char *cfg = path_in(dir, "s.json");
+    const char *dir = tu_dir("shards");
+    const char *cfg = tu_path_in(dir, "s.json");
     static const size_t want[3][2] = {{0, 3}, {1, 9}, {2, 9}};
     char args[4096], all[8][17], st[8][16], part[8][17], *a, *b, *col[16];
     int seen[8] = {0};
     size_t n;
 
-    tiny_inputs(dir);
-    write_at(cfg, TINY4);
+    tu_tiny_inputs(dir);
+    tu_write_at(cfg, TINY4);
     snprintf(args, sizeof args, "sweep %s --list", cfg);
     ck_assert_uint_eq(list_runs(args, all, st, 8), 4);
     for (size_t i = 0; i < 3; i++) {
@@ -932,7 +877,7 @@ START_TEST(test_shards)
     snprintf(args, sizeof args, "sweep %s -q --out %s/sh --shard 0/3", cfg,
              dir);
     run_ok(args, 0);
-    n = csv_column(path_in(dir, "sh/results.csv"), "id", col, 16);
+    n = csv_column(tu_path_in(dir, "sh/results.csv"), "id", col, 16);
     ck_assert_uint_eq(n, 2);
     ck_assert_str_eq(col[0], all[0]);
     ck_assert_str_eq(col[1], all[3]);
@@ -948,10 +893,10 @@ START_TEST(test_shards)
     run_ok(args, 0);
     snprintf(args, sizeof args, "sweep %s -q --out %s/one", cfg, dir);
     run_ok(args, 0);
-    a = csv_without_timing(path_in(dir, "sh/results.csv"));
-    b = csv_without_timing(path_in(dir, "one/results.csv"));
+    a = csv_without_timing(tu_path_in(dir, "sh/results.csv"));
+    b = csv_without_timing(tu_path_in(dir, "one/results.csv"));
     ck_assert_str_eq(a, b);
-    n = csv_column(path_in(dir, "sh/results.csv"), "id", col, 16);
+    n = csv_column(tu_path_in(dir, "sh/results.csv"), "id", col, 16);
     ck_assert_uint_eq(n, 4);
     for (size_t i = 0; i < n; i++) {
         ck_assert_str_eq(col[i], all[i]);
@@ -964,16 +909,16 @@ END_TEST
 
 START_TEST(test_gnu_parallel)
 {
-    const char *dir = dir_of("parallel");
-    const char *cfg = path_in(dir, "p.json");
+    const char *dir = tu_dir("parallel");
+    const char *cfg = tu_path_in(dir, "p.json");
     char cmd[8192], *a, *b;
 
     if (system("command -v parallel >/dev/null 2>&1") != 0) {
         fputs("GNU parallel missing: test_gnu_parallel skipped\n", stderr);
         return;
     }
-    tiny_inputs(dir);
-    write_at(cfg, TINY4);
+    tu_tiny_inputs(dir);
+    tu_write_at(cfg, TINY4);
     snprintf(cmd, sizeof cmd,
              "cd / && parallel --will-cite %s sweep %s -q --out %s/par "
              "--shard {}/3 ::: 0 1 2 </dev/null >/dev/null 2>&1",
@@ -983,8 +928,8 @@ START_TEST(test_gnu_parallel)
     run_ok(cmd, 0);
     snprintf(cmd, sizeof cmd, "sweep %s -q --out %s/one", cfg, dir);
     run_ok(cmd, 0);
-    a = csv_without_timing(path_in(dir, "par/results.csv"));
-    b = csv_without_timing(path_in(dir, "one/results.csv"));
+    a = csv_without_timing(tu_path_in(dir, "par/results.csv"));
+    b = csv_without_timing(tu_path_in(dir, "one/results.csv"));
     ck_assert_str_eq(a, b);
     free(a);
     free(b);
@@ -995,15 +940,15 @@ END_TEST
 
 START_TEST(test_failed_run)
 {
-    const char *dir = dir_of("fail");
-    const char *cfg = path_in(dir, "f.json");
+    const char *dir = tu_dir("fail");
+    const char *cfg = tu_path_in(dir, "f.json");
     const char *bad = ref_id(tiny_canon(1, "-1"));
     const char *good = ref_id(tiny_canon(1, "10"));
     char args[4096], *out, *err, *col[4];
     size_t n;
 
-    tiny_inputs(dir);
-    write_at(cfg, "{" TINY_KEYS " \"nodes\": 1, \"tfwd\": [-1, 10]}\n");
+    tu_tiny_inputs(dir);
+    tu_write_at(cfg, "{" TINY_KEYS " \"nodes\": 1, \"tfwd\": [-1, 10]}\n");
     snprintf(args, sizeof args, "sweep %s -q", cfg);
     ck_assert_int_eq(run(args, &out, &err), 1);
     /* The failed run's id, its options and the replay's own message. */
@@ -1011,7 +956,7 @@ START_TEST(test_failed_run)
     ck_assert_ptr_nonnull(strstr(err, "tfwd=-1"));
     ck_assert_ptr_nonnull(strstr(err, "--tfwd: '-1'"));
     /* The other run went on and is in the table. */
-    n = csv_column(path_in(dir, "f.sweep/results.csv"), "id", col, 4);
+    n = csv_column(tu_path_in(dir, "f.sweep/results.csv"), "id", col, 4);
     ck_assert_uint_eq(n, 1);
     ck_assert_str_eq(col[0], good);
     free(col[0]);
@@ -1048,9 +993,9 @@ static double now_s(void)
  * nodes over 20 days (about 84,000 events, 0.3 s), the DP allocator. */
 START_TEST(test_interrupt)
 {
-    const char *dir = dir_of("intr");
-    const char *cfg = path_in(dir, "i.json");
-    const char *out = path_in(dir, "i.sweep");
+    const char *dir = tu_dir("intr");
+    const char *cfg = tu_path_in(dir, "i.json");
+    const char *out = tu_path_in(dir, "i.sweep");
     char args[4096], ids[4][17], st[4][16], p[4096], *a, *b;
     size_t n_complete = 0;
     double t0;
@@ -1060,14 +1005,14 @@ START_TEST(test_interrupt)
     snprintf(args, sizeof args,
              "gen-trace --nodes 300 --duration 20d -q -o %s/g.trace.gz", dir);
     run_ok(args, 0);
-    write_at(path_in(dir, "g.jobs"),
-             "# bfsim-jobs 1\n"
-             "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
-             "A,0,1,4,1e15,1,1,0:0:0 1:10:10 4:30:30\n"
-             "B,0,2,8,1e15,2,1,0:0:0 2:15:15 8:40:40\n");
-    write_at(cfg, "{\"trace\": \"g.trace.gz\", \"jobs\": \"g.jobs\", "
-                  "\"align-jobs\": true, \"allocator\": \"dp\", "
-                  "\"tfwd\": [5, 10, 20]}\n");
+    tu_write_at(tu_path_in(dir, "g.jobs"),
+                "# bfsim-jobs 1\n"
+                "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                "A,0,1,4,1e15,1,1,0:0:0 1:10:10 4:30:30\n"
+                "B,0,2,8,1e15,2,1,0:0:0 2:15:15 8:40:40\n");
+    tu_write_at(cfg, "{\"trace\": \"g.trace.gz\", \"jobs\": \"g.jobs\", "
+                     "\"align-jobs\": true, \"allocator\": \"dp\", "
+                     "\"tfwd\": [5, 10, 20]}\n");
     snprintf(args, sizeof args, "sweep %s --list", cfg);
     ck_assert_uint_eq(list_runs(args, ids, st, 4), 3);
 
@@ -1101,17 +1046,17 @@ START_TEST(test_interrupt)
     /* The interrupted replay wrote its results, marked partial. */
     snprintf(p, sizeof p, "%s/runs/%s/summary.json", out, ids[1]);
     ck_assert(file_has(p, "\"partial\": true"));
-    ck_assert(!has_tmp(path_in(out, "runs"), "run.h5.tmp."));
+    ck_assert(!has_tmp(tu_path_in(out, "runs"), "run.h5.tmp."));
     /* The table of what is complete was written. */
-    ck_assert(tu_exists(path_in(out, "results.csv")));
+    ck_assert(tu_exists(tu_path_in(out, "results.csv")));
 
     /* Resume; then the same table as an uninterrupted sweep. */
     snprintf(args, sizeof args, "sweep %s -q", cfg);
     run_ok(args, 0);
     snprintf(args, sizeof args, "sweep %s -q --out %s/ref", cfg, dir);
     run_ok(args, 0);
-    a = csv_without_timing(path_in(out, "results.csv"));
-    b = csv_without_timing(path_in(dir, "ref/results.csv"));
+    a = csv_without_timing(tu_path_in(out, "results.csv"));
+    b = csv_without_timing(tu_path_in(dir, "ref/results.csv"));
     ck_assert_str_eq(a, b);
     free(a);
     free(b);
@@ -1131,7 +1076,7 @@ static void write_lock(const char *out, const char *id, const char *host,
     mkdir(p, 0777);
     snprintf(p, sizeof p, "%s/runs/%s/lock", out, id);
     snprintf(text, sizeof text, "%s %ld\n", host, pid);
-    write_at(p, text);
+    tu_write_at(p, text);
 }
 
 /* A resumed sweep does not run a run another live process holds: run 0
@@ -1143,16 +1088,16 @@ static void write_lock(const char *out, const char *id, const char *host,
  * takes run 0 over, runs both, and removes every lock. */
 START_TEST(test_lock)
 {
-    const char *dir = dir_of("lock");
-    const char *cfg = path_in(dir, "l.json");
-    const char *out = path_in(dir, "l.sweep");
+    const char *dir = tu_dir("lock");
+    const char *cfg = tu_path_in(dir, "l.json");
+    const char *out = tu_path_in(dir, "l.sweep");
     char args[4096], ids[4][17], st[4][16], host[256], want[600], p[4096];
     char *o, *err;
     pid_t dead;
     int ws;
 
-    tiny_inputs(dir);
-    write_at(cfg, "{" TINY_KEYS " \"nodes\": 1, \"tfwd\": [5, 10, 20]}\n");
+    tu_tiny_inputs(dir);
+    tu_write_at(cfg, "{" TINY_KEYS " \"nodes\": 1, \"tfwd\": [5, 10, 20]}\n");
     snprintf(args, sizeof args, "sweep %s --list", cfg);
     ck_assert_uint_eq(list_runs(args, ids, st, 4), 3);
     ck_assert_int_eq(gethostname(host, sizeof host), 0);
@@ -1212,9 +1157,9 @@ END_TEST
  * its end and write "partial": false. */
 START_TEST(test_sigkill)
 {
-    const char *dir = dir_of("kill");
-    const char *cfg = path_in(dir, "k.json");
-    const char *out = path_in(dir, "k.sweep");
+    const char *dir = tu_dir("kill");
+    const char *cfg = tu_path_in(dir, "k.json");
+    const char *out = tu_path_in(dir, "k.sweep");
     char args[4096], ids[2][17], st[2][16], p[4096], line[400], host[256];
     long replay = 0;
     double t0;
@@ -1225,12 +1170,12 @@ START_TEST(test_sigkill)
     snprintf(args, sizeof args,
              "gen-trace --nodes 300 --duration 400d -q -o %s/g.trace.gz", dir);
     run_ok(args, 0);
-    write_at(path_in(dir, "g.jobs"),
-             "# bfsim-jobs 1\n"
-             "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
-             "A,0,1,4,1e15,1,1,0:0:0 1:10:10 4:30:30\n");
-    write_at(cfg, "{\"trace\": \"g.trace.gz\", \"jobs\": \"g.jobs\", "
-                  "\"align-jobs\": true, \"allocator\": \"dp\"}\n");
+    tu_write_at(tu_path_in(dir, "g.jobs"),
+                "# bfsim-jobs 1\n"
+                "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                "A,0,1,4,1e15,1,1,0:0:0 1:10:10 4:30:30\n");
+    tu_write_at(cfg, "{\"trace\": \"g.trace.gz\", \"jobs\": \"g.jobs\", "
+                     "\"align-jobs\": true, \"allocator\": \"dp\"}\n");
     snprintf(args, sizeof args, "sweep %s --list", cfg);
     ck_assert_uint_eq(list_runs(args, ids, st, 2), 1);
 
@@ -1277,10 +1222,10 @@ START_TEST(test_sigkill)
         usleep(10000);
     snprintf(args, sizeof args, "sweep %s -q", cfg);
     run_ok(args, 0);
-    write_at(path_in(dir, "k2.json"),
-             "{\"trace\": \"g.trace.gz\", \"jobs\": \"g.jobs\", "
-             "\"align-jobs\": true, \"allocator\": \"dp\"}\n");
-    snprintf(args, sizeof args, "sweep %s -q", path_in(dir, "k2.json"));
+    tu_write_at(tu_path_in(dir, "k2.json"),
+                "{\"trace\": \"g.trace.gz\", \"jobs\": \"g.jobs\", "
+                "\"align-jobs\": true, \"allocator\": \"dp\"}\n");
+    snprintf(args, sizeof args, "sweep %s -q", tu_path_in(dir, "k2.json"));
     run_ok(args, 0);
     {
         static const char *const machine[] = {
@@ -1317,16 +1262,17 @@ END_TEST
  * have no rows). */
 START_TEST(test_table_not_regular)
 {
-    const char *d = dir_of("fifo-table");
-    const char *cfg = path_in(d, "sweep.json");
-    const char *csv = path_in(d, "results.csv"), *h5 = path_in(d, "results.h5");
+    const char *d = tu_dir("fifo-table");
+    const char *cfg = tu_path_in(d, "sweep.json");
+    const char *csv = tu_path_in(d, "results.csv"),
+               *h5 = tu_path_in(d, "results.h5");
     struct sweep s;
     struct bfs_error e;
     struct stat st;
     size_t rows = 99;
     char want[4200];
 
-    write_at(cfg, "{\"tfwd\": [10, 20]}\n");
+    tu_write_at(cfg, "{\"tfwd\": [10, 20]}\n");
     bfs_error_clear(&e);
     ck_assert_msg(sweep_load(cfg, &s, &e) == 0, "%s", e.msg);
 

@@ -13,7 +13,7 @@
 
 #include "sweep/claim.h"
 #include "sweep/sweep.h"
-#include "testutil.h"
+#include "testsweep.h"
 
 #include <check.h>
 #include <dirent.h>
@@ -28,28 +28,6 @@
 #include <unistd.h>
 
 /* ---- helpers ------------------------------------------------------------- */
-
-static const char *dir_of(const char *name)
-{
-    const char *d = tu_tmp(name);
-    mkdir(d, 0777);
-    return d;
-}
-
-static const char *path_in(const char *dir, const char *name)
-{
-    char *p = tu_keep(xmalloc(strlen(dir) + strlen(name) + 2));
-    sprintf(p, "%s/%s", dir, name);
-    return p;
-}
-
-static void write_at(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_int_ge(fputs(text, f), 0);
-    ck_assert_int_eq(fclose(f), 0);
-}
 
 /* One claim file as the test reads it. */
 struct rec {
@@ -68,7 +46,7 @@ static int claim_file_read(const char *dir, int gen, struct rec *r)
     int lines = 0;
 
     snprintf(name, sizeof name, "claim.%d", gen);
-    p = path_in(dir, name);
+    p = tu_path_in(dir, name);
     if (stat(p, &st) != 0)
         return 0;
     memset(r, 0, sizeof *r);
@@ -113,7 +91,7 @@ static void set_mtime(const char *path, double ago)
 
 START_TEST(test_claim_exclusive)
 {
-    const char *d = dir_of("excl");
+    const char *d = tu_dir("excl");
     struct bfs_error e;
     struct claim_info c;
     struct rec r;
@@ -137,7 +115,7 @@ START_TEST(test_claim_exclusive)
     /* written a moment ago: running within a 10 s lease */
     ck_assert_int_eq(claim_state_of(&c, 10, 1, claim_now()), CLAIM_RUNNING);
     /* a heartbeat 20 s old is stale for a 10 s lease; a beat renews it */
-    set_mtime(path_in(d, "claim.0"), 20);
+    set_mtime(tu_path_in(d, "claim.0"), 20);
     ck_assert_int_eq(claim_read(d, &c, &e), 0);
     ck_assert_int_eq(claim_state_of(&c, 10, 1, claim_now()), CLAIM_STALE);
     ck_assert_int_eq(claim_beat(d, 0, &e), 0);
@@ -152,7 +130,7 @@ START_TEST(test_claim_exclusive)
     ck_assert_int_eq(c.end, CLAIM_DONE);
     ck_assert(c.seconds == 1.5);
     /* a malformed claim is an error naming it */
-    write_at(path_in(d, "claim.1"), "not a claim\n");
+    tu_write_at(tu_path_in(d, "claim.1"), "not a claim\n");
     ck_assert_int_eq(claim_read(d, &c, &e), BFS_EPARSE);
     ck_assert_ptr_nonnull(strstr(e.msg, "claim.1"));
 }
@@ -173,10 +151,10 @@ START_TEST(test_takeover_race)
         struct rec r;
 
         snprintf(name, sizeof name, "race%d", round);
-        d = dir_of(name);
+        d = tu_dir(name);
         bfs_error_clear(&e);
         ck_assert_int_eq(claim_take(d, 0, "dead", 1, claim_now(), &e), 0);
-        set_mtime(path_in(d, "claim.0"), 100);
+        set_mtime(tu_path_in(d, "claim.0"), 100);
         ck_assert_int_eq(pipe(pipefd), 0);
         ck_assert_int_eq(pipe(ready), 0);
         for (int k = 0; k < 2; k++) {
@@ -235,7 +213,7 @@ END_TEST
  * allow a third. */
 START_TEST(test_retries_state)
 {
-    const char *d = dir_of("retries");
+    const char *d = tu_dir("retries");
     struct bfs_error e;
     struct claim_info c;
 
@@ -265,37 +243,24 @@ static int run_cmd(const char *cmd)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* Two nodes idle for 100 s and one job; tfwd -1 is refused by the replay,
- * so that run fails every time. */
-static void tiny_inputs(const char *dir)
-{
-    write_at(path_in(dir, "tiny.trace"), "bfsim-trace 1\nnode a\nnode b\n"
-                                         "1612988400 +0 +1\n"
-                                         "1612988500 -0 -1\n");
-    write_at(path_in(dir, "tiny.jobs"),
-             "# bfsim-jobs 1\n"
-             "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
-             "A,1612988400,1,2,1000000000,0,0,0:0:0 1:10:10 2:20:20\n");
-}
-
 START_TEST(test_retries_worker)
 {
-    const char *d = dir_of("wretry"), *cfg = path_in(d, "f.json");
+    const char *d = tu_dir("wretry"), *cfg = tu_path_in(d, "f.json");
     char cmd[4096];
     struct rec r;
     char *err, *out;
     int failed_dirs = 0;
 
-    tiny_inputs(d);
-    write_at(cfg, "{\"trace\": \"tiny.trace\", \"jobs\": \"tiny.jobs\",\n"
-                  " \"compat\": \"bftrainer\", \"allocator\": \"even\",\n"
-                  " \"tfwd\": [10, -1]}\n");
+    tu_tiny_inputs(d);
+    tu_write_at(cfg, "{\"trace\": \"tiny.trace\", \"jobs\": \"tiny.jobs\",\n"
+                     " \"compat\": \"bftrainer\", \"allocator\": \"even\",\n"
+                     " \"tfwd\": [10, -1]}\n");
     snprintf(cmd, sizeof cmd,
              "cd / && %s sweep %s --worker --retries 2 --lease 5 --out %s/o "
              ">%s/w.out 2>%s/w.err",
              tu_bfsim(), cfg, d, d, d);
     ck_assert_int_eq(run_cmd(cmd), 1);
-    err = tu_slurp(path_in(d, "w.err"));
+    err = tu_slurp(tu_path_in(d, "w.err"));
     /* three attempts of the bad run, each reported with its log */
     ck_assert_ptr_nonnull(strstr(err, "failed"));
     ck_assert_ptr_nonnull(strstr(err, "log.txt"));
@@ -307,14 +272,14 @@ START_TEST(test_retries_worker)
         FILE *f;
         snprintf(cmd, sizeof cmd, "ls %s/o/runs > %s/ids", d, d);
         ck_assert_int_eq(run_cmd(cmd), 0);
-        f = fopen(path_in(d, "ids"), "r");
+        f = fopen(tu_path_in(d, "ids"), "r");
         ck_assert_ptr_nonnull(f);
         while (fgets(id_line, sizeof id_line, f)) {
             char sub[300];
             const char *rd;
             id_line[strcspn(id_line, "\n")] = '\0';
             snprintf(sub, sizeof sub, "o/runs/%s", id_line);
-            rd = path_in(d, sub);
+            rd = tu_path_in(d, sub);
             ck_assert_int_eq(claim_file_read(rd, 0, &r), 1);
             if (strcmp(r.status, "failed") == 0) {
                 failed_dirs++;
@@ -337,7 +302,7 @@ START_TEST(test_retries_worker)
              ">%s/s.out 2>&1",
              tu_bfsim(), cfg, d, d);
     ck_assert_int_eq(run_cmd(cmd), 1);
-    out = tu_slurp(path_in(d, "s.out"));
+    out = tu_slurp(tu_path_in(d, "s.out"));
     ck_assert_ptr_nonnull(strstr(out, "pending   0\n"));
     ck_assert_ptr_nonnull(strstr(out, "failed    1\n"));
     ck_assert_ptr_nonnull(strstr(out, "complete  1\n"));
@@ -371,14 +336,14 @@ END_TEST
  * 5), 20 (6, 7), 4 (0, 1), 2 (2, 3). */
 START_TEST(test_order)
 {
-    const char *d = dir_of("order"), *cfg = path_in(d, "o.json");
+    const char *d = tu_dir("order"), *cfg = tu_path_in(d, "o.json");
     struct sweep s;
     struct bfs_error e;
     size_t order[12];
     static const size_t want[12] = {8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3};
 
-    write_at(cfg, "{\"allocator\": [\"even\", \"dp\", \"milp\"],\n"
-                  " \"nodes\": [4, 2], \"tfwd\": [10, 60]}\n");
+    tu_write_at(cfg, "{\"allocator\": [\"even\", \"dp\", \"milp\"],\n"
+                     " \"nodes\": [4, 2], \"tfwd\": [10, 60]}\n");
     bfs_error_clear(&e);
     ck_assert_int_eq(sweep_load(cfg, &s, &e), 0);
     ck_assert_uint_eq(s.n_runs, 12);
@@ -390,8 +355,8 @@ START_TEST(test_order)
         ck_assert_uint_eq(order[i], want[i]);
     sweep_release(&s);
     /* model node, and an end - start window of 3600 s */
-    write_at(cfg, "{\"allocator\": \"milp\", \"model\": [\"count\", "
-                  "\"node\"], \"start\": 1000, \"end\": 4600}\n");
+    tu_write_at(cfg, "{\"allocator\": \"milp\", \"model\": [\"count\", "
+                     "\"node\"], \"start\": 1000, \"end\": 4600}\n");
     ck_assert_int_eq(sweep_load(cfg, &s, &e), 0);
     ck_assert(sweep_cost(&s, 0) == 100.0 * 3600);
     ck_assert(sweep_cost(&s, 1) == 1000.0 * 3600);
@@ -403,21 +368,6 @@ START_TEST(test_order)
 END_TEST
 
 /* ---- four workers, two killed -------------------------------------------- */
-
-#define MACHINE_COLS 7
-
-static int machine_column(const char *name)
-{
-    static const char *const t[MACHINE_COLS] = {
-        "wall_seconds",        "events_per_second", "peak_rss_kib",
-        "solve_seconds_max",   "solve_seconds_p95", "solve_seconds_median",
-        "solve_seconds_total",
-    };
-    for (size_t i = 0; i < MACHINE_COLS; i++)
-        if (strcmp(name, t[i]) == 0)
-            return 1;
-    return 0;
-}
 
 /* A CSV table (no quoted fields) without its machine columns. */
 static char *csv_without_machine(const char *path)
@@ -436,7 +386,7 @@ static char *csv_without_machine(const char *path)
         ck_assert_uint_le(nf, 512);
         for (size_t c = 0; c < nf; c++) {
             if (row == 0) {
-                keep[c] = !machine_column(f[c]);
+                keep[c] = !tu_machine_column(f[c]);
                 dropped += !keep[c];
             }
             if (keep[c])
@@ -444,7 +394,7 @@ static char *csv_without_machine(const char *path)
         }
         res[len++] = '\n';
     }
-    ck_assert_uint_eq(dropped, MACHINE_COLS);
+    ck_assert_uint_eq(dropped, TU_MACHINE_COLS);
     free(text);
     return res;
 }
@@ -471,7 +421,7 @@ static pid_t start_worker(const char *cfg, const char *out, const char *log)
  * a claim's end line may be half written while it is read. */
 static int holds_open_claim(const char *out, pid_t pid)
 {
-    const char *runs = path_in(out, "runs");
+    const char *runs = tu_path_in(out, "runs");
     char want[32];
     DIR *d = opendir(runs);
     struct dirent *e;
@@ -481,7 +431,7 @@ static int holds_open_claim(const char *out, pid_t pid)
         return 0;
     snprintf(want, sizeof want, "\npid %ld\n", (long)pid);
     while (!found && (e = readdir(d))) {
-        const char *rd = path_in(runs, e->d_name);
+        const char *rd = tu_path_in(runs, e->d_name);
         char name[32], *text;
         int gen = 0;
         if (e->d_name[0] == '.')
@@ -490,11 +440,11 @@ static int holds_open_claim(const char *out, pid_t pid)
         for (;; gen++) {
             struct stat st;
             snprintf(name, sizeof name, "claim.%d", gen + 1);
-            if (stat(path_in(rd, name), &st) != 0)
+            if (stat(tu_path_in(rd, name), &st) != 0)
                 break;
         }
         snprintf(name, sizeof name, "claim.%d", gen);
-        text = tu_slurp(path_in(rd, name));
+        text = tu_slurp(tu_path_in(rd, name));
         found = text && strstr(text, want) && !strstr(text, "\nend ");
         free(text);
     }
@@ -507,8 +457,8 @@ static int holds_open_claim(const char *out, pid_t pid)
  * a second, milp on 32 nodes with 40 jobs seconds. */
 START_TEST(test_kill_workers)
 {
-    const char *d = dir_of("kill"), *cfg = path_in(d, "g.json");
-    const char *wout = path_in(d, "w"), *one = path_in(d, "one");
+    const char *d = tu_dir("kill"), *cfg = tu_path_in(d, "g.json");
+    const char *wout = tu_path_in(d, "w"), *one = tu_path_in(d, "one");
     char text[2048], cmd[4096], *a, *b;
     pid_t w[6], killed[2];
     unsigned seed = 16;
@@ -525,11 +475,11 @@ START_TEST(test_kill_workers)
              " \"tfwd\": [10, 60, 300, 1000]}\n",
              tu_src("traces/summit-2021-02.trace.gz"),
              tu_src("datasets/imagenet-imgps-1001J.jobs.gz"));
-    write_at(cfg, text);
+    tu_write_at(cfg, text);
     for (int i = 0; i < 4; i++) {
         char name[32];
         snprintf(name, sizeof name, "w%d.log", i);
-        w[i] = start_worker(cfg, wout, path_in(d, name));
+        w[i] = start_worker(cfg, wout, tu_path_in(d, name));
     }
     /* SIGKILL workers 0 and 2 at seeded moments 0.3 to 1.5 s apart, each
      * at the first instant from then on when it holds an open claim (on a
@@ -551,8 +501,8 @@ START_TEST(test_kill_workers)
         ck_assert_int_eq(waitpid(killed[k], &st, 0), killed[k]);
         ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
     }
-    w[4] = start_worker(cfg, wout, path_in(d, "w4.log"));
-    w[5] = start_worker(cfg, wout, path_in(d, "w5.log"));
+    w[4] = start_worker(cfg, wout, tu_path_in(d, "w4.log"));
+    w[5] = start_worker(cfg, wout, tu_path_in(d, "w5.log"));
     for (int i = 1; i < 6; i++) {
         int st;
         if (i == 2)
@@ -566,8 +516,8 @@ START_TEST(test_kill_workers)
     snprintf(cmd, sizeof cmd, "%s sweep %s -q -j 2 --out %s", tu_bfsim(), cfg,
              one);
     ck_assert_int_eq(run_cmd(cmd), 0);
-    a = csv_without_machine(path_in(wout, "results.csv"));
-    b = csv_without_machine(path_in(one, "results.csv"));
+    a = csv_without_machine(tu_path_in(wout, "results.csv"));
+    b = csv_without_machine(tu_path_in(one, "results.csv"));
     ck_assert_str_eq(a, b);
     free(a);
     free(b);
@@ -575,7 +525,7 @@ START_TEST(test_kill_workers)
     /* the claim records, run by run */
     snprintf(cmd, sizeof cmd, "ls %s/runs > %s/ids", wout, d);
     ck_assert_int_eq(run_cmd(cmd), 0);
-    f = fopen(path_in(d, "ids"), "r");
+    f = fopen(tu_path_in(d, "ids"), "r");
     ck_assert_ptr_nonnull(f);
     while (fgets(id, sizeof id, f)) {
         char sub[128];
@@ -585,7 +535,7 @@ START_TEST(test_kill_workers)
 
         id[strcspn(id, "\n")] = '\0';
         snprintf(sub, sizeof sub, "runs/%s", id);
-        rd = path_in(wout, sub);
+        rd = tu_path_in(wout, sub);
         n_runs++;
         for (gen = 0; claim_file_read(rd, gen, &cur); gen++) {
             if (gen > 0) {
@@ -616,7 +566,7 @@ START_TEST(test_kill_workers)
          * line) and no one claimed the complete run again */
         ck_assert_msg(gen >= 1, "run %s never claimed", id);
         if (prev.end < 0) {
-            char *sum = tu_slurp(path_in(rd, "summary.json"));
+            char *sum = tu_slurp(tu_path_in(rd, "summary.json"));
             ck_assert(prev.pid == killed[0] || prev.pid == killed[1]);
             ck_assert_ptr_nonnull(sum);
             ck_assert_ptr_nonnull(strstr(sum, "\"partial\": false"));

@@ -103,14 +103,37 @@ static inline const char *tu_tmp(const char *name)
     return p;
 }
 
+/* The temporary directory name (tu_tmp(name), made if missing); returns
+ * its path. */
+static inline const char *tu_dir(const char *name)
+{
+    const char *d = tu_tmp(name);
+    mkdir(d, 0777);
+    return d;
+}
+
+/* The path "dir/name", kept until exit. */
+static inline const char *tu_path_in(const char *dir, const char *name)
+{
+    char *p = tu_keep(xmalloc(strlen(dir) + strlen(name) + 2));
+    sprintf(p, "%s/%s", dir, name);
+    return p;
+}
+
+/* Writes text to the file path (any path); the test fails if it cannot. */
+static inline void tu_write_at(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_ge(fputs(text, f), 0);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
 /* Writes text to the temporary file name and returns its path. */
 static inline const char *tu_write(const char *name, const char *text)
 {
     const char *p = tu_tmp(name);
-    FILE *f = fopen(p, "w");
-    ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(fputs(text, f) >= 0, 1);
-    ck_assert_int_eq(fclose(f), 0);
+    tu_write_at(p, text);
     return p;
 }
 
