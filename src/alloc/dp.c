@@ -656,13 +656,14 @@ static int size_tables(struct dp *d, struct bfs_error *e)
     return 0;
 }
 
-/* Sets the window of F's row j + 1 from row j's (which narrow_f() may
- * have shrunk) and makes room for it after row j's cells.  Returns 0, or
- * BFS_ERANGE (in e) past DP_MAX_CELLS cells. */
-static int f_window(struct dp *d, size_t j, struct bfs_error *e)
+/* Sets window b, of the row after a in table T's filling order, from a
+ * and job j's count range (cells a->lo + lo[j] .. min(a->hi + hi[j], C))
+ * and makes room for it in T (capacity *cap) after a's cells.  Returns 0,
+ * or BFS_ERANGE (in e) past DP_MAX_CELLS cells. */
+static int next_window(struct dp *d, size_t j, const struct dp_win *a,
+                       struct dp_win *b, double **T, size_t *cap,
+                       struct bfs_error *e)
 {
-    const struct dp_win *a = &d->fw[j];
-    struct dp_win *b = &d->fw[j + 1];
     size_t n;
 
     b->lo = a->lo + (size_t)d->lo[j];
@@ -671,8 +672,16 @@ static int f_window(struct dp *d, size_t j, struct bfs_error *e)
     n = b->off + win_len(b);
     if (n > DP_MAX_CELLS)
         return too_big(d, n, e);
-    BFS_GROW(d->F, d->F_cap, n + 1);
+    BFS_GROW(*T, *cap, n + 1);
     return 0;
+}
+
+/* Sets the window of F's row j + 1 from row j's (which narrow_f() may
+ * have shrunk) and makes room for it after row j's cells.  Returns 0, or
+ * BFS_ERANGE (in e) past DP_MAX_CELLS cells. */
+static int f_window(struct dp *d, size_t j, struct bfs_error *e)
+{
+    return next_window(d, j, &d->fw[j], &d->fw[j + 1], &d->F, &d->F_cap, e);
 }
 
 /* Kills the cells of F's row j whose reduced loss (prune(): sum_{i<j}
@@ -703,18 +712,7 @@ static void narrow_f(struct dp *d, size_t j, double phi)
  * BFS_ERANGE (in e) past DP_MAX_CELLS cells. */
 static int b_window(struct dp *d, size_t j, struct bfs_error *e)
 {
-    const struct dp_win *a = &d->bw[j + 1];
-    struct dp_win *b = &d->bw[j];
-    size_t n;
-
-    b->lo = a->lo + (size_t)d->lo[j];
-    b->hi = a->hi + (size_t)d->hi[j] < d->C ? a->hi + (size_t)d->hi[j] : d->C;
-    b->off = a->off + win_len(a);
-    n = b->off + win_len(b);
-    if (n > DP_MAX_CELLS)
-        return too_big(d, n, e);
-    BFS_GROW(d->B, d->B_cap, n + 1);
-    return 0;
+    return next_window(d, j, &d->bw[j + 1], &d->bw[j], &d->B, &d->B_cap, e);
 }
 
 /* The shortcut.  Let b_j be job j's best admissible count (largest
