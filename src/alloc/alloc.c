@@ -230,6 +230,11 @@ const char *allocator_name(const struct allocator *a)
     return a->ops->name;
 }
 
+int allocator_reads_owner(const struct allocator *a)
+{
+    return a->ops->reads_owner;
+}
+
 void allocator_free(struct allocator *a)
 {
     if (!a)

@@ -126,6 +126,10 @@ int allocator_solve_order(struct allocator *a, const struct alloc_problem *p,
 /* The allocator's name as given at creation (borrowed). */
 const char *allocator_name(const struct allocator *a);
 
+/* 1 when the allocator may read a problem's owner view (p->owner), 0
+ * when it never does, so that a caller need not build the view. */
+int allocator_reads_owner(const struct allocator *a);
+
 void allocator_free(struct allocator *a);
 
 /* The even-share baseline of the published replayer (tools/DESIGN.md): fills

@@ -8,6 +8,7 @@
 
 struct alloc_ops {
     const char *name; /* as given to --allocator */
+    int reads_owner;  /* 1: solve may read the problem's owner view */
     /* Creates the state; returns 0 or a negative code (reported in e). */
     int (*create)(const struct alloc_opts *o, void **state,
                   struct bfs_error *e);

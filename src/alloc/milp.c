@@ -1070,6 +1070,7 @@ out:
 
 const struct alloc_ops alloc_milp_ops = {
     .name = "milp",
+    .reads_owner = 1, /* the node model places the nodes by it */
     .create = milp_create,
     .solve = milp_alloc_solve,
     .destroy = milp_destroy,

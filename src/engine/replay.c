@@ -438,15 +438,12 @@ static const size_t *tie_order(struct replay *r, size_t evt)
 }
 
 /* Whether anything reads the allocator's node-level view (p.owner): an
- * instance dump, or an allocator other than even and dp, which never look
- * at it (milp's node model places the nodes by it).  Without a reader the
- * view is not built: it costs O(pool) at every call. */
+ * instance dump, or an allocator that says it may (milp, whose node model
+ * places the nodes by it).  Without a reader the view is not built: it
+ * costs O(pool) at every call. */
 static int owner_map_read(const struct replay *r)
 {
-    const char *name = allocator_name(r->alloc);
-
-    return r->o->instance ||
-           (strcmp(name, "even") != 0 && strcmp(name, "dp") != 0);
+    return r->o->instance || allocator_reads_owner(r->alloc);
 }
 
 int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
