@@ -120,7 +120,6 @@ static int setup(struct replay *r)
                             o->node_count, r->skip, o->trace_path, total);
         r->n_nodes = o->node_count;
     }
-    r->idle = xcalloc(r->n_nodes + 1, sizeof *r->idle);
     r->owner = xmalloc((r->n_nodes + 1) * sizeof *r->owner);
     for (size_t i = 0; i < r->n_nodes; i++)
         r->owner[i] = -1;
@@ -202,7 +201,6 @@ static void teardown(struct replay *r)
     xfree(r->marked);
     xfree(r->changed);
     xfree(r->owner);
-    xfree(r->idle);
     xfree(r->joins);
     xfree(r->leaves);
     trace_close(r->tr);
@@ -286,11 +284,11 @@ static int apply_until(struct replay *r, int64_t t0, int64_t *t, int rc)
 {
     while (rc == 1 && *t <= t0) {
         for (size_t i = 0; i < r->n_joins; i++) {
-            r->idle[r->joins[i]] = 1;
+            r->in_pool[r->joins[i]] = 1;
             pool_note_join(r, r->joins[i], *t);
         }
         for (size_t i = 0; i < r->n_leaves; i++) {
-            r->idle[r->leaves[i]] = 0;
+            r->in_pool[r->leaves[i]] = 0;
             pool_note_leave(r, r->leaves[i], *t);
         }
         rc = read_event(r, t);
@@ -309,7 +307,7 @@ static int rewind_trace(struct replay *r, int64_t *t)
     rc = trace_open(r->o->trace_path, &r->tr, r->e);
     if (rc)
         return rc;
-    memset(r->idle, 0, r->n_nodes * sizeof *r->idle);
+    memset(r->in_pool, 0, r->n_nodes * sizeof *r->in_pool);
     pool_pick_reset(r);
     return read_event(r, t);
 }
@@ -345,7 +343,7 @@ static int read_until_start(struct replay *r, int64_t *t0, int64_t *t)
     if (rc == 1 && r->n_joins + r->n_leaves == 0)
         rc = next_event(r, t);
     for (size_t i = 0; i < r->n_nodes; i++)
-        if (r->idle[i]) {
+        if (r->in_pool[i]) {
             pool_mark(r, (uint32_t)i);
             pool_append(r, (uint32_t)i);
         }

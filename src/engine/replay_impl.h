@@ -76,7 +76,6 @@ struct replay {
     struct trace_reader *tr;
     struct jobset js;
     size_t skip, n_nodes; /* the subset */
-    uint8_t *idle;        /* per subset node: idle in the trace now */
     int32_t *owner;       /* per subset node: job index, -1 free */
     /* The pool: pool[0 .. pool_len-1] holds its n_pool nodes in position
      * order and, where nodes left since the last pool_compact, holes
@@ -89,7 +88,8 @@ struct replay {
     size_t n_pool, pool_len, pool_cap;
     /* What changed since the last map handed to the sinks (pool_mark):
      * the nodes whose owner or pool membership was written, each once. */
-    uint8_t *in_pool;  /* per subset node: in the pool */
+    uint8_t *in_pool;  /* per subset node: in the pool, i.e. idle in the
+                          trace (before t0: in the events read so far) */
     uint8_t *marked;   /* per subset node: in changed[] */
     uint32_t *changed; /* the nodes written since the last map */
     size_t n_changed;
