@@ -343,6 +343,47 @@ START_TEST(test_random_legacy_cap)
 }
 END_TEST
 
+/* Instances with large tie sets: eight jobs of 0..4 nodes on 10, curves
+ * of plateaus (steps of 0 or 1) and rescale costs of 0 or 1, so that
+ * many allocations tie and many jobs keep several counts after the MILP's
+ * reduced-cost fixing.  With five counts a job the lexicographic weights
+ * of its tie-break stage exceed what it takes as exact (5^8 (R + 1) (K +
+ * 1) > 2^24), so the certificate stage runs and must find the rule's
+ * choice. */
+START_TEST(test_tie_heavy)
+{
+    struct allocator *a = method_allocator(_i);
+    struct inst in;
+    int n = is_node(_i) ? 4 : 24;
+
+    for (int s = 0; s < n; s++) {
+        unsigned seed = 9000 + (unsigned)s * 7919u;
+        int used = 0;
+        memset(&in, 0, sizeof in);
+        rng = 0x51ED2701ull ^ ((unsigned long long)seed * 0x2545F491u);
+        in.p.pool = 10;
+        in.p.n_jobs = is_node(_i) ? 5 : MAXJ;
+        in.p.tfwd = 1 + rnd(3);
+        for (size_t j = 0; j < in.p.n_jobs; j++) {
+            struct alloc_job *jb = &in.jobs[j];
+            jb->jmin = 1;
+            jb->jmax = 4;
+            jb->cur = (int)rnd(3);
+            if (used + jb->cur > in.p.pool)
+                jb->cur = 0;
+            used += jb->cur;
+            jb->tcup = rnd(2);
+            jb->tcdw = rnd(2);
+            for (int k = 1; k <= jb->jmax; k++)
+                in.o[j][k] = in.o[j][k - 1] + rnd(2);
+        }
+        fix_pointers(&in);
+        check_one(a, _i, &in.p, seed);
+    }
+    allocator_free(a);
+}
+END_TEST
+
 /* tools/DESIGN.md: a lone job on 10 idle nodes gets 5 under the published
  * replayer's cap, 10 without it. */
 START_TEST(test_lone_job_cap)
@@ -1104,6 +1145,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_random, 0, n_methods);
     tcase_add_loop_test(tc, test_random_legacy_cap, 0, n_methods);
+    tcase_add_loop_test(tc, test_tie_heavy, 0, n_methods);
     tcase_add_loop_test(tc, test_lone_job_cap, 0, n_methods);
     tcase_add_loop_test(tc, test_infeasible_cap, 0, n_methods);
     tcase_add_loop_test(tc, test_ties_by_hand, 0, n_methods);

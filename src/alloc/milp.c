@@ -11,10 +11,19 @@
  *   (sum n y[j,n] <= N).  Its relaxation is tight: it runs at
  *   SOLVER_EFFORT_LIGHT (CBC without preprocessing, cuts and heuristics,
  *   GLPK without its presolver), stage 1 on CBC with a start at
- *   SOLVER_EFFORT_PROVE (one pass of root cuts).  With start=yes (the default)
- * it starts from dp's optimum, y[j,n] = [n == dp's n_j], on both backends (GLPK
- *   takes a start at that effort): the solver's work is then the proof
- *   (the bound), which is what took most of its time without the start.
+ *   SOLVER_EFFORT_PROVE (one pass of root cuts).  With start=yes (the
+ *   default) it starts from dp's optimum, y[j,n] = [n == dp's n_j], on
+ *   both backends (GLPK takes a start at that effort): the solver's work
+ *   is then the proof (the bound), which is what took most of its time
+ *   without the start.  With the start, the model also leaves out the
+ *   counts that no allocation within the tie tolerance of the optimum
+ *   can use (reduced-cost fixing, count_fixing(), with dp's value as
+ *   the incumbent's: the test dp's own pruning makes, see alloc/dp.c;
+ *   the margin is 3 tolerances): the model keeps every allocation of the
+ *   tie set, so every stage has the same answer, and its bound is still
+ *   a bound of the whole model.  On the Summit replays the rescale costs
+ *   leave one or two counts a job: 42 columns instead of 527 on average
+ *   with the 1000-job set.
  *
  * - node: tools/DESIGN.md's node-level model without SOS: binary x[j,q] (node q
  *   to job j; the current map from p->owner, or each job's nodes placed
@@ -52,9 +61,10 @@
  *      with A > the range of the rest and B > the range of W (dp's
  *      optimum, with a start, starts it when it is in the tie set, which
  *      it is unless stage 1 found better by more than the gap); W = sum_j
- *      w_j n_j is the exact lexicographic order (w_j = prod_{i>j} (hi_i +
- *      1)) when the whole objective stays below LEX_EXACT_MAX, else a
- *      hint (w_j = J - j).
+ *      w_j r_j(n_j), r_j(n) the rank of n among job j's counts in the
+ *      model, is the exact lexicographic order (w_j = prod_{i>j} k_i, k_i
+ *      job i's number of counts) when the whole objective stays below
+ *      LEX_EXACT_MAX, else a hint (w_j = J - j); see lex_weights().
  *   3. unless W was exact: while a count vector with the same keeps and
  *      nodes, in the tie set, lexicographically after the incumbent
  *      exists (binaries d_j mark the first job that differs, tied to the
@@ -202,23 +212,122 @@ static void amodel_release(struct amodel *a)
     milp_release(&a->m);
 }
 
-static void build_count(const struct alloc_problem *p, struct amodel *a)
+/* sum_j of job j's smallest maximiser of v_j(n) - lambda n (v: nj rows
+ * of W, -HUGE_VAL at inadmissible counts), with each maximum in phi[j]. */
+static long lagrange(const double *v, size_t nj, size_t W, const int *hi,
+                     double lambda, double *phi)
+{
+    long sum = 0;
+
+    for (size_t j = 0; j < nj; j++) {
+        double best = -HUGE_VAL;
+        int at = 0;
+        for (int n = 0; n <= hi[j]; n++) {
+            double x = v[j * W + (size_t)n];
+            if (x != -HUGE_VAL && x - lambda * n > best) {
+                best = x - lambda * n;
+                at = n;
+            }
+        }
+        phi[j] = best;
+        sum += at;
+    }
+    return sum;
+}
+
+/* The Lagrangian bound lambda pool + sum_j phi_j (phi as lagrange()). */
+static double lagrange_bound(const double *v, size_t nj, size_t W,
+                             const int *hi, double lambda, int pool,
+                             double *phi)
+{
+    double L = lambda * pool;
+
+    lagrange(v, nj, W, hi, lambda, phi);
+    for (size_t j = 0; j < nj; j++)
+        L += phi[j];
+    return L;
+}
+
+/* Reduced-cost fixing of the count model (see the top): marks in
+ * drop[j * stride + n] the counts that no allocation of value >= zlb -
+ * 3 tol can use, zlb the value of a feasible allocation.  For any lambda
+ * >= 0, an allocation n within the pool has value <= L - sum_j l_j(n_j),
+ * with phi_j = max_n v_j(n) - lambda n, the losses l_j(n) = phi_j -
+ * (v_j(n) - lambda n) >= 0 and L = lambda pool + sum_j phi_j; so a count
+ * of loss above L - zlb + 3 tol is on no such allocation.  lambda is
+ * found by bisection on the sign of L's slope, pool - sum_j n_j(lambda)
+ * (the smallest maximiser of each job): any lambda is a valid test, the
+ * best one drops the most. */
+static void count_fixing(const struct alloc_problem *p, const struct amodel *a,
+                         double zlb, unsigned char *drop)
+{
+    size_t nj = a->nj, W = a->ystride;
+    double *v = xreallocarray(NULL, nj * W + 1, sizeof *v);
+    double *phi = xcalloc(nj + 1, sizeof *phi);
+    double lo = 0.0, hi = 0.0, lambda, L, delta;
+
+    for (size_t j = 0; j < nj; j++) {
+        double vmin = HUGE_VAL, vmax = -HUGE_VAL;
+        for (int n = 0; n <= a->hi[j]; n++) {
+            double x =
+                alloc_admissible(p, j, n) ? alloc_value(p, j, n) : -HUGE_VAL;
+            v[j * W + (size_t)n] = x;
+            if (x == -HUGE_VAL)
+                continue;
+            vmin = x < vmin ? x : vmin;
+            vmax = x > vmax ? x : vmax;
+        }
+        /* above this slope every job's smallest count is its maximiser */
+        if (vmax - vmin + 1.0 > hi)
+            hi = vmax - vmin + 1.0;
+    }
+    lambda = lagrange(v, nj, W, a->hi, 0.0, phi) <= p->pool ? 0.0 : -1.0;
+    for (int it = 0; lambda < 0.0 && it < 64; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (lagrange(v, nj, W, a->hi, mid, phi) > p->pool)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (lambda < 0.0) /* the better of the bracket's ends */
+        lambda = lagrange_bound(v, nj, W, a->hi, lo, p->pool, phi) <
+                         lagrange_bound(v, nj, W, a->hi, hi, p->pool, phi)
+                     ? lo
+                     : hi;
+    L = lagrange_bound(v, nj, W, a->hi, lambda, p->pool, phi);
+    delta = L - zlb + 3.0 * a->unit;
+    for (size_t j = 0; j < nj; j++)
+        for (int n = 0; n <= a->hi[j]; n++) {
+            double x = v[j * W + (size_t)n];
+            drop[j * W + (size_t)n] =
+                x == -HUGE_VAL || phi[j] - (x - lambda * n) > delta;
+        }
+    xfree(phi);
+    xfree(v);
+}
+
+static void build_count(const struct alloc_problem *p, struct amodel *a,
+                        double zlb)
 {
     struct milp *m = &a->m;
     size_t *first = xcalloc(a->nj + 1, sizeof *first);
+    unsigned char *drop;
 
     a->ystride = 1;
     for (size_t j = 0; j < a->nj; j++)
         if ((size_t)a->hi[j] + 1 > a->ystride)
             a->ystride = (size_t)a->hi[j] + 1;
     a->ycol = xreallocarray(NULL, a->nj * a->ystride + 1, sizeof *a->ycol);
+    drop = xcalloc(a->nj * a->ystride + 1, 1);
     for (size_t i = 0; i < a->nj * a->ystride + 1; i++)
         a->ycol[i] = -1;
+    if (zlb > -HUGE_VAL)
+        count_fixing(p, a, zlb, drop);
     for (size_t j = 0; j < a->nj; j++) {
         first[j] = m->n_cols;
         for (int n = 0; n <= a->hi[j]; n++) {
             int c;
-            if (!alloc_admissible(p, j, n))
+            if (!alloc_admissible(p, j, n) || drop[j * a->ystride + (size_t)n])
                 continue;
             c = milp_add_col(m, 0, 1, 1, alloc_value(p, j, n) / a->unit);
             a->ycol[j * a->ystride + (size_t)n] = c;
@@ -239,6 +348,7 @@ static void build_count(const struct alloc_problem *p, struct amodel *a)
     for (size_t j = 0; j < a->nj; j++)
         lexpr_row(m, &a->cnt[j], 1);
     milp_row_end(m);
+    xfree(drop);
     xfree(first);
 }
 
@@ -601,57 +711,132 @@ static void add_tie_row(struct milp *m, const struct amodel *a, double z)
     milp_row_end(m);
 }
 
-/* Replaces m's objective by A keeps - B nodes + sum_j w_j n_j. */
-static void set_secondary(struct milp *m, const struct amodel *a, double A,
-                          double B, const double *w)
+/* Stage 2's order on the count model c: per column y[j,n], lex[col] =
+ * w_j r_j(n), r_j(n) the rank of n among job j's counts in c (0 for the
+ * smallest) and w_j the product of the numbers of counts of the later
+ * jobs, so that W = sum of the chosen columns' lex is larger for the
+ * lexicographically larger vector (w_j > sum_{i>j} w_i (k_i - 1)); then
+ * A keeps - B nodes + W, B above W's range and A above the range of the
+ * rest, orders the tie set by the rule's keys.  Returns 1 when that
+ * order is exact (the objective's range within LEX_EXACT_MAX); else lex
+ * is a hint (w_j from J - j down to 1, still by rank), dropped when even
+ * that range exceeds LEX_HINT_MAX.  *A and *B receive the weights. */
+static int lex_weights(const struct amodel *c, const struct alloc_problem *p,
+                       double *lex, double *A, double *B)
+{
+    size_t nj = c->nj, W = c->ystride;
+    double P = 1, R = 0, K = 0, H = 0;
+    int exact;
+
+    memset(lex, 0, c->m.n_cols * sizeof *lex);
+    for (size_t j = nj; j-- > 0;) {
+        const int *y = c->ycol + j * W;
+        int k = 0, lo = -1, hi = 0;
+        for (int n = 0; n <= c->hi[j]; n++)
+            if (y[n] >= 0) {
+                lex[y[n]] = k++ * P;
+                lo = lo < 0 ? n : lo;
+                hi = n;
+            }
+        P *= k;
+        R += hi - lo;
+        K += k > 1 && p->jobs[j].cur <= c->hi[j] && y[p->jobs[j].cur] >= 0;
+    }
+    if (R > p->pool)
+        R = p->pool;
+    *B = P;
+    *A = *B * (R + 1);
+    exact = *A * (K + 1) <= LEX_EXACT_MAX;
+    if (exact)
+        return 1;
+    for (size_t j = 0; j < nj; j++) {
+        const int *y = c->ycol + j * W;
+        int k = 0;
+        for (int n = 0; n <= c->hi[j]; n++)
+            if (y[n] >= 0)
+                lex[y[n]] = (double)(nj - j) * k++;
+        H += (double)(nj - j) * (k - 1);
+    }
+    *B = H + 1;
+    *A = *B * (R + 1);
+    if (*A * (K + 1) > LEX_HINT_MAX) {
+        memset(lex, 0, c->m.n_cols * sizeof *lex);
+        *B = 1;
+        *A = R + 1;
+    }
+    return 0;
+}
+
+/* Replaces m's objective (m: c's columns first) by A keeps - B nodes +
+ * lex, with lex from lex_weights, less a constant: the column of y[j,n]
+ * gets A [n == C_j] - B (n - n0_j) + lex, n0_j job j's smallest count in
+ * c, and 0 when that is job j's only count. */
+static void set_secondary(struct milp *m, const struct amodel *c,
+                          const struct alloc_problem *p, double A, double B,
+                          const double *lex)
 {
     memset(m->obj, 0, m->n_cols * sizeof *m->obj);
     m->obj_offset = 0.0;
-    for (size_t j = 0; j < a->nj; j++) {
-        const struct lexpr *k = &a->keep[j], *c = &a->cnt[j];
-        m->obj_offset += A * k->c0;
-        for (size_t t = 0; t < k->n; t++)
-            m->obj[k->col[t]] += A * k->val[t];
-        for (size_t t = 0; t < c->n; t++)
-            m->obj[c->col[t]] += (w[j] - B) * c->val[t];
+    for (size_t j = 0; j < c->nj; j++) {
+        const int *y = c->ycol + j * c->ystride;
+        int lo = -1, k = 0;
+        for (int n = 0; n <= c->hi[j]; n++)
+            if (y[n] >= 0) {
+                lo = lo < 0 ? n : lo;
+                k++;
+            }
+        for (int n = lo; k > 1 && n <= c->hi[j]; n++)
+            if (y[n] >= 0)
+                m->obj[y[n]] =
+                    lex[y[n]] + A * (n == p->jobs[j].cur) - B * (n - lo);
     }
 }
 
-/* The certificate model: stage 1's rows, the tie row, keeps = K and nodes
- * = S of the incumbent n, and "lexicographically after n". */
-static void build_cert(struct milp *m, const struct amodel *a,
-                       const struct alloc_problem *p, double z, const int *n,
-                       const double *w)
+/* The certificate model on the count model c: its rows, the tie row,
+ * keeps = K and nodes = S of the incumbent n, and "lexicographically
+ * after n" (objective: lex).  Returns -1 when n is not a point of c. */
+static int build_cert(struct milp *m, const struct amodel *c,
+                      const struct alloc_problem *p, double z, const int *n,
+                      const double *lex)
 {
-    size_t nj = a->nj;
+    size_t nj = c->nj;
     int *dcol = xcalloc(nj + 1, sizeof *dcol);
-    double K = 0, S = 0, c0 = 0;
+    double K = 0, S = 0;
 
-    milp_copy(m, &a->m);
+    for (size_t j = 0; j < nj; j++)
+        if (n[j] < 0 || n[j] > c->hi[j] || c->ycol[j * c->ystride + n[j]] < 0) {
+            xfree(dcol);
+            return -1;
+        }
+    milp_copy(m, &c->m);
     milp_set_start(m, NULL); /* d_j columns follow; no start helps a proof
                                 of infeasibility */
-    add_tie_row(m, a, z);
-    memset(m->obj, 0, m->n_cols * sizeof *m->obj);
+    add_tie_row(m, c, z);
+    memcpy(m->obj, lex, c->m.n_cols * sizeof *lex);
     for (size_t j = 0; j < nj; j++) {
         K += n[j] == p->jobs[j].cur;
         S += n[j];
     }
+    milp_row_begin(m, K, K);
     for (size_t j = 0; j < nj; j++)
-        c0 += a->keep[j].c0;
-    milp_row_begin(m, K - c0, K - c0);
-    for (size_t j = 0; j < nj; j++)
-        lexpr_row(m, &a->keep[j], 1);
+        lexpr_row(m, &c->keep[j], 1);
     milp_row_end(m);
     milp_row_begin(m, S, S);
     for (size_t j = 0; j < nj; j++)
-        lexpr_row(m, &a->cnt[j], 1);
+        lexpr_row(m, &c->cnt[j], 1);
     milp_row_end(m);
     /* d_j: job j is the first to differ, and gains; the last job cannot
-     * be first (the node total is fixed), nor a job at its largest count */
+     * be first (the node total is fixed), nor a job without a larger
+     * count; said with the y binaries, without big-M: sum_{k > n^_j}
+     * y[j,k] >= d_j, and y[j,n^_j] >= sum_{i>j} d_i */
     for (size_t j = 0; j < nj; j++) {
+        const int *y = c->ycol + j * c->ystride;
         dcol[j] = -1;
-        if (j + 1 < nj && n[j] < a->hi[j])
-            dcol[j] = milp_add_col(m, 0, 1, 1, 0);
+        for (int k = n[j] + 1; j + 1 < nj && k <= c->hi[j]; k++)
+            if (y[k] >= 0) {
+                dcol[j] = milp_add_col(m, 0, 1, 1, 0);
+                break;
+            }
     }
     milp_row_begin(m, 1, 1);
     for (size_t j = 0; j < nj; j++)
@@ -659,53 +844,24 @@ static void build_cert(struct milp *m, const struct amodel *a,
             milp_row_add(m, dcol[j], 1);
     milp_row_end(m);
     for (size_t j = 0; j < nj; j++) {
-        double U = a->hi[j] - n[j];
-        if (a->ycol) {
-            /* the count model says it with its own binaries, without
-             * big-M: sum_{k > n^_j} y[j,k] >= d_j, and y[j,n^_j] >=
-             * sum_{i>j} d_i */
-            const int *y = a->ycol + j * a->ystride;
-            if (dcol[j] >= 0) {
-                milp_row_begin(m, 0, HUGE_VAL);
-                for (int k = n[j] + 1; k <= a->hi[j]; k++)
-                    if (y[k] >= 0)
-                        milp_row_add(m, y[k], 1);
-                milp_row_add(m, dcol[j], -1);
-                milp_row_end(m);
-            }
+        const int *y = c->ycol + j * c->ystride;
+        if (dcol[j] >= 0) {
             milp_row_begin(m, 0, HUGE_VAL);
-            milp_row_add(m, y[n[j]], 1);
-            for (size_t i = j + 1; i < nj; i++)
-                if (dcol[i] >= 0)
-                    milp_row_add(m, dcol[i], -1);
-            milp_row_end(m);
-        } else if (dcol[j] >= 0) { /* n_j >= (n^_j + 1) d_j */
-            milp_row_begin(m, 0, HUGE_VAL);
-            lexpr_row(m, &a->cnt[j], 1);
-            milp_row_add(m, dcol[j], -(n[j] + 1.0));
+            for (int k = n[j] + 1; k <= c->hi[j]; k++)
+                if (y[k] >= 0)
+                    milp_row_add(m, y[k], 1);
+            milp_row_add(m, dcol[j], -1);
             milp_row_end(m);
         }
-        /* n_j = n^_j when a later job is first: D = sum_{i>j} d_i */
-        if (!a->ycol && U > 0) { /* n_j + U D <= n^_j + U */
-            milp_row_begin(m, -HUGE_VAL, n[j] + U);
-            lexpr_row(m, &a->cnt[j], 1);
-            for (size_t i = j + 1; i < nj; i++)
-                if (dcol[i] >= 0)
-                    milp_row_add(m, dcol[i], U);
-            milp_row_end(m);
-        }
-        if (!a->ycol && n[j] > 0) { /* n_j - n^_j D >= 0 */
-            milp_row_begin(m, 0, HUGE_VAL);
-            lexpr_row(m, &a->cnt[j], 1);
-            for (size_t i = j + 1; i < nj; i++)
-                if (dcol[i] >= 0)
-                    milp_row_add(m, dcol[i], -(double)n[j]);
-            milp_row_end(m);
-        }
-        for (size_t t = 0; t < a->cnt[j].n; t++)
-            m->obj[a->cnt[j].col[t]] += w[j] * a->cnt[j].val[t];
+        milp_row_begin(m, 0, HUGE_VAL);
+        milp_row_add(m, y[n[j]], 1);
+        for (size_t i = j + 1; i < nj; i++)
+            if (dcol[i] >= 0)
+                milp_row_add(m, dcol[i], -1);
+        milp_row_end(m);
     }
     xfree(dcol);
+    return 0;
 }
 
 /* One stage: solves m with the given gaps within the time left.  Returns
@@ -760,8 +916,8 @@ static int solve_model(const struct mstate *st, const struct alloc_problem *p,
 {
     size_t nj = a->nj, cols = c->m.n_cols + nj;
     double deadline = bfs_now() + st->base.time_limit, z, thr;
-    double gap_abs = st->base.gap_abs / a->unit, A, B, P = 1, Smax = 0, mag;
-    double bound1 = HUGE_VAL, *x, *w;
+    double gap_abs = st->base.gap_abs / a->unit, A, B;
+    double bound1 = HUGE_VAL, *x, *lex;
     int *best = xcalloc(nj + 1, sizeof *best);
     int *cand = xcalloc(nj + 1, sizeof *cand);
     /* with a start, the work is the proof: one pass of root cuts where
@@ -805,34 +961,12 @@ static int solve_model(const struct mstate *st, const struct alloc_problem *p,
 
     /* stage 2, on the count model: keeps, nodes and the lexicographic
      * order in one objective */
-    w = xcalloc(nj + 1, sizeof *w);
-    for (size_t j = 0; j < nj; j++)
-        Smax += a->hi[j];
-    if (Smax > p->pool)
-        Smax = p->pool;
-    for (size_t j = nj; j-- > 0;) {
-        w[j] = P;
-        P *= a->hi[j] + 1.0;
-    }
-    B = P;
-    A = B * (Smax + 1);
-    mag = A * (nj + 1.0);
-    exact = mag <= LEX_EXACT_MAX;
-    if (!exact) {
-        for (size_t j = 0; j < nj; j++)
-            w[j] = (double)(nj - j);
-        B = nj * Smax + 1;
-        A = B * (Smax + 1);
-        if (A * (nj + 1.0) > LEX_HINT_MAX) {
-            memset(w, 0, nj * sizeof *w);
-            B = 1;
-            A = Smax + 1;
-        }
-    }
+    lex = xcalloc(c->m.n_cols + 1, sizeof *lex);
+    exact = lex_weights(c, p, lex, &A, &B);
     milp_copy(&m2, &c->m);
     milp_set_start(&m2, NULL);
     add_tie_row(&m2, c, z);
-    set_secondary(&m2, c, A, B, w);
+    set_secondary(&m2, c, p, A, B, lex);
     /* dp's optimum, when it is in the tie set, starts the search */
     if (c->m.start && milp_violation(&m2, c->m.start) <= 1e-9)
         milp_set_start(&m2, c->m.start);
@@ -847,7 +981,8 @@ static int solve_model(const struct mstate *st, const struct alloc_problem *p,
     for (int round = 0;
          ss == SOLVE_OPTIMAL && !exact && nj > 1 && round < CERT_MAX_ROUNDS;
          round++) {
-        build_cert(&m2, c, p, z, best, w);
+        if (build_cert(&m2, c, p, z, best, lex) != 0)
+            break;
         ss = run_stage(st, &m2, 0.0, 0.5, SOLVER_EFFORT_LIGHT, deadline, x,
                        NULL, res, NULL);
         milp_release(&m2);
@@ -858,7 +993,7 @@ static int solve_model(const struct mstate *st, const struct alloc_problem *p,
             break;
         ss = SOLVE_OPTIMAL;
     }
-    xfree(w);
+    xfree(lex);
 done:
     memcpy(res->counts, best, nj * sizeof *best);
     res->objective = alloc_objective(p, best);
@@ -1043,8 +1178,8 @@ static int milp_alloc_solve(void *state, const struct alloc_problem *p,
             res->status = SOLVE_INFEASIBLE;
             goto out;
         }
-    build_count(p, &c);
     n0 = st->dp ? dp_start(st, p, res) : NULL;
+    build_count(p, &c, n0 ? alloc_objective(p, n0) : -HUGE_VAL);
     if (n0)
         count_start(&c, n0);
     /* the node model's stage 1 runs at SOLVER_EFFORT_PROVE with a start

@@ -50,8 +50,9 @@ static void usage(FILE *f)
                "cbc, no for glpk),\n"
                "                    ',start=no' to solve the plain "
                "models,\n"
-               "                    without dp's optimum as their start, and "
-               "the solver's own\n"
+               "                    without dp's optimum as their start "
+               "nor the counts it\n"
+               "                    rules out, and the solver's own\n"
                "                    parameters as ',KEY=VALUE' "
                "(',help' lists them)\n"
                "  --model NAME      count or node (milp; default: count)\n"
@@ -180,7 +181,9 @@ static int solver_help(const char *spec)
     printf("  %-26s %s\n", "isolate=yes|no",
            "solve in a child process (default: yes for cbc, no for glpk)");
     printf("  %-26s %s\n", "start=yes|no",
-           "start from dp's optimum where the solver takes it");
+           "start from dp's optimum where the solver takes it, and");
+    printf("  %-26s %s\n", "",
+           "leave out the counts no allocation tied with it uses");
     printf("Parameters of %s (applied after bfsim's own settings, in this "
            "order):\n",
            name);

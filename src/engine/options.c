@@ -537,7 +537,8 @@ const struct options_entry options_table[] = {
     {"solver", 0, "NAME", POL, 0, p_solver, d_solver,
      "MILP backend, cbc or glpk, and options after commas: isolate=yes|no "
      "(a child process per solve), start=yes|no (count model, and node model "
-     "on CBC: start from dp's optimum), and the solver's own KEY=VALUE "
+     "on CBC: start from dp's optimum; the count model then leaves out the "
+     "counts no tied allocation uses), and the solver's own KEY=VALUE "
      "parameters "
      "(`bfsim solve --solver cbc,help` lists them)"},
     {"model", 0, "NAME", POL, 0, p_model, d_model,
