@@ -343,12 +343,18 @@ START_TEST(test_random_legacy_cap)
 }
 END_TEST
 
-/* Instances with large tie sets: eight jobs of 0..4 nodes on 10, curves
- * of plateaus (steps of 0 or 1) and rescale costs of 0 or 1, so that
- * many allocations tie and many jobs keep several counts after the MILP's
- * reduced-cost fixing.  With five counts a job the lexicographic weights
- * of its tie-break stage exceed what it takes as exact (5^8 (R + 1) (K +
- * 1) > 2^24), so the certificate stage runs and must find the rule's
+/* Instances with large tie sets, eight jobs of 0..6 nodes on 10, in
+ * three kinds: curves of plateaus (steps of 0 or 1) with rescale costs of
+ * 0 or 1; flat curves with free rescaling (every count from 1 up ties,
+ * and so does keeping); linear curves, idle jobs and free rescaling,
+ * where job 0 needs 4 nodes (every split of the 10 nodes between two
+ * jobs ties).  Jobs keep several counts after the MILP's reduced-cost
+ * fixing, and on the flat and linear kinds the lexicographic weights of
+ * the tie-break stage exceed what it takes as exact (6^8 (R + 1) and 4 x
+ * 7^7 (R + 1) > 2^24, R = 10), so its certificate stage runs on the
+ * reduced model.  On the linear kind the hint weights (8 - j a rank)
+ * prefer 0, 6, 4 (66) to the rule's 6, 4, 0 (52, job 0's ranks being
+ * those of 0, 4, 5, 6), so a certificate round must find the rule's
  * choice. */
 START_TEST(test_tie_heavy)
 {
@@ -366,16 +372,19 @@ START_TEST(test_tie_heavy)
         in.p.tfwd = 1 + rnd(3);
         for (size_t j = 0; j < in.p.n_jobs; j++) {
             struct alloc_job *jb = &in.jobs[j];
-            jb->jmin = 1;
-            jb->jmax = 4;
-            jb->cur = (int)rnd(3);
+            int kind = s % 3;
+            jb->jmin = kind == 2 && j == 0 ? 4 : 1;
+            jb->jmax = 6;
+            jb->cur = kind == 2 ? 0 : (int)rnd(3);
             if (used + jb->cur > in.p.pool)
                 jb->cur = 0;
             used += jb->cur;
-            jb->tcup = rnd(2);
-            jb->tcdw = rnd(2);
+            jb->tcup = kind ? 0 : rnd(2);
+            jb->tcdw = kind ? 0 : rnd(2);
             for (int k = 1; k <= jb->jmax; k++)
-                in.o[j][k] = in.o[j][k - 1] + rnd(2);
+                in.o[j][k] = kind == 0   ? in.o[j][k - 1] + rnd(2)
+                             : kind == 1 ? 1
+                                         : k;
         }
         fix_pointers(&in);
         check_one(a, _i, &in.p, seed);
