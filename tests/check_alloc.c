@@ -352,7 +352,7 @@ END_TEST
  * fixing, and on the flat and linear kinds the lexicographic weights of
  * the tie-break stage exceed what it takes as exact (6^8 (R + 1) and 4 x
  * 7^7 (R + 1) > 2^24, R = 10), so its certificate stage runs on the
- * reduced model.  On the linear kind the hint weights (8 - j a rank)
+ * reduced model.  On the linear kind the hint weights (8 - j per rank)
  * prefer 0, 6, 4 (66) to the rule's 6, 4, 0 (52, job 0's ranks being
  * those of 0, 4, 5, 6), so a certificate round must find the rule's
  * choice. */
