@@ -248,30 +248,28 @@ static double lagrange_bound(const double *v, size_t nj, size_t W,
     return L;
 }
 
-/* Reduced-cost fixing of the count model (see the top): marks in
- * drop[j * stride + n] the counts that no allocation of value >= zlb -
- * 3 tol can use, zlb the value of a feasible allocation.  For any lambda
- * >= 0, an allocation n within the pool has value <= L - sum_j l_j(n_j),
- * with phi_j = max_n v_j(n) - lambda n, the losses l_j(n) = phi_j -
- * (v_j(n) - lambda n) >= 0 and L = lambda pool + sum_j phi_j; so a count
- * of loss above L - zlb + 3 tol is on no such allocation.  lambda is
- * found by bisection on the sign of L's slope, pool - sum_j n_j(lambda)
- * (the smallest maximiser of each job): any lambda is a valid test, the
- * best one drops the most. */
-static void count_fixing(const struct alloc_problem *p, const struct amodel *a,
-                         double zlb, unsigned char *drop)
+/* Reduced-cost fixing of the count model (see the top): sets to
+ * -HUGE_VAL, in job j's row of v (W = a->ystride values, v_j(n) or
+ * -HUGE_VAL at inadmissible counts), the counts that no allocation of
+ * value >= zlb - 3 tol can use, zlb the value of a feasible allocation.
+ * For any lambda >= 0, an allocation n within the pool has value <= L -
+ * sum_j l_j(n_j), with phi_j = max_n v_j(n) - lambda n, the losses l_j(n)
+ * = phi_j - (v_j(n) - lambda n) >= 0 and L = lambda pool + sum_j phi_j;
+ * so a count of loss above L - zlb + 3 tol is on no such allocation.
+ * lambda is found by bisection on the sign of L's slope, pool - sum_j
+ * n_j(lambda) (the smallest maximiser of each job): any lambda is a
+ * valid test, the best one drops the most. */
+static void count_fixing(const struct amodel *a, int pool, double zlb,
+                         double *v)
 {
     size_t nj = a->nj, W = a->ystride;
-    double *v = xreallocarray(NULL, nj * W + 1, sizeof *v);
     double *phi = xcalloc(nj + 1, sizeof *phi);
     double lo = 0.0, hi = 0.0, lambda, L, delta;
 
     for (size_t j = 0; j < nj; j++) {
         double vmin = HUGE_VAL, vmax = -HUGE_VAL;
         for (int n = 0; n <= a->hi[j]; n++) {
-            double x =
-                alloc_admissible(p, j, n) ? alloc_value(p, j, n) : -HUGE_VAL;
-            v[j * W + (size_t)n] = x;
+            double x = v[j * W + (size_t)n];
             if (x == -HUGE_VAL)
                 continue;
             vmin = x < vmin ? x : vmin;
@@ -281,56 +279,63 @@ static void count_fixing(const struct alloc_problem *p, const struct amodel *a,
         if (vmax - vmin + 1.0 > hi)
             hi = vmax - vmin + 1.0;
     }
-    lambda = lagrange(v, nj, W, a->hi, 0.0, phi) <= p->pool ? 0.0 : -1.0;
+    lambda = lagrange(v, nj, W, a->hi, 0.0, phi) <= pool ? 0.0 : -1.0;
     for (int it = 0; lambda < 0.0 && it < 64; it++) {
         double mid = 0.5 * (lo + hi);
-        if (lagrange(v, nj, W, a->hi, mid, phi) > p->pool)
+        if (lagrange(v, nj, W, a->hi, mid, phi) > pool)
             lo = mid;
         else
             hi = mid;
     }
     if (lambda < 0.0) /* the better of the bracket's ends */
-        lambda = lagrange_bound(v, nj, W, a->hi, lo, p->pool, phi) <
-                         lagrange_bound(v, nj, W, a->hi, hi, p->pool, phi)
+        lambda = lagrange_bound(v, nj, W, a->hi, lo, pool, phi) <
+                         lagrange_bound(v, nj, W, a->hi, hi, pool, phi)
                      ? lo
                      : hi;
-    L = lagrange_bound(v, nj, W, a->hi, lambda, p->pool, phi);
+    L = lagrange_bound(v, nj, W, a->hi, lambda, pool, phi);
     delta = L - zlb + 3.0 * a->unit;
     for (size_t j = 0; j < nj; j++)
         for (int n = 0; n <= a->hi[j]; n++) {
-            double x = v[j * W + (size_t)n];
-            drop[j * W + (size_t)n] =
-                x == -HUGE_VAL || phi[j] - (x - lambda * n) > delta;
+            double *x = &v[j * W + (size_t)n];
+            if (phi[j] - (*x - lambda * n) > delta)
+                *x = -HUGE_VAL;
         }
     xfree(phi);
-    xfree(v);
 }
 
+/* The count model of p; with zlb > -HUGE_VAL (a feasible allocation's
+ * value), without the counts count_fixing() rules out. */
 static void build_count(const struct alloc_problem *p, struct amodel *a,
                         double zlb)
 {
     struct milp *m = &a->m;
-    size_t *first = xcalloc(a->nj + 1, sizeof *first);
-    unsigned char *drop;
+    size_t *first = xcalloc(a->nj + 1, sizeof *first), W = 1;
+    double *v;
 
-    a->ystride = 1;
     for (size_t j = 0; j < a->nj; j++)
-        if ((size_t)a->hi[j] + 1 > a->ystride)
-            a->ystride = (size_t)a->hi[j] + 1;
-    a->ycol = xreallocarray(NULL, a->nj * a->ystride + 1, sizeof *a->ycol);
-    drop = xcalloc(a->nj * a->ystride + 1, 1);
-    for (size_t i = 0; i < a->nj * a->ystride + 1; i++)
+        if ((size_t)a->hi[j] + 1 > W)
+            W = (size_t)a->hi[j] + 1;
+    a->ystride = W;
+    a->ycol = xreallocarray(NULL, a->nj * W + 1, sizeof *a->ycol);
+    v = xreallocarray(NULL, a->nj * W + 1, sizeof *v);
+    for (size_t i = 0; i < a->nj * W + 1; i++) {
         a->ycol[i] = -1;
+        v[i] = -HUGE_VAL;
+    }
+    for (size_t j = 0; j < a->nj; j++)
+        for (int n = 0; n <= a->hi[j]; n++)
+            if (alloc_admissible(p, j, n))
+                v[j * W + (size_t)n] = alloc_value(p, j, n);
     if (zlb > -HUGE_VAL)
-        count_fixing(p, a, zlb, drop);
+        count_fixing(a, p->pool, zlb, v);
     for (size_t j = 0; j < a->nj; j++) {
         first[j] = m->n_cols;
         for (int n = 0; n <= a->hi[j]; n++) {
             int c;
-            if (!alloc_admissible(p, j, n) || drop[j * a->ystride + (size_t)n])
+            if (v[j * W + (size_t)n] == -HUGE_VAL)
                 continue;
-            c = milp_add_col(m, 0, 1, 1, alloc_value(p, j, n) / a->unit);
-            a->ycol[j * a->ystride + (size_t)n] = c;
+            c = milp_add_col(m, 0, 1, 1, v[j * W + (size_t)n] / a->unit);
+            a->ycol[j * W + (size_t)n] = c;
             if (n > 0)
                 lexpr_add(&a->cnt[j], c, n);
             if (n == p->jobs[j].cur)
@@ -348,7 +353,7 @@ static void build_count(const struct alloc_problem *p, struct amodel *a,
     for (size_t j = 0; j < a->nj; j++)
         lexpr_row(m, &a->cnt[j], 1);
     milp_row_end(m);
-    xfree(drop);
+    xfree(v);
     xfree(first);
 }
 
