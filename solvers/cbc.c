@@ -34,6 +34,10 @@
  * entry and watches stdout.  strategy=2 has crashed CBC 2.10.8 (SIGSEGV)
  * on small knapsacks: the isolation (solver.c) turns that into FAILED.
  *
+ * Work: CBC's node count (0 when the root decided) and its simplex
+ * iterations, from the C API; seeds (opts.seed > 0) set randomCbcSeed
+ * and randomSeed, which a user's parameters may still replace.
+ *
  * Calls into CBC are not thread-safe in this build: one solve at a time
  * per process (an isolated solver has a child process of its own).
  */
@@ -115,6 +119,8 @@ static const struct solver_param params[] = {
      "absolute gap to stop at, in the model's scaled units"},
     {"randomCbcSeed", SOLVER_PARAM_INT, NULL, 0, IMAX,
      "CBC's random seed (0: CBC's default)"},
+    {"randomSeed", SOLVER_PARAM_INT, NULL, 0, IMAX,
+     "the LP solver's (Clp's) random seed (0: its default)"},
 };
 
 struct cbc_solver {
@@ -226,6 +232,11 @@ static void set_options(Cbc_Model *cm, const struct solver_opts *o)
     set_param(cm, "integerTolerance", SOLVER_INT_TOL);
     if (o->threads > 0)
         set_param(cm, "threads", o->threads);
+    if (o->seed > 0) {
+        /* the seed of CBC's own choices and of the LP solver's */
+        set_param(cm, "randomCbcSeed", o->seed);
+        set_param(cm, "randomSeed", o->seed);
+    }
     if (o->effort == SOLVER_EFFORT_LIGHT) {
         Cbc_setParameter(cm, "preprocess", "off");
         Cbc_setParameter(cm, "cuts", "off");
@@ -335,6 +346,8 @@ static int cbc_solve(struct solver *s, const struct milp *m,
     res->build_s = t1 - t0;
     Cbc_solve(cm);
     res->solve_s = bfs_now() - t1;
+    res->nodes = Cbc_getNodeCount(cm);
+    res->iters = Cbc_getIterationCount(cm);
     decode(cm, m,
            Cbc_isSecondsLimitReached(cm) || res->solve_s >= s->opts.time_limit,
            res);
@@ -342,8 +355,16 @@ static int cbc_solve(struct solver *s, const struct milp *m,
     return 0;
 }
 
+static const char *cbc_version(void)
+{
+    return Cbc_getVersion();
+}
+
 const struct solver_ops solver_cbc_ops = {
     .name = "cbc",
+    .version = cbc_version,
+    /* the C API of 2.10 reports neither the root bound nor the cuts */
+    .work = SOLVER_WORK_NODES | SOLVER_WORK_ITERS,
     .isolate_default = SOLVER_ISOLATE_YES,
     .takes_start = 1,
     .params = params,

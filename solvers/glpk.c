@@ -29,6 +29,16 @@
  * The presolver is on by default, off for SOLVER_EFFORT_LIGHT (small
  * models with a tight relaxation, where it costs more than it saves).
  *
+ * Work: the callback (on every call) reads the tree's size, whose
+ * subproblems less the root are the nodes, the simplex iterations of
+ * the problem the search runs on, and at the root, each time its
+ * relaxation is solved, its value and the rows of cut origin: the last
+ * reading is the root bound after its cuts.  A model the presolver
+ * decides alone has no tree: 0 nodes, no root bound.  Seeds (opts.seed >
+ * 0): GLPK has no random seed; the model's columns and rows are loaded
+ * in an order permuted by splitmix64 from the seed, and x is read back
+ * through the same permutation.
+ *
  * A model's start is offered to GLPK at the first heuristic callback
  * (glp_ios_heur_sol, which refuses an infeasible point) when the
  * presolver is off: with it on, the callback sees the presolved problem,
@@ -110,6 +120,12 @@ struct glpk_ctx {
     double bound;
     const double *start; /* 1-based, or NULL: the model's start, offered
                             at the first heuristic call */
+    /* work, as last seen by the callback: the tree's subproblems (the
+     * root included), the iterations of the problem the search runs on,
+     * the root's LP value and cuts after the last round at the root */
+    int t_cnt, it_cnt, root_cuts, have_root;
+    double root_bound;
+    const int *cpos; /* the model's columns' GLPK indices, or NULL */
     /* where GLPK's output goes (log_level > 0), or NULL */
     void (*log)(const char *text);
 };
@@ -155,12 +171,37 @@ static int term_hook(void *info, const char *s)
     return 1; /* GLPK prints nothing itself */
 }
 
+/* Reads the work done so far: the tree's size, the iterations, and at
+ * the root, once its relaxation is solved, its value and cuts. */
+static void note_work(glp_tree *T, struct glpk_ctx *c, int why)
+{
+    glp_prob *P = glp_ios_get_prob(T);
+    int a_cnt, n_cnt, cur = glp_ios_curr_node(T);
+
+    glp_ios_tree_size(T, &a_cnt, &n_cnt, &c->t_cnt);
+    c->it_cnt = glp_get_it_cnt(P);
+    if (cur != 0 && glp_ios_node_level(T, cur) == 0 &&
+        (why == GLP_IROWGEN || why == GLP_IHEUR || why == GLP_ICUTGEN ||
+         why == GLP_IBRANCH || why == GLP_IBINGO)) {
+        int nr = glp_get_num_rows(P), cuts = 0;
+        for (int i = 1; i <= nr; i++) {
+            glp_attr at;
+            glp_ios_row_attr(T, i, &at);
+            cuts += at.origin == GLP_RF_CUT;
+        }
+        c->root_bound = glp_get_obj_val(P);
+        c->root_cuts = cuts;
+        c->have_root = 1;
+    }
+}
+
 static void callback(glp_tree *T, void *info)
 {
     struct glpk_ctx *c = info;
     int why = glp_ios_reason(T), best;
     glp_prob *P;
 
+    note_work(T, c, why);
     if (why == GLP_IHEUR && c->start) {
         glp_ios_heur_sol(T, c->start); /* refused if not feasible */
         c->start = NULL;
@@ -199,9 +240,38 @@ static double finite0(double v)
     return isinf(v) ? 0.0 : v;
 }
 
-/* Loads m into P (1-based). */
-static void load(glp_prob *P, const struct milp *m, int *ia, int *ja,
-                 double *ar)
+/* A permutation of 0..n-1 drawn from seed, 1-based as GLPK's indices:
+ * p[i] is the GLPK index (1..n) of the model's i-th item; NULL for seed
+ * 0 (the identity). */
+static int *permutation(size_t n, unsigned seed, uint64_t salt)
+{
+    uint64_t st = (uint64_t)seed * 0xD1B54A32D192ED03ull + salt;
+    size_t *a;
+    int *p;
+
+    if (seed == 0)
+        return NULL;
+    a = xcalloc(n + 1, sizeof *a);
+    p = xcalloc(n + 1, sizeof *p);
+    for (size_t i = 0; i < n; i++)
+        a[i] = i;
+    bfs_shuffle(a, n, &st);
+    for (size_t k = 0; k < n; k++)
+        p[a[k]] = (int)k + 1;
+    xfree(a);
+    return p;
+}
+
+/* The GLPK index of the model's item i under the permutation p. */
+static int at(const int *p, size_t i)
+{
+    return p ? p[i] : (int)i + 1;
+}
+
+/* Loads m into P (1-based), its columns and rows placed by cpos and rpos
+ * (permutation()). */
+static void load(glp_prob *P, const struct milp *m, const int *cpos,
+                 const int *rpos, int *ia, int *ja, double *ar)
 {
     int nc = (int)m->n_cols, nr = (int)m->n_rows;
 
@@ -212,19 +282,21 @@ static void load(glp_prob *P, const struct milp *m, int *ia, int *ja,
     if (nc > 0)
         glp_add_cols(P, nc);
     for (int r = 0; r < nr; r++)
-        glp_set_row_bnds(P, r + 1, bound_type(m->row_lb[r], m->row_ub[r]),
+        glp_set_row_bnds(P, at(rpos, (size_t)r),
+                         bound_type(m->row_lb[r], m->row_ub[r]),
                          finite0(m->row_lb[r]), finite0(m->row_ub[r]));
     for (int i = 0; i < nc; i++) {
+        int g = at(cpos, (size_t)i);
         if (m->col_int[i])
-            glp_set_col_kind(P, i + 1, GLP_IV);
-        glp_set_col_bnds(P, i + 1, bound_type(m->col_lb[i], m->col_ub[i]),
+            glp_set_col_kind(P, g, GLP_IV);
+        glp_set_col_bnds(P, g, bound_type(m->col_lb[i], m->col_ub[i]),
                          finite0(m->col_lb[i]), finite0(m->col_ub[i]));
-        glp_set_obj_coef(P, i + 1, m->obj[i]);
+        glp_set_obj_coef(P, g, m->obj[i]);
     }
     for (int r = 0; r < nr; r++)
         for (size_t k = m->row_beg[r]; k < m->row_beg[r + 1]; k++) {
-            ia[k + 1] = r + 1;
-            ja[k + 1] = m->row_ind[k] + 1;
+            ia[k + 1] = at(rpos, (size_t)r);
+            ja[k + 1] = at(cpos, (size_t)m->row_ind[k]);
             ar[k + 1] = m->row_val[k];
         }
     if (m->nnz > 0)
@@ -232,10 +304,10 @@ static void load(glp_prob *P, const struct milp *m, int *ia, int *ja,
 }
 
 static void take(struct solve_result *res, const struct milp *m, glp_prob *P,
-                 int status)
+                 const int *cpos, int status)
 {
     for (size_t i = 0; i < m->n_cols; i++)
-        res->x[i] = glp_mip_col_val(P, (int)i + 1);
+        res->x[i] = glp_mip_col_val(P, at(cpos, i));
     res->objective = milp_objective(m, res->x);
     res->status = status;
 }
@@ -251,12 +323,12 @@ static void decode(int ret, glp_prob *P, const struct milp *m,
     switch (ret) {
     case 0:
         if (st == GLP_OPT) {
-            take(res, m, P, SOLVE_OPTIMAL);
+            take(res, m, P, c->cpos, SOLVE_OPTIMAL);
             res->bound = res->objective; /* proven */
         } else if (st == GLP_NOFEAS)
             res->status = SOLVE_INFEASIBLE;
         else if (st == GLP_FEAS)
-            take(res, m, P, SOLVE_FEASIBLE);
+            take(res, m, P, c->cpos, SOLVE_FEASIBLE);
         else
             res->status = SOLVE_NO_SOLUTION;
         return;
@@ -264,19 +336,19 @@ static void decode(int ret, glp_prob *P, const struct milp *m,
         res->status = SOLVE_INFEASIBLE;
         return;
     case GLP_EMIPGAP: /* relative gap reached */
-        take(res, m, P, SOLVE_OPTIMAL);
+        take(res, m, P, c->cpos, SOLVE_OPTIMAL);
         if (!c->have_bound)
             res->bound = res->objective;
         return;
     case GLP_ESTOP:
         if (c->gap_stop && has) {
-            take(res, m, P, SOLVE_OPTIMAL);
+            take(res, m, P, c->cpos, SOLVE_OPTIMAL);
             return;
         }
         break;
     case GLP_ETMLIM:
         if (has)
-            take(res, m, P, SOLVE_FEASIBLE);
+            take(res, m, P, c->cpos, SOLVE_FEASIBLE);
         else
             res->status = SOLVE_NO_SOLUTION;
         snprintf(res->msg, sizeof res->msg, "GLPK: time limit reached");
@@ -379,6 +451,8 @@ static int glpk_solve(struct solver *s, const struct milp *m,
     struct glpk_ctx ctx;
     glp_prob *volatile P = NULL;
     double *volatile start1 = NULL;
+    int *volatile cpos = permutation(m->n_cols, o->seed, 1);
+    int *volatile rpos = permutation(m->n_rows, o->seed, 2);
     glp_iocp parm;
     glp_smcp smcp;
     int ret;
@@ -386,6 +460,7 @@ static int glpk_solve(struct solver *s, const struct milp *m,
     memset(&ctx, 0, sizeof ctx);
     ctx.log = o->log_level > 0 ? o->log : NULL;
     ctx.gap_abs = o->gap_abs;
+    ctx.cpos = cpos;
     glp_error_hook(error_hook, &ctx);
     glp_term_hook(term_hook, &ctx);
     if (setjmp(ctx.jb)) {
@@ -398,7 +473,7 @@ static int glpk_solve(struct solver *s, const struct milp *m,
         goto out;
     }
     P = glp_create_prob();
-    load(P, m, ia, ja, ar);
+    load(P, m, cpos, rpos, ia, ja, ar);
     if (hook && strcmp(hook, "1") == 0)
         glp_add_rows(P, 0); /* a fatal GLPK error, on purpose */
     glp_init_iocp(&parm);
@@ -428,7 +503,8 @@ static int glpk_solve(struct solver *s, const struct milp *m,
     apply_params(&parm, &smcp, o->params);
     if (m->start && parm.presolve == GLP_OFF) {
         start1 = xcalloc(m->n_cols + 1, sizeof *start1);
-        memcpy(start1 + 1, m->start, m->n_cols * sizeof *start1);
+        for (size_t i = 0; i < m->n_cols; i++)
+            start1[at(cpos, i)] = m->start[i];
         ctx.start = start1;
     }
     t1 = bfs_now();
@@ -443,6 +519,9 @@ static int glpk_solve(struct solver *s, const struct milp *m,
         if ((ret == 0 && glp_get_status(P) == GLP_NOFEAS) ||
             ret == GLP_ETMLIM) {
             res->solve_s = bfs_now() - t1;
+            res->nodes = 0;
+            res->iters = glp_get_it_cnt(P);
+            res->cuts = 0;
             res->status =
                 ret == GLP_ETMLIM ? SOLVE_NO_SOLUTION : SOLVE_INFEASIBLE;
             if (ret == GLP_ETMLIM && ctx.start &&
@@ -463,11 +542,23 @@ static int glpk_solve(struct solver *s, const struct milp *m,
     ret = glp_intopt(P, &parm);
     res->solve_s = bfs_now() - t1;
     decode(ret, P, m, &ctx, res);
+    /* the tree's subproblems less the root; the iterations of P (the
+     * search's problem without the presolver) or of the presolved one */
+    res->nodes = ctx.t_cnt > 1 ? ctx.t_cnt - 1 : 0;
+    res->iters = glp_get_it_cnt(P);
+    if (ctx.it_cnt > res->iters)
+        res->iters = ctx.it_cnt;
+    if (ctx.have_root) {
+        res->root_bound = ctx.root_bound;
+        res->cuts = ctx.root_cuts;
+    }
     glp_delete_prob(P);
 out:
     glp_error_hook(NULL, NULL);
     glp_term_hook(NULL, NULL);
     xfree(start1);
+    xfree(rpos);
+    xfree(cpos);
     xfree(ar);
     xfree(ja);
     xfree(ia);
@@ -476,6 +567,9 @@ out:
 
 const struct solver_ops solver_glpk_ops = {
     .name = "glpk",
+    .version = glp_version,
+    .work = SOLVER_WORK_NODES | SOLVER_WORK_ITERS | SOLVER_WORK_ROOT_BOUND |
+            SOLVER_WORK_CUTS,
     .isolate_default = SOLVER_ISOLATE_NO,
     .takes_start = SOLVER_START_LIGHT,
     .params = params,

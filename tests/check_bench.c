@@ -58,70 +58,203 @@ static struct bench_row row(int status, double obj, double t)
     return r;
 }
 
-/* Three instances, three configurations, rows made by hand. */
+/* The median: odd and even counts, unsorted input. */
+START_TEST(test_median)
+{
+    double a[] = {5, 1, 3}, b[] = {4, 1, 3, 2}, c[] = {7};
+
+    ck_assert_double_eq(bench_median(a, 3), 3);
+    ck_assert_double_eq(bench_median(b, 4), 2.5);
+    ck_assert_double_eq(bench_median(c, 1), 7);
+    ck_assert(isnan(bench_median(c, 0)));
+}
+END_TEST
+
+/* A cell of times, all proven, with the same nodes in every run. */
+static struct bench_cell cell(double med, double lo, double hi, double nodes)
+{
+    struct bench_cell x;
+
+    memset(&x, 0, sizeof x);
+    x.runs = x.proven = 3;
+    x.t_med = med;
+    x.t_min = lo;
+    x.t_max = hi;
+    x.n_med = x.n_min = x.n_max = nodes;
+    x.n_same = 1;
+    return x;
+}
+
+/* Verdicts on injected timings, against a reference of median 1 s. */
+START_TEST(test_verdict)
+{
+    struct bench_cell ref = cell(1.0, 0.98, 1.02, 10);
+    struct bench_cell x;
+
+    /* 11% slower, spreads apart: a loss; 11% faster (1/1.11): a win */
+    x = cell(1.11, 1.10, 1.12, 10);
+    ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_LOSS);
+    ck_assert_int_eq(bench_verdict(&ref, &x, 0.1), BENCH_WIN);
+    x = cell(1 / 1.11, 0.89, 0.91, 10);
+    ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_WIN);
+    /* 9% apart, spreads apart: a tie */
+    x = cell(1.09, 1.08, 1.10, 10);
+    ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_TIE);
+    ck_assert_int_eq(bench_verdict(&ref, &x, 0.1), BENCH_TIE);
+    /* 50% slower in the median, but one run as fast as the reference's
+     * slowest: the spreads overlap, a tie */
+    x = cell(1.5, 1.02, 1.6, 10);
+    ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_TIE);
+    x.t_min = 1.021;
+    ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_LOSS);
+    /* equal times, different node counts in every run: nodes decide */
+    x = cell(1.0, 0.98, 1.02, 20);
+    ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_LOSS);
+    ck_assert_int_eq(bench_verdict(&ref, &x, 0.1), BENCH_WIN);
+    /* ... unless they vary over repeats, or a run was not proven */
+    x.n_same = 0;
+    ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_TIE);
+    x = cell(1.0, 0.98, 1.02, 20);
+    x.proven = 2;
+    ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_TIE);
+    /* node counts 10% apart (11 vs 10): within the threshold of 10% */
+    x = cell(1.0, 0.98, 1.02, 11);
+    ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_TIE);
+    /* node ranges over seeds that overlap: a tie */
+    x = cell(1.0, 0.98, 1.02, 20);
+    x.n_min = 8;
+    ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_TIE);
+    /* zero times tie; a zero against a clear time wins */
+    x = cell(0, 0, 0, 10);
+    ck_assert_int_eq(bench_verdict(&x, &x, 0.1), BENCH_TIE);
+    ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_WIN);
+}
+END_TEST
+
+/* Two instances, two configurations, two seeds, three repeats, rows by
+ * hand (seed s, repeat r at bench_index). */
 START_TEST(test_summarize)
 {
     struct bench b;
     struct bench_summary s;
-    struct bench_row rows[9];
-    struct bench_config cfg[3];
+    struct bench_cell x;
+    struct bench_params q;
+    struct bench_row rows[24];
+    struct bench_config cfg[2];
     size_t ref = 99;
 
     bench_init(&b);
+    bench_params_default(&q);
+    q.time_limit = 10;
+    q.shift_s = 1;
+    q.shift_nodes = 1;
     memset(cfg, 0, sizeof cfg);
-    cfg[0].o.name = cfg[1].o.name = cfg[2].o.name = "dp";
-    b.n_inst = 3;
-    b.n_cfg = 3;
-    /* instance 0: all optimal at 10; config 1 at 1 s, config 2 at 2 s */
-    rows[0] = row(SOLVE_OPTIMAL, 10, 2.0);
-    rows[1] = row(SOLVE_OPTIMAL, 10, 1.0);
-    rows[2] = row(SOLVE_OPTIMAL, 10.5, 2.1);
-    /* instance 1: config 1 stops at its limit, config 2 fails */
-    rows[3] = row(SOLVE_OPTIMAL, 7, 0.5);
-    rows[4] = row(SOLVE_FEASIBLE, 6, 9.0);
-    rows[5] = row(SOLVE_FAILED, nan(""), 0.1);
-    /* instance 2: config 0 finds nothing; config 2's process died */
-    rows[6] = row(SOLVE_NO_SOLUTION, nan(""), 10.0);
-    rows[7] = row(SOLVE_INFEASIBLE, nan(""), 3.0);
-    rows[8] = row(SOLVE_OPTIMAL, 1, 1.0);
-    rows[8].done = 0;
+    cfg[0].o.name = cfg[1].o.name = "dp";
+    b.n_inst = 2;
+    b.n_cfg = 2;
+    b.n_seeds = 2;
+    b.n_repeat = 3;
     b.rows = rows;
     b.cfg = cfg;
-    /* times (time limit 10 for unproven): config 0: 2, 0.5, 10;
-     * config 1: 1, 10, 3; config 2: 2.1, 10, 10 */
-    bench_summarize(&b, 0, 10, 1, 1.1, &s);
-    ck_assert_uint_eq(s.optimal, 2);
-    ck_assert_uint_eq(s.limit, 1);
-    ck_assert_uint_eq(s.failed, 0);
-    ck_assert_uint_eq(s.wins + s.losses, 0);
-    /* (3 * 1.5 * 11)^(1/3) - 1 */
-    ck_assert_double_eq_tol(s.sgm_s, cbrt(3 * 1.5 * 11) - 1, 1e-12);
-    bench_summarize(&b, 1, 10, 1, 1.1, &s);
-    ck_assert_uint_eq(s.optimal, 1);
-    ck_assert_uint_eq(s.infeasible, 1);
-    ck_assert_uint_eq(s.limit, 1);
-    ck_assert_uint_eq(s.failed, 0);
-    /* 1 vs 2: win; 10 vs 0.5: loss; 3 vs 10: win */
-    ck_assert_uint_eq(s.wins, 2);
-    ck_assert_uint_eq(s.losses, 1);
-    ck_assert_double_eq_tol(s.sgm_s, cbrt(2 * 11 * 4.0) - 1, 1e-12);
-    bench_summarize(&b, 2, 10, 1, 1.1, &s);
-    ck_assert_uint_eq(s.optimal, 1);
-    ck_assert_uint_eq(s.failed, 2); /* a failure and a dead process */
-    /* 2.1 vs 2: within 10%; 10 vs 0.5: loss; 10 vs 10: even */
-    ck_assert_uint_eq(s.wins, 0);
-    ck_assert_uint_eq(s.losses, 1);
-    /* agreement: on instance 0, config 2's 10.5 differs from 10 */
+    /* instance 0, config 0: seed 0 times 2, 4, 3 (median 3); seed 1
+     * times 5, 1, 6 (median 5): median of seeds 4, spread 1..6; nodes
+     * 7 in every run of seed 0, 9 of seed 1 */
+    {
+        const double t[6] = {2, 4, 3, 5, 1, 6};
+        for (size_t k = 0; k < 6; k++) {
+            rows[bench_index(&b, 0, 0, k / 3, k % 3)] =
+                row(SOLVE_OPTIMAL, 10, t[k]);
+            rows[bench_index(&b, 0, 0, k / 3, k % 3)].nodes = k < 3 ? 7 : 9;
+        }
+    }
+    /* instance 0, config 1: 0.5 s in every run, nodes 1 and 2 of seed 0
+     * (not repeatable), 3 of seed 1 */
+    for (size_t k = 0; k < 6; k++) {
+        rows[bench_index(&b, 0, 1, k / 3, k % 3)] = row(SOLVE_OPTIMAL, 10, 0.5);
+        rows[bench_index(&b, 0, 1, k / 3, k % 3)].nodes =
+            k < 3 ? (k == 0 ? 1 : 2) : 3;
+    }
+    /* instance 1: config 0 0.05 s and 4 nodes everywhere; config 1 the
+     * same but one run at its limit (counts 10 s) and one failed */
+    for (size_t k = 0; k < 6; k++) {
+        rows[bench_index(&b, 1, 0, k / 3, k % 3)] = row(SOLVE_OPTIMAL, 3, 0.05);
+        rows[bench_index(&b, 1, 0, k / 3, k % 3)].nodes = 4;
+        rows[bench_index(&b, 1, 1, k / 3, k % 3)] = row(SOLVE_OPTIMAL, 3, 0.05);
+        rows[bench_index(&b, 1, 1, k / 3, k % 3)].nodes = 4;
+    }
+    rows[bench_index(&b, 1, 1, 1, 0)].status = SOLVE_FEASIBLE;
+    rows[bench_index(&b, 1, 1, 1, 2)].status = SOLVE_FAILED;
+
+    bench_cell(&b, 0, 0, &q, &x);
+    ck_assert_uint_eq(x.runs, 6);
+    ck_assert_uint_eq(x.proven, 6);
+    ck_assert_double_eq(x.t_med, 4);
+    ck_assert_double_eq(x.t_min, 1);
+    ck_assert_double_eq(x.t_max, 6);
+    ck_assert_double_eq(x.n_med, 8); /* seeds' 7 and 9 */
+    ck_assert_double_eq(x.n_min, 7);
+    ck_assert_double_eq(x.n_max, 9);
+    ck_assert_int_eq(x.n_same, 1);
+    bench_cell(&b, 0, 1, &q, &x);
+    ck_assert_double_eq(x.t_med, 0.5);
+    ck_assert_double_eq(x.n_med, 2.5); /* seeds' medians 2 and 3 */
+    ck_assert_int_eq(x.n_same, 0);
+    /* instance 1, config 1: seed 1's times 10, 0.05, 10 (the failure
+     * counts the limit too): median 10; seeds 0.05 and 10: 5.025 */
+    bench_cell(&b, 1, 1, &q, &x);
+    ck_assert_uint_eq(x.proven, 4);
+    ck_assert_uint_eq(x.limit, 1);
+    ck_assert_uint_eq(x.failed, 1);
+    ck_assert_double_eq_tol(x.t_med, 5.025, 1e-12);
+    ck_assert_double_eq(x.t_max, 10);
+
+    /* both instances are affected: 4 s >= 0.1 s, and nodes 8 vs 2.5 */
+    ck_assert(bench_affected(&b, 0, &q));
+    ck_assert(bench_affected(&b, 1, &q));
+    q.affected_s = 100;
+    ck_assert(bench_affected(&b, 0, &q));  /* the nodes differ */
+    ck_assert(!bench_affected(&b, 1, &q)); /* 4 and 4 nodes */
+    q.affected_s = 0.1;
+
+    bench_summarize(&b, 0, &q, &s);
+    ck_assert_uint_eq(s.solved, 2);
+    ck_assert_uint_eq(s.limit + s.failed, 0);
+    ck_assert_uint_eq(s.wins + s.ties + s.losses, 0);
+    /* times 4 and 0.05, shift 1: (5 * 1.05)^(1/2) - 1 */
+    ck_assert_double_eq_tol(s.sgm_s, sqrt(5 * 1.05) - 1, 1e-12);
+    /* nodes over the instances both solved in every run: instance 0
+     * only: 8 */
+    ck_assert_double_eq_tol(s.sgm_nodes, 8, 1e-12);
+    ck_assert_uint_eq(s.affected, 2);
+    bench_summarize(&b, 1, &q, &s);
+    ck_assert_uint_eq(s.solved, 1);
+    ck_assert_uint_eq(s.failed, 1);
+    /* instance 0: 0.5 [0.5..0.5] against 4 [1..6]: spreads apart, a
+     * win; instance 1: 5.025 [0.05..10] against 0.05: overlap, a tie */
+    ck_assert_uint_eq(s.wins, 1);
+    ck_assert_uint_eq(s.ties, 1);
+    ck_assert_uint_eq(s.losses, 0);
+    ck_assert_double_eq_tol(s.sgm_nodes, 2.5, 1e-12);
+
+    /* agreement: every optimum is 10 on instance 0 */
     ck_assert(!bench_disagree(&b, 0, 1, 1e-6, &ref));
-    ck_assert(bench_disagree(&b, 0, 2, 1e-6, &ref));
+    /* a later seed of config 1 proving 10.5 disagrees with config 0 */
+    rows[bench_index(&b, 0, 1, 1, 2)].objective = 10.5;
+    ck_assert(bench_disagree(&b, 0, 1, 1e-6, &ref));
     ck_assert_uint_eq(ref, 0);
-    ck_assert(!bench_disagree(&b, 0, 2, 0.1, &ref)); /* 0.5 <= 0.1 * 10.5 */
-    /* a config not proven optimal is never in disagreement */
-    ck_assert(!bench_disagree(&b, 1, 1, 1e-6, &ref));
-    ck_assert(!bench_disagree(&b, 2, 2, 1e-6, &ref));
+    ck_assert(!bench_disagree(&b, 0, 1, 0.1, &ref)); /* 0.5 <= 0.1 * 10.5 */
+    /* ... and within config 0 alone, between its seeds */
+    rows[bench_index(&b, 0, 1, 1, 2)].objective = 10;
+    rows[bench_index(&b, 0, 0, 1, 1)].objective = 11;
+    ck_assert(bench_disagree(&b, 0, 0, 1e-6, &ref));
+    /* a run not proven optimal is never in disagreement */
+    rows[bench_index(&b, 0, 0, 1, 1)].status = SOLVE_FEASIBLE;
+    ck_assert(!bench_disagree(&b, 0, 0, 1e-6, &ref));
     /* even is no optimiser: never in disagreement */
-    cfg[2].o.name = "even";
-    ck_assert(!bench_disagree(&b, 0, 2, 1e-6, &ref));
+    rows[bench_index(&b, 0, 1, 0, 0)].objective = 12;
+    ck_assert(bench_disagree(&b, 0, 1, 1e-6, &ref));
+    cfg[1].o.name = "even";
+    ck_assert(!bench_disagree(&b, 0, 1, 1e-6, &ref));
     b.rows = NULL;
     b.cfg = NULL;
     b.n_inst = b.n_cfg = 0;
@@ -154,6 +287,9 @@ START_TEST(test_config)
         ck_assert_int_eq(bench_add_config(&b, "milp:cbc", &base, &e), 0);
         ck_assert_str_eq(b.cfg[2].o.model, "count");
         ck_assert_str_eq(b.cfg[2].o.solver, "cbc");
+        /* the whole model unless the configuration asks for the start */
+        ck_assert_int_eq(b.cfg[2].o.start, 0);
+        ck_assert_int_eq(base.start, -1);
         bfs_error_clear(&e);
         ck_assert_int_eq(bench_add_config(&b, "milp:cbc,bogus=1", &base, &e),
                          BFS_EUSAGE);
@@ -225,14 +361,17 @@ START_TEST(test_run)
     ck_assert_int_eq(bench_run(&b2, 3, &e), 0);
     for (size_t i = 0; i < b1.n_inst; i++)
         for (size_t c = 0; c < b1.n_cfg; c++) {
-            const struct bench_row *r = &b1.rows[i * b1.n_cfg + c];
-            const struct bench_row *q = &b2.rows[i * b1.n_cfg + c];
+            const struct bench_row *r = &b1.rows[bench_index(&b1, i, c, 0, 0)];
+            const struct bench_row *q = &b2.rows[bench_index(&b2, i, c, 0, 0)];
             size_t ref;
             ck_assert(r->done && q->done);
             ck_assert_int_eq(r->status, SOLVE_OPTIMAL);
             ck_assert_int_eq(q->status, SOLVE_OPTIMAL);
             ck_assert_double_eq(r->objective, q->objective);
             ck_assert_uint_eq(r->cols, q->cols);
+            /* the work is deterministic: the same in every process */
+            ck_assert_int_eq(r->nodes, q->nodes);
+            ck_assert_int_eq(r->iters, q->iters);
             if (i != 1)
                 ck_assert_double_eq_tol(r->objective, 1000, 1e-9);
             ck_assert(!bench_disagree(&b1, i, c, 1e-6, &ref));
@@ -267,8 +406,8 @@ START_TEST(test_cli)
             b, strcmp(b, "cbc") == 0 ? "start=no,ratioGap" : "start=no,mip_gap",
             inst);
         ck_assert_int_eq(tu_bfsim_output(args, &out, &err), 1);
-        ck_assert_msg(strstr(err, "both proved optimal objectives 331660 "
-                                  "and ") != NULL,
+        ck_assert_msg(strstr(err, "both proved different optimal "
+                                  "objectives") != NULL,
                       "%s", err);
         ck_assert_ptr_nonnull(strstr(out, "disagreements: 1"));
         free(out);
@@ -280,7 +419,8 @@ START_TEST(test_cli)
                  b, b, csv, inst, inst);
         ck_assert_int_eq(tu_bfsim_output(args, &out, &err), 0);
         ck_assert_msg(strstr(out, "disagreements: 0") != NULL, "%s", out);
-        ck_assert_ptr_nonnull(strstr(out, "shift 10 s"));
+        ck_assert_ptr_nonnull(strstr(out, "time shift 0.01 s"));
+        ck_assert_ptr_nonnull(strstr(out, "load average: "));
         free(out);
         free(err);
         out = tu_slurp(csv);
@@ -289,10 +429,12 @@ START_TEST(test_cli)
         for (char *p = out; *p; p++)
             lines += *p == '\n';
         ck_assert_uint_eq(lines, 1 + 2 * 3);
-        ck_assert_msg(
-            strncmp(out, "instance,config,status,objective,bound,", 39) == 0,
-            "%s", out);
-        ck_assert_ptr_nonnull(strstr(out, ",\"dp\",optimal,331660,"));
+        {
+            const char *head = "instance,config,seed,repeat,status,"
+                               "objective,bound,time_s,";
+            ck_assert_msg(strncmp(out, head, strlen(head)) == 0, "%s", out);
+        }
+        ck_assert_ptr_nonnull(strstr(out, ",dp,0,0,optimal,331660,"));
         free(out);
     }
     /* usage errors */
@@ -368,9 +510,55 @@ START_TEST(test_h5)
     ck_assert_double_eq(v[0], 1000);       /* a, dp */
     ck_assert_double_eq(v[2], 331660);     /* b, dp */
     ck_assert_double_lt(v[3], 331660 - 1); /* b, at a 50% gap */
-    ck_assert_uint_eq(h5_doubles(f, "summary", "optimal", v, 16), 2);
+    ck_assert_uint_eq(h5_doubles(f, "summary", "solved", v, 16), 2);
     ck_assert_double_eq(v[0], 3);
     ck_assert_double_eq(v[1], 3);
+    ck_assert_uint_eq(h5_doubles(f, "instances", "time_median_s", v, 16), 6);
+    H5Fclose(f);
+}
+END_TEST
+
+/* The runs of the whole count model on the branch instance, which makes
+ * both solvers branch: node and iteration counts non-zero and the same
+ * in every repeat; with --seeds 3 and CBC's seeds fixed by the
+ * configuration's own parameters, the same under every seed. */
+START_TEST(test_work)
+{
+    const char *inst = tu_src("tests/data/branch.instance.json");
+    const char *h5 = tu_tmp("work.h5");
+    char args[8192], *out, *err;
+    double nodes[16], iters[16], seed[16], lo[4], hi[4];
+    hid_t f;
+
+    if (!tu_bfsim_built() || !solver_find("cbc"))
+        return;
+    snprintf(args, sizeof args,
+             "solve --threads 1 --repeat 2 --seeds 3 --config milp:cbc "
+             "--config 'milp:cbc,randomCbcSeed=7,randomSeed=7' -o %s %s",
+             h5, inst);
+    ck_assert_int_eq(tu_bfsim_output(args, &out, &err), 0);
+    ck_assert_msg(strstr(out, "seeds 1..3") != NULL, "%s", out);
+    free(out);
+    free(err);
+    f = H5Fopen(h5, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert_int_ge(f, 0);
+    /* rows: config 0 seeds 1, 1, 2, 2, 3, 3, then config 1 likewise */
+    ck_assert_uint_eq(h5_doubles(f, "rows", "nodes", nodes, 16), 12);
+    ck_assert_uint_eq(h5_doubles(f, "rows", "iterations", iters, 16), 12);
+    ck_assert_uint_eq(h5_doubles(f, "rows", "seed", seed, 16), 12);
+    for (size_t k = 0; k < 12; k += 2) {
+        ck_assert_double_eq(seed[k], (double)(k % 6 / 2 + 1));
+        ck_assert_double_gt(nodes[k], 0);
+        ck_assert_double_gt(iters[k], 0);
+        ck_assert_double_eq(nodes[k], nodes[k + 1]);
+        ck_assert_double_eq(iters[k], iters[k + 1]);
+    }
+    /* the fixed seed: one node count under every seed */
+    ck_assert_double_eq(nodes[6], nodes[8]);
+    ck_assert_double_eq(nodes[6], nodes[10]);
+    ck_assert_uint_eq(h5_doubles(f, "instances", "nodes_min", lo, 4), 2);
+    ck_assert_uint_eq(h5_doubles(f, "instances", "nodes_max", hi, 4), 2);
+    ck_assert_double_eq(lo[1], hi[1]);
     H5Fclose(f);
 }
 END_TEST
@@ -382,6 +570,8 @@ static Suite *suite(void)
 
     tcase_add_test(tc, test_sgm);
     tcase_add_test(tc, test_differ);
+    tcase_add_test(tc, test_median);
+    tcase_add_test(tc, test_verdict);
     tcase_add_test(tc, test_summarize);
     tcase_add_test(tc, test_config);
     suite_add_tcase(s, tc);
@@ -390,6 +580,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_run);
     tcase_add_test(tc, test_cli);
     tcase_add_test(tc, test_h5);
+    tcase_add_test(tc, test_work);
     suite_add_tcase(s, tc);
     return s;
 }

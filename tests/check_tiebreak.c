@@ -60,9 +60,9 @@ START_TEST(test_splitmix64)
 {
     uint64_t s = 0;
 
-    ck_assert(tiebreak_splitmix64(&s) == 0xE220A8397B1DCDAFull);
-    ck_assert(tiebreak_splitmix64(&s) == 0x6E789E6AA1B965F4ull);
-    ck_assert(tiebreak_splitmix64(&s) == 0x06C45D188009454Full);
+    ck_assert(bfs_splitmix64(&s) == 0xE220A8397B1DCDAFull);
+    ck_assert(bfs_splitmix64(&s) == 0x6E789E6AA1B965F4ull);
+    ck_assert(bfs_splitmix64(&s) == 0x06C45D188009454Full);
 }
 END_TEST
 

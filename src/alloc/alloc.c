@@ -67,6 +67,7 @@ void alloc_opts_default(struct alloc_opts *o)
      * reaches the same tie set */
     o->gap_rel = 1e-8;
     o->gap_abs = 1e-6;
+    o->start = -1;
 }
 
 void alloc_even(const struct alloc_problem *p, int *counts)
@@ -177,6 +178,11 @@ int allocator_solve(struct allocator *a, const struct alloc_problem *p,
 
     if (rc)
         return rc;
+    /* the solver's measures, for an allocator that makes no MILP */
+    res->cpu_s = res->ipc_s = 0.0;
+    res->mip_solves = 0;
+    res->nodes = res->iters = res->cuts = 0;
+    res->root_bound = nan("");
     return a->ops->solve(a->state, p, res, e);
 }
 

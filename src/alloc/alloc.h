@@ -56,13 +56,25 @@ struct alloc_problem {
 };
 
 struct alloc_result {
-    int status;             /* enum solve_status (base/status.h) */
-    double objective;       /* of the returned counts, when there are counts */
-    double bound;           /* best bound (= objective for exact methods) */
-    int *counts;            /* caller-allocated, n_jobs entries; written when
-                               status is OPTIMAL or FEASIBLE */
-    double build_s;         /* seconds spent building the model */
-    double solve_s;         /* seconds spent solving */
+    int status;       /* enum solve_status (base/status.h) */
+    double objective; /* of the returned counts, when there are counts */
+    double bound;     /* best bound (= objective for exact methods) */
+    int *counts;      /* caller-allocated, n_jobs entries; written when
+                         status is OPTIMAL or FEASIBLE */
+    double build_s;   /* seconds spent building the model */
+    double solve_s;   /* seconds spent solving (by the solver: in an
+                         isolated solver's child process) */
+    /* MILP solvers only (0 for the others), summed over the solves the
+     * allocator made (solver.h's struct solve_result): */
+    double cpu_s;           /* the solver's CPU seconds */
+    double ipc_s;           /* isolation's overhead, wall seconds */
+    size_t mip_solves;      /* MILPs solved */
+    long nodes, iters;      /* branch-and-bound nodes and simplex
+                               iterations; -1 when the solver does not
+                               report them */
+    double root_bound;      /* of the first MILP (the objective's), in
+                               objective units; NaN when unknown */
+    long cuts;              /* its root cuts; -1 when unknown */
     size_t rows, cols, nnz; /* model size (0 for methods without one) */
 };
 
@@ -80,6 +92,11 @@ struct alloc_opts {
     double gap_abs;     /* absolute MIP gap */
     int threads;        /* solver threads where supported; 0 = default */
     int log_level;      /* 0 = silent */
+    /* milp: whether to start from dp's optimum and leave out the counts
+     * it rules out (the reduced model): 1 yes, 0 no (the whole model),
+     * -1 the default (yes); a start= in .solver wins */
+    int start;
+    unsigned seed; /* the solver's seed (struct solver_opts); 0 = none */
     /* the solver's log when log_level > 0; NULL drops it (see struct
      * solver_opts) */
     void (*solver_log)(const char *text);

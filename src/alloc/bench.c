@@ -1,19 +1,30 @@
 /* bench.c - a corpus of instances solved under several configurations
  * (bench.h).
  *
- * Parallel runs: the rows live in one anonymous shared mapping, with a
- * counter of the next (instance, configuration) pair to solve; each of
- * the `jobs` forked processes takes pairs from the counter (an atomic
- * add, so the slow pairs spread over the processes), solves them with
- * its own allocators and writes the row in place.  The parent waits for
- * every process; a row whose process died before writing it stays
- * "not done" and counts as failed.  Pairs are numbered instance-major,
- * so the processes work on different instances at once.  Processes
- * leave with _exit, so that stdio buffers are not written twice.
+ * Runs: instance i, configuration c, seed s and repeat r are one run,
+ * stored at bench_index() (instance-major).  The order they are solved
+ * in is a permutation of all runs shuffled with splitmix64 from
+ * b->order_seed, so that the configurations, seeds and repeats of an
+ * instance are spread over the whole benchmark and a load change hits
+ * all of them alike (listing a configuration first or last changes
+ * nothing).
  *
- * Statistics: a row counts its build + solve time when the answer is
- * proven (optimal or infeasible) and the time limit otherwise; the
- * shifted geometric mean and the wins and losses use those times.
+ * Parallel runs: the rows live in one anonymous shared mapping, with a
+ * counter of the next run in that order; each of the `jobs` forked
+ * processes takes runs from the counter (an atomic add, so the slow runs
+ * spread over the processes), solves them with its own allocators (one
+ * per configuration and seed) and writes the row in place.  The parent
+ * waits for every process; a row whose process died before writing it
+ * stays "not done" and counts as failed.  Processes leave with _exit, so
+ * that stdio buffers are not written twice.
+ *
+ * Statistics: a run counts its build + solve time, measured where the
+ * solver runs (an isolated solver's child), when its answer is proven
+ * (optimal or infeasible) and the time limit otherwise.  Per instance
+ * and configuration: the median over seeds of each seed's median over
+ * its repeats, and the spread over all runs; nodes likewise.  A verdict
+ * needs a difference larger than the threshold and than the spreads
+ * (bench_verdict); the shifted geometric means are over those medians.
  */
 #include "config.h"
 
@@ -34,6 +45,34 @@
 void bench_init(struct bench *b)
 {
     memset(b, 0, sizeof *b);
+    b->n_seeds = b->n_repeat = 1;
+    b->order_seed = 1;
+}
+
+void bench_params_default(struct bench_params *q)
+{
+    q->time_limit = 10.0;
+    q->shift_s = 0.01;
+    q->shift_nodes = 10.0;
+    q->threshold = 0.1;
+    q->affected_s = 0.1;
+}
+
+size_t bench_index(const struct bench *b, size_t i, size_t c, size_t s,
+                   size_t r)
+{
+    return ((i * b->n_cfg + c) * b->n_seeds + s) * b->n_repeat + r;
+}
+
+unsigned bench_seed(const struct bench *b, size_t s)
+{
+    return b->seeded ? (unsigned)s + 1 : 0;
+}
+
+/* The number of runs. */
+static size_t n_runs(const struct bench *b)
+{
+    return b->n_inst * b->n_cfg * b->n_seeds * b->n_repeat;
 }
 
 static int add_file(struct bench *b, const char *path, int bigm,
@@ -122,6 +161,7 @@ int bench_add_config(struct bench *b, const char *text,
     c.o.name = part[0];
     c.o.model = "count";
     c.o.solver = base->solver;
+    c.o.start = 0; /* the whole model, unless start=yes is given */
     for (int k = 1; k < np; k++) {
         if (k == 1 &&
             (strcmp(part[k], "count") == 0 || strcmp(part[k], "node") == 0))
@@ -159,12 +199,14 @@ fail:
     return rc;
 }
 
-/* Solves pair k (instance k / n_cfg, configuration k % n_cfg) into its
- * row, creating the configuration's allocator in al[] at first use. */
-static void solve_pair(const struct bench *b, size_t k, struct allocator **al,
-                       struct bench_row *row)
+/* Solves run k (bench_index's numbering) into its row, creating the
+ * allocator of its configuration and seed in al[] at first use. */
+static void solve_run(const struct bench *b, size_t k, struct allocator **al,
+                      struct bench_row *row)
 {
-    size_t i = k / b->n_cfg, c = k % b->n_cfg;
+    size_t per_inst = b->n_cfg * b->n_seeds * b->n_repeat;
+    size_t i = k / per_inst, c = k % per_inst / (b->n_seeds * b->n_repeat);
+    size_t s = k / b->n_repeat % b->n_seeds, a = c * b->n_seeds + s;
     const struct alloc_problem *p = &b->inst[i].p;
     struct alloc_result r;
     struct bfs_error e;
@@ -173,14 +215,19 @@ static void solve_pair(const struct bench *b, size_t k, struct allocator **al,
     bfs_error_clear(&e);
     memset(row, 0, sizeof *row);
     row->status = SOLVE_FAILED;
-    row->objective = row->bound = nan("");
+    row->objective = row->bound = row->root_bound = nan("");
+    row->nodes = row->iters = row->cuts = -1;
     memset(&r, 0, sizeof r);
     r.counts = counts;
-    if (!al[c] && allocator_create(&b->cfg[c].o, &al[c], &e) != 0)
+    if (!al[a]) {
+        struct alloc_opts o = b->cfg[c].o;
+        o.seed = bench_seed(b, s);
+        if (allocator_create(&o, &al[a], &e) != 0)
+            snprintf(row->note, sizeof row->note, "%.120s", e.msg);
+    }
+    if (al[a] && allocator_solve(al[a], p, &r, &e) != 0)
         snprintf(row->note, sizeof row->note, "%.120s", e.msg);
-    else if (allocator_solve(al[c], p, &r, &e) != 0)
-        snprintf(row->note, sizeof row->note, "%.120s", e.msg);
-    else {
+    else if (al[a]) {
         row->status = r.status;
         if (r.status == SOLVE_OPTIMAL || r.status == SOLVE_FEASIBLE) {
             row->objective = r.objective;
@@ -188,6 +235,13 @@ static void solve_pair(const struct bench *b, size_t k, struct allocator **al,
         }
         row->build_s = r.build_s;
         row->solve_s = r.solve_s;
+        row->cpu_s = r.cpu_s;
+        row->ipc_s = r.ipc_s;
+        row->nodes = r.nodes;
+        row->iters = r.iters;
+        row->root_bound = r.root_bound;
+        row->cuts = r.cuts;
+        row->mip_solves = r.mip_solves;
         row->rows = r.rows;
         row->cols = r.cols;
         row->nnz = r.nnz;
@@ -196,36 +250,43 @@ static void solve_pair(const struct bench *b, size_t k, struct allocator **al,
     xfree(counts);
 }
 
-/* Takes pairs from *next until none is left. */
-static void work(const struct bench *b, struct bench_row *rows, size_t *next)
+/* Takes runs from *next, in the order order[], until none is left. */
+static void work(const struct bench *b, const size_t *order,
+                 struct bench_row *rows, size_t *next)
 {
-    size_t total = b->n_inst * b->n_cfg;
-    struct allocator **al = xcalloc(b->n_cfg + 1, sizeof *al);
+    size_t total = n_runs(b), n_al = b->n_cfg * b->n_seeds;
+    struct allocator **al = xcalloc(n_al + 1, sizeof *al);
 
     for (;;) {
         size_t k = __atomic_fetch_add(next, 1, __ATOMIC_SEQ_CST);
         if (k >= total)
             break;
-        solve_pair(b, k, al, &rows[k]);
+        solve_run(b, order[k], al, &rows[order[k]]);
     }
-    for (size_t c = 0; c < b->n_cfg; c++)
-        allocator_free(al[c]);
+    for (size_t a = 0; a < n_al; a++)
+        allocator_free(al[a]);
     xfree(al);
 }
 
 int bench_run(struct bench *b, int jobs, struct bfs_error *e)
 {
-    size_t total = b->n_inst * b->n_cfg, bytes;
+    size_t total = n_runs(b), bytes;
+    size_t *order = xcalloc(total + 1, sizeof *order);
+    uint64_t st = b->order_seed;
     struct bench_row *shared;
     size_t *next;
     pid_t *pids;
     int started = 0;
 
+    for (size_t k = 0; k < total; k++)
+        order[k] = k;
+    bfs_shuffle(order, total, &st);
     xfree(b->rows);
     b->rows = xcalloc(total + 1, sizeof *b->rows);
     if (jobs <= 1 || total <= 1) {
         size_t k = 0;
-        work(b, b->rows, &k);
+        work(b, order, b->rows, &k);
+        xfree(order);
         return 0;
     }
     if ((size_t)jobs > total)
@@ -233,8 +294,10 @@ int bench_run(struct bench *b, int jobs, struct bfs_error *e)
     bytes = (total + 1) * sizeof *shared + sizeof(size_t);
     shared = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (shared == MAP_FAILED)
+    if (shared == MAP_FAILED) {
+        xfree(order);
         return bfs_fail(e, BFS_EIO, "mmap: %s", strerror(errno));
+    }
     memset(shared, 0, bytes);
     next = (size_t *)(void *)(shared + total + 1);
     pids = xcalloc((size_t)jobs, sizeof *pids);
@@ -242,7 +305,7 @@ int bench_run(struct bench *b, int jobs, struct bfs_error *e)
     for (int w = 0; w < jobs; w++) {
         pid_t pid = fork();
         if (pid == 0) {
-            work(b, shared, next);
+            work(b, order, shared, next);
             _exit(0);
         }
         if (pid > 0)
@@ -252,6 +315,7 @@ int bench_run(struct bench *b, int jobs, struct bfs_error *e)
         while (waitpid(pids[w], NULL, 0) < 0 && errno == EINTR)
             ;
     xfree(pids);
+    xfree(order);
     memcpy(b->rows, shared, total * sizeof *shared);
     munmap(shared, bytes);
     for (size_t k = 0; k < total; k++)
@@ -285,30 +349,179 @@ double bench_sgm(const double *t, size_t n, double shift)
     return exp(s / (double)n) - shift;
 }
 
-void bench_summarize(const struct bench *b, size_t c, double time_limit,
-                     double shift, double win_factor, struct bench_summary *s)
+static int cmp_double(const void *x, const void *y)
 {
-    double *t = xcalloc(b->n_inst + 1, sizeof *t);
+    double a = *(const double *)x, b = *(const double *)y;
+
+    return (a > b) - (a < b);
+}
+
+double bench_median(double *v, size_t n)
+{
+    if (n == 0)
+        return nan("");
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void bench_cell(const struct bench *b, size_t i, size_t c,
+                const struct bench_params *q, struct bench_cell *out)
+{
+    size_t nr = b->n_repeat, ns = b->n_seeds;
+    double *t = xcalloc(nr + 1, sizeof *t), *n = xcalloc(nr + 1, sizeof *n);
+    double *ts = xcalloc(ns + 1, sizeof *ts),
+           *nseed = xcalloc(ns + 1, sizeof *ts);
+    int known = 1;
+
+    memset(out, 0, sizeof *out);
+    out->runs = nr * ns;
+    out->t_min = out->n_min = HUGE_VAL;
+    out->t_max = out->n_max = -HUGE_VAL;
+    out->n_same = 1;
+    for (size_t s = 0; s < ns; s++) {
+        for (size_t r = 0; r < nr; r++) {
+            const struct bench_row *row = &b->rows[bench_index(b, i, c, s, r)];
+            t[r] = bench_time(row, q->time_limit);
+            n[r] = (double)row->nodes;
+            if (!row->done || row->status == SOLVE_FAILED)
+                out->failed++;
+            else if (row->status == SOLVE_OPTIMAL ||
+                     row->status == SOLVE_INFEASIBLE)
+                out->proven++;
+            else
+                out->limit++;
+            known &= row->done && row->nodes >= 0;
+            out->n_same &= n[r] == n[0];
+            if (t[r] < out->t_min)
+                out->t_min = t[r];
+            if (t[r] > out->t_max)
+                out->t_max = t[r];
+            if (n[r] < out->n_min)
+                out->n_min = n[r];
+            if (n[r] > out->n_max)
+                out->n_max = n[r];
+        }
+        ts[s] = bench_median(t, nr);
+        nseed[s] = bench_median(n, nr);
+    }
+    out->t_med = bench_median(ts, ns);
+    out->n_med = known ? bench_median(nseed, ns) : nan("");
+    if (!known)
+        out->n_min = out->n_max = nan("");
+    out->n_same &= known;
+    xfree(nseed);
+    xfree(ts);
+    xfree(n);
+    xfree(t);
+}
+
+/* Whether x is smaller than y beyond the threshold and the spreads. */
+static int below(double x_med, double x_max, double y_med, double y_min,
+                 double thr)
+{
+    return x_med * (1 + thr) < y_med && x_max < y_min;
+}
+
+int bench_verdict(const struct bench_cell *x, const struct bench_cell *ref,
+                  double thr)
+{
+    if (below(x->t_med, x->t_max, ref->t_med, ref->t_min, thr))
+        return BENCH_WIN;
+    if (below(ref->t_med, ref->t_max, x->t_med, x->t_min, thr))
+        return BENCH_LOSS;
+    /* times tie: deterministic node counts decide */
+    if (x->proven != x->runs || ref->proven != ref->runs || !x->n_same ||
+        !ref->n_same)
+        return BENCH_TIE;
+    if (below(x->n_med, x->n_max, ref->n_med, ref->n_min, thr))
+        return BENCH_WIN;
+    if (below(ref->n_med, ref->n_max, x->n_med, x->n_min, thr))
+        return BENCH_LOSS;
+    return BENCH_TIE;
+}
+
+int bench_affected(const struct bench *b, size_t i,
+                   const struct bench_params *q)
+{
+    double n0 = nan("");
+
+    for (size_t c = 0; c < b->n_cfg; c++) {
+        struct bench_cell x;
+        bench_cell(b, i, c, q, &x);
+        if (x.t_med >= q->affected_s)
+            return 1;
+        if (isnan(x.n_med))
+            continue;
+        if (!isnan(n0) && x.n_med != n0)
+            return 1;
+        n0 = x.n_med;
+    }
+    return 0;
+}
+
+/* Whether every configuration proved instance i in every run with known
+ * nodes: the instances the nodes' mean is taken over. */
+static int all_solved(const struct bench *b, size_t i,
+                      const struct bench_params *q)
+{
+    for (size_t c = 0; c < b->n_cfg; c++) {
+        struct bench_cell x;
+        bench_cell(b, i, c, q, &x);
+        if (x.proven != x.runs || isnan(x.n_med))
+            return 0;
+    }
+    return 1;
+}
+
+void bench_summarize(const struct bench *b, size_t c,
+                     const struct bench_params *q, struct bench_summary *s)
+{
+    size_t ni = b->n_inst, nt = 0, nn = 0, at = 0, an = 0;
+    double *t = xcalloc(ni + 1, sizeof *t), *n = xcalloc(ni + 1, sizeof *n);
+    double *ta = xcalloc(ni + 1, sizeof *ta);
+    double *na = xcalloc(ni + 1, sizeof *na);
 
     memset(s, 0, sizeof *s);
-    for (size_t i = 0; i < b->n_inst; i++) {
-        const struct bench_row *r = &b->rows[i * b->n_cfg + c];
-        double t0 = bench_time(&b->rows[i * b->n_cfg], time_limit);
-        t[i] = bench_time(r, time_limit);
-        if (!r->done || r->status == SOLVE_FAILED)
+    for (size_t i = 0; i < ni; i++) {
+        struct bench_cell x, ref;
+        int aff = bench_affected(b, i, q), solved = all_solved(b, i, q);
+        bench_cell(b, i, c, q, &x);
+        if (x.failed)
             s->failed++;
-        else if (r->status == SOLVE_OPTIMAL)
-            s->optimal++;
-        else if (r->status == SOLVE_INFEASIBLE)
-            s->infeasible++;
-        else
+        else if (x.limit)
             s->limit++;
-        if (c > 0 && t[i] * win_factor < t0)
+        else
+            s->solved++;
+        t[nt++] = x.t_med;
+        if (solved)
+            n[nn++] = x.n_med;
+        if (aff) {
+            s->affected++;
+            ta[at++] = x.t_med;
+            if (solved)
+                na[an++] = x.n_med;
+        }
+        if (c == 0)
+            continue;
+        bench_cell(b, i, 0, q, &ref);
+        switch (bench_verdict(&x, &ref, q->threshold)) {
+        case BENCH_WIN:
             s->wins++;
-        else if (c > 0 && t[i] > t0 * win_factor)
+            break;
+        case BENCH_LOSS:
             s->losses++;
+            break;
+        default:
+            s->ties++;
+        }
     }
-    s->sgm_s = bench_sgm(t, b->n_inst, shift);
+    s->sgm_s = bench_sgm(t, nt, q->shift_s);
+    s->sgm_nodes = nn ? bench_sgm(n, nn, q->shift_nodes) : nan("");
+    s->sgm_s_aff = at ? bench_sgm(ta, at, q->shift_s) : nan("");
+    s->sgm_nodes_aff = an ? bench_sgm(na, an, q->shift_nodes) : nan("");
+    xfree(na);
+    xfree(ta);
+    xfree(n);
     xfree(t);
 }
 
@@ -326,22 +539,34 @@ int bench_exact(const struct bench_config *c)
     return strcmp(c->o.name, "even") != 0;
 }
 
+/* Whether row is a proven optimum of an exact configuration c. */
+static int proven_exact(const struct bench *b, size_t c,
+                        const struct bench_row *row)
+{
+    return row->done && row->status == SOLVE_OPTIMAL && bench_exact(&b->cfg[c]);
+}
+
 int bench_disagree(const struct bench *b, size_t i, size_t c, double tol,
                    size_t *ref)
 {
-    const struct bench_row *row = &b->rows[i * b->n_cfg];
+    size_t per = b->n_seeds * b->n_repeat;
+    const struct bench_row *first = NULL,
+                           *row = &b->rows[bench_index(b, i, 0, 0, 0)];
+    size_t fc = 0;
 
-    if (!row[c].done || row[c].status != SOLVE_OPTIMAL ||
-        !bench_exact(&b->cfg[c]))
-        return 0;
-    for (size_t r = 0; r < c; r++)
-        if (row[r].done && row[r].status == SOLVE_OPTIMAL &&
-            bench_exact(&b->cfg[r])) {
-            if (!bench_differ(row[r].objective, row[c].objective, tol))
-                return 0;
-            *ref = r;
+    for (size_t k = 0; k < (c + 1) * per; k++) {
+        size_t kc = k / per;
+        if (!proven_exact(b, kc, &row[k]))
+            continue;
+        if (!first) {
+            first = &row[k];
+            fc = kc;
+        } else if (kc == c &&
+                   bench_differ(first->objective, row[k].objective, tol)) {
+            *ref = fc;
             return 1;
         }
+    }
     return 0;
 }
 

@@ -895,6 +895,15 @@ static int run_stage(const struct mstate *st, const struct milp *m,
         return -1;
     res->build_s += r.build_s;
     res->solve_s += r.solve_s;
+    res->cpu_s += r.cpu_s;
+    res->ipc_s += r.ipc_s;
+    if (res->mip_solves++ == 0) {
+        res->root_bound = r.root_bound;
+        res->cuts = r.cuts;
+    }
+    /* a count the solver does not report stays unknown (-1) */
+    res->nodes = res->nodes < 0 || r.nodes < 0 ? -1 : res->nodes + r.nodes;
+    res->iters = res->iters < 0 || r.iters < 0 ? -1 : res->iters + r.iters;
     if (bound)
         *bound = r.bound;
     return r.status;
@@ -947,6 +956,7 @@ static int solve_model(const struct mstate *st, const struct alloc_problem *p,
     /* stage 1 */
     ss = run_stage(st, &a->m, st->base.gap_rel, gap_abs, effort, deadline, x,
                    &bound1, res, e);
+    res->root_bound *= a->unit; /* NaN stays NaN */
     if (ss < 0) {
         rc = e && e->code ? e->code : BFS_ESOLVER;
         goto out;
@@ -1131,7 +1141,8 @@ static int milp_create(const struct alloc_opts *o, void **state,
                         "allocator 'milp': no MILP solver is compiled into "
                         "this build of bfsim");
     }
-    st->start = 1;
+    st->base.seed = o->seed;
+    st->start = o->start != 0;
     rc = parse_solver(spec, &st->name, &st->base.isolate, &st->start,
                       st->base.params, sizeof st->base.params, e);
     if (rc == 0)

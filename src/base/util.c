@@ -181,6 +181,32 @@ double bfs_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double bfs_cpu_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+uint64_t bfs_splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void bfs_shuffle(size_t *a, size_t n, uint64_t *state)
+{
+    for (size_t k = n; k-- > 1;) {
+        size_t i = (size_t)(bfs_splitmix64(state) % (k + 1));
+        size_t x = a[k];
+        a[k] = a[i];
+        a[i] = x;
+    }
+}
+
 int bfs_parse_duration(const char *s, int64_t min, int64_t *out)
 {
     static const struct {

@@ -57,6 +57,17 @@ int64_t bfs_time_from_civil(int64_t y, int mon, int d, int h, int min, int s);
 /* Seconds on a monotonic clock, for measuring wall time. */
 double bfs_now(void);
 
+/* CPU seconds this process has used (all its threads). */
+double bfs_cpu_now(void);
+
+/* The splitmix64 generator (Steele, Lea and Flood 2014): advances *state
+ * by 0x9E3779B97F4A7C15 and returns the mixed value. */
+uint64_t bfs_splitmix64(uint64_t *state);
+
+/* Shuffles a[0..n) in place (Fisher-Yates, from the last element down,
+ * each swap partner drawn as bfs_splitmix64(state) % (k + 1)). */
+void bfs_shuffle(size_t *a, size_t n, uint64_t *state);
+
 /* Longest duration bfs_parse_duration accepts: 2^40 s, 34,800 years. */
 #define BFS_DURATION_MAX ((int64_t)1 << 40)
 

@@ -18,7 +18,9 @@
 #include "base/util.h"
 #include "solver/solver.h"
 
+#include <assert.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -72,30 +74,62 @@ static void usage(FILE *f)
                "\n"
                "Over a corpus (several files, a directory of *.json files "
                "or --config):\n"
-               "every instance is solved by every configuration with the "
-               "same options, and\n"
-               "a table per configuration is printed: optimal, limit "
-               "(feasible or no-solution),\n"
-               "failed, the shifted geometric mean of the times (unproven "
-               "ones count the time\n"
-               "limit), wins and losses against the first configuration "
-               "(10%% faster or slower).\n"
-               "Two exact configurations (not even) proven optimal with "
-               "different objectives\n"
-               "exit with status 1.\n"
+               "every instance is solved by every configuration, under "
+               "each seed, --repeat\n"
+               "times, in one order shuffled by --order-seed, with the same "
+               "options.  A MILP\n"
+               "configuration solves the whole model unless it says "
+               "start=yes.  Times are\n"
+               "measured where the solver runs (build + solve; an unproven "
+               "run counts the\n"
+               "time limit).  Per configuration: instances solved, at a "
+               "limit, failed, the\n"
+               "shifted geometric means of the median times and nodes, the "
+               "same over the\n"
+               "affected instances, and wins, ties and losses against the "
+               "first configuration:\n"
+               "a win or loss needs medians apart by more than --threshold "
+               "and spreads that do\n"
+               "not overlap; times that tie are decided by node counts that "
+               "differ the same way\n"
+               "in every run.  Two exact configurations (not even) proven "
+               "optimal with\n"
+               "different objectives exit with status 1.\n"
                "  --config C        ALLOC[:MODEL][:SOLVER[,KEY=VALUE...]], "
                "e.g. dp, milp:cbc,\n"
                "                    milp:node:glpk, 'milp:cbc,cuts=off' "
                "(repeatable; default: the\n"
                "                    one --allocator, --model and --solver "
                "give)\n"
-               "  -j N              solve in N processes (default: 1)\n"
-               "  --csv FILE        one row per instance and configuration "
-               "('-': standard output)\n"
-               "  -o, --output FILE the rows and the table as HDF5 "
-               "datasets /rows and /summary\n"
-               "  --shift S         shift of the geometric mean, seconds "
+               "  --repeat N        solve each instance N times per "
+               "configuration and seed\n"
+               "                    (default: 1)\n"
+               "  --seeds K         run each configuration under solver "
+               "seeds 1..K (CBC's random\n"
+               "                    seeds; GLPK sees the model's rows and "
+               "columns permuted);\n"
+               "                    verdicts use the median over seeds "
+               "(default: the solvers'\n"
+               "                    own seed, no permutation)\n"
+               "  --order-seed S    seed of the shuffled order of the runs "
+               "(default: 1)\n"
+               "  --threshold F     relative difference of medians a "
+               "verdict needs (default: 0.1)\n"
+               "  --shift S         shift of the time's geometric mean, "
+               "seconds (default: 0.01)\n"
+               "  --node-shift N    shift of the nodes' geometric mean "
                "(default: 10)\n"
+               "  --affected S      an instance is affected when some "
+               "configuration's median\n"
+               "                    time is at least S seconds or node "
+               "counts differ (default: 0.1)\n"
+               "  --detail          print every affected instance's medians, "
+               "spreads and verdicts\n"
+               "  -j N              solve in N processes (default: 1)\n"
+               "  --csv FILE        one row per run ('-': standard output)\n"
+               "  -o, --output FILE the runs, the instances and the table as "
+               "HDF5 datasets\n"
+               "                    /rows, /instances and /summary\n"
                "  --tolerance T     relative tolerance of the agreement "
                "check (default: 1e-6)\n");
 }
@@ -113,7 +147,14 @@ enum {
     OPT_CONFIG,
     OPT_CSV,
     OPT_SHIFT,
-    OPT_TOL
+    OPT_NODE_SHIFT,
+    OPT_TOL,
+    OPT_REPEAT,
+    OPT_SEEDS,
+    OPT_ORDER_SEED,
+    OPT_THRESHOLD,
+    OPT_AFFECTED,
+    OPT_DETAIL
 };
 
 static const struct option longopts[] = {
@@ -130,7 +171,14 @@ static const struct option longopts[] = {
     {"csv", required_argument, NULL, OPT_CSV},
     {"output", required_argument, NULL, 'o'},
     {"shift", required_argument, NULL, OPT_SHIFT},
+    {"node-shift", required_argument, NULL, OPT_NODE_SHIFT},
     {"tolerance", required_argument, NULL, OPT_TOL},
+    {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"seeds", required_argument, NULL, OPT_SEEDS},
+    {"order-seed", required_argument, NULL, OPT_ORDER_SEED},
+    {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"affected", required_argument, NULL, OPT_AFFECTED},
+    {"detail", no_argument, NULL, OPT_DETAIL},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -238,6 +286,15 @@ static void print_json(const char *path, const struct alloc_opts *o,
         json_decref(counts);
     json_object_set_new(root, "build_s", json_real(r->build_s));
     json_object_set_new(root, "solve_s", json_real(r->solve_s));
+    json_object_set_new(root, "cpu_s", json_real(r->cpu_s));
+    json_object_set_new(root, "ipc_s", json_real(r->ipc_s));
+    json_object_set_new(root, "mip_solves",
+                        json_integer((json_int_t)r->mip_solves));
+    json_object_set_new(root, "nodes", num(r->nodes >= 0, (double)r->nodes));
+    json_object_set_new(root, "iterations",
+                        num(r->iters >= 0, (double)r->iters));
+    json_object_set_new(root, "root_bound", num(1, r->root_bound));
+    json_object_set_new(root, "root_cuts", num(r->cuts >= 0, (double)r->cuts));
     json_object_set_new(root, "rows", json_integer((json_int_t)r->rows));
     json_object_set_new(root, "cols", json_integer((json_int_t)r->cols));
     json_object_set_new(root, "nnz", json_integer((json_int_t)r->nnz));
@@ -265,10 +322,26 @@ static void print_text(const char *path, const struct alloc_opts *o,
         if (isfinite(r->bound))
             printf("bound      %.17g\n", r->bound);
     }
-    printf("times      build %.6f s, solve %.6f s\n", r->build_s, r->solve_s);
+    printf("times      build %.6f s, solve %.6f s", r->build_s, r->solve_s);
+    if (r->mip_solves)
+        printf(" (solver CPU %.6f s, isolation %.6f s)", r->cpu_s, r->ipc_s);
+    printf("\n");
     if (r->rows || r->cols)
         printf("model      %zu rows, %zu columns, %zu nonzeros\n", r->rows,
                r->cols, r->nnz);
+    if (r->mip_solves) {
+        printf("work       %zu MILP solve%s", r->mip_solves,
+               r->mip_solves == 1 ? "" : "s");
+        if (r->nodes >= 0)
+            printf(", %ld nodes", r->nodes);
+        if (r->iters >= 0)
+            printf(", %ld simplex iterations", r->iters);
+        if (!isnan(r->root_bound))
+            printf(", root bound %.17g", r->root_bound);
+        if (r->cuts >= 0)
+            printf(", %ld root cuts", r->cuts);
+        printf("\n");
+    }
     if (!solved)
         return;
     printf("\n%-5s %-20s %6s %6s %6s %6s\n", "job", "name", "jmin", "jmax",
@@ -293,20 +366,82 @@ struct corpus_args {
     int jobs;
     const char *csv; /* or NULL */
     const char *h5;  /* or NULL */
-    double shift, tol;
-    int bigm; /* -1 the file's, 0 exact, 1 legacy */
+    struct bench_params q;
+    double tol;
+    int bigm;   /* -1 the file's, 0 exact, 1 legacy */
+    int repeat; /* >= 1 */
+    int seeds;  /* 0: the solver's own seed; k: seeds 1..k */
+    int detail; /* print the affected instances */
+    uint64_t order_seed;
+    double load0; /* the load average at the start */
 };
 
-/* A number for the CSV: empty when NaN. */
-static void csv_num(FILE *f, double v)
+/* Columns of a table under construction, each one array of n_rows
+ * values, all written from this one description (CSV, HDF5). */
+#define TAB_MAX_COLS 24
+struct table {
+    struct h5col cols[TAB_MAX_COLS];
+    void *mem[TAB_MAX_COLS]; /* owned: each column's values */
+    size_t n_cols, n_rows;
+};
+
+static void *table_col(struct table *t, const char *name, int kind)
 {
-    if (isnan(v))
-        fputc(',', f);
-    else
-        fprintf(f, ",%.17g", v);
+    size_t size = kind == H5COL_INT    ? sizeof(int64_t)
+                  : kind == H5COL_REAL ? sizeof(double)
+                                       : sizeof(const char *);
+    void *v = xcalloc(t->n_rows + 1, size);
+
+    assert(t->n_cols < TAB_MAX_COLS);
+    t->cols[t->n_cols] = (struct h5col){name, kind, v};
+    t->mem[t->n_cols++] = v;
+    return v;
 }
 
-static int write_csv(const struct bench *b, const char *path,
+static int64_t *tcol_int(struct table *t, const char *name)
+{
+    return table_col(t, name, H5COL_INT);
+}
+
+static double *tcol_real(struct table *t, const char *name)
+{
+    return table_col(t, name, H5COL_REAL);
+}
+
+static const char **tcol_text(struct table *t, const char *name)
+{
+    return table_col(t, name, H5COL_TEXT);
+}
+
+static void table_release(struct table *t)
+{
+    for (size_t k = 0; k < t->n_cols; k++)
+        xfree(t->mem[k]);
+    memset(t, 0, sizeof *t);
+}
+
+/* A text field for CSV: quoted (RFC 4180) when it holds a comma, a
+ * quote or a line break. */
+static void csv_text(FILE *f, const char *v)
+{
+    if (!v)
+        v = "";
+    if (strpbrk(v, ",\"\r\n") == NULL) {
+        fputs(v, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *v; v++) {
+        if (*v == '"')
+            fputc('"', f);
+        fputc(*v, f);
+    }
+    fputc('"', f);
+}
+
+/* Writes table t to path as CSV: a header of the column names, a line
+ * per row; a NaN is an empty field. */
+static int table_csv(const struct table *t, const char *path,
                      struct bfs_error *e)
 {
     struct bfs_out out;
@@ -314,19 +449,22 @@ static int write_csv(const struct bench *b, const char *path,
 
     if (rc)
         return rc;
-    fprintf(out.fp, "instance,config,status,objective,bound,time_s,build_s,"
-                    "solve_s,rows,cols,nnz\n");
-    for (size_t i = 0; i < b->n_inst; i++)
-        for (size_t c = 0; c < b->n_cfg; c++) {
-            const struct bench_row *r = &b->rows[i * b->n_cfg + c];
-            /* labels may hold commas: quote them */
-            fprintf(out.fp, "%s,\"%s\",%s", b->paths[i], b->cfg[c].label,
-                    solve_status_name(r->status));
-            csv_num(out.fp, r->objective);
-            csv_num(out.fp, r->bound);
-            fprintf(out.fp, ",%.6f,%.6f,%.6f,%zu,%zu,%zu\n",
-                    r->build_s + r->solve_s, r->build_s, r->solve_s, r->rows,
-                    r->cols, r->nnz);
+    for (size_t k = 0; k < t->n_cols; k++)
+        fprintf(out.fp, "%s%s", k ? "," : "", t->cols[k].name);
+    fputc('\n', out.fp);
+    for (size_t r = 0; r < t->n_rows; r++)
+        for (size_t k = 0; k < t->n_cols; k++) {
+            const struct h5col *c = &t->cols[k];
+            if (k)
+                fputc(',', out.fp);
+            if (c->kind == H5COL_TEXT)
+                csv_text(out.fp, ((const char *const *)c->data)[r]);
+            else if (c->kind == H5COL_INT)
+                fprintf(out.fp, "%" PRId64, ((const int64_t *)c->data)[r]);
+            else if (!isnan(((const double *)c->data)[r]))
+                fprintf(out.fp, "%.17g", ((const double *)c->data)[r]);
+            if (k + 1 == t->n_cols)
+                fputc('\n', out.fp);
         }
     rc = bfs_out_commit(&out, e);
     if (rc)
@@ -334,140 +472,324 @@ static int write_csv(const struct bench *b, const char *path,
     return rc;
 }
 
-/* The rows and the table per configuration as /rows and /summary of an
- * HDF5 file, with the run's options as root attributes. */
-static int write_h5(const struct bench *b, const struct alloc_opts *o,
-                    const struct corpus_args *ca, struct bfs_error *e)
+/* A count that may be unknown (-1): NaN in a table then. */
+static double known(long v)
 {
-    size_t n = b->n_inst * b->n_cfg, nc = b->n_cfg;
-    const char **inst = xcalloc(n + 1, sizeof *inst);
-    const char **cfg = xcalloc(n + 1, sizeof *cfg);
-    const char **st = xcalloc(n + 1, sizeof *st);
-    double *d = xcalloc(5 * (n + 1), sizeof *d);
-    int64_t *iv = xcalloc(3 * (n + 1), sizeof *iv);
-    const char **sc = xcalloc(nc + 1, sizeof *sc);
-    int64_t *si = xcalloc(6 * (nc + 1), sizeof *si);
-    double *sg = xcalloc(nc + 1, sizeof *sg);
-    char tl[64], sh[64], tol[64], gap[64];
-    int rc;
-
-    for (size_t k = 0; k < n; k++) {
-        const struct bench_row *r = &b->rows[k];
-        inst[k] = b->paths[k / nc];
-        cfg[k] = b->cfg[k % nc].label;
-        st[k] = solve_status_name(r->status);
-        d[k] = r->objective;
-        d[n + 1 + k] = r->bound;
-        d[2 * (n + 1) + k] = r->build_s + r->solve_s;
-        d[3 * (n + 1) + k] = r->build_s;
-        d[4 * (n + 1) + k] = r->solve_s;
-        iv[k] = (int64_t)r->rows;
-        iv[n + 1 + k] = (int64_t)r->cols;
-        iv[2 * (n + 1) + k] = (int64_t)r->nnz;
-    }
-    for (size_t c = 0; c < nc; c++) {
-        struct bench_summary s;
-        bench_summarize(b, c, o->time_limit, ca->shift, 1.1, &s);
-        sc[c] = b->cfg[c].label;
-        si[c] = (int64_t)s.optimal;
-        si[nc + 1 + c] = (int64_t)s.infeasible;
-        si[2 * (nc + 1) + c] = (int64_t)s.limit;
-        si[3 * (nc + 1) + c] = (int64_t)s.failed;
-        si[4 * (nc + 1) + c] = (int64_t)s.wins;
-        si[5 * (nc + 1) + c] = (int64_t)s.losses;
-        sg[c] = s.sgm_s;
-    }
-    {
-        const struct h5col rows[] = {
-            {"instance", H5COL_TEXT, inst},
-            {"config", H5COL_TEXT, cfg},
-            {"status", H5COL_TEXT, st},
-            {"objective", H5COL_REAL, d},
-            {"bound", H5COL_REAL, d + n + 1},
-            {"time_s", H5COL_REAL, d + 2 * (n + 1)},
-            {"build_s", H5COL_REAL, d + 3 * (n + 1)},
-            {"solve_s", H5COL_REAL, d + 4 * (n + 1)},
-            {"rows", H5COL_INT, iv},
-            {"cols", H5COL_INT, iv + n + 1},
-            {"nnz", H5COL_INT, iv + 2 * (n + 1)},
-        };
-        const struct h5col summ[] = {
-            {"config", H5COL_TEXT, sc},
-            {"optimal", H5COL_INT, si},
-            {"infeasible", H5COL_INT, si + nc + 1},
-            {"limit", H5COL_INT, si + 2 * (nc + 1)},
-            {"failed", H5COL_INT, si + 3 * (nc + 1)},
-            {"sgm_time_s", H5COL_REAL, sg},
-            {"wins", H5COL_INT, si + 4 * (nc + 1)},
-            {"losses", H5COL_INT, si + 5 * (nc + 1)},
-        };
-        const struct h5tab tabs[] = {
-            {"rows", n, rows, sizeof rows / sizeof *rows},
-            {"summary", nc, summ, sizeof summ / sizeof *summ},
-        };
-        const char *attrs[10];
-        snprintf(tl, sizeof tl, "%.17g", o->time_limit);
-        snprintf(sh, sizeof sh, "%.17g", ca->shift);
-        snprintf(tol, sizeof tol, "%.17g", ca->tol);
-        snprintf(gap, sizeof gap, "%.17g", o->gap_rel);
-        attrs[0] = "bfsim_version";
-        attrs[1] = PACKAGE_VERSION;
-        attrs[2] = "time_limit";
-        attrs[3] = tl;
-        attrs[4] = "gap";
-        attrs[5] = gap;
-        attrs[6] = "shift";
-        attrs[7] = sh;
-        attrs[8] = "tolerance";
-        attrs[9] = tol;
-        rc = h5tables_write(ca->h5, tabs, 2, attrs, 5, e);
-    }
-    xfree(sg);
-    xfree(si);
-    xfree(sc);
-    xfree(iv);
-    xfree(d);
-    xfree(st);
-    xfree(cfg);
-    xfree(inst);
-    return rc;
+    return v < 0 ? nan("") : (double)v;
 }
 
-static void print_table(const struct bench *b, const struct alloc_opts *o,
-                        const struct corpus_args *ca)
+/* The runs: one row per instance, configuration, seed and repeat. */
+static void rows_table(const struct bench *b, const struct bench_params *q,
+                       struct table *t)
+{
+    const char **inst, **cfg, **st;
+    int64_t *seed, *rep, *mips, *rows, *cols, *nnz;
+    double *obj, *bnd, *time, *build, *solve, *cpu, *ipc, *nodes, *iters, *root,
+        *cuts;
+
+    t->n_rows = b->n_inst * b->n_cfg * b->n_seeds * b->n_repeat;
+    inst = tcol_text(t, "instance");
+    cfg = tcol_text(t, "config");
+    seed = tcol_int(t, "seed");
+    rep = tcol_int(t, "repeat");
+    st = tcol_text(t, "status");
+    obj = tcol_real(t, "objective");
+    bnd = tcol_real(t, "bound");
+    time = tcol_real(t, "time_s");
+    build = tcol_real(t, "build_s");
+    solve = tcol_real(t, "solve_s");
+    cpu = tcol_real(t, "cpu_s");
+    ipc = tcol_real(t, "ipc_s");
+    nodes = tcol_real(t, "nodes");
+    iters = tcol_real(t, "iterations");
+    root = tcol_real(t, "root_bound");
+    cuts = tcol_real(t, "root_cuts");
+    mips = tcol_int(t, "mip_solves");
+    rows = tcol_int(t, "rows");
+    cols = tcol_int(t, "cols");
+    nnz = tcol_int(t, "nnz");
+    for (size_t i = 0; i < b->n_inst; i++)
+        for (size_t c = 0; c < b->n_cfg; c++)
+            for (size_t s = 0; s < b->n_seeds; s++)
+                for (size_t r = 0; r < b->n_repeat; r++) {
+                    size_t k = bench_index(b, i, c, s, r);
+                    const struct bench_row *w = &b->rows[k];
+                    inst[k] = b->paths[i];
+                    cfg[k] = b->cfg[c].label;
+                    seed[k] = bench_seed(b, s);
+                    rep[k] = (int64_t)r;
+                    st[k] = solve_status_name(w->status);
+                    obj[k] = w->objective;
+                    bnd[k] = w->bound;
+                    time[k] = bench_time(w, q->time_limit);
+                    build[k] = w->build_s;
+                    solve[k] = w->solve_s;
+                    cpu[k] = w->cpu_s;
+                    ipc[k] = w->ipc_s;
+                    nodes[k] = known(w->nodes);
+                    iters[k] = known(w->iters);
+                    root[k] = w->root_bound;
+                    cuts[k] = known(w->cuts);
+                    mips[k] = (int64_t)w->mip_solves;
+                    rows[k] = (int64_t)w->rows;
+                    cols[k] = (int64_t)w->cols;
+                    nnz[k] = (int64_t)w->nnz;
+                }
+}
+
+static const char *verdict_name(int v)
+{
+    return v == BENCH_WIN ? "win" : v == BENCH_LOSS ? "loss" : "tie";
+}
+
+/* Per instance and configuration: medians, spreads and the verdict
+ * against the first configuration ("-" for the first). */
+static void cells_table(const struct bench *b, const struct bench_params *q,
+                        struct table *t)
+{
+    const char **inst, **cfg, **verdict;
+    int64_t *runs, *proven, *aff, *same;
+    double *tm, *tlo, *thi, *nm, *nlo, *nhi;
+
+    t->n_rows = b->n_inst * b->n_cfg;
+    inst = tcol_text(t, "instance");
+    cfg = tcol_text(t, "config");
+    runs = tcol_int(t, "runs");
+    proven = tcol_int(t, "proven");
+    tm = tcol_real(t, "time_median_s");
+    tlo = tcol_real(t, "time_min_s");
+    thi = tcol_real(t, "time_max_s");
+    nm = tcol_real(t, "nodes_median");
+    nlo = tcol_real(t, "nodes_min");
+    nhi = tcol_real(t, "nodes_max");
+    same = tcol_int(t, "nodes_repeatable");
+    aff = tcol_int(t, "affected");
+    verdict = tcol_text(t, "verdict");
+    for (size_t i = 0; i < b->n_inst; i++) {
+        struct bench_cell ref;
+        int a = bench_affected(b, i, q);
+        bench_cell(b, i, 0, q, &ref);
+        for (size_t c = 0; c < b->n_cfg; c++) {
+            size_t k = i * b->n_cfg + c;
+            struct bench_cell x;
+            bench_cell(b, i, c, q, &x);
+            inst[k] = b->paths[i];
+            cfg[k] = b->cfg[c].label;
+            runs[k] = (int64_t)x.runs;
+            proven[k] = (int64_t)x.proven;
+            tm[k] = x.t_med;
+            tlo[k] = x.t_min;
+            thi[k] = x.t_max;
+            nm[k] = x.n_med;
+            nlo[k] = x.n_min;
+            nhi[k] = x.n_max;
+            same[k] = x.n_same;
+            aff[k] = a;
+            verdict[k] =
+                c == 0 ? "-"
+                       : verdict_name(bench_verdict(&x, &ref, q->threshold));
+        }
+    }
+}
+
+/* Per configuration: bench_summarize's statistics, sum[c]. */
+static void summary_table(const struct bench *b,
+                          const struct bench_summary *sum, struct table *t)
+{
+    const char **cfg;
+    int64_t *solved, *limit, *failed, *aff, *wins, *ties, *losses;
+    double *sgm, *sgn, *sgma, *sgna;
+
+    t->n_rows = b->n_cfg;
+    cfg = tcol_text(t, "config");
+    solved = tcol_int(t, "solved");
+    limit = tcol_int(t, "limit");
+    failed = tcol_int(t, "failed");
+    sgm = tcol_real(t, "sgm_time_s");
+    sgn = tcol_real(t, "sgm_nodes");
+    aff = tcol_int(t, "affected");
+    sgma = tcol_real(t, "sgm_time_affected_s");
+    sgna = tcol_real(t, "sgm_nodes_affected");
+    wins = tcol_int(t, "wins");
+    ties = tcol_int(t, "ties");
+    losses = tcol_int(t, "losses");
+    for (size_t c = 0; c < b->n_cfg; c++) {
+        cfg[c] = b->cfg[c].label;
+        solved[c] = (int64_t)sum[c].solved;
+        limit[c] = (int64_t)sum[c].limit;
+        failed[c] = (int64_t)sum[c].failed;
+        sgm[c] = sum[c].sgm_s;
+        sgn[c] = sum[c].sgm_nodes;
+        aff[c] = (int64_t)sum[c].affected;
+        sgma[c] = sum[c].sgm_s_aff;
+        sgna[c] = sum[c].sgm_nodes_aff;
+        wins[c] = (int64_t)sum[c].wins;
+        ties[c] = (int64_t)sum[c].ties;
+        losses[c] = (int64_t)sum[c].losses;
+    }
+}
+
+/* The one-minute load average, or NaN. */
+static double load_now(void)
+{
+    double l;
+
+    return getloadavg(&l, 1) == 1 ? l : nan("");
+}
+
+/* The run's settings, one "key value" per item: the table's head and
+ * the HDF5 file's root attributes.  Returns the number of pairs written
+ * to kv (each value in its own buffer of buf). */
+#define HEAD_MAX 16
+static size_t head_attrs(const struct bench *b, const struct alloc_opts *o,
+                         const struct corpus_args *ca, double load1,
+                         const char *kv[2 * HEAD_MAX], char buf[HEAD_MAX][96])
+{
+    size_t n = 0;
+
+#define HEAD(key, ...)                                                         \
+    do {                                                                       \
+        snprintf(buf[n], sizeof buf[n], __VA_ARGS__);                          \
+        kv[2 * n] = key;                                                       \
+        kv[2 * n + 1] = buf[n];                                                \
+        n++;                                                                   \
+    } while (0)
+    HEAD("bfsim_version", "%s", PACKAGE_VERSION);
+    for (size_t k = 0; k < solver_count() && k < 2; k++)
+        HEAD(k == 0 ? "solver0" : "solver1", "%s %s", solver_backend_name(k),
+             solver_version(solver_backend_name(k)));
+    HEAD("threads", "%d", o->threads);
+    HEAD("time_limit", "%.17g", o->time_limit);
+    HEAD("gap", "%.17g", o->gap_rel);
+    HEAD("repeat", "%zu", b->n_repeat);
+    HEAD("seeds", "%d", ca->seeds);
+    HEAD("order_seed", "%" PRIu64, b->order_seed);
+    HEAD("shift_s", "%.17g", ca->q.shift_s);
+    HEAD("shift_nodes", "%.17g", ca->q.shift_nodes);
+    HEAD("threshold", "%.17g", ca->q.threshold);
+    HEAD("affected_s", "%.17g", ca->q.affected_s);
+    HEAD("tolerance", "%.17g", ca->tol);
+    HEAD("load_start", "%.2f", ca->load0);
+    HEAD("load_end", "%.2f", load1);
+#undef HEAD
+    return n;
+}
+
+static void print_head(const struct bench *b, const struct alloc_opts *o,
+                       const struct corpus_args *ca, double load1)
+{
+    printf("corpus: %zu instances, %zu configurations, %zu repeat%s, ",
+           b->n_inst, b->n_cfg, b->n_repeat, b->n_repeat == 1 ? "" : "s");
+    if (ca->seeds)
+        printf("seeds 1..%d", ca->seeds);
+    else
+        printf("the solvers' own seeds");
+    printf(", runs in an order shuffled by seed %" PRIu64 "\n", b->order_seed);
+    printf("solvers:");
+    for (size_t k = 0; k < solver_count(); k++)
+        printf("%s %s %s", k ? "," : "", solver_backend_name(k),
+               solver_version(solver_backend_name(k)));
+    if (solver_count() == 0)
+        printf(" none");
+    printf("; threads %d (0: the solver's default); time limit %g s; gap "
+           "%g\n",
+           o->threads, o->time_limit, o->gap_rel);
+    printf("statistics: time shift %g s, node shift %g, a verdict needs "
+           "%g%% and no overlap, affected from %g s\n",
+           ca->q.shift_s, ca->q.shift_nodes, 100 * ca->q.threshold,
+           ca->q.affected_s);
+    printf("load average: %.2f at the start, %.2f at the end\n", ca->load0,
+           load1);
+}
+
+/* A real number of the summary in w columns with p decimals, "-" when
+ * NaN. */
+static void print_num(int w, int p, double v)
+{
+    if (isnan(v))
+        printf(" %*s", w, "-");
+    else
+        printf(" %*.*f", w, p, v);
+}
+
+static void print_table(const struct bench *b, const struct bench_summary *sum)
 {
     size_t w = strlen("configuration");
 
     for (size_t c = 0; c < b->n_cfg; c++)
         if (strlen(b->cfg[c].label) > w)
             w = strlen(b->cfg[c].label);
-    printf("corpus: %zu instances, %zu configurations, time limit %g s, "
-           "shift %g s\n",
-           b->n_inst, b->n_cfg, o->time_limit, ca->shift);
-    printf("%-*s %8s %6s %7s %12s %5s %6s\n", (int)w, "configuration",
-           "optimal", "limit", "failed", "sgm_time_s", "wins", "losses");
+    printf("%-*s %6s %5s %6s %10s %9s %8s %10s %9s %5s %5s %6s\n", (int)w,
+           "configuration", "solved", "limit", "failed", "sgm_time_s",
+           "sgm_nodes", "affected", "aff_time_s", "aff_nodes", "wins", "ties",
+           "losses");
     for (size_t c = 0; c < b->n_cfg; c++) {
-        struct bench_summary s;
-        bench_summarize(b, c, o->time_limit, ca->shift, 1.1, &s);
-        printf("%-*s %8zu %6zu %7zu %12.6f", (int)w, b->cfg[c].label, s.optimal,
-               s.limit, s.failed, s.sgm_s);
+        const struct bench_summary *s = &sum[c];
+        printf("%-*s %6zu %5zu %6zu", (int)w, b->cfg[c].label, s->solved,
+               s->limit, s->failed);
+        print_num(10, 6, s->sgm_s);
+        print_num(9, 1, s->sgm_nodes);
+        printf(" %8zu", s->affected);
+        print_num(10, 6, s->sgm_s_aff);
+        print_num(9, 1, s->sgm_nodes_aff);
         if (c == 0)
-            printf(" %5s %6s\n", "-", "-");
+            printf(" %5s %5s %6s\n", "-", "-", "-");
         else
-            printf(" %5zu %6zu\n", s.wins, s.losses);
+            printf(" %5zu %5zu %6zu\n", s->wins, s->ties, s->losses);
+    }
+}
+
+/* --detail: each affected instance, a line per configuration. */
+static void print_detail(const struct bench *b, const struct bench_params *q)
+{
+    printf("\naffected instances (time median [min..max] s; nodes median "
+           "[min..max]; verdict against the first configuration):\n");
+    for (size_t i = 0; i < b->n_inst; i++) {
+        struct bench_cell ref;
+        if (!bench_affected(b, i, q))
+            continue;
+        printf("%s\n", b->paths[i]);
+        bench_cell(b, i, 0, q, &ref);
+        for (size_t c = 0; c < b->n_cfg; c++) {
+            struct bench_cell x;
+            bench_cell(b, i, c, q, &x);
+            printf("  %-30s %.6f [%.6f..%.6f]", b->cfg[c].label, x.t_med,
+                   x.t_min, x.t_max);
+            if (isnan(x.n_med))
+                printf("  nodes -");
+            else
+                printf("  nodes %g [%g..%g]%s", x.n_med, x.n_min, x.n_max,
+                       x.n_same ? "" : " (varies over repeats)");
+            if (x.proven != x.runs)
+                printf("  %zu of %zu runs unproven", x.runs - x.proven, x.runs);
+            printf("  %s\n",
+                   c ? verdict_name(bench_verdict(&x, &ref, q->threshold))
+                     : "-");
+        }
     }
 }
 
 static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
-                        const struct corpus_args *ca)
+                        struct corpus_args *ca)
 {
     struct bench b;
     struct bfs_error e;
+    struct table rows, cells, summ;
+    struct bench_summary *sum = NULL;
     size_t bad = 0;
+    double load1;
     int rc = 0;
 
     bfs_error_clear(&e);
     bench_init(&b);
+    memset(&rows, 0, sizeof rows);
+    memset(&cells, 0, sizeof cells);
+    memset(&summ, 0, sizeof summ);
+    b.n_repeat = (size_t)ca->repeat;
+    b.n_seeds = ca->seeds ? (size_t)ca->seeds : 1;
+    b.seeded = ca->seeds > 0;
+    b.order_seed = ca->order_seed;
+    ca->q.time_limit = o->time_limit;
     for (int k = 0; k < n_paths && rc == 0; k++)
         rc = bench_add_path(&b, paths[k], ca->bigm, &e);
     if (rc == 0 && ca->n_configs == 0) {
@@ -482,27 +804,47 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
     }
     for (size_t c = 0; c < ca->n_configs && rc == 0; c++)
         rc = bench_add_config(&b, ca->configs[c], o, &e);
+    ca->load0 = load_now();
     if (rc == 0)
         rc = bench_run(&b, ca->jobs, &e);
-    if (rc == 0 && ca->csv)
-        rc = write_csv(&b, ca->csv, &e);
-    if (rc == 0 && ca->h5)
-        rc = write_h5(&b, o, ca, &e);
+    load1 = load_now();
     if (rc == 0) {
-        print_table(&b, o, ca);
+        rows_table(&b, &ca->q, &rows);
+        cells_table(&b, &ca->q, &cells);
+        sum = xcalloc(b.n_cfg + 1, sizeof *sum);
+        for (size_t c = 0; c < b.n_cfg; c++)
+            bench_summarize(&b, c, &ca->q, &sum[c]);
+        summary_table(&b, sum, &summ);
+    }
+    if (rc == 0 && ca->csv)
+        rc = table_csv(&rows, ca->csv, &e);
+    if (rc == 0 && ca->h5) {
+        const struct h5tab tabs[] = {
+            {"rows", rows.n_rows, rows.cols, rows.n_cols},
+            {"instances", cells.n_rows, cells.cols, cells.n_cols},
+            {"summary", summ.n_rows, summ.cols, summ.n_cols},
+        };
+        const char *kv[2 * HEAD_MAX];
+        char buf[HEAD_MAX][96];
+        size_t n = head_attrs(&b, o, ca, load1, kv, buf);
+        rc = h5tables_write(ca->h5, tabs, 3, kv, n, &e);
+    }
+    if (rc == 0) {
+        print_head(&b, o, ca, load1);
+        print_table(&b, sum);
+        if (ca->detail)
+            print_detail(&b, &ca->q);
         for (size_t i = 0; i < b.n_inst; i++) {
-            const struct bench_row *row = &b.rows[i * b.n_cfg];
             int any = 0;
-            for (size_t c1 = 1; c1 < b.n_cfg; c1++) {
+            for (size_t c1 = 0; c1 < b.n_cfg; c1++) {
                 size_t r0;
                 if (!bench_disagree(&b, i, c1, ca->tol, &r0))
                     continue;
                 any = 1;
                 fprintf(stderr,
                         "bfsim solve: %s: '%s' and '%s' both proved "
-                        "optimal objectives %.17g and %.17g\n",
-                        b.paths[i], b.cfg[r0].label, b.cfg[c1].label,
-                        row[r0].objective, row[c1].objective);
+                        "different optimal objectives\n",
+                        b.paths[i], b.cfg[r0].label, b.cfg[c1].label);
             }
             bad += any;
         }
@@ -510,6 +852,10 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
         if (fflush(stdout) != 0)
             rc = bfs_fail(&e, BFS_EIO, "cannot write the table");
     }
+    xfree(sum);
+    table_release(&summ);
+    table_release(&cells);
+    table_release(&rows);
     bench_release(&b);
     if (rc)
         return cmd_report(&e, rc);
@@ -532,9 +878,11 @@ int cmd_solve(int argc, char **argv)
     struct bfs_error e;
     const char *bigm = NULL, *path, *milp_only = NULL;
     int json = 0, c, rc, *counts, corpus, named = 0;
-    struct corpus_args ca = {.jobs = 1, .shift = 10.0, .tol = 1e-6};
+    struct corpus_args ca = {
+        .jobs = 1, .tol = 1e-6, .repeat = 1, .order_seed = 1};
     struct stat sb;
 
+    bench_params_default(&ca.q);
     alloc_opts_default(&o);
     o.solver_log = solver_log;
     bfs_error_clear(&e);
@@ -558,10 +906,55 @@ int cmd_solve(int argc, char **argv)
             ca.h5 = optarg;
             break;
         case OPT_SHIFT:
-            if (bfs_parse_double(optarg, &ca.shift) || !(ca.shift > 0))
+            if (bfs_parse_double(optarg, &ca.q.shift_s) || !(ca.q.shift_s > 0))
                 return bad_usage("--shift: '%s' is not a positive number "
                                  "of seconds",
                                  optarg);
+            break;
+        case OPT_NODE_SHIFT:
+            if (bfs_parse_double(optarg, &ca.q.shift_nodes) ||
+                !(ca.q.shift_nodes > 0))
+                return bad_usage("--node-shift: '%s' is not a positive "
+                                 "number",
+                                 optarg);
+            break;
+        case OPT_REPEAT:
+            if (bfs_parse_int(optarg, &ca.repeat) || ca.repeat < 1 ||
+                ca.repeat > 1000)
+                return bad_usage("--repeat: '%s' is not a count from 1 to "
+                                 "1000",
+                                 optarg);
+            break;
+        case OPT_SEEDS:
+            if (bfs_parse_int(optarg, &ca.seeds) || ca.seeds < 1 ||
+                ca.seeds > 1000)
+                return bad_usage("--seeds: '%s' is not a count from 1 to "
+                                 "1000",
+                                 optarg);
+            break;
+        case OPT_ORDER_SEED: {
+            int64_t v;
+            if (bfs_parse_i64(optarg, &v) || v < 0)
+                return bad_usage("--order-seed: '%s' is not a number >= 0",
+                                 optarg);
+            ca.order_seed = (uint64_t)v;
+            break;
+        }
+        case OPT_THRESHOLD:
+            if (bfs_parse_double(optarg, &ca.q.threshold) ||
+                !(ca.q.threshold >= 0))
+                return bad_usage("--threshold: '%s' is not a number >= 0",
+                                 optarg);
+            break;
+        case OPT_AFFECTED:
+            if (bfs_parse_double(optarg, &ca.q.affected_s) ||
+                !(ca.q.affected_s >= 0))
+                return bad_usage("--affected: '%s' is not a number of "
+                                 "seconds >= 0",
+                                 optarg);
+            break;
+        case OPT_DETAIL:
+            ca.detail = 1;
             break;
         case OPT_TOL:
             if (bfs_parse_double(optarg, &ca.tol) || !(ca.tol >= 0))
@@ -645,12 +1038,16 @@ int cmd_solve(int argc, char **argv)
         }
         return rc;
     }
-    if (ca.csv || ca.h5 || ca.jobs != 1)
+    if (ca.csv || ca.h5 || ca.jobs != 1 || ca.repeat != 1 || ca.seeds ||
+        ca.detail)
         return bad_usage("%s is for a corpus (several files, a directory or "
                          "--config)",
-                         ca.csv  ? "--csv"
-                         : ca.h5 ? "-o"
-                                 : "-j");
+                         ca.csv         ? "--csv"
+                         : ca.h5        ? "-o"
+                         : ca.jobs != 1 ? "-j"
+                         : ca.detail    ? "--detail"
+                         : ca.seeds     ? "--seeds"
+                                        : "--repeat");
     if (optind != argc - 1)
         return bad_usage("%s", "missing instance file");
     path = argv[optind];

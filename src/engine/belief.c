@@ -261,8 +261,8 @@ int belief_job_init(struct belief *b, size_t j, const struct job *d, double *o,
 /* A standard normal draw (Box-Muller on two splitmix64 uniforms). */
 static double normal(uint64_t *st)
 {
-    double u1 = ((double)(tiebreak_splitmix64(st) >> 11) + 1.0) * 0x1p-53;
-    double u2 = (double)(tiebreak_splitmix64(st) >> 11) * 0x1p-53;
+    double u1 = ((double)(bfs_splitmix64(st) >> 11) + 1.0) * 0x1p-53;
+    double u2 = (double)(bfs_splitmix64(st) >> 11) * 0x1p-53;
 
     return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
@@ -275,7 +275,7 @@ static int explore_draw(struct belief *b, const struct bjob *bj)
 
     if (!(b->o.explore > 0) || bj->n_obs >= 3)
         return 0;
-    u = (double)(tiebreak_splitmix64(&b->erng) >> 11) * 0x1p-53;
+    u = (double)(bfs_splitmix64(&b->erng) >> 11) * 0x1p-53;
     return u < b->o.explore;
 }
 

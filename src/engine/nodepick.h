@@ -61,7 +61,7 @@ int nodepick_parse(const char *s, struct nodepick *p);
 
 /* The random rule's generator state at decision evt: (SEED XOR
  * 0x6A09E667F3BCC909) + evt x 0xD1B54A32D192ED03 (mod 2^64), drawn from
- * with splitmix64 (tiebreak_splitmix64). */
+ * with splitmix64 (bfs_splitmix64). */
 uint64_t nodepick_random_state(uint64_t seed, uint64_t evt);
 
 /* The predictor of the predicted rule: the distribution of the lengths of

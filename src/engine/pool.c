@@ -262,7 +262,7 @@ static void rank_pool(struct replay *r)
     if (np->kind == NODEPICK_RANDOM) {
         uint64_t st = nodepick_random_state(np->seed, r->dec_evt);
         for (size_t k = r->n_pool; k-- > 1;) {
-            size_t i = (size_t)(tiebreak_splitmix64(&st) % (k + 1));
+            size_t i = (size_t)(bfs_splitmix64(&st) % (k + 1));
             struct pick_ent x = r->pick[k];
             r->pick[k] = r->pick[i];
             r->pick[i] = x;

@@ -10,6 +10,8 @@
 
 #include "engine/tiebreak.h"
 
+#include "base/util.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,14 +69,6 @@ int tiebreak_parse(const char *s, struct tiebreak *t)
     return -1;
 }
 
-uint64_t tiebreak_splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* The key a rule sorts by, ascending. */
 static double key(const struct tiebreak *t, const struct tiebreak_job *jb)
 {
@@ -97,12 +91,7 @@ void tiebreak_order(const struct tiebreak *t, const struct tiebreak_job *jobs,
         order[k] = k;
     if (t->kind == TIEBREAK_RANDOM) {
         uint64_t st = t->seed + evt * 0xD1B54A32D192ED03ull;
-        for (size_t k = n; k-- > 1;) {
-            size_t i = (size_t)(tiebreak_splitmix64(&st) % (k + 1));
-            size_t x = order[k];
-            order[k] = order[i];
-            order[i] = x;
-        }
+        bfs_shuffle(order, n, &st);
         return;
     }
     if (t->kind == TIEBREAK_FIRST_ADMITTED)

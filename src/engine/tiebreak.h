@@ -49,10 +49,6 @@ int tiebreak_parse(const char *s, struct tiebreak *t);
  * anything else, *seed untouched. */
 int tiebreak_parse_seed(const char *s, uint64_t *seed);
 
-/* The splitmix64 generator (Steele, Lea and Flood 2014): advances *state
- * by 0x9E3779B97F4A7C15 and returns the mixed value. */
-uint64_t tiebreak_splitmix64(uint64_t *state);
-
 /* Writes the rule's order of n active jobs (jobs[] in admission order)
  * for event evt into order[]: order[k] is the admission index of the
  * job the rule ranks k-th.  first-admitted: 0, 1, ..., n-1.

@@ -37,10 +37,17 @@ struct solver_ops {
      * and their number: solver.c checks them before a backend sees them. */
     const struct solver_param *params;
     size_t n_params;
+    /* The solver library's version (static), e.g. CBC's Cbc_getVersion. */
+    const char *(*version)(void);
+    /* SOLVER_WORK_* flags of the work counts solve fills in. */
+    int work;
     /* Creates a solver; returns 0 or a negative code. */
     int (*create)(const struct solver_opts *o, struct solver **out);
-    /* Solves a checked model into res (res->x has m->n_cols entries).
-     * Returns 0: the outcome, failures included, is res->status. */
+    /* Solves a checked model into res (res->x has m->n_cols entries),
+     * setting build_s, solve_s and the work counts it reports (the rest
+     * are preset to -1 and NaN; cpu_s and ipc_s are solver.c's).  Runs
+     * the model as opts.seed asks.  Returns 0: the outcome, failures
+     * included, is res->status. */
     int (*solve)(struct solver *s, const struct milp *m,
                  struct solve_result *res);
     void (*destroy)(struct solver *s);

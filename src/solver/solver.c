@@ -69,6 +69,20 @@ void solver_opts_default(struct solver_opts *o)
     o->effort = SOLVER_EFFORT_DEFAULT;
 }
 
+const char *solver_version(const char *name)
+{
+    const struct solver_ops *ops = solver_find(name);
+
+    return ops ? ops->version() : NULL;
+}
+
+int solver_work_known(const char *name)
+{
+    const struct solver_ops *ops = solver_find(name);
+
+    return ops ? ops->work : 0;
+}
+
 size_t solver_count(void)
 {
     return sizeof registry / sizeof *registry - 1;
@@ -346,7 +360,8 @@ struct request {
 /* A reply, followed by n_x doubles of x. */
 struct reply {
     int status;
-    double objective, bound, build_s, solve_s;
+    double objective, bound, build_s, solve_s, cpu_s, root_bound;
+    long nodes, iters, cuts;
     char msg[sizeof((struct solve_result *)0)->msg];
     size_t n_x;
 };
@@ -461,6 +476,19 @@ static int read_model(int fd, const struct request *q, struct milp *m)
            (q->has_start && read_all(fd, m->start, nc * sizeof(double)));
 }
 
+/* Runs the backend on m in this process, with the work counts preset to
+ * unknown and the CPU time it takes measured around it. */
+static void run_backend(struct solver *s, const struct milp *m,
+                        struct solve_result *res)
+{
+    double c0 = bfs_cpu_now();
+
+    res->nodes = res->iters = res->cuts = -1;
+    res->root_bound = nan("");
+    s->ops->solve(s, m, res);
+    res->cpu_s = bfs_cpu_now() - c0;
+}
+
 /* The child: solves every model it is sent until its socket closes. */
 static void worker_main(struct solver *s, int fd) __attribute__((noreturn));
 
@@ -486,7 +514,7 @@ static void worker_main(struct solver *s, int fd)
         r.objective = nan("");
         r.bound = m.maximize ? HUGE_VAL : -HUGE_VAL;
         r.x = xcalloc(m.n_cols + 1, sizeof *r.x);
-        s->ops->solve(s, &m, &r);
+        run_backend(s, &m, &r);
         fflush(NULL); /* the solver's log: _exit flushes nothing */
         memset(&w, 0, sizeof w);
         w.status = r.status;
@@ -494,6 +522,11 @@ static void worker_main(struct solver *s, int fd)
         w.bound = r.bound;
         w.build_s = r.build_s;
         w.solve_s = r.solve_s;
+        w.cpu_s = r.cpu_s;
+        w.root_bound = r.root_bound;
+        w.nodes = r.nodes;
+        w.iters = r.iters;
+        w.cuts = r.cuts;
         memcpy(w.msg, r.msg, sizeof w.msg);
         w.n_x = r.status == SOLVE_OPTIMAL || r.status == SOLVE_FEASIBLE
                     ? m.n_cols
@@ -638,15 +671,25 @@ static void solve_isolated(struct solver *s, const struct milp *m,
         k = 0; /* a short reply: the worker died */
     if (k != 1) {
         worker_lost(s, res, k < 0 && bfs_now() >= deadline);
-        res->solve_s = bfs_now() - t0;
+        /* what the child did is lost with it: the wait is overhead */
+        res->ipc_s = bfs_now() - t0;
+        res->nodes = res->iters = res->cuts = -1;
         return;
     }
     res->status = w.status;
     res->objective = w.objective;
     res->bound = w.bound;
     res->build_s = w.build_s;
-    /* the wall time of the round trip, less the child's build time */
-    res->solve_s = bfs_now() - t0 - w.build_s;
+    res->solve_s = w.solve_s;
+    res->cpu_s = w.cpu_s;
+    res->root_bound = w.root_bound;
+    res->nodes = w.nodes;
+    res->iters = w.iters;
+    res->cuts = w.cuts;
+    /* the round trip's wall time less what the child measured */
+    res->ipc_s = bfs_now() - t0 - w.build_s - w.solve_s;
+    if (res->ipc_s < 0)
+        res->ipc_s = 0;
     memcpy(res->msg, w.msg, sizeof res->msg);
     res->msg[sizeof res->msg - 1] = '\0';
 }
@@ -700,7 +743,10 @@ int solver_solve(struct solver *s, const struct milp *m,
     res->status = SOLVE_FAILED;
     res->objective = nan("");
     res->bound = m->maximize ? HUGE_VAL : -HUGE_VAL;
-    res->build_s = res->solve_s = 0.0;
+    res->build_s = res->solve_s = res->cpu_s = res->ipc_s = 0.0;
+    /* decided here (no columns, a forced timeout): no work done */
+    res->nodes = res->iters = res->cuts = 0;
+    res->root_bound = nan("");
     res->msg[0] = '\0';
     if (m->n_cols == 0)
         solve_empty(m, res);
@@ -709,6 +755,6 @@ int solver_solve(struct solver *s, const struct milp *m,
     else if (solver_isolated(s))
         solve_isolated(s, m, res);
     else
-        s->ops->solve(s, m, res);
+        run_backend(s, m, res);
     return 0;
 }

@@ -76,6 +76,12 @@ struct solver_opts {
                           hook) */
     int isolate;       /* SOLVER_ISOLATE_* */
     int effort;        /* SOLVER_EFFORT_* */
+    /* Performance variability (MIP search is chaotic, so one seed says
+     * little): 0 runs the solver as it is; k > 0 sets CBC's random seeds
+     * to k, and makes GLPK, which has none, see the model's rows and
+     * columns in an order permuted by a generator seeded with k (the
+     * usual proxy).  The model and its optimum are the same. */
+    unsigned seed;
     /* The backend's own parameters, "key=value,..." in the canonical form
      * of solver_params_canon ("" = none).  A backend applies them after
      * its own settings for the options above, so they win over them (a
@@ -117,9 +123,32 @@ struct solve_result {
                          or -HUGE_VAL (minimising) when none is known */
     double *x;        /* caller-allocated, m->n_cols entries; written
                          when status is OPTIMAL or FEASIBLE */
-    double build_s;   /* seconds spent passing the model to the solver */
-    double solve_s;   /* seconds spent solving (and, isolated, forking) */
-    char msg[256];    /* why it FAILED, or a note; "" otherwise */
+    /* Times, each measured in the process that runs the solver (an
+     * isolated solver's child), so that they do not depend on the
+     * isolation: */
+    double build_s; /* wall seconds passing the model to the solver */
+    double solve_s; /* wall seconds the solver ran */
+    double cpu_s;   /* CPU seconds of that process over both */
+    /* ... and what isolation adds: the round trip's wall seconds less
+     * build_s and solve_s (the fork at a first solve, sending the model
+     * and the answer); 0 for a solve in this process. */
+    double ipc_s;
+    /* Deterministic work, as the backend reports it (solver_work_known
+     * says which it reports; -1 or NaN where it does not): */
+    long nodes;        /* branch-and-bound nodes after the root (0: solved
+                          at the root) */
+    long iters;        /* simplex iterations, all nodes */
+    double root_bound; /* the root relaxation's bound after its cuts */
+    long cuts;         /* cuts in the root relaxation */
+    char msg[256];     /* why it FAILED, or a note; "" otherwise */
+};
+
+/* Which of solve_result's work counts a backend reports. */
+enum {
+    SOLVER_WORK_NODES = 1,
+    SOLVER_WORK_ITERS = 2,
+    SOLVER_WORK_ROOT_BOUND = 4,
+    SOLVER_WORK_CUTS = 8
 };
 
 /* A solver: opaque here, defined for backends in solver/backend.h. */
@@ -134,6 +163,15 @@ const char *solver_backend_name(size_t i);
 /* The backend named name, or NULL if none is compiled in by that name
  * (its table is opaque outside solver/backend.h). */
 const struct solver_ops *solver_find(const char *name);
+
+/* The version of the solver library behind the backend named name, as
+ * the library reports it ("2.10.8", "5.0"), or NULL when no backend of
+ * that name is compiled in (static). */
+const char *solver_version(const char *name);
+
+/* SOLVER_WORK_* flags of the work counts the backend named name reports
+ * (0 when none or no such backend). */
+int solver_work_known(const char *name);
 
 /* Name of the preferred backend compiled in ("cbc", else "glpk"), or NULL
  * when there is none. */
