@@ -33,8 +33,10 @@ static const struct rec_step steps[] = {
 };
 
 static const struct rec_solve solves[] = {
-    {1, T0, SOLVE_OPTIMAL, 4, 2, 125.5, 125.5, 0.001, 0.002, 10, 12, 30},
-    {2, T0 + 60, SOLVE_FEASIBLE, 3, 2, 90.0, 95.0, 0.0015, 10.0, 8, 9, 20},
+    {1, T0, SOLVE_OPTIMAL, 4, 2, 125.5, 125.5, 0.001, 0.002, 10, 12, 30, 0.0025,
+     0.0005, 130.25, 3, 17, 131, 2},
+    {2, T0 + 60, SOLVE_FEASIBLE, 3, 2, 90.0, 95.0, 0.0015, 10.0, 8, 9, 20, 9.5,
+     0.25, -1.5, 1, 0, 0, -1},
 };
 
 static const struct rec_alloc allocs[] = {
@@ -237,7 +239,10 @@ struct r_so {
     int64_t n_jobs;
     double objective, bound;
     int64_t rows, cols, nnz;
-    double build_s, solve_s;
+    double build_s, solve_s, cpu_s, ipc_s;
+    int64_t mip_solves, nodes, iterations;
+    double root_bound;
+    int64_t root_cuts;
 };
 struct r_al {
     int64_t evt, time, job, count;
@@ -287,6 +292,9 @@ static hid_t so_type(void)
     I64(t, r_so, n_jobs), DBL(t, r_so, objective), DBL(t, r_so, bound);
     I64(t, r_so, rows), I64(t, r_so, cols), I64(t, r_so, nnz);
     DBL(t, r_so, build_s), DBL(t, r_so, solve_s);
+    DBL(t, r_so, cpu_s), DBL(t, r_so, ipc_s), I64(t, r_so, mip_solves);
+    I64(t, r_so, nodes), I64(t, r_so, iterations), DBL(t, r_so, root_bound);
+    I64(t, r_so, root_cuts);
     H5Tclose(st);
     return t;
 }
@@ -374,7 +382,9 @@ START_TEST(test_roundtrip)
         "npre", "njoin", "njob", "npool", "njrun",   "nnrun"};
     static const char *const so_names[] = {
         "evt",   "time", "status", "pool", "n_jobs",  "objective",
-        "bound", "rows", "cols",   "nnz",  "build_s", "solve_s"};
+        "bound", "rows", "cols",   "nnz",  "build_s", "solve_s",
+        "cpu_s", "ipc_s", "mip_solves", "nodes", "iterations", "root_bound",
+        "root_cuts"};
     static const char *const al_names[] = {"evt", "time", "job", "count"};
     static const char *const nh_names[] = {"node", "job", "start", "end"};
     static const char *const job_names[] = {
@@ -442,6 +452,13 @@ START_TEST(test_roundtrip)
             ck_assert_int_eq(r[i].nnz, (int64_t)w->nnz);
             ck_assert_double_eq(r[i].build_s, w->build_s);
             ck_assert_double_eq(r[i].solve_s, w->solve_s);
+            ck_assert_double_eq(r[i].cpu_s, w->cpu_s);
+            ck_assert_double_eq(r[i].ipc_s, w->ipc_s);
+            ck_assert_int_eq(r[i].mip_solves, (int64_t)w->mip_solves);
+            ck_assert_int_eq(r[i].nodes, w->nodes);
+            ck_assert_int_eq(r[i].iterations, w->iters);
+            ck_assert_double_eq(r[i].root_bound, w->root_bound);
+            ck_assert_int_eq(r[i].root_cuts, w->cuts);
         }
         xfree(r);
         H5Tclose(t);

@@ -72,6 +72,9 @@ struct replay_stats {
     size_t solves_by_status[SOLVE_N_STATUSES];
     double solve_s_median, solve_s_p95, solve_s_max, solve_s_total;
     size_t max_rows, max_cols, max_nnz;
+    size_t mip_solves;             /* MILPs solved over all calls */
+    size_t nodes_total, nodes_max; /* B&B nodes: sum, largest call's */
+    size_t iters_total, iters_max; /* simplex iterations, likewise */
     /* Job completion times (finished - Tsub, seconds) of finished jobs. */
     double jct_mean, jct_median, jct_p95;
     int64_t makespan;  /* last completion - first admitted job's Tsub */

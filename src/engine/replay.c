@@ -404,8 +404,21 @@ static void record_solve(struct replay *r, const struct alloc_result *res)
     if (res->status >= 0 && res->status < SOLVE_N_STATUSES)
         st->solves_by_status[res->status]++;
     BFS_GROW(r->solve_times, r->cap_solve_times, r->n_solve_times + 1);
-    r->solve_times[r->n_solve_times++] = res->build_s + res->solve_s;
-    st->solve_s_total += res->build_s + res->solve_s;
+    /* the call's whole time: isolation's overhead included */
+    r->solve_times[r->n_solve_times++] =
+        res->build_s + res->solve_s + res->ipc_s;
+    st->solve_s_total += res->build_s + res->solve_s + res->ipc_s;
+    st->mip_solves += res->mip_solves;
+    if (res->nodes > 0) {
+        st->nodes_total += (size_t)res->nodes;
+        if ((size_t)res->nodes > st->nodes_max)
+            st->nodes_max = (size_t)res->nodes;
+    }
+    if (res->iters > 0) {
+        st->iters_total += (size_t)res->iters;
+        if ((size_t)res->iters > st->iters_max)
+            st->iters_max = (size_t)res->iters;
+    }
     if (res->rows > st->max_rows)
         st->max_rows = res->rows;
     if (res->cols > st->max_cols)
@@ -514,6 +527,13 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
             .rows = res.rows,
             .cols = res.cols,
             .nnz = res.nnz,
+            .cpu_s = res.cpu_s,
+            .ipc_s = res.ipc_s,
+            .root_bound = res.root_bound,
+            .mip_solves = res.mip_solves,
+            .nodes = res.nodes,
+            .iters = res.iters,
+            .cuts = res.cuts,
         };
         for (size_t i = 0; i < r->o->n_sinks && !r->sink_rc; i++)
             if (r->o->sinks[i]->solve)

@@ -68,7 +68,10 @@ struct so_rec {
     int64_t n_jobs;
     double objective, bound;
     int64_t rows, cols, nnz;
-    double build_s, solve_s;
+    double build_s, solve_s, cpu_s, ipc_s;
+    int64_t mip_solves, nodes, iterations;
+    double root_bound;
+    int64_t root_cuts;
 };
 
 struct al_rec {
@@ -84,7 +87,7 @@ struct ni_rec {
 };
 
 _Static_assert(sizeof(struct ev_rec) == 13 * 8, "padding in ev_rec");
-_Static_assert(sizeof(struct so_rec) == 11 * 8, "padding in so_rec");
+_Static_assert(sizeof(struct so_rec) == 18 * 8, "padding in so_rec");
 _Static_assert(sizeof(struct al_rec) == 4 * 8, "padding in al_rec");
 _Static_assert(sizeof(struct nh_rec) == 4 * 8, "padding in nh_rec");
 _Static_assert(sizeof(struct ni_rec) == 3 * 8, "padding in ni_rec");
@@ -111,10 +114,16 @@ static const struct field ev_fields[] = {
 };
 
 static const struct field so_fields[] = {
-    F(so_rec, evt, 'i'),   F(so_rec, time, 'i'),    F(so_rec, status, 'e'),
-    F(so_rec, pool, 'n'),  F(so_rec, n_jobs, 'i'),  F(so_rec, objective, 'd'),
-    F(so_rec, bound, 'd'), F(so_rec, rows, 'i'),    F(so_rec, cols, 'i'),
-    F(so_rec, nnz, 'i'),   F(so_rec, build_s, 'd'), F(so_rec, solve_s, 'd'),
+    F(so_rec, evt, 'i'),        F(so_rec, time, 'i'),
+    F(so_rec, status, 'e'),     F(so_rec, pool, 'n'),
+    F(so_rec, n_jobs, 'i'),     F(so_rec, objective, 'd'),
+    F(so_rec, bound, 'd'),      F(so_rec, rows, 'i'),
+    F(so_rec, cols, 'i'),       F(so_rec, nnz, 'i'),
+    F(so_rec, build_s, 'd'),    F(so_rec, solve_s, 'd'),
+    F(so_rec, cpu_s, 'd'),      F(so_rec, ipc_s, 'd'),
+    F(so_rec, mip_solves, 'i'), F(so_rec, nodes, 'i'),
+    F(so_rec, iterations, 'i'), F(so_rec, root_bound, 'd'),
+    F(so_rec, root_cuts, 'i'),
 };
 
 static const struct field al_fields[] = {
@@ -172,7 +181,16 @@ static const char so_columns[] =
     "objective: objective of the returned counts\n"
     "bound: best bound\n"
     "rows, cols, nnz: model size (0 for methods without a model)\n"
-    "build_s, solve_s: wall seconds spent building and solving\n";
+    "build_s, solve_s: wall seconds spent building and solving, as "
+    "measured where the solver runs (an isolated solver's child)\n"
+    "cpu_s: the solver's CPU seconds; ipc_s: the isolation's overhead, "
+    "wall seconds (0 in process)\n"
+    "mip_solves: MILPs solved (0 for methods without a model)\n"
+    "nodes, iterations: branch-and-bound nodes after the root and simplex "
+    "iterations, summed over the MILPs; -1 when the solver does not report "
+    "them\n"
+    "root_bound, root_cuts: the first MILP's root relaxation bound after "
+    "its cuts (NaN when unknown: CBC) and its cuts (-1 when unknown)\n";
 
 static const char al_columns[] =
     "evt, time: the event (Unix seconds, UTC) from which the job holds "
@@ -681,6 +699,13 @@ int h5out_solve(struct h5out *h, const struct rec_solve *s)
         .nnz = (int64_t)s->nnz,
         .build_s = s->build_s,
         .solve_s = s->solve_s,
+        .cpu_s = s->cpu_s,
+        .ipc_s = s->ipc_s,
+        .mip_solves = (int64_t)s->mip_solves,
+        .nodes = s->nodes,
+        .iterations = s->iters,
+        .root_bound = s->root_bound,
+        .root_cuts = s->cuts,
     };
     return tab_put(h, &h->so, &r);
 }

@@ -47,6 +47,10 @@ struct rec_solve {
     size_t n_jobs;
     double objective, bound, build_s, solve_s;
     size_t rows, cols, nnz;
+    /* the solver's measures (struct alloc_result) */
+    double cpu_s, ipc_s, root_bound;
+    size_t mip_solves;
+    long nodes, iters, cuts;
 };
 
 /* Job `job` (index in the job set) holds `count` nodes from event evt
