@@ -30,17 +30,35 @@
 #include <coin/Cbc_C_Interface.h>
 #endif
 
-/* Writes m to the temporary file name; the test fails if it cannot. */
+/* The number of occurrences of word in text. */
+static int count_word(const char *text, const char *word)
+{
+    int n = 0;
+
+    for (const char *p = text; (p = strstr(p, word)); p += strlen(word))
+        n++;
+    return n;
+}
+
+/* Writes m to the temporary file name; the test fails if it cannot, or
+ * if the integer markers do not pair up (readers forgive a missing final
+ * INTEND, so reading back would not tell). */
 static const char *write_tmp(const struct milp *m, const char *name,
                              const char *comment)
 {
     const char *path = tu_tmp(name);
     struct bfs_error e;
+    char *text;
     int rc;
 
     bfs_error_clear(&e);
     rc = mps_write(m, path, "bfsim-test", comment, &e);
     ck_assert_msg(rc == 0, "mps_write: %s", e.msg);
+    text = tu_slurp(path);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_int_eq(count_word(text, "'INTORG'"),
+                     count_word(text, "'INTEND'"));
+    free(text);
     return path;
 }
 
@@ -60,6 +78,39 @@ static int count_prefix(const char *dir, const char *prefix)
 }
 
 /* ---- models ---------------------------------------------------------- */
+
+/* max 3 + 5x + 4y + z over integers 0 <= x, y <= 10 and real
+ * 0 <= z <= 2.5, s.t. 6x + 4y <= 24, x + 2y <= 6, 1 <= y + z <= 2.
+ * By hand: 6x <= 24 gives x <= 4.  x = 4 forces y = 0 (6x + 4y <= 24),
+ * so z <= 2 and the value is 3 + 20 + 2 = 25.  x = 3 allows y <= 1
+ * (4y <= 6), z <= 2 - y, value at most 3 + 15 + 4 + 1 = 23 (y = 1, z =
+ * 1) or 3 + 15 + 2 = 20 (y = 0).  x <= 2 gives 5x + 4y + z <= 10 + 4y +
+ * (2 - y) = 12 + 3y with y <= 2 (y + z <= 2), so at most 3 + 18 = 21.
+ * The optimum is 25 at (4, 0, 2); the file, which minimises the negated
+ * objective, has optimum -25. */
+#define HAND_OPT 25.0
+static void hand_model(struct milp *m)
+{
+    milp_init(m, 1);
+    m->obj_offset = 3;
+    milp_add_col(m, 0, 10, 1, 5);  /* x */
+    milp_add_col(m, 0, 10, 1, 4);  /* y */
+    milp_add_col(m, 0, 2.5, 0, 1); /* z */
+    milp_row_begin(m, -HUGE_VAL, 24);
+    milp_row_add(m, 0, 6);
+    milp_row_add(m, 1, 4);
+    milp_row_end(m);
+    milp_row_begin(m, -HUGE_VAL, 6);
+    milp_row_add(m, 0, 1);
+    milp_row_add(m, 1, 2);
+    milp_row_end(m);
+    milp_row_begin(m, 1, 2);
+    milp_row_add(m, 1, 1);
+    milp_row_add(m, 2, 1);
+    milp_row_end(m);
+}
+
+#ifdef HAVE_GLPK /* the models only the read-back tests use */
 
 /* Two bounds whose difference, rounded, does not add back to the upper
  * one (lb + (ub - lb) != ub in double), but subtracts back to the lower
@@ -125,37 +176,6 @@ static void all_kinds(struct milp *m, int maximize)
     milp_row_begin(m, 0x1p-33, 0x1.0000000000001p20);
     milp_row_add(m, 0, -1);
     milp_row_add(m, 5, 4);
-    milp_row_end(m);
-}
-
-/* max 3 + 5x + 4y + z over integers 0 <= x, y <= 10 and real
- * 0 <= z <= 2.5, s.t. 6x + 4y <= 24, x + 2y <= 6, 1 <= y + z <= 2.
- * By hand: 6x <= 24 gives x <= 4.  x = 4 forces y = 0 (6x + 4y <= 24),
- * so z <= 2 and the value is 3 + 20 + 2 = 25.  x = 3 allows y <= 1
- * (4y <= 6), z <= 2 - y, value at most 3 + 15 + 4 + 1 = 23 (y = 1, z =
- * 1) or 3 + 15 + 2 = 20 (y = 0).  x <= 2 gives 5x + 4y + z <= 10 + 4y +
- * (2 - y) = 12 + 3y with y <= 2 (y + z <= 2), so at most 3 + 18 = 21.
- * The optimum is 25 at (4, 0, 2); the file, which minimises the negated
- * objective, has optimum -25. */
-#define HAND_OPT 25.0
-static void hand_model(struct milp *m)
-{
-    milp_init(m, 1);
-    m->obj_offset = 3;
-    milp_add_col(m, 0, 10, 1, 5);  /* x */
-    milp_add_col(m, 0, 10, 1, 4);  /* y */
-    milp_add_col(m, 0, 2.5, 0, 1); /* z */
-    milp_row_begin(m, -HUGE_VAL, 24);
-    milp_row_add(m, 0, 6);
-    milp_row_add(m, 1, 4);
-    milp_row_end(m);
-    milp_row_begin(m, -HUGE_VAL, 6);
-    milp_row_add(m, 0, 1);
-    milp_row_add(m, 1, 2);
-    milp_row_end(m);
-    milp_row_begin(m, 1, 2);
-    milp_row_add(m, 1, 1);
-    milp_row_add(m, 2, 1);
     milp_row_end(m);
 }
 
@@ -249,6 +269,8 @@ static void random_model(struct milp *m, unsigned seed)
         milp_row_end(m);
     }
 }
+
+#endif /* HAVE_GLPK */
 
 /* ---- the file's text --------------------------------------------------- */
 

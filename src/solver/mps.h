@@ -24,11 +24,12 @@
  *               integer columns between MARKER 'INTORG' and 'INTEND'
  *               records;
  *   RHS         one entry per row that is not free (zeros included);
- *   RANGES      the range of each row with two finite, different bounds;
+ *   RANGES      the range of each row written with one (above);
  *   BOUNDS      every column's bounds, explicitly: FX; LO and UP; LO and
  *               PL; MI and UP; or FR.  Readers disagree on the default
  *               bounds of an integer column (GLPK and CBC take [0, 1],
- *               others [0, inf)), so no column is left to a default;
+ *               some others [0, inf)), so no column is left to a
+ *               default;
  *   ENDATA.
  *
  * The RHS and BOUNDS sections are written even when empty: CBC 2.10's
@@ -47,14 +48,14 @@
  *
  * Objective constant.  Readers disagree on the RHS entry of the
  * objective row: GLPK 5.0 takes it as the constant itself
- * (glp_get_obj_coef(P, 0) = RHS), while CBC (CoinMpsIO), CPLEX, Gurobi,
- * HiGHS and SCIP take minus it.  Either choice would give one side a
- * wrong objective value, so the objective row has no RHS entry and a
- * nonzero obj_offset (negated for a maximisation, as above) is written
- * as the objective coefficient of one more column, OBJCONST, fixed at 1
- * and in no row.  Every reader then computes the same objective value;
- * GLPK reads a constant of 0 and n_cols + 1 columns.  When obj_offset is
- * 0 there is no such column.
+ * (glp_get_obj_coef(P, 0) = RHS), while CBC (CoinMpsIO) takes minus it,
+ * as do CPLEX, Gurobi, HiGHS and SCIP by their documentation.  Either
+ * choice would give one side a wrong objective value, so the objective
+ * row has no RHS entry and a nonzero obj_offset (negated for a
+ * maximisation, as above) is written as the objective coefficient of one
+ * more column, OBJCONST, fixed at 1 and in no row.  Every reader then
+ * computes the same objective value; GLPK reads a constant of 0 and
+ * n_cols + 1 columns.  When obj_offset is 0 there is no such column.
  *
  * Other readers' habits, for whoever reads the files back:
  *   - a free row (type N, after the objective) is dropped by GLPK and by
@@ -74,7 +75,8 @@
 /* Writes m to path in free MPS, atomically (bfs_out_open /
  * bfs_out_commit), under the model name name, with comment (may be NULL;
  * each of its lines, split at '\n', becomes a '*' line at the top of the
- * file, control characters other than tabs written as spaces).  m must
+ * file, control characters other than tabs written as spaces).  path is
+ * taken as bfs_out_open takes it ("-" is standard output).  m must
  * pass milp_check.  name must be 1 to 255 printable ASCII characters
  * without spaces and must not begin with '$' (a comment to GLPK).
  * Returns 0; BFS_EINVAL for a malformed model (milp_check) or a bad
