@@ -40,6 +40,7 @@ libbfsim_a_SOURCES = \
 	src/alloc/instance.c src/alloc/instance.h \
 	src/alloc/bench.c src/alloc/bench.h \
 	src/solver/milp.c src/solver/milp.h \
+	src/solver/mps.c src/solver/mps.h \
 	src/solver/solver.c src/solver/solver.h src/solver/backend.h \
 	src/solver/backend.c \
 	src/sweep/sweep.c src/sweep/sweep.h src/sweep/claim.c src/sweep/claim.h

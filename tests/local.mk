@@ -22,6 +22,7 @@ check_PROGRAMS += \
 	tests/check_gentrace \
 	tests/check_h5out \
 	tests/check_solver \
+	tests/check_mps \
 	tests/check_params \
 	tests/check_bench \
 	tests/check_alloc \
@@ -53,6 +54,9 @@ dist_noinst_SCRIPTS += tools/swf-idle-hours tools/h5read-example.py
 tests_check_faults_SOURCES = tests/check_faults.c $(BFS_TESTHDRS)
 tests_check_faults_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_faults_LDADD = $(BFS_TESTLIBS)
+tests_check_mps_SOURCES = tests/check_mps.c $(BFS_TESTHDRS)
+tests_check_mps_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_mps_LDADD = $(BFS_TESTLIBS)
 tests_check_params_SOURCES = tests/check_params.c $(BFS_TESTHDRS)
 tests_check_params_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_params_LDADD = $(BFS_TESTLIBS)
