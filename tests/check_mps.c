@@ -13,6 +13,8 @@
  */
 #include "config.h"
 
+#include "alloc/alloc.h"
+#include "alloc/instance.h"
 #include "solver/mps.h"
 #include "solver/solver.h"
 #include "testutil.h"
@@ -758,6 +760,92 @@ START_TEST(test_random_mix)
 }
 END_TEST
 
+/* The models the MILP allocator writes (alloc_opts.mps_dir), count and
+ * node model, with and without dp's start, on each backend compiled in:
+ * every file whose comment says the direct solve proved it optimal has,
+ * read back by GLPK and solved, minus that objective (the file minimises
+ * the negation), and every one proved infeasible is infeasible. */
+static const char *const model_instances[] = {
+    "tests/data/branch.instance.json",
+};
+
+START_TEST(test_allocator_models)
+{
+    const char *inst = model_instances[_i / 8];
+    const char *backend = solver_backend_name((size_t)(_i % 8) / 4);
+    const char *model = _i % 4 / 2 ? "node" : "count";
+    int start = _i % 2;
+    char dir[4096], spec[64], path[8400], line[1024];
+    struct instance in;
+    struct allocator *a;
+    struct alloc_opts o;
+    struct alloc_result r;
+    struct bfs_error e;
+    int counts[64], checked = 0, first = 0;
+    DIR *d;
+    struct dirent *de;
+
+    if (!backend)
+        return; /* a second backend is not compiled in */
+    snprintf(dir, sizeof dir, "%s", tu_tmp("models"));
+    snprintf(path, sizeof path, "rm -rf '%s' && mkdir '%s'", dir, dir);
+    ck_assert_int_eq(system(path), 0);
+    bfs_error_clear(&e);
+    ck_assert_msg(instance_read(tu_src(inst), &in, &e) == 0, "%s", e.msg);
+    ck_assert_uint_le(in.p.n_jobs, 64);
+    alloc_opts_default(&o);
+    o.name = "milp";
+    o.model = model;
+    snprintf(spec, sizeof spec, "%s,start=%s", backend, start ? "yes" : "no");
+    o.solver = spec;
+    o.mps_dir = dir;
+    ck_assert_int_eq(allocator_create(&o, &a, &e), 0);
+    allocator_set_tag(a, "m");
+    memset(&r, 0, sizeof r);
+    r.counts = counts;
+    ck_assert_int_eq(allocator_solve(a, &in.p, &r, &e), 0);
+    ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
+    ck_assert_uint_ge(r.mip_solves, 1);
+    d = opendir(dir);
+    ck_assert_ptr_nonnull(d);
+    while ((de = readdir(d)) != NULL) {
+        FILE *f;
+        char status[32];
+        double v = nan(""), opt;
+        if (!strstr(de->d_name, ".mps"))
+            continue;
+        first += strcmp(de->d_name, "m.1.mps") == 0;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        f = fopen(path, "r");
+        ck_assert_ptr_nonnull(f);
+        status[0] = '\0';
+        while (fgets(line, sizeof line, f) && line[0] == '*') {
+            const char *p = strstr(line, "* solved by ");
+            if (p && (p = strchr(p, ':')) != NULL)
+                ck_assert_int_ge(
+                    sscanf(p, ": %31[a-z-], objective %lf", status, &v), 1);
+        }
+        fclose(f);
+        ck_assert_msg(status[0], "%s: no status line", path);
+        if (strcmp(status, "optimal,") == 0 || strcmp(status, "optimal") == 0) {
+            ck_assert_msg(glpk_optimum(path, &opt), "%s: infeasible", path);
+            ck_assert_msg(agree(opt, -v), "%s: GLPK %.17g, solve %.17g", path,
+                          opt, v);
+            checked++;
+        } else if (strncmp(status, "infeasible", 10) == 0) {
+            ck_assert_msg(!glpk_optimum(path, &opt), "%s: feasible", path);
+            checked++;
+        }
+    }
+    closedir(d);
+    ck_assert_int_eq(first, 1);
+    /* every MILP was written, and proven */
+    ck_assert_uint_eq((size_t)checked, r.mip_solves);
+    allocator_free(a);
+    instance_release(&in);
+}
+END_TEST
+
 #endif /* HAVE_GLPK */
 
 static Suite *suite(void)
@@ -774,6 +862,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_hand_optimum);
     tcase_add_loop_test(tc, test_random_optimum, 0, N_RANDOM);
     tcase_add_test(tc, test_random_mix);
+    tcase_add_loop_test(
+        tc, test_allocator_models, 0,
+        (int)(8 * (sizeof model_instances / sizeof *model_instances)));
 #else
     tu_skip_name[tu_n_skip] = "GLPK read-back tests";
     tu_skip_why[tu_n_skip++] = "GLPK not compiled in";

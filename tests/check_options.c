@@ -56,8 +56,8 @@ START_TEST(test_table)
 {
     size_t n_managed = 0;
 
-    /* 7 input, 13 policy and 9 output options */
-    ck_assert_uint_eq(options_count, 35);
+    /* 7 input, 19 policy and 10 output options */
+    ck_assert_uint_eq(options_count, 36);
     for (size_t i = 0; i < options_count; i++) {
         const struct options_entry *o = &options_table[i];
 
@@ -372,6 +372,7 @@ static const struct {
     {"hints", "oracle"},        {"belief", "learn:interp"},
     {"belief-prior", "p.jobs"}, {"observe-noise", "0.1:7"},
     {"explore", "0.05:3"},      {"belief-curves", "bc.csv"},
+    {"write-mps", "mps"},
 };
 
 /* Every option of the table is accepted by the program: "bfsim replay

@@ -231,6 +231,12 @@ int allocator_solve_order(struct allocator *a, const struct alloc_problem *p,
     return rc;
 }
 
+void allocator_set_tag(struct allocator *a, const char *tag)
+{
+    if (a->ops->set_tag)
+        a->ops->set_tag(a->state, tag);
+}
+
 const char *allocator_name(const struct allocator *a)
 {
     return a->ops->name;

@@ -97,6 +97,12 @@ struct alloc_opts {
      * -1 the default (yes); a start= in .solver wins */
     int start;
     unsigned seed; /* the solver's seed (struct solver_opts); 0 = none */
+    /* milp: a directory (it must exist) where every model handed to the
+     * solver is written in free MPS (solver/mps.h) after its solve, as
+     * DIR/TAG.K.mps (allocator_set_tag; K counts the call's MILPs from
+     * 1), a comment at its top giving the solve's status and objective;
+     * NULL writes none.  Borrowed. */
+    const char *mps_dir;
     /* the solver's log when log_level > 0; NULL drops it (see struct
      * solver_opts) */
     void (*solver_log)(const char *text);
@@ -139,6 +145,11 @@ int allocator_solve(struct allocator *a, const struct alloc_problem *p,
 int allocator_solve_order(struct allocator *a, const struct alloc_problem *p,
                           const size_t *order, struct alloc_result *res,
                           struct bfs_error *e);
+
+/* Names the models the next solves write with o->mps_dir (a file-name
+ * stem, e.g. "evt-000123"); NULL (the default) writes none.  Copied.
+ * A no-op for allocators without models. */
+void allocator_set_tag(struct allocator *a, const char *tag);
 
 /* The allocator's name as given at creation (borrowed). */
 const char *allocator_name(const struct allocator *a);

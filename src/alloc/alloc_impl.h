@@ -16,6 +16,9 @@ struct alloc_ops {
     int (*solve)(void *state, const struct alloc_problem *p,
                  struct alloc_result *res, struct bfs_error *e);
     void (*destroy)(void *state);
+    /* Optional: names the models of the next solves (allocator_set_tag);
+     * NULL for an allocator that writes none. */
+    void (*set_tag)(void *state, const char *tag);
 };
 
 /* The exact allocators. */

@@ -88,12 +88,29 @@ static int add_file(struct bench *b, const char *path, int bigm,
     if (b->n_inst == b->cap_inst) {
         size_t cap = b->cap_inst;
         BFS_GROW(b->inst, cap, b->n_inst + 1);
+        cap = b->cap_inst;
+        BFS_GROW(b->stems, cap, b->n_inst + 1);
         BFS_GROW(b->paths, b->cap_inst, b->n_inst + 1);
     }
     b->inst[b->n_inst] = in;
     b->paths[b->n_inst] = xstrdup(path);
+    b->stems[b->n_inst] = bench_stem(path);
     b->n_inst++;
     return 0;
+}
+
+char *bench_stem(const char *path)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t n = strlen(base);
+    char *s;
+
+    if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+        n -= 5;
+    s = xmalloc(n + 1);
+    memcpy(s, base, n);
+    s[n] = '\0';
+    return s;
 }
 
 static int cmp_str(const void *x, const void *y)
@@ -224,6 +241,13 @@ static void solve_run(const struct bench *b, size_t k, struct allocator **al,
         o.seed = bench_seed(b, s);
         if (allocator_create(&o, &al[a], &e) != 0)
             snprintf(row->note, sizeof row->note, "%.120s", e.msg);
+    }
+    if (al[a] && b->cfg[c].o.mps_dir) {
+        /* the models of the first run of each pair only: the others'
+         * are the same */
+        char tag[512];
+        snprintf(tag, sizeof tag, "%s.c%zu", b->stems[i], c + 1);
+        allocator_set_tag(al[a], s == 0 && k % b->n_repeat == 0 ? tag : NULL);
     }
     if (al[a] && allocator_solve(al[a], p, &r, &e) != 0)
         snprintf(row->note, sizeof row->note, "%.120s", e.msg);
@@ -575,6 +599,7 @@ void bench_release(struct bench *b)
     for (size_t i = 0; i < b->n_inst; i++) {
         instance_release(&b->inst[i]);
         xfree(b->paths[i]);
+        xfree(b->stems[i]);
     }
     for (size_t c = 0; c < b->n_cfg; c++) {
         xfree(b->cfg[c].label);
@@ -582,6 +607,7 @@ void bench_release(struct bench *b)
     }
     xfree(b->inst);
     xfree(b->paths);
+    xfree(b->stems);
     xfree(b->cfg);
     xfree(b->rows);
     bench_init(b);

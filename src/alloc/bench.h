@@ -62,6 +62,7 @@ struct bench {
     size_t n_repeat;          /* >= 1 */
     uint64_t order_seed;      /* of the shuffled order of the runs */
     char **paths;             /* owned, n_inst entries, each owned */
+    char **stems;             /* owned, likewise: bench_stem(paths[i]) */
     struct instance *inst;    /* owned, n_inst entries */
     struct bench_config *cfg; /* owned, n_cfg entries */
     struct bench_row *rows;   /* owned, n_inst * n_cfg * n_seeds *
@@ -126,6 +127,12 @@ size_t bench_index(const struct bench *b, size_t i, size_t c, size_t s,
 /* The solver seed of seed index s: 0 (the solver's own) for an unseeded
  * corpus, else s + 1. */
 unsigned bench_seed(const struct bench *b, size_t s);
+
+/* The file name of path without its directory and ".json" (malloc'd):
+ * the stem of the models a configuration with mps_dir writes, as
+ * STEM.cC.K.mps (C the configuration's number from 1, K the MILP's), from
+ * the first run of each instance and configuration. */
+char *bench_stem(const char *path);
 
 /* Adds path: a directory adds its files whose names end in ".json", in
  * byte order of their names; anything else is read as one instance file.

@@ -88,6 +88,7 @@
 #include "alloc/alloc_impl.h"
 #include "alloc/objective.h"
 #include "solver/milp.h"
+#include "solver/mps.h"
 #include "solver/solver.h"
 #include "base/util.h"
 
@@ -119,6 +120,10 @@ struct mstate {
                                 from the DP's optimum, where the backend
                                 takes a start (solver_takes_start) */
     void *dp;                /* owned; that DP allocator, or NULL */
+    char *mps_dir;           /* owned, or NULL: where models are written */
+    char *tag;               /* owned, or NULL: their name (set_tag) */
+    int mps_rc;              /* the first write's error in this call */
+    struct bfs_error mps_e;  /* ... and its message */
 };
 
 /* ---- linear expressions ---------------------------------------------- */
@@ -869,11 +874,39 @@ static int build_cert(struct milp *m, const struct amodel *c,
     return 0;
 }
 
+/* Writes m, the k-th MILP of the call, solved into r, as
+ * mps_dir/TAG.K.mps, when models are asked for and tagged; keeps the
+ * first error in st. */
+static void write_model(struct mstate *st, const struct milp *m, size_t k,
+                        const struct solve_result *r, double unit)
+{
+    char path[4096], name[256], comment[640];
+
+    if (!st->mps_dir || !st->tag || st->mps_rc)
+        return;
+    snprintf(path, sizeof path, "%s/%s.%zu.mps", st->mps_dir, st->tag, k);
+    snprintf(name, sizeof name, "%s.%zu", st->tag, k);
+    snprintf(comment, sizeof comment,
+             "bfsim %s: MILP %zu of an allocation (1: the objective, %s "
+             "model; 2: the tie-break, count model; 3 on: tie-break "
+             "certificates)\n"
+             "solved by %s: %s, objective %.17g (the model's own, in units "
+             "of the tie tolerance %.17g)",
+             PACKAGE_VERSION, k, st->model == MODEL_NODE ? "node" : "count",
+             st->name, solve_status_name(r->status),
+             r->status == SOLVE_OPTIMAL || r->status == SOLVE_FEASIBLE
+                 ? r->objective
+                 : nan(""),
+             unit);
+    st->mps_rc = mps_write(m, path, name, comment, &st->mps_e);
+}
+
 /* One stage: solves m with the given gaps within the time left.  Returns
  * the solve status (SOLVE_NO_SOLUTION when no time is left, -1 when the
  * solver could not be run, reported in e), stores the solver's bound in
- * *bound (if not NULL) and adds the times to res. */
-static int run_stage(const struct mstate *st, const struct milp *m,
+ * *bound (if not NULL), adds the times to res and writes m (write_model),
+ * whose objective unit is unit. */
+static int run_stage(struct mstate *st, const struct milp *m, double unit,
                      double gap_rel, double gap_abs, int effort,
                      double deadline, double *x, double *bound,
                      struct alloc_result *res, struct bfs_error *e)
@@ -893,6 +926,7 @@ static int run_stage(const struct mstate *st, const struct milp *m,
     r.x = x;
     if (solver_solve(st->solver, m, &r, e) != 0)
         return -1;
+    write_model(st, m, res->mip_solves + 1, &r, unit);
     res->build_s += r.build_s;
     res->solve_s += r.solve_s;
     res->cpu_s += r.cpu_s;
@@ -924,7 +958,7 @@ static int accept(const struct alloc_problem *p, double thr, const int *c,
 
 /* Solves p: stage 1 on a (the count or the node model), the tie-break
  * stages on c, the count model of p (which may be a itself). */
-static int solve_model(const struct mstate *st, const struct alloc_problem *p,
+static int solve_model(struct mstate *st, const struct alloc_problem *p,
                        const struct amodel *a, const struct amodel *c,
                        struct alloc_result *res, struct bfs_error *e)
 {
@@ -954,8 +988,8 @@ static int solve_model(const struct mstate *st, const struct alloc_problem *p,
     if (gap_abs > 0.1)
         gap_abs = 0.1;
     /* stage 1 */
-    ss = run_stage(st, &a->m, st->base.gap_rel, gap_abs, effort, deadline, x,
-                   &bound1, res, e);
+    ss = run_stage(st, &a->m, a->unit, st->base.gap_rel, gap_abs, effort,
+                   deadline, x, &bound1, res, e);
     res->root_bound *= a->unit; /* NaN stays NaN */
     if (ss < 0) {
         rc = e && e->code ? e->code : BFS_ESOLVER;
@@ -985,8 +1019,8 @@ static int solve_model(const struct mstate *st, const struct alloc_problem *p,
     /* dp's optimum, when it is in the tie set, starts the search */
     if (c->m.start && milp_violation(&m2, c->m.start) <= 1e-9)
         milp_set_start(&m2, c->m.start);
-    ss = run_stage(st, &m2, 0.0, 0.5, SOLVER_EFFORT_LIGHT, deadline, x, NULL,
-                   res, NULL);
+    ss = run_stage(st, &m2, c->unit, 0.0, 0.5, SOLVER_EFFORT_LIGHT, deadline, x,
+                   NULL, res, NULL);
     milp_release(&m2);
     if (ss == SOLVE_OPTIMAL || ss == SOLVE_FEASIBLE) {
         counts_of(c, x, cand);
@@ -998,8 +1032,8 @@ static int solve_model(const struct mstate *st, const struct alloc_problem *p,
          round++) {
         if (build_cert(&m2, c, p, z, best, lex) != 0)
             break;
-        ss = run_stage(st, &m2, 0.0, 0.5, SOLVER_EFFORT_LIGHT, deadline, x,
-                       NULL, res, NULL);
+        ss = run_stage(st, &m2, c->unit, 0.0, 0.5, SOLVER_EFFORT_LIGHT,
+                       deadline, x, NULL, res, NULL);
         milp_release(&m2);
         if (ss != SOLVE_OPTIMAL && ss != SOLVE_FEASIBLE)
             break; /* INFEASIBLE: proven; anything else: best effort */
@@ -1107,6 +1141,8 @@ static void milp_destroy(void *state)
     if (st) {
         alloc_dp_ops.destroy(st->dp);
         solver_destroy(st->solver);
+        xfree(st->tag);
+        xfree(st->mps_dir);
         xfree(st->name);
         xfree(st);
     }
@@ -1142,6 +1178,7 @@ static int milp_create(const struct alloc_opts *o, void **state,
                         "this build of bfsim");
     }
     st->base.seed = o->seed;
+    st->mps_dir = o->mps_dir ? xstrdup(o->mps_dir) : NULL;
     st->start = o->start != 0;
     rc = parse_solver(spec, &st->name, &st->base.isolate, &st->start,
                       st->base.params, sizeof st->base.params, e);
@@ -1174,10 +1211,18 @@ static int *dp_start(const struct mstate *st, const struct alloc_problem *p,
     return d.counts;
 }
 
+static void milp_set_tag(void *state, const char *tag)
+{
+    struct mstate *st = state;
+
+    xfree(st->tag);
+    st->tag = tag ? xstrdup(tag) : NULL;
+}
+
 static int milp_alloc_solve(void *state, const struct alloc_problem *p,
                             struct alloc_result *res, struct bfs_error *e)
 {
-    const struct mstate *st = state;
+    struct mstate *st = state;
     double t0 = bfs_now();
     struct amodel a, c;
     int *n0, rc = 0;
@@ -1210,8 +1255,11 @@ static int milp_alloc_solve(void *state, const struct alloc_problem *p,
         goto out;
     {
         double tb = bfs_now() - t0;
+        st->mps_rc = 0;
         rc = solve_model(st, p, st->model == MODEL_NODE ? &a : &c, &c, res, e);
         res->build_s += tb;
+        if (rc == 0 && st->mps_rc) /* a model that could not be written */
+            rc = bfs_fail(e, st->mps_rc, "%s", st->mps_e.msg);
     }
 out:
     amodel_release(&a);
@@ -1225,4 +1273,5 @@ const struct alloc_ops alloc_milp_ops = {
     .create = milp_create,
     .solve = milp_alloc_solve,
     .destroy = milp_destroy,
+    .set_tag = milp_set_tag,
 };

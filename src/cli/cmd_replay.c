@@ -227,6 +227,10 @@ static int run_replay(struct replay_opts *o, int argc, char **argv,
         o->instance = instance_dump;
         o->instance_arg = dump_dir = xstrdup(o->dump_dir);
     }
+    if (rc == 0 && o->alloc.mps_dir && mkdir(o->alloc.mps_dir, 0777) != 0 &&
+        errno != EEXIST)
+        rc = bfs_fail(&e, BFS_EIO, "--write-mps: cannot create %s: %s",
+                      o->alloc.mps_dir, strerror(errno));
     if (rc == 0 && o->steps_path &&
         (rc = steps_open(o->steps_path, &steps_s, &e)) == 0)
         sinks[n++] = &steps_s;

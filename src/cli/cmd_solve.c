@@ -19,6 +19,7 @@
 #include "solver/solver.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -70,6 +71,18 @@ static void usage(FILE *f)
                "(CBC)\n"
                "  --log-level N     solver output (default: 0, silent)\n"
                "  --json            print the result as one JSON object\n"
+               "  --write-mps DIR   write every MILP handed to the solver "
+               "to DIR (created) as\n"
+               "                    free MPS, STEM.K.mps (STEM the file's "
+               "name without .json, K\n"
+               "                    the MILP's number: 1 the objective, 2 "
+               "the tie-break, 3 on\n"
+               "                    its certificates; over a corpus "
+               "STEM.cC.K.mps, C the\n"
+               "                    configuration's number, from its first "
+               "run); a maximisation\n"
+               "                    is written as the minimisation of the "
+               "negated objective\n"
                "  -h, --help        print this help\n"
                "\n"
                "Over a corpus (several files, a directory of *.json files "
@@ -154,7 +167,8 @@ enum {
     OPT_ORDER_SEED,
     OPT_THRESHOLD,
     OPT_AFFECTED,
-    OPT_DETAIL
+    OPT_DETAIL,
+    OPT_MPS
 };
 
 static const struct option longopts[] = {
@@ -179,6 +193,7 @@ static const struct option longopts[] = {
     {"threshold", required_argument, NULL, OPT_THRESHOLD},
     {"affected", required_argument, NULL, OPT_AFFECTED},
     {"detail", no_argument, NULL, OPT_DETAIL},
+    {"write-mps", required_argument, NULL, OPT_MPS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -956,6 +971,10 @@ int cmd_solve(int argc, char **argv)
         case OPT_DETAIL:
             ca.detail = 1;
             break;
+        case OPT_MPS:
+            milp_only = "--write-mps";
+            o.mps_dir = optarg;
+            break;
         case OPT_TOL:
             if (bfs_parse_double(optarg, &ca.tol) || !(ca.tol >= 0))
                 return bad_usage("--tolerance: '%s' is not a number >= 0",
@@ -1020,6 +1039,11 @@ int cmd_solve(int argc, char **argv)
         return bad_usage("%s is an option of --allocator milp; --allocator "
                          "%s would ignore it",
                          milp_only, o.name);
+    if (o.mps_dir && mkdir(o.mps_dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "bfsim solve: --write-mps: cannot create %s: %s\n",
+                o.mps_dir, strerror(errno));
+        return CMD_FAIL;
+    }
     corpus =
         ca.n_configs > 0 || argc - optind > 1 ||
         (optind < argc && stat(argv[optind], &sb) == 0 && S_ISDIR(sb.st_mode));
@@ -1060,6 +1084,11 @@ int cmd_solve(int argc, char **argv)
     if (rc) {
         instance_release(&in);
         return cmd_report(&e, rc);
+    }
+    if (o.mps_dir) {
+        char *stem = bench_stem(path);
+        allocator_set_tag(a, stem);
+        xfree(stem);
     }
     counts = xcalloc(in.p.n_jobs + 1, sizeof *counts);
     memset(&r, 0, sizeof r);

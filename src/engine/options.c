@@ -310,6 +310,12 @@ static const char *p_dump(struct replay_args *a, const char *s)
     return NULL;
 }
 
+static const char *p_write_mps(struct replay_args *a, const char *s)
+{
+    a->replay.alloc.mps_dir = s;
+    return NULL;
+}
+
 static const char *p_quiet(struct replay_args *a, const char *s)
 {
     (void)s;
@@ -567,7 +573,13 @@ const struct options_entry options_table[] = {
      "run's options as attributes"},
     {"dump-instances", 0, "DIR", OUT, 0, p_dump, NULL,
      "write every allocation instance solved as DIR/evt-NNNNNN.json, for "
-     "`bfsim solve`"},
+     "`bfsim solve`: the problem itself, before any reduction"},
+    {"write-mps", 0, "DIR", OUT, 0, p_write_mps, NULL,
+     "milp: write every MILP handed to the solver as DIR/evt-NNNNNN.K.mps "
+     "in free MPS (K: 1 the objective, 2 the tie-break, 3 on its "
+     "certificates), after its solve, with its status and objective in a "
+     "comment; a maximisation is written as the minimisation of the "
+     "negated objective"},
     {"quiet", 'q', NULL, OUT, 1, p_quiet, NULL,
      "no progress line on standard error"},
     {"help", 'h', NULL, OUT, 1, p_help, NULL, "this help"},

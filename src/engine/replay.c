@@ -509,6 +509,11 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
     }
     memset(&res, 0, sizeof res);
     res.counts = r->counts;
+    if (r->o->alloc.mps_dir) {
+        char tag[32];
+        snprintf(tag, sizeof tag, "evt-%06zu", evt);
+        allocator_set_tag(r->alloc, tag);
+    }
     rc = allocator_solve_order(r->alloc, &p, tie_order(r, evt), &res, r->e);
     if (rc)
         return rc;
