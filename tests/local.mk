@@ -3,7 +3,7 @@
 # test program shares the flags below, so adding one is one line here.
 BFS_TESTLIBS = libbfsim.a $(BFS_LIBS) $(CHECK_LIBS)
 BFS_TESTHDRS = tests/testutil.h tests/testjson.h tests/testreplay.h \
-	tests/testalloc.h tests/testimport.h tests/testsweep.h
+	tests/testalloc.h tests/testimport.h tests/testsweep.h tests/testh5.h
 EXTRA_DIST += $(BFS_TESTHDRS) tests/data
 
 check_PROGRAMS += \
@@ -44,7 +44,8 @@ check_PROGRAMS += \
 	tests/check_honest \
 	tests/check_interop \
 	tests/check_batsim \
-	tests/check_holdings
+	tests/check_holdings \
+	tests/check_endings
 
 # The scripts the tests run: the independent idle-hours count of an SWF
 # log (check_import_swf) and the Python example reading an HDF5 file
@@ -164,6 +165,9 @@ tests_check_batsim_LDADD = $(BFS_TESTLIBS)
 tests_check_holdings_SOURCES = tests/check_holdings.c $(BFS_TESTHDRS)
 tests_check_holdings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_holdings_LDADD = $(BFS_TESTLIBS)
+tests_check_endings_SOURCES = tests/check_endings.c $(BFS_TESTHDRS)
+tests_check_endings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_endings_LDADD = $(BFS_TESTLIBS)
 
 # `make check-valgrind [VALGRIND_TESTS='tests/check_util ...']`: the Check
 # programs (all by default) through `make check` with valgrind's memcheck
