@@ -2,7 +2,9 @@
  * jobs.csv (--batsim-jobs): one row per contiguous holding, that is per
  * job and interval in which the job's set of nodes stays the same, its
  * nodes written as a Batsim interval set ("0-3 7": subset node
- * positions, ascending, runs joined by '-', separated by spaces).
+ * positions, ascending, runs joined by '-', separated by spaces).  The
+ * job_id and workload_name fields are quoted as RFC 4180 says when the
+ * job's name needs it (base/csv.h).
  *
  * The job holdings come from formats/holdings.c; this file writes them.
  * Times are seconds since the replay's start (Batsim's simulation time).
@@ -17,6 +19,7 @@
  */
 #include "config.h"
 
+#include "base/csv.h"
 #include "formats/holdings.h"
 #include "formats/hostlist.h"
 #include "formats/records.h"
@@ -47,11 +50,12 @@ static int put_row(void *arg, size_t j, int64_t start, int64_t end,
     int64_t t0 = holdings_t0(b->hold);
     int64_t s = start - t0, e = end - t0, sub = b->tsub[j] - t0;
 
+    csv_fieldf(f, "%s!%zu", b->names[j], b->rows[j]++);
+    fputc(',', f);
+    csv_field(f, b->names[j]);
     fprintf(f,
-            "%s!%zu,%s,%" PRId64 ",%zu,%" PRId64 ",%" PRId64 ",%" PRId64
-            ",%" PRId64 ",",
-            b->names[j], b->rows[j]++, b->names[j], sub, k, s, e - s, e,
-            s - sub);
+            ",%" PRId64 ",%zu,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",",
+            sub, k, s, e - s, e, s - sub);
     hostlist_ids_write(f, nodes, k);
     fputc('\n', f);
     return 0;
