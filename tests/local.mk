@@ -52,6 +52,11 @@ check_PROGRAMS += \
 # log (check_import_swf) and the Python example reading an HDF5 file
 # (check_h5out, when h5py and pandas are importable).
 dist_noinst_SCRIPTS += tools/swf-idle-hours tools/h5read-example.py
+# tools/check-evalys: whether evalys loads the Batsim CSV (tests/evalys.test,
+# a script printing TAP; a skip when evalys is missing).
+dist_noinst_SCRIPTS += tools/check-evalys
+BFS_SCRIPT_TESTS += tests/evalys.test
+EXTRA_DIST += tests/evalys.test
 tests_check_faults_SOURCES = tests/check_faults.c $(BFS_TESTHDRS)
 tests_check_faults_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_faults_LDADD = $(BFS_TESTLIBS)
