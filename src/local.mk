@@ -8,6 +8,7 @@ libbfsim_a_SOURCES = \
 	src/base/util.c src/base/util.h \
 	src/base/out.c src/base/out.h \
 	src/base/status.c src/base/status.h \
+	src/base/csv.c src/base/csv.h \
 	src/formats/trace.c src/formats/trace.h \
 	src/formats/jobs.c src/formats/jobs.h \
 	src/formats/import.h src/formats/import_bftrainer.c \

@@ -26,6 +26,7 @@
 #include "config.h"
 
 #include "solver/solver.h"
+#include "testh5.h"
 #include "testjson.h"
 #include "testutil.h"
 
@@ -125,21 +126,10 @@ static void sleep_s(double s)
         ;
 }
 
-/* How many times slower than usual the run is expected to be: Check's
- * CK_TIMEOUT_MULTIPLIER, which `make check-valgrind` sets (valgrind runs
- * bfsim tens of times slower); 1 when unset. */
-static double slowdown(void)
-{
-    const char *m = getenv("CK_TIMEOUT_MULTIPLIER");
-    double k = m ? atof(m) : 1.0;
-
-    return k >= 1.0 ? k : 1.0;
-}
-
 /* Runs bfsim with argv (argv[0] included, NULL-terminated), standard
  * output to /dev/null, standard error as r->err says, interrupting it as
  * r->intr says; fills r's outputs.  Fails the test if the child runs past
- * timeout seconds (times slowdown()). */
+ * timeout seconds (times tu_slowdown()). */
 static void run_bfsim(char *const argv[], struct run *r, double timeout)
 {
     int master = -1, pfd[2] = {-1, -1}, fd = -1, exited = 0;
@@ -148,7 +138,7 @@ static void run_bfsim(char *const argv[], struct run *r, double timeout)
     double t0, sent_at = -1.0;
     pid_t pid;
 
-    timeout *= slowdown();
+    timeout *= tu_slowdown();
     r->out = NULL;
     r->len = 0;
     r->saw_tmp = 0;
@@ -398,68 +388,6 @@ static int64_t trace_last_time(const char *path)
     gzclose(g);
     ck_assert_int_gt(last, 0);
     return (int64_t)last;
-}
-
-/* An integer attribute of an HDF5 object. */
-static int64_t h5_int_attr(hid_t loc, const char *key)
-{
-    hid_t a = H5Aopen(loc, key, H5P_DEFAULT);
-    int64_t v = -1;
-
-    ck_assert_msg(a >= 0, "no attribute %s", key);
-    ck_assert_int_ge(H5Aread(a, H5T_NATIVE_INT64, &v), 0);
-    H5Aclose(a);
-    return v;
-}
-
-/* The HDF5 file: marked partial (or not), /events as long as the step
- * log, /summary's events the same. */
-static void check_h5(const char *path, int partial, size_t events)
-{
-    hid_t f, d, sp, g;
-    hsize_t dims[1] = {0};
-
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    ck_assert_msg(f >= 0, "cannot open %s", path);
-    ck_assert_int_eq(h5_int_attr(f, "partial"), partial);
-    d = H5Dopen2(f, "/events", H5P_DEFAULT);
-    ck_assert_int_ge(d, 0);
-    sp = H5Dget_space(d);
-    H5Sget_simple_extent_dims(sp, dims, NULL);
-    ck_assert_uint_eq(dims[0], events);
-    H5Sclose(sp);
-    H5Dclose(d);
-    g = H5Gopen2(f, "/summary", H5P_DEFAULT);
-    ck_assert_int_ge(g, 0);
-    ck_assert_int_eq(h5_int_attr(g, "events"), (int64_t)events);
-    H5Gclose(g);
-    H5Fclose(f);
-}
-
-/* The names in directory dir, sorted and joined with blanks. */
-static char *dir_list(const char *dir)
-{
-    struct dirent **de;
-    int n = scandir(dir, &de, NULL, alphasort);
-    char *s = xcalloc(1, 1);
-    size_t len = 0;
-
-    ck_assert_int_ge(n, 0);
-    for (int i = 0; i < n; i++) {
-        if (strcmp(de[i]->d_name, ".") != 0 &&
-            strcmp(de[i]->d_name, "..") != 0) {
-            size_t k = strlen(de[i]->d_name);
-            s = xrealloc(s, len + k + 2);
-            if (len)
-                s[len++] = ' ';
-            memcpy(s + len, de[i]->d_name, k + 1);
-            len += k;
-        }
-        free(de[i]);
-    }
-    free(de);
-    return s;
 }
 
 static const char *mkdir_tmp(const char *name)
@@ -745,7 +673,7 @@ static size_t interrupt_once(const char *name, enum err_kind err,
                   WIFSIGNALED(r.status) ? WTERMSIG(r.status) : 0, r.out);
 
     /* only the four outputs, whole; no temporary file left */
-    names = dir_list(dir);
+    names = tu_dir_list(dir);
     ck_assert_str_eq(names, "jobs.csv out.h5 steps.csv summary.json");
     free(names);
     sum = tu_load_json(in_dir(dir, "summary.json"));
@@ -753,7 +681,7 @@ static size_t interrupt_once(const char *name, enum err_kind err,
     times = read_steps(in_dir(dir, "steps.csv"), &n, &cum);
     ck_assert_int_eq(tu_jnum(sum, "events"), (double)n);
     check_joblog(in_dir(dir, "jobs.csv"), N_JOBS1000);
-    check_h5(in_dir(dir, "out.h5"), 1, n);
+    H5Fclose(tu_h5_check_run(in_dir(dir, "out.h5"), 1, n));
     if (n == 0) {
         /* stopped before the first event: nothing past the start */
         ck_assert_int_eq(tu_jtime(sum, "last_event_time"),
@@ -791,7 +719,7 @@ static size_t interrupt_once(const char *name, enum err_kind err,
 
 /* interrupt_once() until a run is stopped after its first event, the
  * delay doubled each time: 5 attempts, and one more for each doubling of
- * slowdown() (a run under valgrind reaches its first event seconds
+ * tu_slowdown() (a run under valgrind reaches its first event seconds
  * later, the delays that suffice at full speed do not). */
 static void interrupted(const char *name, enum err_kind err,
                         enum intr_kind intr, int quiet, double delay, int sig)
@@ -805,7 +733,7 @@ static void interrupted(const char *name, enum err_kind err,
     }
     if ((err == ERR_PTY || err == ERR_CTTY) && !have_pty())
         return;
-    for (double k = slowdown(); k > 1.0; k /= 2)
+    for (double k = tu_slowdown(); k > 1.0; k /= 2)
         attempts++;
     for (int attempt = 1; attempt <= attempts; attempt++, delay *= 2) {
         snprintf(tag, sizeof tag, "%s-%d", name, attempt);

@@ -3,7 +3,7 @@
 # test program shares the flags below, so adding one is one line here.
 BFS_TESTLIBS = libbfsim.a $(BFS_LIBS) $(CHECK_LIBS)
 BFS_TESTHDRS = tests/testutil.h tests/testjson.h tests/testreplay.h \
-	tests/testalloc.h tests/testimport.h tests/testsweep.h
+	tests/testalloc.h tests/testimport.h tests/testsweep.h tests/testh5.h
 EXTRA_DIST += $(BFS_TESTHDRS) tests/data
 
 check_PROGRAMS += \
@@ -45,12 +45,19 @@ check_PROGRAMS += \
 	tests/check_honest \
 	tests/check_interop \
 	tests/check_batsim \
-	tests/check_holdings
+	tests/check_holdings \
+	tests/check_endings \
+	tests/check_csv
 
 # The scripts the tests run: the independent idle-hours count of an SWF
 # log (check_import_swf) and the Python example reading an HDF5 file
 # (check_h5out, when h5py and pandas are importable).
 dist_noinst_SCRIPTS += tools/swf-idle-hours tools/h5read-example.py
+# tools/check-evalys: whether evalys loads the Batsim CSV (tests/evalys.test,
+# a script printing TAP; a skip when evalys is missing).
+dist_noinst_SCRIPTS += tools/check-evalys
+BFS_SCRIPT_TESTS += tests/evalys.test
+EXTRA_DIST += tests/evalys.test
 tests_check_faults_SOURCES = tests/check_faults.c $(BFS_TESTHDRS)
 tests_check_faults_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_faults_LDADD = $(BFS_TESTLIBS)
@@ -168,6 +175,12 @@ tests_check_batsim_LDADD = $(BFS_TESTLIBS)
 tests_check_holdings_SOURCES = tests/check_holdings.c $(BFS_TESTHDRS)
 tests_check_holdings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_holdings_LDADD = $(BFS_TESTLIBS)
+tests_check_endings_SOURCES = tests/check_endings.c $(BFS_TESTHDRS)
+tests_check_endings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_endings_LDADD = $(BFS_TESTLIBS)
+tests_check_csv_SOURCES = tests/check_csv.c $(BFS_TESTHDRS)
+tests_check_csv_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_csv_LDADD = $(BFS_TESTLIBS)
 
 # `make check-valgrind [VALGRIND_TESTS='tests/check_util ...']`: the Check
 # programs (all by default) through `make check` with valgrind's memcheck

@@ -10,6 +10,7 @@
 #define BFS_TESTUTIL_H
 
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,6 +241,39 @@ static inline int tu_bfsim_output(const char *args, char **out, char **err)
     if (err)
         *err = tu_slurp(r);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* How many times slower than usual a bfsim run is expected to be:
+ * Check's CK_TIMEOUT_MULTIPLIER, which `make check-valgrind` sets
+ * (valgrind runs bfsim tens of times slower); 1 when unset. */
+static inline double tu_slowdown(void)
+{
+    const char *m = getenv("CK_TIMEOUT_MULTIPLIER");
+    double k = m ? atof(m) : 1.0;
+
+    return k >= 1.0 ? k : 1.0;
+}
+
+/* The names in directory dir but "." and "..", sorted (alphasort) and
+ * joined with blanks (malloc'd); the test fails if dir cannot be read. */
+static inline char *tu_dir_list(const char *dir)
+{
+    struct dirent **de;
+    int n = scandir(dir, &de, NULL, alphasort);
+    char *s = xcalloc(1, 1);
+    size_t len = 0;
+
+    ck_assert_msg(n >= 0, "cannot list %s", dir);
+    for (int i = 0; i < n; i++) {
+        const char *d = de[i]->d_name;
+        if (strcmp(d, ".") != 0 && strcmp(d, "..") != 0) {
+            s = xrealloc(s, len + strlen(d) + 2);
+            len += (size_t)sprintf(s + len, "%s%s", len ? " " : "", d);
+        }
+        free(de[i]);
+    }
+    free(de);
+    return s;
 }
 
 /* A copy of s that lives until exit, for argument vectors. */

@@ -8,6 +8,7 @@
 #include "cli/cmd.h"
 #include "engine/curvefit.h"
 #include "formats/jobs.h"
+#include "base/csv.h"
 #include "base/out.h"
 #include "base/util.h"
 
@@ -51,8 +52,8 @@ static void print_rows(FILE *f, const struct jobset *js, int model)
             if (model >= 0 && m != model)
                 continue;
             curvefit_points(m, c->N, c->P, c->n, &par, &mape, &max_ape, &used);
-            fprintf(f, "%s,%s,%zu,", js->jobs[j].name, curvefit_model_name(m),
-                    used);
+            csv_field(f, js->jobs[j].name);
+            fprintf(f, ",%s,%zu,", curvefit_model_name(m), used);
             if (!par.ok) {
                 fputs(",,,\n", f);
                 continue;

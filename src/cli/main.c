@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "cli/cmd.h"
+#include "base/csv.h"
 #include "base/util.h"
 #include "engine/measures.h"
 
@@ -198,23 +199,6 @@ char *cmd_resolve_data(const char *arg, const char *folder, const char *ext)
     return NULL;
 }
 
-/* Writes s as a CSV field: quoted, quotes doubled, when it holds a comma,
- * a quote or a line break. */
-static void csv_field(const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, stdout);
-        return;
-    }
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
-}
-
 /* `bfsim --measures`: the measures table (engine/measures.c), one CSV row
  * per measure in table order. */
 static int print_measures(void)
@@ -228,12 +212,12 @@ static int print_measures(void)
     puts("key,type,unit,machine,describes,definition");
     for (size_t i = 0; i < measures_n; i++) {
         const struct measure *m = &measures[i];
-        csv_field(m->key);
+        csv_field(stdout, m->key);
         printf(",%s,", types[m->type]);
-        csv_field(m->unit);
+        csv_field(stdout, m->unit);
         printf(",%d,%d,", (m->flags & MEASURE_MACHINE) ? 1 : 0,
                (m->flags & MEASURE_DESCRIBES) ? 1 : 0);
-        csv_field(m->def);
+        csv_field(stdout, m->def);
         putchar('\n');
     }
     return fflush(stdout) == 0 && !ferror(stdout) ? CMD_OK : CMD_FAIL;

@@ -2,15 +2,24 @@
  * jobs.csv (--batsim-jobs): one row per contiguous holding, that is per
  * job and interval in which the job's set of nodes stays the same, its
  * nodes written as a Batsim interval set ("0-3 7": subset node
- * positions, ascending, runs joined by '-', separated by spaces).
+ * positions, ascending, runs joined by '-', separated by spaces).  The
+ * job_id and workload_name fields are quoted as RFC 4180 says when the
+ * job's name needs it (base/csv.h).
  *
  * The job holdings come from formats/holdings.c; this file writes them.
  * Times are seconds since the replay's start (Batsim's simulation time).
  * The rows' (finish - start) x nodes, summed per job, are the job's
  * node-seconds of the job log.
+ *
+ * The holdings still open when the replay ends are written by finish(),
+ * after the replay has released its job set; so the sink keeps its own
+ * copy of what a row needs of each job (name, submission time), taken
+ * from the first node map, and never reads a map's job set after the
+ * callback that handed it.
  */
 #include "config.h"
 
+#include "base/csv.h"
 #include "formats/holdings.h"
 #include "formats/hostlist.h"
 #include "formats/records.h"
@@ -24,7 +33,11 @@ struct batsim {
     struct rec_sink text;  /* the CSV file (rec_text_open) */
     struct holdings *hold; /* owned */
     size_t n_jobs;
-    size_t *rows; /* owned: per job, rows written (NULL before the first map) */
+    /* Per job, from the first map (all NULL before it): rows written, the
+     * name and the submission time. */
+    size_t *rows;  /* owned */
+    char **names;  /* owned, and each name */
+    int64_t *tsub; /* owned */
 };
 
 /* The job-holding callback: writes the row of job j's holding
@@ -34,14 +47,15 @@ static int put_row(void *arg, size_t j, int64_t start, int64_t end,
 {
     struct batsim *b = arg;
     FILE *f = rec_text_file(&b->text);
-    const struct job *job = &holdings_jobs(b->hold)[j];
     int64_t t0 = holdings_t0(b->hold);
-    int64_t s = start - t0, e = end - t0, sub = job->tsub - t0;
+    int64_t s = start - t0, e = end - t0, sub = b->tsub[j] - t0;
 
+    csv_fieldf(f, "%s!%zu", b->names[j], b->rows[j]++);
+    fputc(',', f);
+    csv_field(f, b->names[j]);
     fprintf(f,
-            "%s!%zu,%s,%" PRId64 ",%zu,%" PRId64 ",%" PRId64 ",%" PRId64
-            ",%" PRId64 ",",
-            job->name, b->rows[j]++, job->name, sub, k, s, e - s, e, s - sub);
+            ",%" PRId64 ",%zu,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",",
+            sub, k, s, e - s, e, s - sub);
     hostlist_ids_write(f, nodes, k);
     fputc('\n', f);
     return 0;
@@ -54,6 +68,12 @@ static int batsim_nodes(void *arg, const struct rec_nodes *m)
     if (!b->rows) {
         b->n_jobs = m->n_jobs;
         b->rows = xcalloc(b->n_jobs + 1, sizeof *b->rows);
+        b->names = xcalloc(b->n_jobs + 1, sizeof *b->names);
+        b->tsub = xcalloc(b->n_jobs + 1, sizeof *b->tsub);
+        for (size_t j = 0; j < b->n_jobs; j++) {
+            b->names[j] = xstrdup(m->jobs[j].name);
+            b->tsub[j] = m->jobs[j].tsub;
+        }
     }
     holdings_update(b->hold, m);
     return rec_text_check(b->text.arg);
@@ -62,6 +82,10 @@ static int batsim_nodes(void *arg, const struct rec_nodes *m)
 static void batsim_release(struct batsim *b)
 {
     holdings_free(b->hold);
+    for (size_t j = 0; b->names && j < b->n_jobs; j++)
+        xfree(b->names[j]);
+    xfree(b->names);
+    xfree(b->tsub);
     xfree(b->rows);
     xfree(b);
 }

@@ -47,7 +47,6 @@ struct holdings {
     uint32_t **jn;
     size_t *jn_n, *jn_cap;
     uint32_t *slot;
-    const struct job *jobs; /* borrowed */
     int64_t t0, last;
     int started, rc;
 };
@@ -157,7 +156,6 @@ static void start(struct holdings *h, const struct rec_nodes *m)
 {
     h->n = m->n;
     h->n_jobs = m->n_jobs;
-    h->jobs = m->jobs;
     h->t0 = m->t0;
     h->owner = xmalloc((h->n + 1) * sizeof *h->owner);
     h->nstart = xmalloc((h->n + 1) * sizeof *h->nstart);
@@ -305,11 +303,6 @@ int holdings_end(struct holdings *h)
 int64_t holdings_t0(const struct holdings *h)
 {
     return h->t0;
-}
-
-const struct job *holdings_jobs(const struct holdings *h)
-{
-    return h->jobs;
 }
 
 void holdings_free(struct holdings *h)

@@ -65,10 +65,12 @@ int holdings_update(struct holdings *h, const struct rec_nodes *m);
  * first callback error. */
 int holdings_end(struct holdings *h);
 
-/* The replay's start (rec_nodes.t0) and job set (borrowed from the
- * first update; 0 and NULL before it), for callbacks that need them. */
+/* The replay's start (rec_nodes.t0 of the first update; 0 before it),
+ * for callbacks that need it.  The tracker keeps nothing of a map after
+ * the update: a callback that needs the jobs' names (borrowed, valid only
+ * during the map's callback) keeps its own copy, since holdings_end runs
+ * when the replay may have released them. */
 int64_t holdings_t0(const struct holdings *h);
-const struct job *holdings_jobs(const struct holdings *h);
 
 /* Releases h (NULL: nothing). */
 void holdings_free(struct holdings *h);

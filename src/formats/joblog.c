@@ -1,9 +1,11 @@
 /* joblog.c - the job log: one CSV row per job of the set, at the end of
- * the replay.  Times are "YYYY-MM-DD HH:MM:SS" (UTC), empty when the
- * thing never happened; numbers print with 17 digits so that they read
- * back exactly. */
+ * the replay.  The job's name is quoted as RFC 4180 says when it needs
+ * it (base/csv.h: a comma, a quote, blanks at an end, ...); times are
+ * "YYYY-MM-DD HH:MM:SS" (UTC), empty when the thing never happened;
+ * numbers print with 17 digits so that they read back exactly. */
 #include "config.h"
 
+#include "base/csv.h"
 #include "formats/records.h"
 
 #include <inttypes.h>
@@ -23,7 +25,8 @@ static int joblog_job(void *arg, const struct rec_job *j)
     struct rec_text *t = arg;
     FILE *f = t->out.fp;
 
-    fprintf(f, "%s,", j->name);
+    csv_field(f, j->name);
+    fputc(',', f);
     put_time(f, j->tsub);
     put_time(f, j->admitted);
     put_time(f, j->first_start);

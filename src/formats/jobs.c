@@ -3,9 +3,12 @@
  * Both input forms go through one CSV reader (struct csv): the header
  * line names the columns, which are then looked up by name, so that
  * their order does not matter and extra columns are ignored.  Fields are
- * split at every comma with no quoting (neither form needs it: job names
- * never contain commas); blank lines are skipped.  Native files may carry
- * comment lines ('#' first) anywhere after the magic line.
+ * split as RFC 4180 says (bfs_csv_split: a quoted field may hold commas
+ * and doubled quotes), one line at a time, so no field, and no job name,
+ * holds a line break: a quoted field left open at its line's end is an
+ * error naming the file and line, and so is a carriage return inside a
+ * name.  Blank lines are skipped.  Native files may carry comment lines
+ * ('#' first) anywhere after the magic line.
  *
  * One row becomes one job through parse_job, whatever the form; curve
  * points are checked one at a time by curve_add as they are read, so
@@ -21,8 +24,8 @@
  * P >= 0 everywhere.  O may take any finite value.
  *
  * jobset_write prints every number in the shortest form that strtod
- * reads back to the same double, so that load(write(load(x))) gives
- * bit-identical jobs.
+ * reads back to the same double, and each name quoted when it needs it
+ * (base/csv.h), so that load(write(load(x))) gives bit-identical jobs.
  */
 #include "config.h"
 #include "formats/jobs.h"
@@ -34,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/csv.h"
 #include "base/out.h"
 #include "base/util.h"
 
@@ -156,9 +160,10 @@ static int csv_split(struct csv *c, char *line, struct bfs_error *e)
         BFS_GROW(c->f, c->cap, n);
     if (bfs_csv_split(line, ',', c->f, c->cap, &c->nf, &col) != 0)
         return bfs_fail_at(e, BFS_EPARSE, c->path, bfs_lines_lineno(c->r),
-                           "column %zu: a quoted field must end on its line, "
-                           "its closing quote followed by ',' or the line's "
-                           "end",
+                           "column %zu: a quoted field must end on its line "
+                           "(no field, a job name included, may hold a line "
+                           "break), its closing quote followed by ',' or the "
+                           "line's end",
                            col);
     return 0;
 }
@@ -318,6 +323,10 @@ static int parse_job(const struct csv *c, const long *idx,
     s = f[idx[F_JOB]];
     if (*s == '\0')
         return bfs_fail_at(e, BFS_EPARSE, file, line, "empty job name");
+    if (strchr(s, '\r'))
+        return bfs_fail_at(e, BFS_EPARSE, file, line,
+                           "job name holds a carriage return (a job name "
+                           "may not hold a line break)");
     j->name = xstrdup(s);
 
     if (idx[F_TSUB_EPOCH] >= 0) {
@@ -801,11 +810,11 @@ fail:
 
 /* ---- writing ------------------------------------------------------------- */
 
-/* Whether name can be written as a native job name. */
+/* Whether name can be written as a native job name: what the reader
+ * takes (parse_job), quoted by csv_field when it needs it. */
 static int writable_name(const char *name)
 {
-    return *name != '\0' && *name != '#' && !blank(name) &&
-           strpbrk(name, ",\r\n") == NULL;
+    return *name != '\0' && strpbrk(name, "\r\n") == NULL;
 }
 
 int jobset_write(const char *path, const struct jobset *js,
@@ -819,8 +828,7 @@ int jobset_write(const char *path, const struct jobset *js,
         if (!writable_name(js->jobs[i].name))
             return bfs_fail_at(e, BFS_EINVAL, path, 0,
                                "job name \"%s\" cannot be written (empty, "
-                               "blank, a leading '#', a comma or a line "
-                               "break)",
+                               "or a line break)",
                                js->jobs[i].name);
     rc = bfs_out_open(&o, path, e);
     if (rc)
@@ -845,8 +853,8 @@ int jobset_write(const char *path, const struct jobset *js,
         const struct job *j = &js->jobs[i];
         const struct curve *c = &j->curve;
 
-        fprintf(o.fp, "%s,%" PRId64 ",%d,%d,", j->name, j->tsub, j->jmin,
-                j->jmax);
+        csv_field(o.fp, j->name);
+        fprintf(o.fp, ",%" PRId64 ",%d,%d,", j->tsub, j->jmin, j->jmax);
         fprintf(o.fp, "%s,", fmt_num(b[0], j->pmax));
         fprintf(o.fp, "%s,", fmt_num(b[0], j->tcup));
         fprintf(o.fp, "%s,", fmt_num(b[0], j->tcdw));

@@ -112,7 +112,14 @@ struct rec_job {
 
 /* A consumer of what a replay produces.  Every callback may be NULL.  A
  * record callback's non-zero return (a negative BFS_E* code) aborts the
- * replay; the sink keeps its own error message, which finish() reports. */
+ * replay; the sink keeps its own error message, which finish() reports.
+ *
+ * A record and everything it points to (names, the job set, the node
+ * map) are borrowed for the callback only: the replay releases them
+ * before it returns, whatever the way it ended (every job done, --end,
+ * the trace's end, a signal, an error), and finish() runs after that.  A
+ * sink that writes something late (holdings still open at the end) keeps
+ * its own copy of what it needs. */
 struct rec_sink {
     void *arg; /* the sink's state, owned by the sink */
     int (*step)(void *arg, const struct rec_step *s);
@@ -124,9 +131,10 @@ struct rec_sink {
     int (*nodes)(void *arg, const struct rec_nodes *m);
     /* Every job of the set, in file order, once the replay ends. */
     int (*job)(void *arg, const struct rec_job *j);
-    /* Phase 1 of the end: writes what is buffered (partial: the replay
-     * was stopped early), flushes and syncs the temporary file, keeping
-     * it.  Returns 0 or a negative code reported in e; the sink must
+    /* Phase 1 of the end, after the replay has returned (no record's
+     * pointer is valid any more): writes what is buffered (partial: the
+     * replay was stopped early), flushes and syncs the temporary file,
+     * keeping it.  Returns 0 or a negative code reported in e; the sink must
      * still be aborted then. */
     int (*finish)(void *arg, int partial, struct bfs_error *e);
     /* Phase 2: renames the temporary file over the target and releases
