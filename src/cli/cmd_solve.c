@@ -13,6 +13,7 @@
 #include "alloc/bench.h"
 #include "cli/cmd.h"
 #include "alloc/instance.h"
+#include "base/csv.h"
 #include "base/out.h"
 #include "formats/h5tables.h"
 #include "base/util.h"
@@ -435,25 +436,6 @@ static void table_release(struct table *t)
     memset(t, 0, sizeof *t);
 }
 
-/* A text field for CSV: quoted (RFC 4180) when it holds a comma, a
- * quote or a line break. */
-static void csv_text(FILE *f, const char *v)
-{
-    if (!v)
-        v = "";
-    if (strpbrk(v, ",\"\r\n") == NULL) {
-        fputs(v, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *v; v++) {
-        if (*v == '"')
-            fputc('"', f);
-        fputc(*v, f);
-    }
-    fputc('"', f);
-}
-
 /* Writes table t to path as CSV: a header of the column names, a line
  * per row; a NaN is an empty field. */
 static int table_csv(const struct table *t, const char *path,
@@ -472,8 +454,10 @@ static int table_csv(const struct table *t, const char *path,
             const struct h5col *c = &t->cols[k];
             if (k)
                 fputc(',', out.fp);
-            if (c->kind == H5COL_TEXT)
-                csv_text(out.fp, ((const char *const *)c->data)[r]);
+            if (c->kind == H5COL_TEXT) {
+                const char *v = ((const char *const *)c->data)[r];
+                csv_field(out.fp, v ? v : "");
+            }
             else if (c->kind == H5COL_INT)
                 fprintf(out.fp, "%" PRId64, ((const int64_t *)c->data)[r]);
             else if (!isnan(((const double *)c->data)[r]))
