@@ -467,6 +467,63 @@ START_TEST(test_solver_timeout)
     ck_assert_double_eq(st.samples_trained,
                         sb.samples_trained - (applied ? 0.0 : 100.0));
     ck_assert_double_eq(st.idle_node_seconds, 233.0);
+    /* counted for the warning: one call unproven, at event 0 (T); its
+     * answer dropped when it had one and it was not applied */
+    ck_assert_uint_eq(sb.solves_unproven, 0);
+    ck_assert_uint_eq(sb.solves_dropped, 0);
+    ck_assert_uint_eq(st.solves_unproven, 1);
+    ck_assert_uint_eq(st.unproven_first_evt, 0);
+    ck_assert_int_eq(st.unproven_first_time, TL_T);
+    ck_assert_uint_eq(st.solves_dropped, feasible && !apply);
+}
+END_TEST
+
+/* The command line warns of every call not proven optimal, with its
+ * counts and the first event, and --strict makes that exit status 1:
+ * every call of TL_TRACE / TL_JOBS on the count model hits its limit at
+ * once (feasible, from dp's start) and none is applied; with
+ * --apply-feasible all six are. */
+START_TEST(test_unproven_warning)
+{
+    char args[8192], *out, *err;
+    const char *trace = tu_write("w.trace", TL_TRACE);
+    const char *jobs = tu_write("w.jobs", TL_JOBS);
+
+    if (!tu_bfsim_built() || solver_count() == 0)
+        return;
+    setenv(SOLVER_TEST_CRASH_ENV, "timeout", 1);
+    snprintf(args, sizeof args,
+             "replay -q --trace %s --jobs %s --allocator milp --summary "
+             "/dev/null",
+             trace, jobs);
+    ck_assert_int_eq(tu_bfsim_output(args, &out, &err), 0);
+    ck_assert_msg(strstr(err, "warning: 6 of 6 allocator calls were not "
+                              "proven optimal (0 failed, 6 stopped at the "
+                              "time limit with an answer, 0 without one, 0 "
+                              "infeasible), the first at event 0 "
+                              "(2021-02-10 20:20:00 UTC); 6 answers found "
+                              "at the limit were not applied") != NULL,
+                  "%s", err);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args,
+             "replay -q --trace %s --jobs %s --allocator milp --summary "
+             "/dev/null --strict",
+             trace, jobs);
+    ck_assert_int_eq(tu_bfsim_output(args, &out, &err), 1);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args,
+             "replay -q --trace %s --jobs %s --allocator milp --summary "
+             "/dev/null --apply-feasible",
+             trace, jobs);
+    ck_assert_int_eq(tu_bfsim_output(args, &out, &err), 0);
+    ck_assert_msg(strstr(err, "; 0 answers found at the limit were not "
+                              "applied\n") != NULL,
+                  "%s", err);
+    free(out);
+    free(err);
+    unsetenv(SOLVER_TEST_CRASH_ENV);
 }
 END_TEST
 
@@ -682,6 +739,7 @@ static Suite *faults_suite(void)
         tcase_add_loop_test(tc, test_solver_crash, 0, (int)solver_count());
         tcase_add_loop_test(tc, test_solver_timeout, 0,
                             3 * (int)solver_count());
+        tcase_add_test(tc, test_unproven_warning);
         tcase_add_test(tc, test_solver_timeout_cli);
     }
     tcase_add_loop_test(tc, test_huge_machine, 0, 3);

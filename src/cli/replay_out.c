@@ -213,8 +213,23 @@ int replay_warnings(const struct replay_stats *st)
     char a[BFS_TIME_LEN], b[BFS_TIME_LEN], c[BFS_TIME_LEN], d[BFS_TIME_LEN];
     int n = 0;
 
+    if (st->solves_unproven > 0) {
+        const size_t *k = st->solves_by_status;
+        bfs_time_format(st->unproven_first_time, a);
+        warn("%zu of %zu allocator calls were not proven optimal (%zu "
+             "failed, %zu stopped at the time limit with an answer, %zu "
+             "without one, %zu infeasible), the first at event %zu (%s "
+             "UTC); %zu answers found at the limit were not applied%s",
+             st->solves_unproven, st->solves, k[SOLVE_FAILED],
+             k[SOLVE_FEASIBLE], k[SOLVE_NO_SOLUTION], k[SOLVE_INFEASIBLE],
+             st->unproven_first_evt, a, st->solves_dropped,
+             st->solves_dropped ? " (--apply-feasible applies them in the "
+                                  "default mode)"
+                                : "");
+        n++;
+    }
     if (st->partial || st->jobs_total == 0)
-        return 0;
+        return n;
     if (st->tsub_first > st->last_event_time ||
         st->tsub_last < st->first_time) {
         bfs_time_format(st->tsub_first, a);

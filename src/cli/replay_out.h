@@ -22,12 +22,14 @@ int replay_h5_summary(struct h5out *h, const struct replay_stats *st);
 int replay_write_summary(FILE *f, const char *path,
                          const struct replay_stats *st, struct bfs_error *e);
 
-/* Prints on standard error a warning for each sign that the replay
- * measured nothing useful: the job set's submissions all after the
- * replayed window's last event or all before its first (suggesting
- * --align-jobs), no job admitted, or no job finished (then the completion
- * measures are undefined).  None for an interrupted replay.  Returns the
- * number of warnings (`--strict` turns any into exit status 1). */
+/* Prints on standard error a warning for allocator calls not proven
+ * optimal (counted by status, the first one's event, the answers not
+ * applied), and for each sign that the replay measured nothing useful:
+ * the job set's submissions all after the replayed window's last event
+ * or all before its first (suggesting --align-jobs), no job admitted, or
+ * no job finished (then the completion measures are undefined; these
+ * three not for an interrupted replay).  Returns the number of warnings
+ * (`--strict` turns any into exit status 1). */
 int replay_warnings(const struct replay_stats *st);
 
 /* The human report on standard output: the run, then every measure of

@@ -114,6 +114,11 @@ const struct measure measures[] = {
      "allocator calls by status: optimal, feasible, infeasible, "
      "no-solution, failed",
      AT(solves_by_status, SIZE)},
+    {"solves_dropped", MEASURE_INT, "count", 0,
+     "answers found at the time limit and not applied (feasible ones, "
+     "without --apply-feasible or in the compatible mode): those events "
+     "keep the counts of the event before",
+     AT(solves_dropped, SIZE)},
     {"solve_seconds_median", MEASURE_REAL, "s", MEASURE_MACHINE,
      "the median of the calls' build + solve times, the isolated solver's "
      "overhead included (nearest rank)",
@@ -197,8 +202,7 @@ const struct measure measures[] = {
     {"solver_iterations_total", MEASURE_INT, "count", 0,
      "simplex iterations, summed over the MILPs", AT(iters_total, SIZE)},
     {"solver_iterations_max", MEASURE_INT, "count", 0,
-     "the most simplex iterations of one allocator call",
-     AT(iters_max, SIZE)},
+     "the most simplex iterations of one allocator call", AT(iters_max, SIZE)},
     {"wall_seconds", MEASURE_REAL, "s", MEASURE_MACHINE,
      "the replay's wall time", AT(wall_seconds, DOUBLE)},
     {"events_per_second", MEASURE_REAL, "1/s", MEASURE_MACHINE,
@@ -208,6 +212,12 @@ const struct measure measures[] = {
 };
 
 const size_t measures_n = sizeof measures / sizeof *measures;
+
+/* measures_values() never drops a value: one per row, a per-status row
+ * (one) giving one per status. */
+_Static_assert(sizeof measures / sizeof *measures - 1 + SOLVE_N_STATUSES <=
+                   MEASURES_MAX_VALUES,
+               "MEASURES_MAX_VALUES too small for the table");
 
 const struct measure *measures_find(const char *key)
 {

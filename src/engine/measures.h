@@ -70,6 +70,11 @@ struct replay_stats {
     double preempt_cost_avoided;
     size_t solves; /* allocator calls */
     size_t solves_by_status[SOLVE_N_STATUSES];
+    /* calls not proven optimal, the first one's event and time, and the
+     * answers found at a limit that were not applied */
+    size_t solves_unproven, unproven_first_evt;
+    int64_t unproven_first_time;
+    size_t solves_dropped;
     double solve_s_median, solve_s_p95, solve_s_max, solve_s_total;
     size_t max_rows, max_cols, max_nnz;
     size_t mip_solves;             /* MILPs solved over all calls */
@@ -146,7 +151,7 @@ extern const size_t measures_n;
 
 /* The number of values measures_values() gives (a per-status row gives
  * one value per status). */
-#define MEASURES_MAX_VALUES 64
+#define MEASURES_MAX_VALUES 96
 
 /* The values of st, in table order, into out (room for
  * MEASURES_MAX_VALUES), less the MEASURE_OF_BELIEF rows when st->belief

@@ -584,8 +584,9 @@ const struct options_entry options_table[] = {
      "no progress line on standard error"},
     {"help", 'h', NULL, OUT, 1, p_help, NULL, "this help"},
     {"strict", 0, NULL, OUT, 0, p_strict, NULL,
-     "exit with status 1 after a warning (no job admitted, submissions "
-     "outside the window, no job finished); the outputs are written"},
+     "exit with status 1 after a warning (allocator calls not proven "
+     "optimal, no job admitted, submissions outside the window, no job "
+     "finished); the outputs are written"},
     {"batsim-jobs", 0, "FILE", OUT, 1, p_batsim_jobs, NULL,
      "the jobs' node-level schedule as a Batsim-style jobs.csv: a row per "
      "job and interval with the same nodes, allocated_resources an "

@@ -518,6 +518,18 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
     if (rc)
         return rc;
     record_solve(r, &res);
+    if (res.status != SOLVE_OPTIMAL) {
+        struct replay_stats *st = r->st;
+        /* an answer at the limit is applied only with --apply-feasible
+         * in the default mode */
+        if (res.status == SOLVE_FEASIBLE &&
+            (r->o->mode == REPLAY_COMPAT || !r->o->apply_feasible))
+            st->solves_dropped++;
+        if (st->solves_unproven++ == 0) {
+            st->unproven_first_evt = evt;
+            st->unproven_first_time = t;
+        }
+    }
     {
         struct rec_solve rs = {
             .evt = evt,
