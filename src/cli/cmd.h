@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "base/paths.h"
 
 /* Exit statuses: 0 success, 1 failure, 2 usage error. */
 enum { CMD_OK = 0, CMD_FAIL = 1, CMD_USAGE = 2 };
@@ -38,6 +39,11 @@ int cmd_option_error(const char *cmd, int c, char **argv);
  * the options (argv[optind]).  Returns 0, or CMD_USAGE after printing
  * "no WHAT given" or "more than one WHAT given". */
 int cmd_one_operand(const char *cmd, int argc, const char *what);
+
+/* Checks the n files a command reads and writes (base/paths.h) before
+ * it opens any: returns 0, or CMD_USAGE after printing the conflict (an
+ * output over an input or over another output, an empty file name). */
+int cmd_check_paths(const char *cmd, const struct bfs_paths_role *r, size_t n);
 
 /* The data directory (bundled traces, job sets, tools), malloc'd: the
  * first of $BFSIM_DATADIR; the source tree, when the program runs from

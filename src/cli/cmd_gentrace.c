@@ -78,6 +78,12 @@ static void usage(FILE *f)
         f);
 }
 
+/* The trace an empirical:TRACE distribution reads, or NULL. */
+static const char *empirical_trace(const char *spec)
+{
+    return strncmp(spec, "empirical:", 10) == 0 ? spec + 10 : NULL;
+}
+
 int cmd_gen_trace(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -186,6 +192,15 @@ int cmd_gen_trace(int argc, char **argv)
         status = cmd_usage_error("gen-trace", "%s",
                                  "--nodes, --duration and -o are required");
         goto done;
+    }
+    {
+        const struct bfs_paths_role roles[] = {
+            {"--idle", empirical_trace(idle_spec), 0, NULL},
+            {"--busy", empirical_trace(busy_spec), 0, NULL},
+            {"-o", out, 1, NULL},
+        };
+        if ((status = cmd_check_paths("gen-trace", roles, 3)) != CMD_OK)
+            goto done;
     }
     o.seed = (uint64_t)seed;
     bfs_error_clear(&e);

@@ -313,6 +313,30 @@ int cmd_replay(int argc, char **argv)
         o.jobs_path = jobs = cmd_data_path(OPTIONS_BUNDLED_JOBS);
     else if ((jobs = cmd_resolve_data(o.jobs_path, "datasets", ".jobs")))
         o.jobs_path = jobs;
+    {
+        /* every file read and written, checked before any is opened */
+        const struct bfs_paths_role roles[] = {
+            {"--trace", o.trace_path, 0, NULL},
+            {"--jobs", o.jobs_path, 0, NULL},
+            {"--curves", o.curves_path, 0, NULL},
+            {"--belief", o.belief.kind == BELIEF_FILE ? o.belief.path : NULL, 0,
+             NULL},
+            {"--belief-curves", o.belief.curves, 0, NULL},
+            {"--belief-prior", o.belief.prior_path, 0, NULL},
+            {"--steps", o.steps_path, 1, NULL},
+            {"--summary", summary, 1, NULL},
+            {"--job-log", job_log, 1, NULL},
+            {"-o", h5path, 1, NULL},
+            {"--batsim-jobs", args.batsim_jobs, 1, NULL},
+            {"--dump-instances", o.dump_dir, 1, "evt-*.json"},
+        };
+        rc = cmd_check_paths("replay", roles, sizeof roles / sizeof *roles);
+        if (rc) {
+            xfree(trace);
+            xfree(jobs);
+            return rc;
+        }
+    }
 
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint); /* scancel, a batch system's time limit */

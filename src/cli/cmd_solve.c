@@ -523,6 +523,22 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
     return CMD_OK;
 }
 
+/* The corpus's outputs against its instance files (a folder's *.json)
+ * and each other: 0 or CMD_USAGE (cmd_check_paths). */
+static int check_paths(int n_paths, char **paths, const struct corpus_args *ca)
+{
+    struct bfs_paths_role *r = xcalloc((size_t)n_paths + 2, sizeof *r);
+    int rc;
+
+    for (int k = 0; k < n_paths; k++)
+        r[k] = (struct bfs_paths_role){"FILE", paths[k], 0, "*.json"};
+    r[n_paths] = (struct bfs_paths_role){"--csv", ca->csv, 1, NULL};
+    r[n_paths + 1] = (struct bfs_paths_role){"-o", ca->h5, 1, NULL};
+    rc = cmd_check_paths("solve", r, (size_t)n_paths + 2);
+    xfree(r);
+    return rc;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     struct alloc_opts o;
@@ -641,7 +657,9 @@ int cmd_solve(int argc, char **argv)
                            "--solver");
         else {
             ca.bigm = bigm ? strcmp(bigm, "legacy") == 0 : -1;
-            rc = solve_corpus(argc - optind, argv + optind, &o, &ca);
+            rc = check_paths(argc - optind, argv + optind, &ca);
+            if (rc == 0)
+                rc = solve_corpus(argc - optind, argv + optind, &o, &ca);
         }
         return rc;
     }

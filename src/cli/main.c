@@ -96,6 +96,16 @@ int cmd_one_operand(const char *cmd, int argc, const char *what)
     return 0;
 }
 
+int cmd_check_paths(const char *cmd, const struct bfs_paths_role *r, size_t n)
+{
+    struct bfs_error e;
+
+    bfs_error_clear(&e);
+    if (bfs_paths_check(r, n, &e) != 0)
+        return cmd_usage_error(cmd, "%s", e.msg);
+    return 0;
+}
+
 /* Whether path is a directory. */
 static int is_dir(const char *path)
 {
