@@ -15,8 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define T0 "1612988400"
-
 /* bfs_paths_check on an input and an output: the return code, and the
  * message in msg (when not NULL) on a conflict. */
 static int check_pair(const char *in, const char *out, char msg[1024])
@@ -145,12 +143,6 @@ END_TEST
 
 /* ---- the commands ------------------------------------------------------ */
 
-static const char trace_text[] =
-    "bfsim-trace 1\nnode a\nnode b\n" T0 " +0\n1612988500 +1\n1612988600 -0\n";
-static const char jobs_text[] = "# bfsim-jobs 1\n"
-                                "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
-                                "A," T0 ",1,2,1000,1,1,0:0:0 1:1:1 2:2:2\n";
-
 /* Runs "bfsim ARGS": status 2, want on standard error, and the file
  * path still holds text, byte for byte. */
 static void expect_refused(const char *args, const char *want, const char *path,
@@ -171,8 +163,8 @@ static void expect_refused(const char *args, const char *want, const char *path,
 
 START_TEST(test_replay)
 {
-    const char *t = tu_write("r.trace", trace_text);
-    const char *j = tu_write("r.jobs", jobs_text);
+    const char *t = tu_write("r.trace", TU_GOOD_TRACE);
+    const char *j = tu_write("r.jobs", TU_GOOD_JOBS);
     const char *x = tu_tmp("r-out");
     char args[8192], want[4200];
 
@@ -182,10 +174,10 @@ START_TEST(test_replay)
              "--batsim-jobs and --trace both name '%s': an output may not "
              "replace an input",
              t);
-    expect_refused(args, want, t, trace_text);
+    expect_refused(args, want, t, TU_GOOD_TRACE);
     snprintf(args, sizeof args, "replay -q --trace %s --jobs %s --job-log %s",
              t, j, j);
-    expect_refused(args, "--job-log and --jobs both name", j, jobs_text);
+    expect_refused(args, "--job-log and --jobs both name", j, TU_GOOD_JOBS);
     /* two outputs: refused before either is written */
     snprintf(args, sizeof args,
              "replay -q --trace %s --jobs %s --summary %s --steps %s", t, j, x,
@@ -194,7 +186,7 @@ START_TEST(test_replay)
              "--summary and --steps both name '%s': two outputs may not share "
              "a file",
              x);
-    expect_refused(args, want, t, trace_text);
+    expect_refused(args, want, t, TU_GOOD_TRACE);
     ck_assert_int_eq(tu_exists(x), 0);
 }
 END_TEST
@@ -219,14 +211,14 @@ START_TEST(test_convert)
 
     over_input("nu.csv", nu, "convert -q --from elastisim ", "-o",
                "-o and INPUT");
-    over_input("c.jobs", jobs_text, "convert -q --jobs ", "-o",
+    over_input("c.jobs", TU_GOOD_JOBS, "convert -q --jobs ", "-o",
                "-o and --jobs");
 }
 END_TEST
 
 START_TEST(test_gen_trace)
 {
-    over_input("g.trace", trace_text,
+    over_input("g.trace", TU_GOOD_TRACE,
                "gen-trace -q --nodes 2 --duration 1h --idle empirical:", "-o",
                "-o and --idle");
 }
@@ -234,7 +226,7 @@ END_TEST
 
 START_TEST(test_curves)
 {
-    over_input("cv.jobs", jobs_text, "curves ", "-o", "-o and JOBS");
+    over_input("cv.jobs", TU_GOOD_JOBS, "curves ", "-o", "-o and JOBS");
 }
 END_TEST
 

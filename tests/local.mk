@@ -45,7 +45,8 @@ check_PROGRAMS += \
 	tests/check_interop \
 	tests/check_batsim \
 	tests/check_holdings \
-	tests/check_paths
+	tests/check_paths \
+	tests/check_messages
 
 # The scripts the tests run: the independent idle-hours count of an SWF
 # log (check_import_swf) and the Python example reading an HDF5 file
@@ -168,6 +169,9 @@ tests_check_holdings_LDADD = $(BFS_TESTLIBS)
 tests_check_paths_SOURCES = tests/check_paths.c $(BFS_TESTHDRS)
 tests_check_paths_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_paths_LDADD = $(BFS_TESTLIBS)
+tests_check_messages_SOURCES = tests/check_messages.c $(BFS_TESTHDRS)
+tests_check_messages_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_messages_LDADD = $(BFS_TESTLIBS)
 
 # `make check-valgrind [VALGRIND_TESTS='tests/check_util ...']`: the Check
 # programs (all by default) through `make check` with valgrind's memcheck

@@ -56,11 +56,18 @@ char *cmd_data_dir(void);
  * "traces/summit-2021-02.trace.gz"), malloc'd. */
 char *cmd_data_path(const char *rel);
 
-/* A bundled file named without a path: when arg names no existing file
- * and holds no '/', the first of DATADIR/folder/ARG, ARG.gz, ARGext,
- * ARGext.gz that is a file (e.g. folder "datasets", ext ".jobs":
- * "hps-shufflenet-1000J" -> ".../datasets/hps-shufflenet-1000J.jobs.gz").
- * Returns that path, malloc'd, or NULL (then arg is used as it is). */
-char *cmd_resolve_data(const char *arg, const char *folder, const char *ext);
+/* A bundled trace or job set named without a path: when arg names no
+ * existing file, holds no '/' and is neither "" nor "-", the first of
+ * DATADIR/traces/ARG, ARG.gz, ARG.trace, ARG.trace.gz that is a file
+ * (job sets: DATADIR/datasets/ARG... .jobs).  Returns 0 with *out that
+ * path (malloc'd), or NULL when arg is to be used as it is; or
+ * BFS_ENOTFOUND when no bundled file matches either, with a message in e
+ * naming option and arg and listing the bundled names ("--trace x: no
+ * such file, nor a bundled trace of that name (bundled traces:
+ * summit-2021-02)"). */
+int cmd_bundled_trace(const char *option, const char *arg, char **out,
+                      struct bfs_error *e);
+int cmd_bundled_jobs(const char *option, const char *arg, char **out,
+                     struct bfs_error *e);
 
 #endif

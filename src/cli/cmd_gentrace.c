@@ -109,7 +109,7 @@ int cmd_gen_trace(int argc, char **argv)
     const char **comments;
     size_t n_comments = 0;
     int64_t v, seed = 1;
-    int quiet = 0, c, rc, status = CMD_OK;
+    int quiet = 0, c, rc, status = CMD_OK, idle_failed = 1;
     char auto_comment[1024];
     double t0;
 
@@ -205,10 +205,14 @@ int cmd_gen_trace(int argc, char **argv)
     o.seed = (uint64_t)seed;
     bfs_error_clear(&e);
     rc = gentrace_dist_parse(idle_spec, 0, &idle, &e);
-    if (rc == 0)
-        rc = gentrace_dist_parse(busy_spec, 1, &busy, &e);
-    if (rc) {
-        status = cmd_report(&e, rc);
+    if (rc == 0 && (rc = gentrace_dist_parse(busy_spec, 1, &busy, &e)) != 0)
+        idle_failed = 0;
+    if (rc) { /* the message names the option */
+        struct bfs_error named;
+        bfs_error_clear(&named);
+        bfs_fail(&named, rc, "%s: %s", idle_failed ? "--idle" : "--busy",
+                 e.msg);
+        status = cmd_report(&named, rc);
         goto done;
     }
     o.idle = &idle;

@@ -288,6 +288,7 @@ int cmd_replay(int argc, char **argv)
     struct replay_args args;
     struct replay_opts o;
     struct progress pg;
+    struct bfs_error e;
     const char *summary = NULL, *job_log = NULL;
     const char *h5path = NULL;
     char *trace = NULL, *jobs = NULL;
@@ -305,13 +306,19 @@ int cmd_replay(int argc, char **argv)
         fprintf(stderr, "bfsim replay: --end is before --start\n");
         return CMD_USAGE;
     }
+    bfs_error_clear(&e);
     if (!o.trace_path)
         o.trace_path = trace = cmd_data_path(OPTIONS_BUNDLED_TRACE);
-    else if ((trace = cmd_resolve_data(o.trace_path, "traces", ".trace")))
+    else if ((rc = cmd_bundled_trace("--trace", o.trace_path, &trace, &e)))
+        return cmd_report(&e, rc);
+    else if (trace)
         o.trace_path = trace;
     if (!o.jobs_path)
         o.jobs_path = jobs = cmd_data_path(OPTIONS_BUNDLED_JOBS);
-    else if ((jobs = cmd_resolve_data(o.jobs_path, "datasets", ".jobs")))
+    else if ((rc = cmd_bundled_jobs("--jobs", o.jobs_path, &jobs, &e))) {
+        xfree(trace);
+        return cmd_report(&e, rc);
+    } else if (jobs)
         o.jobs_path = jobs;
     {
         /* every file read and written, checked before any is opened */
