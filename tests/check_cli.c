@@ -264,6 +264,35 @@ START_TEST(test_usage_from_library)
 }
 END_TEST
 
+/* --time-limit reaches dp from both commands: with a limit no solve can
+ * meet, every solve of a replay stops at dp's first look at its clock
+ * and is counted feasible, and `bfsim solve` answers feasible with
+ * counts.  (The option used to be refused with dp.) */
+START_TEST(test_dp_time_limit)
+{
+    char args[8192], *out;
+
+    snprintf(args, sizeof args,
+             "replay -q --trace %s --jobs %s --allocator dp --time-limit "
+             "1e-9 --summary -",
+             tu_good_trace(), tu_good_jobs());
+    ck_assert_int_eq(tu_bfsim_output(args, &out, NULL), 0);
+    ck_assert_msg(strstr(out, "\"optimal\": 0,") &&
+                      !strstr(out, "\"feasible\": 0,") &&
+                      !strstr(out, "\"solves\": 0,"),
+                  "%s", out);
+    free(out);
+    snprintf(args, sizeof args,
+             "solve --allocator dp --time-limit 1e-9 --json %s",
+             tu_src("tests/data/branch.instance.json"));
+    ck_assert_int_eq(tu_bfsim_output(args, &out, NULL), 0);
+    ck_assert_msg(strstr(out, "\"status\": \"feasible\"") &&
+                      strstr(out, "\"counts\": ["),
+                  "%s", out);
+    free(out);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cli");
@@ -283,6 +312,7 @@ int main(void)
     tcase_add_test(tc, test_outputs_all_or_none);
     tcase_add_test(tc, test_usage);
     tcase_add_test(tc, test_usage_from_library);
+    tcase_add_test(tc, test_dp_time_limit);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

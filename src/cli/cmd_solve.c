@@ -56,8 +56,8 @@ static void usage(FILE *f)
                "                    parameters as ',KEY=VALUE' "
                "(',help' lists them)\n"
                "  --model NAME      count or node (milp; default: count)\n"
-               "  --time-limit S    wall-clock seconds per solve (default: "
-               "10)\n"
+               "  --time-limit S    wall-clock seconds per solve (milp, "
+               "dp; default: 10)\n"
                "  --gap G           relative MIP gap (default: 1e-8)\n"
                "  --big-m MODE      legacy: cap every job's change at "
                "floor((N+1)/2) nodes,\n"
@@ -547,7 +547,7 @@ int cmd_solve(int argc, char **argv)
     struct alloc_result r;
     struct bfs_error e;
     const char *bigm = NULL, *path, *milp_only = NULL;
-    int json = 0, c, rc, *counts, corpus, named = 0;
+    int json = 0, c, rc, *counts, corpus, named = 0, timed = 0;
     struct corpus_args ca = {.jobs = 1, .shift = 10.0, .tol = 1e-6};
     struct stat sb;
 
@@ -598,8 +598,8 @@ int cmd_solve(int argc, char **argv)
             milp_only = "--model";
             o.model = optarg;
             break;
-        case OPT_TIME:
-            milp_only = "--time-limit";
+        case OPT_TIME: /* the MILP's and dp's */
+            timed = 1;
             if (bfs_parse_double(optarg, &o.time_limit) || !(o.time_limit > 0))
                 return bad_usage("--time-limit: '%s' is not a positive "
                                  "number of seconds",
@@ -643,6 +643,9 @@ int cmd_solve(int argc, char **argv)
         return bad_usage("%s is an option of --allocator milp; --allocator "
                          "%s would ignore it",
                          milp_only, o.name);
+    if (timed && o.name && strcmp(o.name, "even") == 0)
+        return bad_usage("--time-limit is an option of --allocator milp or "
+                         "dp; --allocator even would ignore it");
     corpus =
         ca.n_configs > 0 || argc - optind > 1 ||
         (optind < argc && stat(argv[optind], &sb) == 0 && S_ISDIR(sb.st_mode));

@@ -544,7 +544,7 @@ const struct options_entry options_table[] = {
     {"model", 0, "NAME", POL, 0, p_model, d_model,
      "MILP formulation: count or node"},
     {"time-limit", 0, "SECONDS", POL, 0, p_time_limit, d_time_limit,
-     "wall-clock limit per solve"},
+     "wall-clock limit per solve (milp and dp)"},
     {"gap", 0, "G", POL, 0, p_gap, d_gap, "relative MIP gap"},
     {"apply-feasible", 0, NULL, POL, 0, p_apply_feasible, NULL,
      "apply answers found at the time limit (default mode; the compatible "
@@ -591,14 +591,14 @@ const char *options_group_name(enum options_group g)
 
 /* The options that configure some allocators only, and which (a list
  * the message quotes: "milp or dp").  --apply-feasible is not one: it is
- * a policy for time-limited answers, which the exact dp and even never
- * give, so it changes nothing there rather than being ignored (and a
- * sweep may cross it with them). */
+ * a policy for time-limited answers, which even never gives, so it
+ * changes nothing there rather than being ignored (and a sweep may cross
+ * it with every allocator). */
 static const struct {
     const char *option, *allocators;
 } only_for[] = {{"solver", "milp"},
                 {"model", "milp"},
-                {"time-limit", "milp"},
+                {"time-limit", "milp or dp"},
                 {"gap", "milp"}};
 
 /* Whether name is one of the words of list ("milp or dp"). */
