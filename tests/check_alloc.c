@@ -578,6 +578,25 @@ START_TEST(test_node_map_checked)
 }
 END_TEST
 
+/* Solves p once with a fresh allocator of options od, into r (counts
+ * given); returns the seconds the solve took. */
+static double timed_solve(const struct alloc_opts *od,
+                          const struct alloc_problem *p, struct alloc_result *r,
+                          int *counts)
+{
+    struct allocator *a;
+    double t0;
+
+    ck_assert_int_eq(allocator_create(od, &a, NULL), 0);
+    memset(r, 0, sizeof *r);
+    r->counts = counts;
+    t0 = bfs_now();
+    ck_assert_int_eq(allocator_solve(a, p, r, NULL), 0);
+    t0 = bfs_now() - t0;
+    allocator_free(a);
+    return t0;
+}
+
 /* A time limit too short for the node model on 10 jobs x 64 nodes: the
  * answer may be optimal, or an incumbent (FEASIBLE, feasible counts, a
  * bound above them), or nothing; never an error, and soon. */
@@ -588,10 +607,9 @@ START_TEST(test_time_limit)
     struct alloc_problem p = {
         .pool = 64, .tfwd = 600, .n_jobs = 10, .jobs = jobs};
     struct alloc_opts od;
-    struct allocator *a;
     struct alloc_result r;
     int n[10];
-    double t0;
+    double t;
 
     for (int k = 1; k <= 64; k++)
         o[k] = o[k - 1] + 2831.0 / (1 + 0.05 * k);
@@ -607,13 +625,8 @@ START_TEST(test_time_limit)
     od.solver = methods[_i].solver[0] ? methods[_i].solver : NULL;
     od.model = methods[_i].model[0] ? methods[_i].model : NULL;
     od.time_limit = 0.2;
-    ck_assert_int_eq(allocator_create(&od, &a, NULL), 0);
-    memset(&r, 0, sizeof r);
-    r.counts = n;
-    t0 = bfs_now();
-    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
-    ck_assert_msg(bfs_now() - t0 < 5, "%s: %.2f s", method_desc(_i),
-                  bfs_now() - t0);
+    t = timed_solve(&od, &p, &r, n);
+    ck_assert_msg(t < 5, "%s: %.2f s", method_desc(_i), t);
     ck_assert_msg(r.status == SOLVE_OPTIMAL || r.status == SOLVE_FEASIBLE ||
                       r.status == SOLVE_NO_SOLUTION,
                   "%s: %s", method_desc(_i), solve_status_name(r.status));
@@ -622,7 +635,6 @@ START_TEST(test_time_limit)
         ck_assert(r.objective == alloc_objective(&p, n));
         ck_assert(r.bound >= r.objective);
     }
-    allocator_free(a);
 }
 END_TEST
 
@@ -937,13 +949,52 @@ START_TEST(test_dp_memory_bound)
 }
 END_TEST
 
+/* The value table holds jobs x (the largest count + 1) entries: one job
+ * of Jmax 1,000 among 20,000 of Jmax 1 asks 20,001 x 1,001 = 20.0
+ * million, past the bound of 2^24 = 16.8 million, which is refused with
+ * a message, not allocated (one job of 10^6 nodes among 7,000 of 1,000
+ * asked 56 GB and aborted); the same allocator then solves what fits. */
+START_TEST(test_dp_value_table_bound)
+{
+    enum { NJ = 20001 };
+    static double o1[2] = {0, 1}, o2[1001];
+    static struct alloc_job jobs[NJ];
+    static int n[NJ];
+    struct alloc_problem p = {
+        .pool = 5000, .tfwd = 10, .n_jobs = NJ, .jobs = jobs};
+    struct allocator *a = method_allocator(0);
+    struct alloc_result r;
+    struct bfs_error e;
+
+    for (int k = 1; k <= 1000; k++)
+        o2[k] = k;
+    for (int j = 0; j < NJ; j++)
+        jobs[j] = (struct alloc_job){
+            .jmin = 1, .jmax = j ? 1 : 1000, .o = j ? o1 : o2};
+    memset(&r, 0, sizeof r);
+    r.counts = n;
+    bfs_error_clear(&e);
+    ck_assert_int_eq(allocator_solve(a, &p, &r, &e), BFS_ERANGE);
+    ck_assert_msg(strstr(e.msg, "20001 jobs with counts up to 1000 need a "
+                                "value table") &&
+                      strstr(e.msg, "--max-jobs"),
+                  "%s", e.msg);
+    p.n_jobs = 2; /* 2 x 1,001 entries: job 0 takes 1,000, job 1 one */
+    ck_assert_int_eq(allocator_solve(a, &p, &r, &e), 0);
+    ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
+    ck_assert_int_eq(n[0], 1000);
+    ck_assert_int_eq(n[1], 1);
+    allocator_free(a);
+}
+END_TEST
+
 /* A tiny time limit on big random instances (300 jobs of up to 64
  * nodes, increasing curves, on 1,500 nodes: the best counts never fit,
- * so the table is needed).  dp stops and returns its incumbent, every
- * job at its current count, as FEASIBLE when that vector is feasible,
- * NO_SOLUTION when some job holds fewer nodes than its Jmin (decided
- * here from the definition).  The bound must be at least the optimum,
- * which dp without a limit finds. */
+ * so the table is needed).  dp stops at its first look at the clock and
+ * returns the start of its greedy incumbent as FEASIBLE: every job at its
+ * current count, or at 0 when it holds fewer nodes than its Jmin (its
+ * count is then not admissible; decided here from the definition).  The
+ * bound must be at least the optimum, which dp without a limit finds. */
 START_TEST(test_dp_time_limit)
 {
     enum { NJ = 300 };
@@ -960,7 +1011,7 @@ START_TEST(test_dp_time_limit)
     od.time_limit = 1e-9;
     ck_assert_int_eq(allocator_create(&od, &fast, NULL), 0);
     for (int s = 0; s < 6; s++) {
-        int used = 0, keep_ok = 1;
+        int used = 0;
         rng = 0x51ED27u + (unsigned)s * 7919u;
         p.tfwd = 1 + rnd(600);
         for (int j = 0; j < NJ; j++) {
@@ -979,8 +1030,6 @@ START_TEST(test_dp_time_limit)
             for (int k = 1; k <= jb->jmax; k++)
                 o[j][k] = o[j][k - 1] + 100 + rnd(1000);
             jb->o = o[j];
-            if (jb->cur > 0 && jb->cur < jb->jmin)
-                keep_ok = 0;
         }
         memset(&r, 0, sizeof r);
         r.counts = n;
@@ -989,21 +1038,68 @@ START_TEST(test_dp_time_limit)
         ro.counts = opt;
         ck_assert_int_eq(allocator_solve(full, &p, &ro, NULL), 0);
         ck_assert_int_eq(ro.status, SOLVE_OPTIMAL);
-        if (!keep_ok) {
-            ck_assert_msg(r.status == SOLVE_NO_SOLUTION, "round %d: %s", s,
-                          solve_status_name(r.status));
-            continue;
-        }
         ck_assert_msg(r.status == SOLVE_FEASIBLE, "round %d: %s", s,
                       solve_status_name(r.status));
         for (int j = 0; j < NJ; j++)
-            ck_assert_int_eq(n[j], jobs[j].cur);
+            ck_assert_int_eq(n[j],
+                             jobs[j].cur >= jobs[j].jmin ? jobs[j].cur : 0);
         ck_assert(r.objective == alloc_objective(&p, n));
         ck_assert(r.bound >= ro.objective);
         ck_assert(ro.objective >= r.objective);
     }
     allocator_free(fast);
     allocator_free(full);
+}
+END_TEST
+
+/* dp's clock where one row of its tables takes seconds: 3 jobs, each
+ * O(n) = n on 0..20,000 nodes (every count admissible, so the rows span
+ * the whole pool: the second alone is 4 x 10^8 cells), none holding
+ * nodes, on a pool of 20,000, under a 0.2 s limit.  Every split of the
+ * pool ties, so nothing is pruned and the tie-break table is needed too.
+ * dp once read its clock between rows and, past the limit, answered
+ * every job at its current count: nothing allocated.  It must now stop
+ * within 10 x the limit + 2 s (slack for valgrind and ASan), FEASIBLE,
+ * with counts that are feasible by the definition (0 or Jmin..Jmax,
+ * summing to at most the pool) and use nodes, and an objective equal to
+ * the one recomputed here: sum_j Tfwd O_j(n_j), with no rescale cost as
+ * no job held nodes (r_j = 0).  Every allocation of the whole pool has
+ * the optimum, Tfwd x 20,000, which each incumbent dp keeps reaches. */
+START_TEST(test_dp_time_limit_large)
+{
+    enum { NJ = 3, N = 20000 };
+    static double o[N + 1];
+    struct alloc_job jobs[NJ];
+    struct alloc_problem p = {
+        .pool = N, .tfwd = 10, .n_jobs = NJ, .jobs = jobs};
+    struct alloc_opts od;
+    struct alloc_result r;
+    int n[NJ];
+    long used = 0;
+    double t, z = 0;
+
+    for (int k = 0; k <= N; k++)
+        o[k] = k;
+    for (int j = 0; j < NJ; j++)
+        jobs[j] = (struct alloc_job){
+            .cur = 0, .jmin = 1, .jmax = N, .tcup = 18, .tcdw = 12, .o = o};
+    alloc_opts_default(&od);
+    od.name = "dp";
+    od.time_limit = 0.2;
+    t = timed_solve(&od, &p, &r, n);
+    ck_assert_msg(t < 10 * od.time_limit + 2, "%.3f s", t);
+    ck_assert_msg(r.status == SOLVE_FEASIBLE, "%s after %.3f s",
+                  solve_status_name(r.status), t);
+    for (int j = 0; j < NJ; j++) {
+        ck_assert(n[j] == 0 || (n[j] >= 1 && n[j] <= N));
+        used += n[j];
+        z += p.tfwd * o[n[j]];
+    }
+    ck_assert_int_le(used, N);
+    ck_assert_int_gt(used, 0);
+    ck_assert_double_eq(r.objective, z);
+    ck_assert_double_eq(z, 10.0 * N);
+    ck_assert(r.bound >= r.objective);
 }
 END_TEST
 
@@ -1169,7 +1265,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_dp_reuse);
     tcase_add_test(tc, test_dp_many_identical);
     tcase_add_test(tc, test_dp_memory_bound);
+    tcase_add_test(tc, test_dp_value_table_bound);
     tcase_add_test(tc, test_dp_time_limit);
+    tcase_add_test(tc, test_dp_time_limit_large);
     tcase_add_test(tc, test_dp_rows_reused);
     tcase_add_test(tc, test_dp_pruned);
     tcase_add_loop_test(tc, test_count_start_timeout, 0, 4);

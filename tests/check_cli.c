@@ -13,19 +13,6 @@
 
 #define T0 "1612988400"
 
-static const char *good_trace(void)
-{
-    return tu_write("good.trace", "bfsim-trace 1\nnode a\nnode b\n" T0
-                                  " +0\n1612988500 +1\n1612988600 -0\n");
-}
-
-static const char *good_jobs(void)
-{
-    return tu_write("good.jobs", "# bfsim-jobs 1\n"
-                                 "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
-                                 "A," T0 ",1,2,1000,1,1,0:0:0 1:1:1 2:2:2\n");
-}
-
 /* A failing replay: status 1, the message names "file:line", and
  * neither the step log nor the summary exists afterwards. */
 static void expect_input_error(const char *trace, const char *jobs,
@@ -52,7 +39,7 @@ START_TEST(test_missing_column)
         tu_write("nocol.jobs", "# bfsim-jobs 1\n"
                                "job,tsub,jmin,jmax,pmax,tcup,curve\n"
                                "A," T0 ",1,2,1000,1,0:0:0 1:1:1 2:2:2\n");
-    expect_input_error(good_trace(), jobs, "nocol.jobs:2:");
+    expect_input_error(tu_good_trace(), jobs, "nocol.jobs:2:");
 }
 END_TEST
 
@@ -64,7 +51,7 @@ START_TEST(test_negative_count)
                              "A," T0 ",-1,2,1000,1,1,0:0:0 1:1:1 2:2:2\n");
     char *err;
 
-    expect_input_error(good_trace(), jobs, "neg.jobs:3:");
+    expect_input_error(tu_good_trace(), jobs, "neg.jobs:3:");
     /* A negative node count on the command line is a usage error. */
     ck_assert_int_eq(tu_bfsim_run("replay --nodes -3", &err), 2);
     ck_assert_ptr_nonnull(strstr(err, "--nodes"));
@@ -79,7 +66,7 @@ START_TEST(test_jmin_above_jmax)
                               "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
                               "A," T0 ",1,2,1000,1,1,0:0:0 1:1:1 2:2:2\n"
                               "B," T0 ",3,2,1000,1,1,0:0:0 3:1:1\n");
-    expect_input_error(good_trace(), jobs, "jmin.jobs:4:");
+    expect_input_error(tu_good_trace(), jobs, "jmin.jobs:4:");
 }
 END_TEST
 
@@ -88,7 +75,7 @@ START_TEST(test_times_out_of_order)
     const char *trace =
         tu_write("order.trace",
                  "bfsim-trace 1\nnode a\nnode b\n" T0 " +0\n1612988300 +1\n");
-    expect_input_error(trace, good_jobs(), "order.trace:5:");
+    expect_input_error(trace, tu_good_jobs(), "order.trace:5:");
 }
 END_TEST
 
@@ -96,7 +83,7 @@ START_TEST(test_unknown_node)
 {
     const char *trace = tu_write("unk.trace", "bfsim-trace 1\nnode a\n"
                                               "node b\n" T0 " +0 +7\n");
-    expect_input_error(trace, good_jobs(), "unk.trace:4:");
+    expect_input_error(trace, tu_good_jobs(), "unk.trace:4:");
 }
 END_TEST
 
@@ -106,13 +93,14 @@ START_TEST(test_curve_without_zero)
         tu_write("zero.jobs", "# bfsim-jobs 1\n"
                               "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
                               "A," T0 ",1,2,1000,1,1,1:1:1 2:2:2\n");
-    expect_input_error(good_trace(), jobs, "zero.jobs:3:");
+    expect_input_error(tu_good_trace(), jobs, "zero.jobs:3:");
 }
 END_TEST
 
 START_TEST(test_missing_file)
 {
-    expect_input_error(tu_tmp("no-such.trace"), good_jobs(), "no-such.trace");
+    expect_input_error(tu_tmp("no-such.trace"), tu_good_jobs(),
+                       "no-such.trace");
 }
 END_TEST
 
@@ -125,7 +113,7 @@ START_TEST(test_good_run)
 
     snprintf(args, sizeof args,
              "replay -q --trace %s --jobs %s --steps %s --summary %s",
-             good_trace(), good_jobs(), steps, summ);
+             tu_good_trace(), tu_good_jobs(), steps, summ);
     ck_assert_int_eq(tu_bfsim_run(args, &err), 0);
     json = tu_slurp(summ);
     ck_assert_ptr_nonnull(json);
@@ -149,7 +137,7 @@ START_TEST(test_output_fifo)
 
     ck_assert_int_eq(mkfifo(fifo, 0600), 0);
     snprintf(args, sizeof args, "replay -q --trace %s --jobs %s -o %s",
-             good_trace(), good_jobs(), fifo);
+             tu_good_trace(), tu_good_jobs(), fifo);
     ck_assert_int_eq(tu_bfsim_run(args, &err), 1);
     snprintf(want, sizeof want, "%s: not a regular file", fifo);
     ck_assert_msg(strstr(err, want) != NULL, "expected '%s' in: %s", want, err);
@@ -193,7 +181,7 @@ START_TEST(test_outputs_all_or_none)
     snprintf(args, sizeof args,
              "replay -q --trace %s --jobs %s --steps %s --summary %s "
              "--job-log %s",
-             good_trace(), good_jobs(), steps, summ, jlog);
+             tu_good_trace(), tu_good_jobs(), steps, summ, jlog);
     ck_assert_int_eq(tu_bfsim_run(args, &err), 1);
     ck_assert_msg(strstr(err, "no-such-dir") != NULL, "%s", err);
     ck_assert_int_eq(tu_exists(steps), 0);
@@ -242,8 +230,8 @@ START_TEST(test_usage_from_library)
                                         "-1 -1 1 1 1 -1 -1 -1 -1 -1\n");
     const char *out = tu_tmp("u.trace");
 
-    snprintf(args, sizeof args, "replay -q --trace %s --jobs %s ", good_trace(),
-             good_jobs());
+    snprintf(args, sizeof args, "replay -q --trace %s --jobs %s ",
+             tu_good_trace(), tu_good_jobs());
     {
         char cmd[8400];
         snprintf(cmd, sizeof cmd, "%s--allocator greedy", args);
@@ -276,6 +264,35 @@ START_TEST(test_usage_from_library)
 }
 END_TEST
 
+/* --time-limit reaches dp from both commands: with a limit no solve can
+ * meet, every solve of a replay stops at dp's first look at its clock
+ * and is counted feasible, and `bfsim solve` answers feasible with
+ * counts.  (The option used to be refused with dp.) */
+START_TEST(test_dp_time_limit)
+{
+    char args[8192], *out;
+
+    snprintf(args, sizeof args,
+             "replay -q --trace %s --jobs %s --allocator dp --time-limit "
+             "1e-9 --summary -",
+             tu_good_trace(), tu_good_jobs());
+    ck_assert_int_eq(tu_bfsim_output(args, &out, NULL), 0);
+    ck_assert_msg(strstr(out, "\"optimal\": 0,") &&
+                      !strstr(out, "\"feasible\": 0,") &&
+                      !strstr(out, "\"solves\": 0,"),
+                  "%s", out);
+    free(out);
+    snprintf(args, sizeof args,
+             "solve --allocator dp --time-limit 1e-9 --json %s",
+             tu_src("tests/data/branch.instance.json"));
+    ck_assert_int_eq(tu_bfsim_output(args, &out, NULL), 0);
+    ck_assert_msg(strstr(out, "\"status\": \"feasible\"") &&
+                      strstr(out, "\"counts\": ["),
+                  "%s", out);
+    free(out);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cli");
@@ -295,6 +312,7 @@ int main(void)
     tcase_add_test(tc, test_outputs_all_or_none);
     tcase_add_test(tc, test_usage);
     tcase_add_test(tc, test_usage_from_library);
+    tcase_add_test(tc, test_dp_time_limit);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -1,7 +1,8 @@
 /* check_install.c - where the bfsim program finds its data: `bfsim
  * --datadir` in the build tree, with $BFSIM_DATADIR and in an
  * installation moved elsewhere, and bundled traces and job sets named
- * without a path (src/cli/main.c, cmd_data_dir and cmd_resolve_data). */
+ * without a path (src/cli/main.c: cmd_data_dir, cmd_bundled_trace and
+ * cmd_bundled_jobs). */
 #include "config.h"
 
 #include "testutil.h"

@@ -463,6 +463,48 @@ START_TEST(test_usage_errors)
 }
 END_TEST
 
+/* options_check on --allocator NAME and one more option: 0, or the
+ * usage error's message in msg. */
+static int check_with(const char *alloc, const char *name, const char *arg,
+                      char msg[1024])
+{
+    struct replay_args a;
+    unsigned char *given = xcalloc(options_count + 1, 1);
+    const struct options_entry *o = options_find(name);
+    struct bfs_error e;
+    int rc;
+
+    options_default(&a);
+    ck_assert_ptr_null(options_find("allocator")->parse(&a, alloc));
+    ck_assert_ptr_null(o->parse(&a, arg));
+    given[options_find("allocator") - options_table] = 1;
+    given[o - options_table] = 1;
+    bfs_error_clear(&e);
+    rc = options_check(&a, given, &e);
+    snprintf(msg, 1024, "%s", e.msg);
+    xfree(given);
+    return rc;
+}
+
+/* --time-limit configures the MILP and dp, and even would ignore it;
+ * the MILP's own options stay refused with dp. */
+START_TEST(test_check_allocator_options)
+{
+    char msg[1024];
+
+    ck_assert_int_eq(check_with("dp", "time-limit", "0.5", msg), 0);
+    ck_assert_int_eq(check_with("even", "time-limit", "0.5", msg), BFS_EUSAGE);
+    ck_assert_str_eq(msg, "--time-limit is an option of --allocator milp or "
+                          "dp; --allocator even would ignore it");
+    ck_assert_int_eq(check_with("dp", "gap", "0.1", msg), BFS_EUSAGE);
+    ck_assert_str_eq(msg, "--gap is an option of --allocator milp; "
+                          "--allocator dp would ignore it");
+    ck_assert_int_eq(check_with("greedy", "tfwd", "10", msg), BFS_EUSAGE);
+    ck_assert_str_eq(msg, "--allocator: unknown allocator 'greedy' (known: "
+                          "even, dp, milp)");
+}
+END_TEST
+
 /* ---- the man page -------------------------------------------------------- */
 
 /* Every option of the table has a paragraph (a .TP head) in the man
@@ -537,6 +579,7 @@ int main(void)
     tcase_add_test(tc, test_help);
     tcase_add_test(tc, test_getopt);
     tcase_add_test(tc, test_usage_errors);
+    tcase_add_test(tc, test_check_allocator_options);
     tcase_add_test(tc, test_man_page);
     suite_add_tcase(s, tc);
     return tu_run(s);

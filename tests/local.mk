@@ -47,7 +47,9 @@ check_PROGRAMS += \
 	tests/check_batsim \
 	tests/check_holdings \
 	tests/check_endings \
-	tests/check_csv
+	tests/check_csv \
+	tests/check_paths \
+	tests/check_messages
 
 # The scripts the tests run: the independent idle-hours count of an SWF
 # log (check_import_swf) and the Python example reading an HDF5 file
@@ -181,6 +183,12 @@ tests_check_endings_LDADD = $(BFS_TESTLIBS)
 tests_check_csv_SOURCES = tests/check_csv.c $(BFS_TESTHDRS)
 tests_check_csv_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_csv_LDADD = $(BFS_TESTLIBS)
+tests_check_paths_SOURCES = tests/check_paths.c $(BFS_TESTHDRS)
+tests_check_paths_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_paths_LDADD = $(BFS_TESTLIBS)
+tests_check_messages_SOURCES = tests/check_messages.c $(BFS_TESTHDRS)
+tests_check_messages_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_messages_LDADD = $(BFS_TESTLIBS)
 
 # `make check-valgrind [VALGRIND_TESTS='tests/check_util ...']`: the Check
 # programs (all by default) through `make check` with valgrind's memcheck

@@ -151,6 +151,38 @@ static inline const char *tu_write_bytes(const char *name, const char *data,
     return p;
 }
 
+/* A small good trace (two nodes, three events from 1612988400) and job
+ * set (one job), as temporary files good.trace and good.jobs; the texts
+ * themselves for tests that compare a file with them. */
+#define TU_GOOD_TRACE                                                          \
+    "bfsim-trace 1\nnode a\nnode b\n1612988400 +0\n1612988500 +1\n"            \
+    "1612988600 -0\n"
+#define TU_GOOD_JOBS                                                           \
+    "# bfsim-jobs 1\njob,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"                \
+    "A,1612988400,1,2,1000,1,1,0:0:0 1:1:1 2:2:2\n"
+
+static inline const char *tu_good_trace(void)
+{
+    return tu_write("good.trace", TU_GOOD_TRACE);
+}
+
+static inline const char *tu_good_jobs(void)
+{
+    return tu_write("good.jobs", TU_GOOD_JOBS);
+}
+
+/* The first 12 bytes of files made by xz, bzip2, zip and zstd (of a
+ * short trace), each format's name and the command that undoes it. */
+static const struct {
+    const char *head, *name, *undo;
+} tu_compressed[] = {
+    {"\xfd\x37\x7a\x58\x5a\x00\x00\x04\xe6\xd6\xb4\x46", "xz", "xz -d"},
+    {"\x42\x5a\x68\x39\x31\x41\x59\x26\x53\x59\x1d\x3c", "bzip2", "bunzip2"},
+    {"\x50\x4b\x03\x04\x14\x00\x00\x00\x08\x00\x03\x4c", "zip", "unzip"},
+    {"\x28\xb5\x2f\xfd\x24\x31\x89\x01\x00\x62\x66\x73", "zstd", "zstd -d"},
+};
+#define TU_N_COMPRESSED (sizeof tu_compressed / sizeof *tu_compressed)
+
 /* The whole content of a file (malloc'd), or NULL if it cannot be read. */
 static inline char *tu_slurp(const char *path)
 {

@@ -14,9 +14,11 @@
 #include "alloc/alloc_impl.h"
 #include "alloc/objective.h"
 #include "base/util.h"
+#include "solver/solver.h"
 
 #include <assert.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
@@ -149,26 +151,84 @@ struct allocator {
     void *state;
 };
 
+/* The allocator named name, or NULL. */
+static const struct alloc_ops *find(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof registry / sizeof *registry; i++)
+        if (strcmp(registry[i]->name, name) == 0)
+            return registry[i];
+    return NULL;
+}
+
+/* Appends s to the list in buf (size bytes), after ", " when not first. */
+static void list_add(char *buf, size_t size, const char *s)
+{
+    size_t n = strlen(buf);
+
+    snprintf(buf + n, size - n, "%s%s", n ? ", " : "", s);
+}
+
+int alloc_check_names(const struct alloc_opts *o, struct bfs_error *e)
+{
+    char known[256] = "", *name;
+    const char *spec;
+    int rc = 0;
+
+    if (!find(o->name)) {
+        for (size_t i = 0; i < sizeof registry / sizeof *registry; i++)
+            list_add(known, sizeof known, registry[i]->name);
+        return bfs_fail(e, BFS_EUSAGE,
+                        "--allocator: unknown allocator '%s' (known: %s)",
+                        o->name ? o->name : "", known);
+    }
+    spec = o->solver ? o->solver : solver_default_name();
+    if (strcmp(o->name, "milp") != 0 || !spec)
+        return 0; /* no backend at all: milp's create says so */
+    name = xmalloc(strcspn(spec, ",") + 1);
+    memcpy(name, spec, strcspn(spec, ","));
+    name[strcspn(spec, ",")] = '\0';
+    if (!solver_find(name)) {
+        struct solver_opts so;
+        struct solver *s = NULL;
+        struct bfs_error probe;
+        for (size_t i = 0; i < solver_count(); i++)
+            list_add(known, sizeof known, solver_backend_name(i));
+        /* solver_create tells a backend it knows but this build lacks
+         * (BFS_EUNSUP) from an unknown name, creating nothing */
+        solver_opts_default(&so);
+        bfs_error_clear(&probe);
+        if (solver_create(name, &so, &s, &probe) == BFS_EUNSUP)
+            rc = bfs_fail(e, BFS_EUNSUP,
+                          "--solver: solver '%s' is not compiled into this "
+                          "build of bfsim (compiled in: %s)",
+                          name, known[0] ? known : "none");
+        else
+            rc = bfs_fail(e, BFS_EUSAGE,
+                          "--solver: unknown solver '%s' (compiled in: %s)",
+                          name, known[0] ? known : "none");
+        solver_destroy(s);
+    }
+    xfree(name);
+    return rc;
+}
+
 int allocator_create(const struct alloc_opts *o, struct allocator **out,
                      struct bfs_error *e)
 {
-    for (size_t i = 0; i < sizeof registry / sizeof *registry; i++) {
-        struct allocator *a;
-        int rc;
-        if (strcmp(registry[i]->name, o->name) != 0)
-            continue;
-        a = xcalloc(1, sizeof *a);
-        a->ops = registry[i];
-        rc = a->ops->create(o, &a->state, e);
-        if (rc) {
-            xfree(a);
-            return rc;
-        }
-        *out = a;
-        return 0;
+    struct allocator *a;
+    int rc = alloc_check_names(o, e);
+
+    if (rc)
+        return rc;
+    a = xcalloc(1, sizeof *a);
+    a->ops = find(o->name);
+    rc = a->ops->create(o, &a->state, e);
+    if (rc) {
+        xfree(a);
+        return rc;
     }
-    return bfs_fail(e, BFS_EUSAGE,
-                    "unknown allocator '%s' (known: even, dp, milp)", o->name);
+    *out = a;
+    return 0;
 }
 
 int allocator_solve(struct allocator *a, const struct alloc_problem *p,

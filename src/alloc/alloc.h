@@ -121,8 +121,17 @@ void alloc_opts_default(struct alloc_opts *o);
 
 struct allocator;
 
-/* Creates the allocator named by o->name.  Returns 0, or BFS_ENOTFOUND /
- * BFS_EUNSUP with the problem in e (e.g. a solver not compiled in). */
+/* Checks the names o gives: the allocator's, and for milp its solver's
+ * (o->solver up to its first comma).  Returns 0, or BFS_EUSAGE for an
+ * unknown name or BFS_EUNSUP for a solver bfsim knows but this build
+ * lacks, with a message in e that names the option and lists the names
+ * accepted ("--allocator: unknown allocator 'greedy' (known: even, dp,
+ * milp)", "--solver: unknown solver 'x' (compiled in: cbc, glpk)"). */
+int alloc_check_names(const struct alloc_opts *o, struct bfs_error *e);
+
+/* Creates the allocator named by o->name (alloc_check_names first).
+ * Returns 0, or BFS_EUSAGE / BFS_EUNSUP with the problem in e (an unknown
+ * name, a solver not compiled in). */
 int allocator_create(const struct alloc_opts *o, struct allocator **out,
                      struct bfs_error *e);
 

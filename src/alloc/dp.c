@@ -67,11 +67,30 @@
  * DP_MAX_CELLS entries (128 MiB).  Past either bound the solve is
  * refused with BFS_ERANGE and a message, not an abort.
 
- * Time limit.  The row loops check the clock (the allocator options'
- * time_limit); past it the solve stops and returns its incumbent, every
- * job keeping its current count, as FEASIBLE when that vector is
- * feasible (with z*, or the sum of the jobs' best values before z* is
- * known, as the bound), NO_SOLUTION otherwise.
+ * Time limit (the allocator options' time_limit).  Every loop whose
+ * length grows with the instance counts its work (spend(): a cell of a
+ * table row, an entry of a value row or of G) and reads the clock every
+ * DP_CLOCK_WORK units, a fraction of a millisecond; the longest stretch
+ * between two looks is one job's value row or hull, about 10 ms for
+ * 10^6 counts.  So a solve ends within 20 ms of its limit at every size
+ * up to the bounds (measured: 0 to 7 ms past 0.5 s, 0 to 17 ms past
+ * 0.05 s, on 4 to 16 jobs of 10^6 nodes, 4 to 160 of 10^5, 4 to 1,600
+ * of 10^4).  Copying the instance for reuse (remember()) counts too, and
+ * is given up when the time is out.
+ * Past the limit the solve returns its incumbent as FEASIBLE, the best
+ * feasible allocation known, which is, in order of improvement:
+ *   1. the greedy, made as setup() computes the value rows: every job at
+ *      its current count when that is admissible, else 0 (NO_SOLUTION
+ *      when some job has neither, or they overfill the pool); then each
+ *      job, as its row is made, takes the count of highest value within
+ *      its own plus the nodes left;
+ *   2. prune()'s allocation (the fractional knapsack's integral part,
+ *      then the room left filled job by job), when its value is higher;
+ *   3. once B is complete, an allocation of value z* read off B
+ *      (b_optimum()), only the tie-break rule then being undecided.
+ * The bound is z* when known, else the lower of prune()'s Lagrangian
+ * bound and the sum of the jobs' best values, else (the limit hit inside
+ * setup()) HUGE_VAL.
  *
  * Speed (the row extension is nearly all of a replay's time):
  * - extend runs over the count n outside and the capacity c inside, so
@@ -99,8 +118,11 @@
  *   instance, which has the same z* and the same tie set, hence the same
  *   answer.  The margin is 3 tol (one more than needed, for rounding).
  *   lambda is the slope at which the fractional knapsack over the jobs'
- *   upper hulls fills C, and zlb the value of its integral part after
- *   each job in turn takes its best gain in the room left.  On the
+ *   upper hulls fills C (the hulls' segments taken steepest first, from
+ *   a heap of the hulls, which gives them in order without sorting them
+ *   all: 16 hulls of 10^6 segments would take seconds to sort), and zlb
+ *   the value of its integral part after each job in turn takes its best
+ *   gain in the room left.  On the
  *   Summit replays one or two counts a job survive (the rescale costs
  *   make the current count a spike), so a row costs C or 2 C, not C W.
  * - Jobs with the same numbers (current count, bounds, costs and curve;
@@ -151,6 +173,11 @@
  * Summit nodes need 4.7 million. */
 #define DP_MAX_CELLS ((size_t)1 << 24)
 
+/* Work units between two readings of the clock: 2^16 cells take 0.1 to
+ * 1 ms, far below the overshoot allowed (see the top), and a reading
+ * (about 25 ns) costs under 0.1% of them. */
+#define DP_CLOCK_WORK ((size_t)1 << 16)
+
 /* ---- the allocator ---------------------------------------------------- */
 
 #define DEAD SIZE_MAX /* offset of a cell that is not alive */
@@ -173,13 +200,6 @@ struct dp_last {
  * when lo > hi), stored from offset off of the table. */
 struct dp_win {
     size_t lo, hi, off;
-};
-
-/* A segment of a job's upper hull: from count n - len to n. */
-struct dp_seg {
-    double slope;
-    size_t job;
-    int n, len;
 };
 
 /* The tables, kept between solves so that a replay allocates them once. */
@@ -214,12 +234,25 @@ struct dp {
     double *tphi, *big;         /* per type */
     size_t tid_cap, mult_cap, hoff_cap, lvl_cap, extra_cap, hp_cap, tphi_cap,
         big_cap;
-    /* prune's scratch: the hull segments and one point per job */
-    struct dp_seg *seg;
+    /* prune's scratch: the types whose hull has segments left, as a
+     * heap (seg_before), the hull's points per type, one point per job */
+    size_t *heap, *hn;
     int *at_n;
-    size_t seg_cap, at_n_cap;
-    double limit;        /* seconds per solve */
-    double t0;           /* when the current solve started */
+    size_t heap_cap, hn_cap, at_n_cap;
+    double limit;      /* seconds per solve */
+    double t0;         /* when the current solve started */
+    size_t work;       /* work units done in this solve (spend()) */
+    size_t next_check; /* work at which spend() reads the clock next */
+    int expired;       /* this solve has used up its time */
+    /* the incumbent (see the top): a feasible allocation, its value, and
+     * the nodes it leaves free; valid when inc_ok */
+    int *inc;
+    size_t inc_cap;
+    int inc_ok;
+    double inc_val;
+    long inc_room;
+    int vmax_ok;         /* vmax_sum is complete (setup() ran to its end) */
+    double lbound;       /* prune's Lagrangian bound on z*, HUGE_VAL if none */
     struct dp_last last; /* the last instance and answer */
     /* the value rows F and B were last computed from, for row reuse */
     int rows_ok;          /* F and B complete for pv, pnj, pC */
@@ -274,7 +307,9 @@ static void dp_destroy(void *state)
     xfree(d->G);
     xfree(d->pv);
     xfree(d->phi);
-    xfree(d->seg);
+    xfree(d->heap);
+    xfree(d->hn);
+    xfree(d->inc);
     xfree(d->at_n);
     xfree(d->last.jobs);
     xfree(d->last.o);
@@ -334,24 +369,36 @@ static double g_at(const struct dp *d, size_t j, size_t c, size_t k)
     return d->G[d->at[cell] + k - d->klo[cell]];
 }
 
-/* Whether the current solve has used up its time. */
-static int out_of_time(const struct dp *d)
+/* Counts n units of work done (a cell of a table row, an entry of a
+ * value row or of G, a few nanoseconds each) and reads the clock every
+ * DP_CLOCK_WORK units.  Returns 1 once the solve has used up its time
+ * (and from then on), else 0. */
+static int spend(struct dp *d, size_t n)
 {
-    return bfs_now() - d->t0 > d->limit;
+    d->work += n;
+    if (d->work < d->next_check)
+        return d->expired;
+    d->next_check = d->work + DP_CLOCK_WORK;
+    if (!d->expired && bfs_now() - d->t0 > d->limit)
+        d->expired = 1;
+    return d->expired;
 }
 
 /* Fills one row of a table T (F or B), of window wt, from the row of
- * window wf with job j's choices: T[c] = max_n v_j(n) + T'[c - n]. */
-static void extend(const struct dp *d, double *T, const struct dp_win *wf,
-                   const struct dp_win *wt, size_t j)
+ * window wf with job j's choices: T[c] = max_n v_j(n) + T'[c - n].
+ * Returns 0, or 1 when the time ran out (the row is then incomplete). */
+static int extend(struct dp *d, double *T, const struct dp_win *wf,
+                  const struct dp_win *wt, size_t j)
 {
     const double *vj = &d->v[j * d->W];
     size_t hi = (size_t)d->hi[j];
 
     for (size_t c = wt->lo; c <= wt->hi; c++)
         T[wt->off + c - wt->lo] = -HUGE_VAL;
+    if (spend(d, win_len(wt)))
+        return 1;
     if (wf->lo > wf->hi)
-        return;
+        return 0;
     /* n outside, c inside: for each c the candidates still come in
      * increasing n and win only when strictly greater, as in the
      * textbook order, so each cell gets the same double. */
@@ -360,8 +407,11 @@ static void extend(const struct dp *d, double *T, const struct dp_win *wf,
         size_t c0 = wf->lo + n, c1 = wf->hi + n < wt->hi ? wf->hi + n : wt->hi;
         double *restrict dst;
         const double *restrict src;
-        if (vn == -HUGE_VAL || c0 > c1)
+        if (vn == -HUGE_VAL || c0 > c1) {
+            if (spend(d, 1))
+                return 1;
             continue;
+        }
         /* c0 >= wt->lo: wt->lo = wf->lo + lo_j, and n >= lo_j */
         dst = &T[wt->off + c0 - wt->lo];
         src = &T[wf->off];
@@ -369,7 +419,10 @@ static void extend(const struct dp *d, double *T, const struct dp_win *wf,
             double x = vn + src[i];
             dst[i] = x > dst[i] ? x : dst[i];
         }
+        if (spend(d, 1 + c1 - c0))
+            return 1;
     }
+    return 0;
 }
 
 /* Fills G from the last job back to the first, on the alive cells, and
@@ -387,10 +440,10 @@ static int fill(struct dp *d, double thr, struct bfs_error *e)
         const double *Fj = &d->F[fj->off];
         double m = -HUGE_VAL, *row = d->row;
         size_t K = d->ksuf[j];
-        if (out_of_time(d))
-            return 1;
         for (size_t i = 0; i < win_len(fj); i++)
             d->pf[i] = m = Fj[i] > m ? Fj[i] : m;
+        if (spend(d, 1 + win_len(fj)))
+            return 1;
         for (size_t c = bj->lo; c <= bj->hi; c++) {
             size_t room = d->C - c, cell = bj->off + c - bj->lo;
             double pre = fj->lo > fj->hi || room < fj->lo
@@ -419,6 +472,8 @@ static int fill(struct dp *d, double thr, struct bfs_error *e)
                     size_t keep = d->keepable[j] && n == d->p->jobs[j].cur;
                     size_t src, k0, k1;
                     const double *g;
+                    if (spend(d, 1))
+                        return 1;
                     if (vn == -HUGE_VAL)
                         continue;
                     src = win_at(&d->bw[j + 1], c - (size_t)n);
@@ -439,6 +494,8 @@ static int fill(struct dp *d, double thr, struct bfs_error *e)
                         if (gk != -HUGE_VAL && vn + gk > row[k])
                             row[k] = vn + gk;
                     }
+                    if (k0 <= k1 && spend(d, k1 - k0 + 1))
+                        return 1;
                 }
             }
             for (lo = ulo; lo <= uhi && !(row[lo] >= cut); lo++)
@@ -467,9 +524,10 @@ static int fill(struct dp *d, double thr, struct bfs_error *e)
 }
 
 /* Chooses the counts by the tie-break rule from the filled table.
- * Returns 0, or -1 when no choice fits the pool (only possible under a
- * cap, which can forbid a job to stop). */
-static int choose(const struct dp *d, double tol, int *counts)
+ * Returns 0, -1 when no choice fits the pool (only possible under a cap,
+ * which can forbid a job to stop), or 1 when the time ran out (counts
+ * then partly written). */
+static int choose(struct dp *d, double tol, int *counts)
 {
     double zmax = -HUGE_VAL, target;
     size_t S = 0, Kb = 0;
@@ -483,6 +541,8 @@ static int choose(const struct dp *d, double tol, int *counts)
              k++)
             if (g_at(d, 0, c, k) > zmax)
                 zmax = g_at(d, 0, c, k);
+    if (spend(d, 2 * win_len(w0)))
+        return 1;
     if (zmax == -HUGE_VAL)
         return -1;
     target = zmax - tol;
@@ -505,6 +565,8 @@ static int choose(const struct dp *d, double tol, int *counts)
         for (int n = d->hi[j]; n >= 0 && pick < 0; n--) {
             double vn = val(d, j, n), g;
             size_t keep = d->keepable[j] && n == cur;
+            if (spend(d, 1))
+                return 1;
             if (vn == -HUGE_VAL || (size_t)n > S || keep > Kb)
                 continue;
             g = g_at(d, j + 1, S - (size_t)n, Kb - keep);
@@ -561,9 +623,55 @@ static int same_job(const struct alloc_problem *p, size_t i, size_t j)
             !memcmp(a->o, b->o, ((size_t)a->jmax + 1) * sizeof *a->o));
 }
 
-/* Reads p: fills hi, keepable, ksuf, W, C and v.  Returns SOLVE_OPTIMAL
- * or SOLVE_INFEASIBLE (a job without an admissible count). */
-static int setup(struct dp *d, const struct alloc_problem *p)
+/* Starts the incumbent (see the top): every job at its current count
+ * when that is admissible, else at 0 when that is; none (inc_ok 0) when
+ * some job has neither or they overfill the pool. */
+static void greedy_start(struct dp *d)
+{
+    const struct alloc_problem *p = d->p;
+    long room = p->pool;
+
+    BFS_GROW(d->inc, d->inc_cap, d->nj + 1);
+    d->inc_ok = 1;
+    d->inc_val = 0.0;
+    for (size_t j = 0; j < d->nj && d->inc_ok; j++) {
+        int cur = p->jobs[j].cur;
+        d->inc[j] = alloc_admissible(p, j, cur) ? cur
+                    : alloc_admissible(p, j, 0) ? 0
+                                                : -1;
+        d->inc_ok = d->inc[j] >= 0;
+        room -= d->inc[j];
+    }
+    d->inc_ok = d->inc_ok && room >= 0;
+    d->inc_room = room;
+}
+
+/* Job j's greedy step, its value row made: the count of highest value
+ * within its start plus the nodes left (its start when that is among the
+ * best, else the fewest nodes among them). */
+static void greedy_step(struct dp *d, size_t j)
+{
+    const double *vj = &d->v[j * d->W];
+    int b, best;
+
+    if (!d->inc_ok)
+        return;
+    b = best = d->inc[j];
+    for (int n = 0; n <= d->hi[j] && n - b <= d->inc_room; n++)
+        if (vj[n] > vj[best])
+            best = n;
+    d->inc_room -= best - b;
+    d->inc[j] = best;
+    d->inc_val += vj[best];
+}
+
+/* Reads p: fills hi, keepable, ksuf, W, C and v, and makes the greedy
+ * incumbent.  Returns SOLVE_OPTIMAL or SOLVE_INFEASIBLE (a job without
+ * an admissible count), with d->expired set when the time ran out before
+ * the end (the tables are then not to be used); or BFS_ERANGE (in e)
+ * when the value table would exceed DP_MAX_CELLS entries. */
+static int setup(struct dp *d, const struct alloc_problem *p,
+                 struct bfs_error *e)
 {
     size_t nj = p->n_jobs, W = 1, recent[16], nrec = 0;
     double sbig = 0.0;
@@ -577,6 +685,7 @@ static int setup(struct dp *d, const struct alloc_problem *p)
     BFS_GROW(d->busy, d->busy_cap, nj + 1);
     BFS_GROW(d->tid, d->tid_cap, nj + 1);
     BFS_GROW(d->big, d->big_cap, nj + 1);
+    greedy_start(d);
     for (size_t j = 0; j < nj; j++) {
         int top = p->jobs[j].jmax < p->pool ? p->jobs[j].jmax : p->pool;
         d->tid[j] = j;
@@ -592,25 +701,35 @@ static int setup(struct dp *d, const struct alloc_problem *p)
         for (int n = top; n >= 0 && d->hi[j] < 0; n--)
             if (alloc_admissible(p, j, n))
                 d->hi[j] = n;
+        if (spend(d, (size_t)(top - d->hi[j]) + 1))
+            return SOLVE_OPTIMAL; /* the caller sees d->expired */
         if (d->hi[j] < 0)
             return SOLVE_INFEASIBLE; /* no admissible count (the cap) */
         if ((size_t)d->hi[j] + 1 > W)
             W = (size_t)d->hi[j] + 1;
     }
     d->W = W;
+    if (nj > DP_MAX_CELLS / W)
+        return bfs_fail(e, BFS_ERANGE,
+                        "dp: %zu jobs with counts up to %zu need a value "
+                        "table of more than %zu entries (%zu MiB); admit "
+                        "fewer jobs at once (--max-jobs)",
+                        nj, W - 1, DP_MAX_CELLS,
+                        DP_MAX_CELLS * sizeof(double) >> 20);
     BFS_GROW(d->v, d->v_cap, nj * W + 1);
     d->vmax_sum = 0.0;
     for (size_t j = 0; j < nj; j++) {
         double m = -HUGE_VAL, big = 0.0;
         if (d->tid[j] != j) { /* the same numbers as an earlier job */
             memcpy(&d->v[j * W], &d->v[d->tid[j] * W], W * sizeof *d->v);
-            d->vmax_sum += d->big[j] = d->big[d->tid[j]];
-            continue;
+            d->big[j] = d->big[d->tid[j]];
+        } else {
+            for (int n = 0; (size_t)n < W; n++)
+                d->v[j * W + (size_t)n] =
+                    n <= d->hi[j] && alloc_admissible(p, j, n)
+                        ? alloc_value(p, j, n)
+                        : -HUGE_VAL;
         }
-        for (int n = 0; (size_t)n < W; n++)
-            d->v[j * W + (size_t)n] = n <= d->hi[j] && alloc_admissible(p, j, n)
-                                          ? alloc_value(p, j, n)
-                                          : -HUGE_VAL;
         for (int n = 0; n <= d->hi[j]; n++)
             if (val(d, j, n) != -HUGE_VAL) {
                 m = val(d, j, n) > m ? val(d, j, n) : m;
@@ -618,7 +737,11 @@ static int setup(struct dp *d, const struct alloc_problem *p)
             }
         d->vmax_sum += m;
         d->big[j] = big;
+        greedy_step(d, j);
+        if (spend(d, 2 * W))
+            return SOLVE_OPTIMAL; /* the caller sees d->expired */
     }
+    d->vmax_ok = 1;
     /* the tie tolerance as alloc_tie_tol computes it, in the same order */
     for (size_t j = 0; j < nj; j++)
         sbig += d->big[d->tid[j]];
@@ -704,6 +827,7 @@ static void narrow_f(struct dp *d, size_t j, double phi)
         first = first == DEAD ? c : first;
         last = c;
     }
+    spend(d, 1 + win_len(fj));
     win_narrow(fj, first, last);
 }
 
@@ -727,8 +851,9 @@ static int b_window(struct dp *d, size_t j, struct bfs_error *e)
  * sides' rounding with room, so n falls below the threshold z* - tol in
  * either computation and b is alone in the tie set: keys 2-4 have nothing
  * to choose.  (With 1,000 jobs, slack is 2e-5 tol.)  Writes b into counts
- * and returns 1 when the shortcut applies, 0 when the table is needed. */
-static int shortcut(const struct dp *d, double tol, int *counts)
+ * and returns 1 when the shortcut applies, 0 when the table is needed or
+ * the time ran out (d->expired). */
+static int shortcut(struct dp *d, double tol, int *counts)
 {
     double slack = 8.0 * (double)(d->nj + 1) * DBL_EPSILON *
                    (tol / ALLOC_TIE_REL > 1.0 ? tol / ALLOC_TIE_REL : 1.0);
@@ -752,7 +877,8 @@ static int shortcut(const struct dp *d, double tol, int *counts)
                 next = vn;
         }
         /* best - next is +inf when b is alone, and b >= 0 after setup */
-        if (b < 0 || !(best - next > tol + slack))
+        if (spend(d, (size_t)d->hi[j] + 1) || b < 0 ||
+            !(best - next > tol + slack))
             return 0;
         counts[j] = b;
         sum += (size_t)b;
@@ -760,38 +886,68 @@ static int shortcut(const struct dp *d, double tol, int *counts)
     return sum <= (size_t)d->p->pool;
 }
 
-static int seg_cmp(const void *a, const void *b)
+/* The slope of the next segment of type t's upper hull (see prune()):
+ * from its point lvl[t] to lvl[t] + 1. */
+static double seg_slope(const struct dp *d, size_t t)
 {
-    const struct dp_seg *x = a, *y = b;
+    const int *h = &d->hp[d->hoff[t] + d->lvl[t]];
 
-    if (x->slope != y->slope)
-        return x->slope > y->slope ? -1 : 1;
-    if (x->job != y->job)
-        return x->job < y->job ? -1 : 1;
-    return (x->n > y->n) - (x->n < y->n);
+    return (val(d, t, h[1]) - val(d, t, h[0])) / (h[1] - h[0]);
+}
+
+/* Whether type a's next segment comes before type b's in prune()'s
+ * sweep: the steeper first, then the type of the earlier job. */
+static int seg_before(const struct dp *d, size_t a, size_t b)
+{
+    double sa = seg_slope(d, a), sb = seg_slope(d, b);
+
+    return sa > sb || (sa == sb && a < b);
+}
+
+/* Restores the heap d->heap[0..n-1] below position i (by seg_before). */
+static void heap_down(struct dp *d, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, m = i, t;
+        if (l < n && seg_before(d, d->heap[l], d->heap[m]))
+            m = l;
+        if (l + 1 < n && seg_before(d, d->heap[l + 1], d->heap[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        t = d->heap[i];
+        d->heap[i] = d->heap[m];
+        d->heap[m] = t;
+        i = m;
+    }
 }
 
 /* Reduced-cost fixing (see the top): drops from each job's value row
  * the counts that no allocation within tol of z* can use, then derives
- * hi, keepable, ksuf, busy and C again. */
-static void prune(struct dp *d, double tol)
+ * hi, keepable, ksuf, busy and C again.  Its feasible allocation becomes
+ * the incumbent when better, and its bound lbound.  Returns 0, or 1 when
+ * the time ran out (the rows then keep the counts dropped so far, which
+ * no allocation of the tie set uses, and the tables are not to be
+ * made). */
+static int prune(struct dp *d, double tol)
 {
-    size_t nj = d->nj, W = d->W, ns = 0, nh = 0, sum = 0, room;
+    size_t nj = d->nj, W = d->W, nh = 0, nt = 0, sum = 0, room;
     double lambda = 0.0, zlb = 0.0, L, delta;
 
     d->zlb = -HUGE_VAL;
     BFS_GROW(d->at_n, d->at_n_cap, nj + 1);
     BFS_GROW(d->mult, d->mult_cap, nj + 1);
     BFS_GROW(d->hoff, d->hoff_cap, nj + 1);
+    BFS_GROW(d->hn, d->hn_cap, nj + 1);
     BFS_GROW(d->lvl, d->lvl_cap, nj + 1);
     BFS_GROW(d->extra, d->extra_cap, nj + 1);
     BFS_GROW(d->tphi, d->tphi_cap, nj + 1);
+    BFS_GROW(d->heap, d->heap_cap, nj + 1);
     memset(d->mult, 0, nj * sizeof *d->mult);
     for (size_t j = 0; j < nj; j++)
         d->mult[d->tid[j]]++;
     /* each type's upper hull of (n, v(n)) over its admissible counts
-     * (monotone chain), as segments; its jobs start at its smallest
-     * admissible count */
+     * (monotone chain); its jobs start at its smallest admissible count */
     for (size_t t = 0; t < nj; t++) {
         size_t top = 0;
         int *h;
@@ -813,43 +969,46 @@ static void prune(struct dp *d, double tol)
             h[top++] = n;
         }
         d->hoff[t] = nh;
+        d->hn[t] = top;
         d->lvl[t] = d->extra[t] = 0;
         sum += d->mult[t] * (size_t)h[0];
-        BFS_GROW(d->seg, d->seg_cap, ns + top);
-        for (size_t i = 1; i < top; i++) {
-            struct dp_seg *sg = &d->seg[ns++];
-            sg->len = h[i] - h[i - 1];
-            sg->slope = (val(d, t, h[i]) - val(d, t, h[i - 1])) / sg->len;
-            sg->job = t;
-            sg->n = h[i];
-        }
+        if (top > 1)
+            d->heap[nt++] = t;
         nh += top;
+        if (spend(d, (size_t)d->hi[t] + 1))
+            return 1;
     }
     if (sum > d->C)
-        return; /* no start: leave the instance as it is */
+        return 0; /* no start: leave the instance as it is */
     room = d->C - sum;
-    /* the fractional knapsack over the segments, steepest first, each
-     * taken by every job of its type in turn: lambda is the slope of the
-     * first that does not fit (0 when all positive ones fit), and the
-     * segments taken give an allocation.  Any lambda >= 0 and any
-     * feasible allocation make a valid test, so a segment out of its
-     * hull's order (rounding) just ends the sweep. */
-    qsort(d->seg, ns, sizeof *d->seg, seg_cmp);
-    for (size_t i = 0; i < ns; i++) {
-        const struct dp_seg *sg = &d->seg[i];
-        size_t t = sg->job, len = (size_t)sg->len;
-        if (!(sg->slope > 0.0))
+    /* the fractional knapsack over the hulls' segments, steepest first
+     * (a heap of the types by their next segment: each hull's segments
+     * come in its order), each taken by every job of its type in turn:
+     * lambda is the slope of the first that does not fit (0 when all
+     * positive ones fit), and the segments taken give an allocation.
+     * Any lambda >= 0 and any feasible allocation make a valid test. */
+    for (size_t i = nt / 2; i-- > 0;)
+        heap_down(d, nt, i);
+    while (nt > 0) {
+        size_t t = d->heap[0], len;
+        double slope = seg_slope(d, t);
+        len = (size_t)(d->hp[d->hoff[t] + d->lvl[t] + 1] -
+                       d->hp[d->hoff[t] + d->lvl[t]]);
+        if (!(slope > 0.0))
             break;
-        if (sg->n != d->hp[d->hoff[t] + d->lvl[t] + 1] ||
-            len * d->mult[t] > room) {
-            d->extra[t] =
-                sg->n == d->hp[d->hoff[t] + d->lvl[t] + 1] ? room / len : 0;
+        if (len * d->mult[t] > room) {
+            d->extra[t] = room / len;
             room -= d->extra[t] * len;
-            lambda = sg->slope;
+            lambda = slope;
             break;
         }
         d->lvl[t]++;
         room -= len * d->mult[t];
+        if (d->lvl[t] + 1 >= d->hn[t]) /* its hull is used up */
+            d->heap[0] = d->heap[--nt];
+        heap_down(d, nt, 0);
+        if (spend(d, 8))
+            return 1;
     }
     for (size_t j = 0; j < nj; j++) {
         size_t t = d->tid[j], at = d->hoff[t] + d->lvl[t];
@@ -867,6 +1026,8 @@ static void prune(struct dp *d, double tol)
                 best = n;
         d->at_n[j] = best;
         room -= (size_t)(best - from);
+        if (spend(d, (size_t)(d->hi[j] - from) + 1))
+            return 1;
     }
     L = lambda * (double)d->C;
     for (size_t j = 0; j < nj; j++) {
@@ -876,6 +1037,8 @@ static void prune(struct dp *d, double tol)
             for (int n = 0; n <= d->hi[t]; n++)
                 if (val(d, t, n) - lambda * n > d->tphi[t])
                     d->tphi[t] = val(d, t, n) - lambda * n;
+            if (spend(d, (size_t)d->hi[t] + 1))
+                return 1;
         }
         zlb += val(d, j, d->at_n[j]);
         L += d->tphi[t];
@@ -884,21 +1047,30 @@ static void prune(struct dp *d, double tol)
     d->zlb = zlb;
     d->lambda = lambda;
     d->delta = delta;
+    d->lbound = L;
+    if (!d->inc_ok || zlb > d->inc_val) { /* a better incumbent */
+        memcpy(d->inc, d->at_n, nj * sizeof *d->inc);
+        d->inc_val = zlb;
+        d->inc_ok = 1;
+    }
     for (size_t j = 0; j < nj; j++) {
         double *vj = &d->v[j * W];
-        if (d->tid[j] != j) { /* its type's row, pruned already */
+        if (d->tid[j] != j) /* its type's row, pruned already */
             memcpy(vj, &d->v[d->tid[j] * W], W * sizeof *vj);
-            continue;
-        }
-        for (int n = 0; n <= d->hi[j]; n++)
-            if (vj[n] != -HUGE_VAL && d->tphi[j] - (vj[n] - lambda * n) > delta)
-                vj[n] = -HUGE_VAL;
+        else
+            for (int n = 0; n <= d->hi[j]; n++)
+                if (vj[n] != -HUGE_VAL &&
+                    d->tphi[j] - (vj[n] - lambda * n) > delta)
+                    vj[n] = -HUGE_VAL;
+        if (spend(d, (size_t)d->hi[j] + 1))
+            return 1;
     }
     derive(d);
+    return 0;
 }
 
 /* Whether p is, number for number, the last instance solved. */
-static int same_instance(const struct dp *d, const struct alloc_problem *p)
+static int same_instance(struct dp *d, const struct alloc_problem *p)
 {
     const struct dp_last *l = &d->last;
     size_t off = 0;
@@ -917,11 +1089,15 @@ static int same_instance(const struct dp *d, const struct alloc_problem *p)
             memcmp(&l->o[off], b->o, no * sizeof *b->o))
             return 0;
         off += no;
+        if (spend(d, no / 8 + 1)) /* the solve then returns at once */
+            return 0;
     }
     return 1;
 }
 
-/* Stores p and its answer res as the last instance. */
+/* Stores p and its answer res as the last instance; none when the
+ * solve's time is used up, before or while copying p (an instance as
+ * large as the tables' bound takes 50 to 200 ms to copy). */
 static void remember(struct dp *d, const struct alloc_problem *p,
                      const struct alloc_result *res)
 {
@@ -929,6 +1105,9 @@ static void remember(struct dp *d, const struct alloc_problem *p,
     size_t no = 0, off = 0;
     int counted = res->status == SOLVE_OPTIMAL || res->status == SOLVE_FEASIBLE;
 
+    l->have = 0;
+    if (d->expired)
+        return;
     for (size_t j = 0; j < p->n_jobs; j++)
         no += (size_t)p->jobs[j].jmax + 1;
     BFS_GROW(l->jobs, l->jobs_cap, p->n_jobs + 1);
@@ -945,6 +1124,8 @@ static void remember(struct dp *d, const struct alloc_problem *p,
         l->jobs[j].o = &l->o[off];
         l->counts[j] = counted ? res->counts[j] : 0;
         off += nj;
+        if (spend(d, nj / 4 + 1))
+            return;
     }
     l->status = res->status;
     l->objective = res->objective;
@@ -977,21 +1158,71 @@ static void keep_rows(struct dp *d)
     d->b_ok = d->zlb == -HUGE_VAL;
 }
 
-/* The time-limited answer: every job at its current count when that is
- * feasible (FEASIBLE, bound the best bound known), else NO_SOLUTION. */
-static int incumbent(const struct dp *d, double bound, struct alloc_result *res)
+/* The best bound on z* known so far: z when it is known (not
+ * HUGE_VAL), else prune's Lagrangian bound or the sum of the jobs' best
+ * values, whichever is lower; HUGE_VAL when setup() did not finish. */
+static double known_bound(const struct dp *d, double z)
+{
+    double b = d->vmax_ok ? d->vmax_sum : HUGE_VAL;
+
+    if (z != HUGE_VAL)
+        return z;
+    return d->lbound < b ? d->lbound : b;
+}
+
+/* The time-limited answer: the incumbent (see the top) as FEASIBLE, with
+ * the bound known_bound(d, z) (at least its objective); NO_SOLUTION when
+ * there is none. */
+static int incumbent(const struct dp *d, double z, struct alloc_result *res)
 {
     const struct alloc_problem *p = d->p;
+    double bound = known_bound(d, z);
 
-    for (size_t j = 0; j < d->nj; j++)
-        res->counts[j] = p->jobs[j].cur;
-    if (!alloc_feasible(p, res->counts))
+    if (!d->inc_ok)
+        return SOLVE_NO_SOLUTION;
+    memcpy(res->counts, d->inc, d->nj * sizeof *res->counts);
+    if (!alloc_feasible(p, res->counts)) /* never: each step keeps it so */
         return SOLVE_NO_SOLUTION;
     res->objective = alloc_objective(p, res->counts);
-    if (bound == HUGE_VAL) /* z* unknown: the jobs' best values */
-        bound = d->vmax_sum;
     res->bound = bound > res->objective ? bound : res->objective;
     return SOLVE_FEASIBLE;
+}
+
+/* Makes an allocation of value z* (the largest of B's row 0, at c) the
+ * incumbent: job by job, the largest count whose value plus the best
+ * completion of the rest on the nodes left equals the cell's value.
+ * Some count does: extend() made each cell as the largest such sum over
+ * the next row as it still stands (narrow() had already run on it), in
+ * the same rounding.  Leaves the incumbent as it was when the time runs
+ * out or no count fits. */
+static void b_optimum(struct dp *d, size_t c)
+{
+    double target = d->B[win_at(&d->bw[0], c)];
+    int *n_of;
+
+    BFS_GROW(d->at_n, d->at_n_cap, d->nj + 1);
+    n_of = d->at_n; /* prune()'s scratch, free again */
+    for (size_t j = 0; j < d->nj; j++) {
+        int pick = -1;
+        for (int n = d->hi[j]; n >= 0 && pick < 0; n--) {
+            double vn = val(d, j, n);
+            size_t src;
+            if (vn == -HUGE_VAL || (size_t)n > c)
+                continue;
+            src = win_at(&d->bw[j + 1], c - (size_t)n);
+            if (src != DEAD && d->B[src] != -HUGE_VAL &&
+                vn + d->B[src] >= target) {
+                pick = n;
+                target = d->B[src];
+            }
+        }
+        if (spend(d, (size_t)d->hi[j] + 1) || pick < 0)
+            return;
+        n_of[j] = pick;
+        c -= (size_t)pick;
+    }
+    memcpy(d->inc, n_of, d->nj * sizeof *d->inc);
+    d->inc_ok = 1;
 }
 
 /* Kills the cells of B's row j that no allocation of value >= thr passes
@@ -1023,6 +1254,7 @@ static void narrow(struct dp *d, size_t j, double thr)
         first = first == DEAD ? c : first;
         last = c;
     }
+    spend(d, 1 + win_len(fj) + win_len(bj));
     win_narrow(bj, first, last);
 }
 
@@ -1036,7 +1268,7 @@ static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
     int rc = size_tables(d, e);
 
     size_t f0 = 0, b0 = d->nj; /* F rows 0..f0, B rows b0..nj reused */
-    size_t nB;
+    size_t nB, zc = 0;
     double phi = 0.0; /* sum of phi over the jobs in F's row */
 
     if (rc) {
@@ -1057,28 +1289,26 @@ static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
         d->B[0] = 0.0;
     }
     for (size_t j = f0; j < d->nj; j++) {
-        if (out_of_time(d))
-            return incumbent(d, HUGE_VAL, res);
         rc = f_window(d, j, e);
         if (rc) {
             d->rows_ok = 0;
             return rc;
         }
-        extend(d, d->F, &d->fw[j], &d->fw[j + 1], j);
+        if (extend(d, d->F, &d->fw[j], &d->fw[j + 1], j))
+            return incumbent(d, HUGE_VAL, res);
         if (d->zlb != -HUGE_VAL) {
             phi += d->tphi[d->tid[j]];
             narrow_f(d, j + 1, phi);
         }
     }
     for (size_t j = b0; j-- > 0;) {
-        if (out_of_time(d))
-            return incumbent(d, HUGE_VAL, res);
         rc = b_window(d, j, e);
         if (rc) {
             d->rows_ok = 0;
             return rc;
         }
-        extend(d, d->B, &d->bw[j + 1], &d->bw[j], j);
+        if (extend(d, d->B, &d->bw[j + 1], &d->bw[j], j))
+            return incumbent(d, HUGE_VAL, res);
         if (d->zlb != -HUGE_VAL)
             narrow(d, j, d->zlb - 3.0 * tol);
     }
@@ -1087,16 +1317,26 @@ static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
     BFS_GROW(d->klo, d->klo_cap, nB + 1);
     BFS_GROW(d->khi, d->khi_cap, nB + 1);
     keep_rows(d);
-    for (size_t i = 0; i < win_len(&d->bw[0]); i++)
-        z = d->B[d->bw[0].off + i] > z ? d->B[d->bw[0].off + i] : z;
+    for (size_t c = d->bw[0].lo; c <= d->bw[0].hi; c++)
+        if (d->B[win_at(&d->bw[0], c)] > z) {
+            z = d->B[win_at(&d->bw[0], c)];
+            zc = c;
+        }
     if (z == -HUGE_VAL)
         return SOLVE_INFEASIBLE;
+    /* the optimum without its tie-break is the incumbent from here on */
+    b_optimum(d, zc);
+    if (d->expired)
+        return incumbent(d, z, res);
     rc = fill(d, z - 2.0 * tol, e);
     if (rc < 0)
         return rc;
     if (rc > 0)
         return incumbent(d, z, res);
-    if (choose(d, tol, res->counts) != 0)
+    rc = choose(d, tol, res->counts);
+    if (rc > 0)
+        return incumbent(d, z, res);
+    if (rc < 0)
         return SOLVE_INFEASIBLE;
     res->objective = res->bound = alloc_objective(d->p, res->counts);
     return SOLVE_OPTIMAL;
@@ -1110,6 +1350,9 @@ static int dp_solve(void *state, const struct alloc_problem *p,
     int status;
 
     d->t0 = t0;
+    d->work = d->next_check = 0;
+    d->expired = d->inc_ok = d->vmax_ok = 0;
+    d->lbound = HUGE_VAL;
     if (same_instance(d, p)) {
         const struct dp_last *l = &d->last;
         status = l->status;
@@ -1119,15 +1362,17 @@ static int dp_solve(void *state, const struct alloc_problem *p,
             res->bound = l->bound;
         }
     } else {
-        status = setup(d, p);
+        status = setup(d, p, e);
         if (status == SOLVE_OPTIMAL) {
             double tol = d->tol;
-            if (shortcut(d, tol, res->counts))
+            if (d->expired)
+                status = incumbent(d, HUGE_VAL, res);
+            else if (shortcut(d, tol, res->counts))
                 res->objective = res->bound = alloc_objective(p, res->counts);
-            else {
-                prune(d, tol);
+            else if (d->expired || prune(d, tol))
+                status = incumbent(d, HUGE_VAL, res);
+            else
                 status = solve_tables(d, tol, res, e);
-            }
         }
         if (status < 0) {
             d->last.have = 0;

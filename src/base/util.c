@@ -353,6 +353,45 @@ double bfs_pairwise_sum(const double *a, size_t n)
     return 0.0 + pairwise(a, n);
 }
 
+/* ---- compressed input ---------------------------------------------- */
+
+int bfs_compressed_check(const char *path, const void *head, size_t n,
+                         int gzip_ok, struct bfs_error *e)
+{
+    /* magic bytes (RFC 1952, xz's and zstd's specifications, bzip2's
+     * "BZh" and block size, a zip's local or empty-archive header) */
+    static const struct {
+        const char *name, *magic, *undo;
+        size_t len;
+    } kinds[] = {
+        {"gzip", "\x1f\x8b", "gunzip", 2},
+        {"xz",
+         "\xfd"
+         "7zXZ\0",
+         "xz -d", 6},
+        {"bzip2", "BZh", "bunzip2", 3},
+        {"zip", "PK\x03\x04", "unzip", 4},
+        {"zip", "PK\x05\x06", "unzip", 4},
+        {"zstd", "\x28\xb5\x2f\xfd", "zstd -d", 4},
+    };
+    const unsigned char *h = head;
+
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        size_t len = kinds[i].len;
+        if (n < len || memcmp(h, kinds[i].magic, len) != 0 ||
+            (gzip_ok && i == 0))
+            continue;
+        /* bzip2's "BZh" is followed by the block size, '1'..'9' */
+        if (strcmp(kinds[i].name, "bzip2") == 0 &&
+            (n < 4 || h[3] < '1' || h[3] > '9'))
+            continue;
+        return bfs_fail_at(e, BFS_EUNSUP, path, 0,
+                           "%s-compressed; decompress it (%s)%s", kinds[i].name,
+                           kinds[i].undo, gzip_ok ? " or use gzip" : "");
+    }
+    return 0;
+}
+
 /* ---- line input ---------------------------------------------------- */
 
 struct bfs_lines {
@@ -365,6 +404,7 @@ struct bfs_lines {
     char *in;    /* bytes read from gz and not yet returned */
     size_t in_pos, in_len;
     int eof;
+    int started; /* bytes were read (and their format checked) */
 };
 
 /* Size of the read buffer: large enough that gzread's per-call cost
@@ -378,6 +418,8 @@ int bfs_lines_open(const char *path, struct bfs_lines **out,
     struct bfs_lines *r;
     struct stat st;
 
+    if (!*path)
+        return bfs_fail(e, BFS_EIO, "empty file name");
     gz = strcmp(path, "-") == 0 ? gzdopen(dup(STDIN_FILENO), "rb")
                                 : gzopen(path, "rb");
     if (!gz)
@@ -395,7 +437,8 @@ int bfs_lines_open(const char *path, struct bfs_lines **out,
 }
 
 /* Refills r->in.  Returns 1 if bytes were read, 0 at the end of the
- * data, BFS_EIO on a read error or a truncated compressed stream. */
+ * data, BFS_EIO on a read error or a truncated compressed stream,
+ * BFS_EUNSUP when the first bytes are another compressed format. */
 static int lines_fill(struct bfs_lines *r, struct bfs_error *e)
 {
     int n, zerr;
@@ -407,6 +450,14 @@ static int lines_fill(struct bfs_lines *r, struct bfs_error *e)
     if (n > 0) {
         r->in_pos = 0;
         r->in_len = (size_t)n;
+        /* zlib passes other formats through as they are: name them
+         * rather than report their bytes as a malformed line */
+        if (!r->started) {
+            r->started = 1;
+            return bfs_compressed_check(r->path, r->in, r->in_len, 1, e)
+                       ? BFS_EUNSUP
+                       : 1;
+        }
         return 1;
     }
     msg = gzerror(r->gz, &zerr);

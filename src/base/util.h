@@ -104,25 +104,38 @@ double bfs_interp(double x, const double *xp, const double *fp, size_t n);
  * in the compatible mode match the published replayer to the last bit. */
 double bfs_pairwise_sum(const double *a, size_t n);
 
+/* ---- compressed input ---------------------------------------------- */
+
+/* Checks the first n bytes of what path holds (head) for the magic bytes
+ * of a compressed format bfsim does not read: xz, bzip2, zip, zstd, and
+ * gzip too unless gzip_ok (the readers over zlib read it).  Returns 0,
+ * or BFS_EUNSUP with "PATH: xz-compressed; decompress it (xz -d) or use
+ * gzip" (", or use gzip" only when gzip_ok) in e. */
+int bfs_compressed_check(const char *path, const void *head, size_t n,
+                         int gzip_ok, struct bfs_error *e);
+
 /* ---- line input ---------------------------------------------------- */
 
 /* A line reader over a plain or gzip-compressed file (zlib reads both).
  * Lines are returned without their "\n" or "\r\n", of any length, and the
  * first without a UTF-8 byte-order mark (EF BB BF) if it has one.  A NUL
  * byte inside a line is an error (with the file, line and column), never
- * a line silently cut short, so no reader has to check for one. */
+ * a line silently cut short, so no reader has to check for one.  A file
+ * in another compressed format (bfs_compressed_check) is an error at the
+ * first read, naming the format. */
 struct bfs_lines;
 
 /* Opens path ("-" is standard input).  Returns 0 or BFS_EIO (reported in
- * e with the file name). */
+ * e with the file name; "empty file name" for ""). */
 int bfs_lines_open(const char *path, struct bfs_lines **out,
                    struct bfs_error *e);
 
 /* Reads the next line into *line (valid until the next call; the reader
  * owns it, and the caller may modify it in place).  Returns 1 for a line,
  * 0 at the end of the file, BFS_EIO on a read error or a truncated
- * compressed file, BFS_EPARSE on a line holding a NUL byte (each reported
- * in e with the file and line). */
+ * compressed file, BFS_EPARSE on a line holding a NUL byte, BFS_EUNSUP
+ * for a file in a compressed format zlib does not read (each reported in
+ * e with the file and line). */
 int bfs_lines_next(struct bfs_lines *r, char **line, struct bfs_error *e);
 
 /* Number of the line last returned (1-based), for error messages. */

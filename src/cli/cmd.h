@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "base/paths.h"
 
 /* Exit statuses: 0 success, 1 failure, 2 usage error. */
 enum { CMD_OK = 0, CMD_FAIL = 1, CMD_USAGE = 2 };
@@ -39,6 +40,11 @@ int cmd_option_error(const char *cmd, int c, char **argv);
  * "no WHAT given" or "more than one WHAT given". */
 int cmd_one_operand(const char *cmd, int argc, const char *what);
 
+/* Checks the n files a command reads and writes (base/paths.h) before
+ * it opens any: returns 0, or CMD_USAGE after printing the conflict (an
+ * output over an input or over another output, an empty file name). */
+int cmd_check_paths(const char *cmd, const struct bfs_paths_role *r, size_t n);
+
 /* The data directory (bundled traces, job sets, tools), malloc'd: the
  * first of $BFSIM_DATADIR; the source tree, when the program runs from
  * its build directory; BIN/../share/bfsim, when the program is in a
@@ -50,11 +56,18 @@ char *cmd_data_dir(void);
  * "traces/summit-2021-02.trace.gz"), malloc'd. */
 char *cmd_data_path(const char *rel);
 
-/* A bundled file named without a path: when arg names no existing file
- * and holds no '/', the first of DATADIR/folder/ARG, ARG.gz, ARGext,
- * ARGext.gz that is a file (e.g. folder "datasets", ext ".jobs":
- * "hps-shufflenet-1000J" -> ".../datasets/hps-shufflenet-1000J.jobs.gz").
- * Returns that path, malloc'd, or NULL (then arg is used as it is). */
-char *cmd_resolve_data(const char *arg, const char *folder, const char *ext);
+/* A bundled trace or job set named without a path: when arg names no
+ * existing file, holds no '/' and is neither "" nor "-", the first of
+ * DATADIR/traces/ARG, ARG.gz, ARG.trace, ARG.trace.gz that is a file
+ * (job sets: DATADIR/datasets/ARG... .jobs).  Returns 0 with *out that
+ * path (malloc'd), or NULL when arg is to be used as it is; or
+ * BFS_ENOTFOUND when no bundled file matches either, with a message in e
+ * naming option and arg and listing the bundled names ("--trace x: no
+ * such file, nor a bundled trace of that name (bundled traces:
+ * summit-2021-02)"). */
+int cmd_bundled_trace(const char *option, const char *arg, char **out,
+                      struct bfs_error *e);
+int cmd_bundled_jobs(const char *option, const char *arg, char **out,
+                     struct bfs_error *e);
 
 #endif

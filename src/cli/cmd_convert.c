@@ -319,6 +319,47 @@ static const char *base_name(const char *path, char buf[256])
     return buf;
 }
 
+/* Checks the output against the input, the files the format's FILE
+ * options name (values[k] for fmt->opts[k]) and, for bftrainer, the
+ * files read beside the input (cmd_check_paths).  Returns a CMD_*
+ * status. */
+static int check_paths(const struct convert_format *fmt, const char *input,
+                       const char *const *values, const char *out)
+{
+    struct bfs_paths_role *r;
+    char *bft[3] = {NULL, NULL, NULL}, **names;
+    size_t n = 0, k = 0;
+    int status;
+
+    for (const struct convert_opt *o = fmt->opts; o->name; o++)
+        k++;
+    r = xcalloc(k + 6, sizeof *r);
+    names = xcalloc(k + 1, sizeof *names);
+    r[n++] = (struct bfs_paths_role){"INPUT", input, 0, NULL};
+    for (size_t i = 0; i < k; i++) {
+        const struct convert_opt *o = &fmt->opts[i];
+        if (!o->arg || strcmp(o->arg, "FILE") != 0)
+            continue;
+        names[i] = xmalloc(strlen(o->name) + 3);
+        sprintf(names[i], "--%s", o->name);
+        r[n++] = (struct bfs_paths_role){names[i], values[i], 0, NULL};
+    }
+    if (fmt->run == run_bftrainer && *input) {
+        import_bftrainer_inputs(input, &bft[0], &bft[1], &bft[2]);
+        for (int i = 0; i < 3; i++)
+            r[n++] = (struct bfs_paths_role){"INPUT", bft[i], 0, NULL};
+    }
+    r[n++] = (struct bfs_paths_role){"-o", out, 1, NULL};
+    status = cmd_check_paths("convert", r, n);
+    for (int i = 0; i < 3; i++)
+        xfree(bft[i]);
+    for (size_t i = 0; i < k; i++)
+        xfree(names[i]);
+    xfree(names);
+    xfree(r);
+    return status;
+}
+
 static int convert_jobs(const char *bounds, const char *curves, const char *out,
                         const char *const *comments, int quiet)
 {
@@ -437,7 +478,16 @@ int cmd_convert(int argc, char **argv)
                 optind < argc ? argv[optind] : given[0].name);
             goto done;
         }
-        status = convert_jobs(jobs, curves, out, comments, quiet);
+        {
+            const struct bfs_paths_role roles[] = {
+                {"--jobs", jobs, 0, NULL},
+                {"--curves", curves, 0, NULL},
+                {"-o", out, 1, NULL},
+            };
+            status = cmd_check_paths("convert", roles, 3);
+        }
+        if (status == CMD_OK)
+            status = convert_jobs(jobs, curves, out, comments, quiet);
         goto done;
     }
 
@@ -480,6 +530,8 @@ int cmd_convert(int argc, char **argv)
         values[j] = given[g].value;
     }
 
+    if ((status = check_paths(fmt, argv[optind], values, out)) != CMD_OK)
+        goto done;
     snprintf(auto_comment, sizeof auto_comment,
              "converted by bfsim %s: bfsim convert --from %s %s",
              PACKAGE_VERSION, fmt->name, base_name(argv[optind], b1));

@@ -109,7 +109,19 @@ int cmd_curves(int argc, char **argv)
     if ((rc = cmd_one_operand("curves", argc, "JOBS")))
         return rc;
     bfs_error_clear(&e);
-    bundled = cmd_resolve_data(argv[optind], "datasets", ".jobs");
+    if ((rc = cmd_bundled_jobs("JOBS", argv[optind], &bundled, &e)))
+        return cmd_report(&e, rc);
+    {
+        const struct bfs_paths_role roles[] = {
+            {"JOBS", bundled ? bundled : argv[optind], 0, NULL},
+            {"--curves", curves, 0, NULL},
+            {"-o", output, 1, NULL},
+        };
+        if ((rc = cmd_check_paths("curves", roles, 3)) != 0) {
+            xfree(bundled);
+            return rc;
+        }
+    }
     rc = jobset_load(bundled ? bundled : argv[optind], curves, &js, &e);
     xfree(bundled);
     if (rc)

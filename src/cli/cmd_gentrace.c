@@ -78,6 +78,12 @@ static void usage(FILE *f)
         f);
 }
 
+/* The trace an empirical:TRACE distribution reads, or NULL. */
+static const char *empirical_trace(const char *spec)
+{
+    return strncmp(spec, "empirical:", 10) == 0 ? spec + 10 : NULL;
+}
+
 int cmd_gen_trace(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -103,7 +109,7 @@ int cmd_gen_trace(int argc, char **argv)
     const char **comments;
     size_t n_comments = 0;
     int64_t v, seed = 1;
-    int quiet = 0, c, rc, status = CMD_OK;
+    int quiet = 0, c, rc, status = CMD_OK, idle_failed = 1;
     char auto_comment[1024];
     double t0;
 
@@ -187,13 +193,26 @@ int cmd_gen_trace(int argc, char **argv)
                                  "--nodes, --duration and -o are required");
         goto done;
     }
+    {
+        const struct bfs_paths_role roles[] = {
+            {"--idle", empirical_trace(idle_spec), 0, NULL},
+            {"--busy", empirical_trace(busy_spec), 0, NULL},
+            {"-o", out, 1, NULL},
+        };
+        if ((status = cmd_check_paths("gen-trace", roles, 3)) != CMD_OK)
+            goto done;
+    }
     o.seed = (uint64_t)seed;
     bfs_error_clear(&e);
     rc = gentrace_dist_parse(idle_spec, 0, &idle, &e);
-    if (rc == 0)
-        rc = gentrace_dist_parse(busy_spec, 1, &busy, &e);
-    if (rc) {
-        status = cmd_report(&e, rc);
+    if (rc == 0 && (rc = gentrace_dist_parse(busy_spec, 1, &busy, &e)) != 0)
+        idle_failed = 0;
+    if (rc) { /* the message names the option */
+        struct bfs_error named;
+        bfs_error_clear(&named);
+        bfs_fail(&named, rc, "%s: %s", idle_failed ? "--idle" : "--busy",
+                 e.msg);
+        status = cmd_report(&named, rc);
         goto done;
     }
     o.idle = &idle;

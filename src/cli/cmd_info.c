@@ -218,7 +218,13 @@ int cmd_info(int argc, char **argv)
         return cmd_usage_error("info", "%s", "--start must be before --end");
 
     bfs_error_clear(&e);
-    bundled = cmd_resolve_data(argv[optind], "traces", ".trace");
+    {
+        const struct bfs_paths_role in = {"TRACE", argv[optind], 0, NULL};
+        if ((rc = cmd_check_paths("info", &in, 1)) != 0)
+            return rc; /* an empty name */
+    }
+    if ((rc = cmd_bundled_trace("TRACE", argv[optind], &bundled, &e)))
+        return cmd_report(&e, rc);
     rc = traceinfo_compute(bundled ? bundled : argv[optind], &o, &ti, &e);
     xfree(bundled);
     if (rc) {

@@ -292,6 +292,7 @@ int cmd_replay(int argc, char **argv)
     struct replay_args args;
     struct replay_opts o;
     struct progress pg;
+    struct bfs_error e;
     const char *summary = NULL, *job_log = NULL;
     const char *h5path = NULL;
     char *trace = NULL, *jobs = NULL;
@@ -309,14 +310,44 @@ int cmd_replay(int argc, char **argv)
         fprintf(stderr, "bfsim replay: --end is before --start\n");
         return CMD_USAGE;
     }
+    bfs_error_clear(&e);
     if (!o.trace_path)
         o.trace_path = trace = cmd_data_path(OPTIONS_BUNDLED_TRACE);
-    else if ((trace = cmd_resolve_data(o.trace_path, "traces", ".trace")))
+    else if ((rc = cmd_bundled_trace("--trace", o.trace_path, &trace, &e)))
+        return cmd_report(&e, rc);
+    else if (trace)
         o.trace_path = trace;
     if (!o.jobs_path)
         o.jobs_path = jobs = cmd_data_path(OPTIONS_BUNDLED_JOBS);
-    else if ((jobs = cmd_resolve_data(o.jobs_path, "datasets", ".jobs")))
+    else if ((rc = cmd_bundled_jobs("--jobs", o.jobs_path, &jobs, &e))) {
+        xfree(trace);
+        return cmd_report(&e, rc);
+    } else if (jobs)
         o.jobs_path = jobs;
+    {
+        /* every file read and written, checked before any is opened */
+        const struct bfs_paths_role roles[] = {
+            {"--trace", o.trace_path, 0, NULL},
+            {"--jobs", o.jobs_path, 0, NULL},
+            {"--curves", o.curves_path, 0, NULL},
+            {"--belief", o.belief.kind == BELIEF_FILE ? o.belief.path : NULL, 0,
+             NULL},
+            {"--belief-curves", o.belief.curves, 0, NULL},
+            {"--belief-prior", o.belief.prior_path, 0, NULL},
+            {"--steps", o.steps_path, 1, NULL},
+            {"--summary", summary, 1, NULL},
+            {"--job-log", job_log, 1, NULL},
+            {"-o", h5path, 1, NULL},
+            {"--batsim-jobs", args.batsim_jobs, 1, NULL},
+            {"--dump-instances", o.dump_dir, 1, "evt-*.json"},
+        };
+        rc = cmd_check_paths("replay", roles, sizeof roles / sizeof *roles);
+        if (rc) {
+            xfree(trace);
+            xfree(jobs);
+            return rc;
+        }
+    }
 
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint); /* scancel, a batch system's time limit */

@@ -60,8 +60,8 @@ static void usage(FILE *f)
                "                    parameters as ',KEY=VALUE' "
                "(',help' lists them)\n"
                "  --model NAME      count or node (milp; default: count)\n"
-               "  --time-limit S    wall-clock seconds per solve (default: "
-               "10)\n"
+               "  --time-limit S    wall-clock seconds per solve (milp, "
+               "dp; default: 10)\n"
                "  --gap G           relative MIP gap (default: 1e-8)\n"
                "  --big-m MODE      legacy: cap every job's change at "
                "floor((N+1)/2) nodes,\n"
@@ -868,6 +868,22 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
     return CMD_OK;
 }
 
+/* The corpus's outputs against its instance files (a folder's *.json)
+ * and each other: 0 or CMD_USAGE (cmd_check_paths). */
+static int check_paths(int n_paths, char **paths, const struct corpus_args *ca)
+{
+    struct bfs_paths_role *r = xcalloc((size_t)n_paths + 2, sizeof *r);
+    int rc;
+
+    for (int k = 0; k < n_paths; k++)
+        r[k] = (struct bfs_paths_role){"FILE", paths[k], 0, "*.json"};
+    r[n_paths] = (struct bfs_paths_role){"--csv", ca->csv, 1, NULL};
+    r[n_paths + 1] = (struct bfs_paths_role){"-o", ca->h5, 1, NULL};
+    rc = cmd_check_paths("solve", r, (size_t)n_paths + 2);
+    xfree(r);
+    return rc;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     struct alloc_opts o;
@@ -876,7 +892,7 @@ int cmd_solve(int argc, char **argv)
     struct alloc_result r;
     struct bfs_error e;
     const char *bigm = NULL, *path, *milp_only = NULL;
-    int json = 0, c, rc, *counts, corpus, named = 0;
+    int json = 0, c, rc, *counts, corpus, named = 0, timed = 0;
     struct corpus_args ca = {
         .jobs = 1, .tol = 1e-6, .repeat = 1, .order_seed = 1};
     struct stat sb;
@@ -978,8 +994,8 @@ int cmd_solve(int argc, char **argv)
             milp_only = "--model";
             o.model = optarg;
             break;
-        case OPT_TIME:
-            milp_only = "--time-limit";
+        case OPT_TIME: /* the MILP's and dp's */
+            timed = 1;
             if (bfs_parse_double(optarg, &o.time_limit) || !(o.time_limit > 0))
                 return bad_usage("--time-limit: '%s' is not a positive "
                                  "number of seconds",
@@ -1023,6 +1039,9 @@ int cmd_solve(int argc, char **argv)
         return bad_usage("%s is an option of --allocator milp; --allocator "
                          "%s would ignore it",
                          milp_only, o.name);
+    if (timed && o.name && strcmp(o.name, "even") == 0)
+        return bad_usage("--time-limit is an option of --allocator milp or "
+                         "dp; --allocator even would ignore it");
     if (o.mps_dir && mkdir(o.mps_dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "bfsim solve: --write-mps: cannot create %s: %s\n",
                 o.mps_dir, strerror(errno));
@@ -1042,7 +1061,9 @@ int cmd_solve(int argc, char **argv)
                            "--solver");
         else {
             ca.bigm = bigm ? strcmp(bigm, "legacy") == 0 : -1;
-            rc = solve_corpus(argc - optind, argv + optind, &o, &ca);
+            rc = check_paths(argc - optind, argv + optind, &ca);
+            if (rc == 0)
+                rc = solve_corpus(argc - optind, argv + optind, &o, &ca);
         }
         return rc;
     }

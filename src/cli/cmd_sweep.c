@@ -542,6 +542,12 @@ int cmd_sweep(int argc, char **argv)
         return cmd_usage_error("sweep", "%s",
                                "workers share the whole sweep: no --shard");
     config = argv[optind];
+    {
+        const struct bfs_paths_role roles[] = {{"CONFIG", config, 0, NULL},
+                                               {"--out", out_arg, 1, NULL}};
+        if ((rc = cmd_check_paths("sweep", roles, 2)) != 0)
+            return rc;
+    }
 
     bfs_error_clear(&e);
     if ((rc = sweep_load(config, &s, &e)) != 0)

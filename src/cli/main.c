@@ -14,6 +14,7 @@
 #include "base/util.h"
 #include "engine/measures.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -97,6 +98,16 @@ int cmd_one_operand(const char *cmd, int argc, const char *what)
     return 0;
 }
 
+int cmd_check_paths(const char *cmd, const struct bfs_paths_role *r, size_t n)
+{
+    struct bfs_error e;
+
+    bfs_error_clear(&e);
+    if (bfs_paths_check(r, n, &e) != 0)
+        return cmd_usage_error(cmd, "%s", e.msg);
+    return 0;
+}
+
 /* Whether path is a directory. */
 static int is_dir(const char *path)
 {
@@ -174,14 +185,64 @@ char *cmd_data_path(const char *rel)
     return p;
 }
 
-char *cmd_resolve_data(const char *arg, const char *folder, const char *ext)
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The bundled names in dir, folder (files NAMEext or NAMEext.gz), sorted
+ * and ", "-separated (malloc'd); "none" when there are none. */
+static char *bundled_names(const char *dir, const char *ext)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char **names = NULL, *list;
+    size_t n = 0, cap = 0, len = 8, el = strlen(ext);
+
+    while (d && (de = readdir(d)) != NULL) {
+        size_t k = strlen(de->d_name);
+        if (k > 3 && strcmp(de->d_name + k - 3, ".gz") == 0)
+            k -= 3;
+        if (k <= el || strncmp(de->d_name + k - el, ext, el) != 0)
+            continue;
+        BFS_GROW(names, cap, n + 1);
+        names[n] = xstrdup(de->d_name);
+        names[n][k - el] = '\0';
+        len += k - el + 2;
+        n++;
+    }
+    if (d)
+        closedir(d);
+    if (n > 1)
+        qsort(names, n, sizeof *names, cmp_str);
+    list = xmalloc(len);
+    strcpy(list, n ? "" : "none");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            strcat(list, ", ");
+        strcat(list, names[i]);
+        xfree(names[i]);
+    }
+    xfree(names);
+    return list;
+}
+
+/* cmd_bundled_trace and cmd_bundled_jobs, of the files NAMEext in
+ * DATADIR/folder, called kind in messages. */
+static int bundled(const char *option, const char *arg, const char *folder,
+                   const char *ext, const char *kind, char **out,
+                   struct bfs_error *e)
 {
     static const char *const gz[] = {"", ".gz"};
     struct stat st;
-    char *dir, *p;
+    char *dir, *p, *names;
+    int rc;
 
-    if (!arg || stat(arg, &st) == 0 || strchr(arg, '/'))
-        return NULL;
+    if (!*arg || strcmp(arg, "-") == 0 || stat(arg, &st) == 0 ||
+        strchr(arg, '/')) {
+        *out = NULL;
+        return 0;
+    }
     dir = cmd_data_dir();
     for (int with_ext = 0; with_ext < 2; with_ext++)
         for (int z = 0; z < 2; z++) {
@@ -191,12 +252,33 @@ char *cmd_resolve_data(const char *arg, const char *folder, const char *ext)
                     gz[z]);
             if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
                 xfree(dir);
-                return p;
+                *out = p;
+                return 0;
             }
             xfree(p);
         }
+    p = join(dir, folder);
+    names = bundled_names(p, ext);
+    rc = bfs_fail(e, BFS_ENOTFOUND,
+                  "%s %s: no such file, nor a bundled %s of that name "
+                  "(bundled %ss: %s)",
+                  option, arg, kind, kind, names);
+    xfree(names);
+    xfree(p);
     xfree(dir);
-    return NULL;
+    return rc;
+}
+
+int cmd_bundled_trace(const char *option, const char *arg, char **out,
+                      struct bfs_error *e)
+{
+    return bundled(option, arg, "traces", ".trace", "trace", out, e);
+}
+
+int cmd_bundled_jobs(const char *option, const char *arg, char **out,
+                     struct bfs_error *e)
+{
+    return bundled(option, arg, "datasets", ".jobs", "job set", out, e);
 }
 
 /* `bfsim --measures`: the measures table (engine/measures.c), one CSV row

@@ -550,7 +550,7 @@ const struct options_entry options_table[] = {
     {"model", 0, "NAME", POL, 0, p_model, d_model,
      "MILP formulation: count or node"},
     {"time-limit", 0, "SECONDS", POL, 0, p_time_limit, d_time_limit,
-     "wall-clock limit per solve"},
+     "wall-clock limit per solve (milp and dp)"},
     {"gap", 0, "G", POL, 0, p_gap, d_gap, "relative MIP gap"},
     {"apply-feasible", 0, NULL, POL, 0, p_apply_feasible, NULL,
      "apply answers found at the time limit (default mode; the compatible "
@@ -602,16 +602,28 @@ const char *options_group_name(enum options_group g)
     return (unsigned)g < OPTIONS_N_GROUPS ? names[g] : "?";
 }
 
-/* The options that configure one allocator only, and which.
- * --apply-feasible is not one: it is a policy for time-limited answers,
- * which the exact dp and even never give, so it changes nothing there
- * rather than being ignored (and a sweep may cross it with them). */
+/* The options that configure some allocators only, and which (a list
+ * the message quotes: "milp or dp").  --apply-feasible is not one: it is
+ * a policy for time-limited answers, which even never gives, so it
+ * changes nothing there rather than being ignored (and a sweep may cross
+ * it with every allocator). */
 static const struct {
-    const char *option, *allocator;
+    const char *option, *allocators;
 } only_for[] = {{"solver", "milp"},
                 {"model", "milp"},
-                {"time-limit", "milp"},
+                {"time-limit", "milp or dp"},
                 {"gap", "milp"}};
+
+/* Whether name is one of the words of list ("milp or dp"). */
+static int among(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
 
 int options_check(const struct replay_args *a, const unsigned char *given,
                   struct bfs_error *e)
@@ -638,14 +650,15 @@ int options_check(const struct replay_args *a, const unsigned char *given,
             continue;
         for (size_t k = 0; k < sizeof only_for / sizeof *only_for; k++)
             if (strcmp(options_table[i].name, only_for[k].option) == 0 &&
-                strcmp(alloc, only_for[k].allocator) != 0)
+                !among(only_for[k].allocators, alloc))
                 return bfs_fail(e, BFS_EUSAGE,
                                 "--%s is an option of --allocator %s; "
                                 "--allocator %s would ignore it",
-                                only_for[k].option, only_for[k].allocator,
+                                only_for[k].option, only_for[k].allocators,
                                 alloc);
     }
-    return 0;
+    /* unknown names now, before any input is read */
+    return alloc_check_names(&a->replay.alloc, e);
 }
 
 const struct options_entry *options_find(const char *name)

@@ -72,10 +72,12 @@ const char *options_group_name(enum options_group g);
 void options_default(struct replay_args *a);
 
 /* Checks the options given (given[i] nonzero for options_table[i]) against
- * each other once all are read: an option that configures one allocator
- * only (--solver, --model, --time-limit, --gap: the MILP) given with
- * another, which would silently ignore it.  Returns 0,
- * or BFS_EUSAGE with the problem in e. */
+ * each other once all are read: an option that configures some
+ * allocators only (--solver, --model, --gap: the MILP; --time-limit: the
+ * MILP and dp) given with another, which would silently ignore it; then
+ * the allocator's and solver's names (alloc_check_names).  Returns 0, or
+ * BFS_EUSAGE (BFS_EUNSUP for a solver not compiled in) with the problem
+ * in e. */
 int options_check(const struct replay_args *a, const unsigned char *given,
                   struct bfs_error *e);
 

@@ -54,6 +54,14 @@ int import_bftrainer(const char *src, const char *out_path,
                      const char *const *comments, struct import_stats *st,
                      struct bfs_error *e);
 
+/* The three files import_bftrainer reads for src (each malloc'd): in
+ * src's directory (src itself when it is one), nodes.csv and rows.csv,
+ * each NAME.gz instead when only that exists; the transitions file src,
+ * or, for a directory, its transitions.csv[.gz] likewise.  For checking
+ * an output against them before the import (base/paths.h). */
+void import_bftrainer_inputs(const char *src, char **nodes, char **rows,
+                             char **transitions);
+
 /* ==== end of BFTrainer block =========================================== */
 
 /* ==== Job logs: SWF and Slurm (formats/import_swf.c, import_slurm.c) ==== */

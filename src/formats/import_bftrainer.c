@@ -288,6 +288,29 @@ static int find_disorder(struct bfs_lines *in, const struct csv_cols *c,
     return rc;
 }
 
+void import_bftrainer_inputs(const char *src, char **nodes, char **rows,
+                             char **transitions)
+{
+    struct stat sb;
+    char *dir;
+
+    if (stat(src, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        dir = xstrdup(src);
+        *transitions = find_input(dir, "transitions.csv");
+    } else {
+        const char *slash = strrchr(src, '/');
+        dir = slash ? xstrdup(src) : xstrdup(".");
+        if (slash)
+            dir[slash - src] = '\0';
+        if (slash == src)
+            strcpy(dir, "/");
+        *transitions = xstrdup(src);
+    }
+    *nodes = find_input(dir, "nodes.csv");
+    *rows = find_input(dir, "rows.csv");
+    xfree(dir);
+}
+
 int import_bftrainer(const char *src, const char *out_path,
                      const char *const *comments, struct import_stats *st,
                      struct bfs_error *e)
@@ -302,7 +325,7 @@ int import_bftrainer(const char *src, const char *out_path,
     struct bfs_lines *rows = NULL, *trs = NULL;
     struct trace_writer *w = NULL;
     struct transition t = {0};
-    char *dir = NULL, *p_nodes = NULL, *p_rows = NULL, *p_trs = NULL;
+    char *p_nodes = NULL, *p_rows = NULL, *p_trs = NULL;
     char **names = NULL;
     uint8_t *idle = NULL;
     uint32_t *stamp = NULL, *join = NULL, *leave = NULL;
@@ -315,20 +338,7 @@ int import_bftrainer(const char *src, const char *out_path,
     if (stat(src, &sb) != 0)
         return bfs_fail_at(e, BFS_EIO, src, 0, "cannot open: %s",
                            strerror(errno));
-    if (S_ISDIR(sb.st_mode)) {
-        dir = xstrdup(src);
-        p_trs = find_input(dir, "transitions.csv");
-    } else {
-        const char *slash = strrchr(src, '/');
-        dir = slash ? xstrdup(src) : xstrdup(".");
-        if (slash)
-            dir[slash - src] = '\0';
-        if (slash == src)
-            strcpy(dir, "/");
-        p_trs = xstrdup(src);
-    }
-    p_nodes = find_input(dir, "nodes.csv");
-    p_rows = find_input(dir, "rows.csv");
+    import_bftrainer_inputs(src, &p_nodes, &p_rows, &p_trs);
 
     rc = read_nodes(p_nodes, &names, &n, e);
     if (rc)
@@ -505,6 +515,5 @@ out:
     xfree(p_trs);
     xfree(p_rows);
     xfree(p_nodes);
-    xfree(dir);
     return rc;
 }
