@@ -85,43 +85,51 @@ static struct bench_cell cell(double med, double lo, double hi, double nodes)
     return x;
 }
 
-/* Verdicts on injected timings, against a reference of median 1 s. */
+/* Verdicts on injected timings, against a reference of median 1 s whose
+ * runs lie within 0.1%. */
 START_TEST(test_verdict)
 {
-    struct bench_cell ref = cell(1.0, 0.98, 1.02, 10);
+    struct bench_cell ref = cell(1.0, 0.999, 1.001, 10);
     struct bench_cell x;
 
-    /* 11% slower, spreads apart: a loss; 11% faster (1/1.11): a win */
-    x = cell(1.11, 1.10, 1.12, 10);
+    /* 11% slower, runs as tight: a loss (1.001 x 1.1 = 1.1011 < 1.109);
+     * and the reference's win against it */
+    x = cell(1.11, 1.109, 1.111, 10);
     ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_LOSS);
     ck_assert_int_eq(bench_verdict(&ref, &x, 0.1), BENCH_WIN);
-    x = cell(1 / 1.11, 0.89, 0.91, 10);
+    /* 11% faster (1/1.11): 0.9013 x 1.1 = 0.9914 < 0.999, a win */
+    x = cell(1 / 1.11, 0.9005, 0.9013, 10);
     ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_WIN);
-    /* 9% apart, spreads apart: a tie */
-    x = cell(1.09, 1.08, 1.10, 10);
+    /* 9% slower, as tight: a tie (1.1011 > 1.089) */
+    x = cell(1.09, 1.089, 1.091, 10);
     ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_TIE);
     ck_assert_int_eq(bench_verdict(&ref, &x, 0.1), BENCH_TIE);
-    /* 50% slower in the median, but one run as fast as the reference's
-     * slowest: the spreads overlap, a tie */
-    x = cell(1.5, 1.02, 1.6, 10);
+    /* medians 11% apart and spreads apart, but by less than 10%: one run
+     * at 1.05 (as noise makes it), a tie */
+    x = cell(1.11, 1.05, 1.12, 10);
     ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_TIE);
-    x.t_min = 1.021;
+    /* 50% slower in the median, one run as fast as the reference's
+     * slowest: the spreads overlap, a tie; its fastest at 1.102 instead:
+     * a loss */
+    x = cell(1.5, 1.0, 1.6, 10);
+    ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_TIE);
+    x.t_min = 1.102;
     ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_LOSS);
     /* equal times, different node counts in every run: nodes decide */
-    x = cell(1.0, 0.98, 1.02, 20);
+    x = cell(1.0, 0.999, 1.001, 20);
     ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_LOSS);
     ck_assert_int_eq(bench_verdict(&ref, &x, 0.1), BENCH_WIN);
     /* ... unless they vary over repeats, or a run was not proven */
     x.n_same = 0;
     ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_TIE);
-    x = cell(1.0, 0.98, 1.02, 20);
+    x = cell(1.0, 0.999, 1.001, 20);
     x.proven = 2;
     ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_TIE);
     /* node counts 10% apart (11 vs 10): within the threshold of 10% */
-    x = cell(1.0, 0.98, 1.02, 11);
+    x = cell(1.0, 0.999, 1.001, 11);
     ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_TIE);
     /* node ranges over seeds that overlap: a tie */
-    x = cell(1.0, 0.98, 1.02, 20);
+    x = cell(1.0, 0.999, 1.001, 20);
     x.n_min = 8;
     ck_assert_int_eq(bench_verdict(&x, &ref, 0.1), BENCH_TIE);
     /* zero times tie; a zero against a clear time wins */

@@ -439,27 +439,33 @@ void bench_cell(const struct bench *b, size_t i, size_t c,
     xfree(t);
 }
 
-/* Whether x is smaller than y beyond the threshold and the spreads. */
-static int below(double x_med, double x_max, double y_med, double y_min,
-                 double thr)
+/* Whether every run of x is below every run of y by more than the
+ * threshold: x's largest value (1 + thr) < y's smallest.  Then the
+ * medians differ by more than thr too, and the spreads do not overlap.
+ * Asking only for both of those (the medians apart by thr, the spreads
+ * apart at all) let noise decide: with 3 runs a side, two
+ * interchangeable samples fail to overlap one time in ten, and the
+ * millisecond solves' noise is often above 10%; a configuration against
+ * itself then "won" 2 and 3 of the corpus's 73 instances under load. */
+static int below(double x_max, double y_min, double thr)
 {
-    return x_med * (1 + thr) < y_med && x_max < y_min;
+    return x_max * (1 + thr) < y_min;
 }
 
 int bench_verdict(const struct bench_cell *x, const struct bench_cell *ref,
                   double thr)
 {
-    if (below(x->t_med, x->t_max, ref->t_med, ref->t_min, thr))
+    if (below(x->t_max, ref->t_min, thr))
         return BENCH_WIN;
-    if (below(ref->t_med, ref->t_max, x->t_med, x->t_min, thr))
+    if (below(ref->t_max, x->t_min, thr))
         return BENCH_LOSS;
     /* times tie: deterministic node counts decide */
     if (x->proven != x->runs || ref->proven != ref->runs || !x->n_same ||
         !ref->n_same)
         return BENCH_TIE;
-    if (below(x->n_med, x->n_max, ref->n_med, ref->n_min, thr))
+    if (below(x->n_max, ref->n_min, thr))
         return BENCH_WIN;
-    if (below(ref->n_med, ref->n_max, x->n_med, x->n_min, thr))
+    if (below(ref->n_max, x->n_min, thr))
         return BENCH_LOSS;
     return BENCH_TIE;
 }

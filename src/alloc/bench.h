@@ -178,13 +178,13 @@ double bench_median(double *v, size_t n);
 void bench_cell(const struct bench *b, size_t i, size_t c,
                 const struct bench_params *q, struct bench_cell *out);
 
-/* The verdict on x against the reference ref: a win (BENCH_WIN) when x's
- * median time is below ref's by more than the threshold (x.t_med (1 +
- * thr) < ref.t_med) and its spread lies wholly below ref's (x.t_max <
- * ref.t_min), a loss the other way round; when the times tie, and both
- * were proven in every run with nodes known and the same over each
- * seed's repeats, the nodes decide alike (medians apart by more than thr
- * of the larger, ranges apart); else a tie. */
+/* The verdict on x against the reference ref: a win (BENCH_WIN) when
+ * every run of x is faster than every run of ref by more than the
+ * threshold (x.t_max (1 + thr) < ref.t_min: the medians differ by more
+ * than thr and the spreads do not overlap, with a margin of thr), a loss
+ * the other way round; when the times tie, and both were proven in every
+ * run with nodes known and the same over each seed's repeats, the nodes
+ * decide alike (x.n_max (1 + thr) < ref.n_min); else a tie. */
 int bench_verdict(const struct bench_cell *x, const struct bench_cell *ref,
                   double thr);
 
