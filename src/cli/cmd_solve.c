@@ -102,9 +102,11 @@ static void usage(FILE *f)
                "same over the\n"
                "affected instances, and wins, ties and losses against the "
                "first configuration:\n"
-               "a win or loss needs medians apart by more than --threshold "
-               "and spreads that do\n"
-               "not overlap; times that tie are decided by node counts that "
+               "a win or loss needs every run of one faster than every run "
+               "of the other by\n"
+               "more than --threshold (so the medians differ by more, and "
+               "the spreads do not\n"
+               "overlap); times that tie are decided by node counts that "
                "differ the same way\n"
                "in every run.  Two exact configurations (not even) proven "
                "optimal with\n"
@@ -127,7 +129,7 @@ static void usage(FILE *f)
                "                    own seed, no permutation)\n"
                "  --order-seed S    seed of the shuffled order of the runs "
                "(default: 1)\n"
-               "  --threshold F     relative difference of medians a "
+               "  --threshold F     relative margin between the runs a "
                "verdict needs (default: 0.1)\n"
                "  --shift S         shift of the time's geometric mean, "
                "seconds (default: 0.01)\n"
@@ -694,7 +696,7 @@ static void print_head(const struct bench *b, const struct alloc_opts *o,
            "%g\n",
            o->threads, o->time_limit, o->gap_rel);
     printf("statistics: time shift %g s, node shift %g, a verdict needs "
-           "%g%% and no overlap, affected from %g s\n",
+           "a %g%% margin between the runs, affected from %g s\n",
            ca->q.shift_s, ca->q.shift_nodes, 100 * ca->q.threshold,
            ca->q.affected_s);
     printf("load average: %.2f at the start, %.2f at the end\n", ca->load0,
