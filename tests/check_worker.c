@@ -34,6 +34,7 @@ struct rec {
     long pid;
     double start, end, beat; /* end < 0: no end line */
     char status[32];
+    int reconciled; /* the end line says "reconciled" */
 };
 
 /* Reads dir/claim.gen; returns 0 when it does not exist. */
@@ -56,7 +57,8 @@ static int claim_file_read(const char *dir, int gen, struct rec *r)
     ck_assert_ptr_nonnull(f);
     while (fgets(line, sizeof line, f)) {
         double t, s;
-        char w[32];
+        char w[32], note[32];
+        int n;
         lines++;
         if (lines == 1)
             ck_assert_str_eq(line, "bfsim-claim 1\n");
@@ -64,10 +66,12 @@ static int claim_file_read(const char *dir, int gen, struct rec *r)
             r->pid = atol(line + 4);
         else if (strncmp(line, "start ", 6) == 0)
             r->start = atof(line + 6);
-        else if (sscanf(line, "end %lf %31s %lf", &t, w, &s) == 3) {
+        else if ((n = sscanf(line, "end %lf %31s %lf %31s", &t, w, &s, note)) >=
+                 3) {
             ck_assert_msg(r->end < 0, "%s: two end lines", p);
             r->end = t;
             snprintf(r->status, sizeof r->status, "%s", w);
+            r->reconciled = n == 4 && strcmp(note, "reconciled") == 0;
         } else
             ck_assert_msg(strncmp(line, "host ", 5) == 0, "%s: line '%s'", p,
                           line);
@@ -83,7 +87,7 @@ static void set_mtime(const char *path, double ago)
     double t = claim_now() - ago;
 
     ts[0].tv_sec = ts[1].tv_sec = (time_t)t;
-    ts[0].tv_nsec = ts[1].tv_nsec = 0;
+    ts[0].tv_nsec = ts[1].tv_nsec = (long)((t - (double)(time_t)t) * 1e9);
     ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
 }
 
@@ -206,6 +210,53 @@ START_TEST(test_takeover_race)
         /* the old owner's next heartbeat: lost */
         ck_assert_int_eq(claim_beat(d, 0, &e), 1);
     }
+}
+END_TEST
+
+/* Who may still hold a claim (claim_holder_live): on this host, a live
+ * process (this one) and not a process that has ended; on another host,
+ * whoever beat within the lease; never an ended claim.  A claim.N+1
+ * supersedes claim.N; a reconciled claim reads as done. */
+START_TEST(test_claim_holder)
+{
+    const char *d = tu_dir("holder");
+    struct bfs_error e;
+    struct claim_info c;
+    char host[256];
+    pid_t gone = fork();
+    struct rec r;
+
+    ck_assert_int_ge(gone, 0);
+    if (gone == 0)
+        _exit(0);
+    ck_assert_int_eq(waitpid(gone, NULL, 0), gone);
+    claim_host(host, sizeof host);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(claim_take(d, 0, host, (long)getpid(), claim_now(), &e),
+                     0);
+    set_mtime(tu_path_in(d, "claim.0"), 100); /* stale, yet alive here */
+    ck_assert_int_eq(claim_read_one(d, 0, &c, &e), 0);
+    ck_assert_int_eq(c.gen, 0);
+    ck_assert(claim_holder_live(&c, 10, claim_now()));
+    c.pid = gone;
+    ck_assert(!claim_holder_live(&c, 10, claim_now()));
+    snprintf(c.host, sizeof c.host, "not-%.200s", host);
+    ck_assert(!claim_holder_live(&c, 10, claim_now())); /* 100 s silent */
+    ck_assert(claim_holder_live(&c, 200, claim_now()));
+    ck_assert_int_eq(claim_superseded(d, 0), 0);
+    ck_assert_int_eq(claim_read_one(d, 1, &c, &e), 0);
+    ck_assert_int_eq(c.gen, -1);
+    ck_assert_int_eq(claim_take(d, 1, "other", 7, claim_now(), &e), 0);
+    ck_assert_int_eq(claim_superseded(d, 0), 1);
+    ck_assert_int_eq(claim_reconciled(d, 1, 2.5, &e), 0);
+    ck_assert_int_eq(claim_file_read(d, 1, &r), 1);
+    ck_assert_str_eq(r.status, "done");
+    ck_assert(r.reconciled);
+    ck_assert_int_eq(claim_read(d, &c, &e), 0);
+    ck_assert_int_eq(c.gen, 1);
+    ck_assert_int_eq(c.end, CLAIM_DONE);
+    ck_assert(c.reconciled && c.seconds == 2.5);
+    ck_assert(!claim_holder_live(&c, 200, claim_now())); /* ended */
 }
 END_TEST
 
@@ -594,6 +645,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_claim_exclusive);
     tcase_add_test(tc, test_takeover_race);
+    tcase_add_test(tc, test_claim_holder);
     tcase_add_test(tc, test_retries_state);
     tcase_add_test(tc, test_order);
     suite_add_tcase(s, tc);
