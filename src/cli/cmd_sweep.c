@@ -4,7 +4,8 @@
  *
  * Exit status: 0 when every run this invocation started succeeded (and
  * the table was written), 1 when a run failed or the configuration or an
- * output is bad, 2 for a usage error, 130 when interrupted by SIGINT or
+ * output is bad, 2 for a usage error (an output folder that holds another
+ * configuration's sweep among them), 130 when interrupted by SIGINT or
  * SIGTERM (the table of what is complete is still written).  A worker
  * (--worker) exits 0 when the sweep is done with every run complete, 1
  * when runs were given up after --retries, 130 when stopped (its runs
@@ -102,6 +103,12 @@ static void usage(FILE *f)
           "                     (complete or pending) and options\n"
           "  -q, --quiet        print only failures\n"
           "  -h, --help         show this help\n"
+          "\n"
+          "DIR/sweep.txt records which configuration DIR holds: one that "
+          "would\n"
+          "leave runs of it out of the table is refused (status 2); the "
+          "same\n"
+          "configuration resumes, and one that adds values extends it.\n"
           "\n"
           "SIGINT or SIGTERM stops the sweep: the running replays get SIGINT "
           "and\n"
@@ -554,10 +561,15 @@ int cmd_sweep(int argc, char **argv)
     outdir = out_arg ? xstrdup(out_arg) : default_outdir(config);
 
     if (list) {
-        list_runs(&s, outdir, shard_i, shard_n);
+        if ((rc = sweep_bind(&s, outdir, 0, &e)) != 0)
+            status = cmd_report(&e, rc);
+        else
+            list_runs(&s, outdir, shard_i, shard_n);
         goto done;
     }
-    if ((rc = sweep_prepare(outdir, &abs_out, &e)) != 0) {
+    /* the folder is this sweep's (or becomes it), not another's */
+    if ((rc = sweep_prepare(outdir, &abs_out, &e)) != 0 ||
+        (rc = sweep_bind(&s, outdir, !show_status, &e)) != 0) {
         status = cmd_report(&e, rc);
         goto done;
     }

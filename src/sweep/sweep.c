@@ -58,6 +58,12 @@
  * only the runs still held), and the end test: nothing running here,
  * nothing claimable, nothing held by a live worker.
  *
+ * OUT/sweep.txt binds the folder to one sweep: the configuration's path
+ * and its set of run ids with their digest.  A configuration whose runs
+ * do not include all of the recorded ones would replace the folder's
+ * table with one that lacks them, and is refused; one that includes them
+ * (extended with values) takes the record over.
+ *
  * The results table is rebuilt from the run directories each time and
  * written atomically (temporary file, then rename), so concurrent shards
  * can each write it: the last writer's table is complete as of its
@@ -798,6 +804,192 @@ int sweep_prepare(const char *outdir, char **abs, struct bfs_error *e)
     xfree(runs);
     if (rc == 0 && !(*abs = realpath(outdir, NULL)))
         rc = bfs_fail_at(e, BFS_EIO, outdir, 0, "%s", strerror(errno));
+    return rc;
+}
+
+/* ---- the folder's record ------------------------------------------------- */
+
+/* The ids of s's runs, sorted (malloc'd, n_runs of them). */
+static uint64_t *sorted_ids(const struct sweep *s)
+{
+    uint64_t *ids = xcalloc(s->n_runs + 1, sizeof *ids);
+
+    for (size_t r = 0; r < s->n_runs; r++)
+        ids[r] = s->runs[r].id;
+    qsort(ids, s->n_runs, sizeof *ids, cmp_u64);
+    return ids;
+}
+
+/* The record of s (sweep_bind) as text (malloc'd), ids its sorted ids;
+ * *digest gets its digest. */
+static char *record_text(const struct sweep *s, const uint64_t *ids,
+                         uint64_t *digest)
+{
+    struct buf b = {0}, list = {0};
+    char line[64], *abs = realpath(s->path, NULL);
+
+    for (size_t r = 0; r < s->n_runs; r++) {
+        snprintf(line, sizeof line, "%016llx\n", (unsigned long long)ids[r]);
+        buf_str(&list, line);
+    }
+    buf_take(&list);
+    *digest = fnv1a(list.p, list.n);
+    buf_str(&b, "bfsim-sweep 1\nconfig ");
+    for (const char *c = abs ? abs : s->path; *c; c++)
+        buf_add(&b, *c == '\n' ? "?" : c, 1); /* one line */
+    snprintf(line, sizeof line, "\ndigest %016llx\nruns %zu\n",
+             (unsigned long long)*digest, s->n_runs);
+    buf_str(&b, line);
+    buf_add(&b, list.p, list.n);
+    xfree(list.p);
+    free(abs);
+    return buf_take(&b);
+}
+
+/* Reads text, 16 lower-case hex digits and nothing else, into *id.
+ * Returns 0 or -1. */
+static int parse_id(const char *text, uint64_t *id)
+{
+    if (strspn(text, "0123456789abcdef") != 16 || text[16])
+        return -1;
+    *id = (uint64_t)strtoull(text, NULL, 16);
+    return 0;
+}
+
+/* A record read back: its configuration and its ids (sorted). */
+struct record {
+    char *config;          /* owned */
+    uint64_t digest, *ids; /* ids owned */
+    size_t n;
+};
+
+/* Reads the record at path into *rec.  Returns 0, or BFS_EIO / BFS_EPARSE
+ * naming path and line (in e). */
+static int record_read(const char *path, struct record *rec,
+                       struct bfs_error *e)
+{
+    static const char *const want[] = {"bfsim-sweep 1", "config PATH",
+                                       "digest HEX (16 hex digits)", "runs N",
+                                       "a run id (16 hex digits)"};
+    char *text = read_file(path, e), *line, *next;
+    size_t ln = 0, n = 0;
+    int rc = 0;
+
+    memset(rec, 0, sizeof *rec);
+    if (!text)
+        return e ? e->code : BFS_EIO;
+    for (line = text; rc == 0 && *line; line = next) {
+        int64_t v;
+        int ok;
+
+        if (!(next = strchr(line, '\n'))) {
+            rc = bfs_fail_at(e, BFS_EPARSE, path, ln + 1,
+                             "the last line is cut short");
+            break;
+        }
+        *next++ = '\0';
+        switch (++ln < 5 ? ln : 5) {
+        case 1:
+            ok = strcmp(line, "bfsim-sweep 1") == 0;
+            break;
+        case 2:
+            if ((ok = strncmp(line, "config ", 7) == 0))
+                rec->config = xstrdup(line + 7);
+            break;
+        case 3:
+            ok = strncmp(line, "digest ", 7) == 0 &&
+                 parse_id(line + 7, &rec->digest) == 0;
+            break;
+        case 4:
+            ok = strncmp(line, "runs ", 5) == 0 &&
+                 bfs_parse_i64(line + 5, &v) == 0 && v >= 0 &&
+                 v <= SWEEP_MAX_RUNS;
+            if (ok) {
+                rec->n = (size_t)v;
+                rec->ids = xcalloc(rec->n + 1, sizeof *rec->ids);
+            }
+            break;
+        default:
+            ok = n < rec->n && parse_id(line, &rec->ids[n]) == 0;
+            n += (size_t)ok;
+            break;
+        }
+        if (!ok)
+            rc = bfs_fail_at(e, BFS_EPARSE, path, ln, "expected %s",
+                             want[(ln < 5 ? ln : 5) - 1]);
+    }
+    if (rc == 0 && (ln < 4 || n != rec->n))
+        rc = bfs_fail_at(e, BFS_EPARSE, path, ln,
+                         "%zu run ids where \"runs\" says %zu", n, rec->n);
+    if (rc == 0)
+        qsort(rec->ids, rec->n, sizeof *rec->ids, cmp_u64);
+    xfree(text);
+    if (rc) {
+        xfree(rec->config);
+        xfree(rec->ids);
+        memset(rec, 0, sizeof *rec);
+    }
+    return rc;
+}
+
+/* How many of the sorted have[0..nh-1] are not in the sorted of[]. */
+static size_t missing(const uint64_t *have, size_t nh, const uint64_t *of,
+                      size_t no)
+{
+    size_t j = 0, miss = 0;
+
+    for (size_t i = 0; i < nh; i++) {
+        while (j < no && of[j] < have[i])
+            j++;
+        miss += j == no || of[j] != have[i];
+    }
+    return miss;
+}
+
+int sweep_bind(const struct sweep *s, const char *outdir, int update,
+               struct bfs_error *e)
+{
+    uint64_t *ids = sorted_ids(s), digest;
+    char *text = record_text(s, ids, &digest);
+    char *path = xmalloc(strlen(outdir) + 16);
+    struct record rec;
+    struct stat st;
+    int rc;
+
+    sprintf(path, "%s/sweep.txt", outdir);
+    memset(&rec, 0, sizeof rec);
+    if (update)
+        rc = claim_create(path, text, e); /* 0: the folder's first sweep */
+    else
+        rc = stat(path, &st) == 0;
+    if (rc == 1 && (rc = record_read(path, &rec, e)) == 0 &&
+        digest != rec.digest) {
+        size_t miss = missing(rec.ids, rec.n, ids, s->n_runs);
+        if (miss) {
+            rc = bfs_fail(e, BFS_EUSAGE,
+                          "%s: this folder holds the sweep of %s (%zu runs); "
+                          "%s would leave %zu of them out of its table: use "
+                          "another --out (or remove %s to let it replace "
+                          "that sweep)",
+                          outdir, rec.config, rec.n, s->path, miss, path);
+        } else if (update) {
+            /* the configuration was extended: the record follows */
+            struct bfs_out out;
+            if ((rc = bfs_out_open_mode(&out, path, BFS_OUT_FILE, e)) == 0) {
+                if (fputs(text, out.fp) == EOF) {
+                    bfs_out_abort(&out);
+                    rc = bfs_fail_at(e, BFS_EIO, path, 0, "write error");
+                } else {
+                    rc = bfs_out_commit(&out, e);
+                }
+            }
+        }
+    }
+    xfree(rec.config);
+    xfree(rec.ids);
+    xfree(path);
+    xfree(text);
+    xfree(ids);
     return rc;
 }
 

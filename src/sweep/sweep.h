@@ -16,7 +16,9 @@
  * (sweep_work) share one sweep by claiming runs one by one through
  * OUT/runs/ID/claim.N (sweep/claim.h).  The
  * results table (OUT/results.csv and OUT/results.h5) gathers every
- * complete run's options and summary measures.
+ * complete run's options and summary measures.  OUT/sweep.txt records
+ * which sweep the folder holds (sweep_bind), so that another
+ * configuration's table does not silently replace it.
  */
 #ifndef BFS_SWEEP_H
 #define BFS_SWEEP_H
@@ -108,6 +110,20 @@ char *sweep_run_dir(const struct sweep *s, size_t r, const char *outdir);
 /* Creates OUT/runs (and OUT) if needed and returns OUT's absolute path
  * in *abs (malloc'd).  Returns 0 or BFS_EIO (reported in e). */
 int sweep_prepare(const char *outdir, char **abs, struct bfs_error *e);
+
+/* Binds OUT to this sweep through OUT/sweep.txt, its record: "bfsim-sweep
+ * 1", "config PATH" (the configuration's absolute path), "digest HEX"
+ * (FNV-1a 64 of the runs' ids sorted, one per line: the configuration's
+ * canonical text as far as the folder goes), "runs N", then the N ids.
+ * Without a record, update creates one, exclusively (claim_create), and
+ * a check passes.  With one, the same digest passes; a record whose runs
+ * are all runs of s passes too (a configuration extended with values),
+ * and update then replaces it (atomically) by s's.  Any other record
+ * belongs to another sweep, whose table s's would replace: BFS_EUSAGE
+ * naming OUT and both configurations.  Returns 0, that, or BFS_EIO /
+ * BFS_EPARSE (a record that cannot be read), all in e. */
+int sweep_bind(const struct sweep *s, const char *outdir, int update,
+               struct bfs_error *e);
 
 /* 1 when OUT/runs/ID/summary.json exists, is a JSON object and has
  * "partial": false; else 0. */
