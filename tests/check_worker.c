@@ -288,10 +288,33 @@ END_TEST
 
 /* ---- through the program ------------------------------------------------- */
 
+/* How many times needle occurs in text. */
+static int count_of(const char *text, const char *needle)
+{
+    int n = 0;
+
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
 static int run_cmd(const char *cmd)
 {
     int st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* `bfsim sweep CFG --worker --retries 2 --lease 5 --out D/o`, from "/",
+ * its outputs in D/NAME.out and D/NAME.err; returns its exit status. */
+static int retry_worker(const char *cfg, const char *d, const char *name)
+{
+    char cmd[4096];
+
+    snprintf(cmd, sizeof cmd,
+             "cd / && %s sweep %s --worker --retries 2 --lease 5 --out %s/o "
+             ">%s/%s.out 2>%s/%s.err",
+             tu_bfsim(), cfg, d, d, name, d, name);
+    return run_cmd(cmd);
 }
 
 START_TEST(test_retries_worker)
@@ -299,24 +322,19 @@ START_TEST(test_retries_worker)
     const char *d = tu_dir("wretry"), *cfg = tu_path_in(d, "f.json");
     char cmd[4096];
     struct rec r;
-    char *err, *out;
+    char *err, *out, bad[256] = "", want[300];
     int failed_dirs = 0;
 
     tu_tiny_inputs(d);
     tu_write_at(cfg, "{\"trace\": \"tiny.trace\", \"jobs\": \"tiny.jobs\",\n"
                      " \"compat\": \"bftrainer\", \"allocator\": \"even\",\n"
                      " \"tfwd\": [10, -1]}\n");
-    snprintf(cmd, sizeof cmd,
-             "cd / && %s sweep %s --worker --retries 2 --lease 5 --out %s/o "
-             ">%s/w.out 2>%s/w.err",
-             tu_bfsim(), cfg, d, d, d);
-    ck_assert_int_eq(run_cmd(cmd), 1);
+    ck_assert_int_eq(retry_worker(cfg, d, "w"), 1);
     err = tu_slurp(tu_path_in(d, "w.err"));
     /* three attempts of the bad run, each reported with its log */
     ck_assert_ptr_nonnull(strstr(err, "failed"));
     ck_assert_ptr_nonnull(strstr(err, "log.txt"));
     ck_assert_ptr_nonnull(strstr(err, "1 given up"));
-    free(err);
     /* the bad run has claims 0..2, all failed; the good one claim.0 done */
     {
         char id_line[256];
@@ -334,6 +352,7 @@ START_TEST(test_retries_worker)
             ck_assert_int_eq(claim_file_read(rd, 0, &r), 1);
             if (strcmp(r.status, "failed") == 0) {
                 failed_dirs++;
+                snprintf(bad, sizeof bad, "%s", id_line);
                 for (int g = 1; g < 3; g++) {
                     ck_assert_int_eq(claim_file_read(rd, g, &r), 1);
                     ck_assert_str_eq(r.status, "failed");
@@ -347,6 +366,16 @@ START_TEST(test_retries_worker)
         fclose(f);
     }
     ck_assert_int_eq(failed_dirs, 1);
+    /* the worker met the run given up and named it, once */
+    snprintf(want, sizeof want, "run %s given up", bad);
+    ck_assert_int_eq(count_of(err, want), 1);
+    free(err);
+    /* so does a worker started on the finished sweep, which exits 1 */
+    ck_assert_int_eq(retry_worker(cfg, d, "w2"), 1);
+    err = tu_slurp(tu_path_in(d, "w2.err"));
+    ck_assert_ptr_nonnull(err);
+    ck_assert_msg(count_of(err, want) == 1, "second worker: %s", err);
+    free(err);
     /* --status counts them: 1 complete, 1 failed, exit 1 */
     snprintf(cmd, sizeof cmd,
              "cd / && %s sweep %s --status --retries 2 --out %s/o "

@@ -276,6 +276,21 @@ static void on_claimed(void *arg, size_t r, int gen, int takeover)
                 takeover ? ", taken over from a stale claim" : "");
 }
 
+/* A run given up: always said (the worker then exits 1), once per run. */
+static void on_gave_up(void *arg, size_t r, int n_failed)
+{
+    struct progress *pg = arg;
+    char *opts = sweep_describe(pg->s, r), *dir;
+
+    dir = sweep_run_dir(pg->s, r, pg->outdir);
+    fprintf(stderr,
+            "bfsim sweep: warning: run %s given up after %d failed "
+            "attempts: %s; see %s/log.txt\n",
+            pg->s->runs[r].hex, n_failed, opts[0] ? opts : "(no options)", dir);
+    xfree(dir);
+    xfree(opts);
+}
+
 /* --status: what the claims and summaries say, on standard output. */
 static int print_status(const struct sweep *s, const char *outdir, double lease,
                         int retries)
@@ -407,6 +422,7 @@ static int run_worker(const struct sweep *s, const char *config,
     x.stop = &stop_flag;
     x.done = on_done;
     x.claimed = on_claimed;
+    x.gave_up = on_gave_up;
     x.arg = &pg;
     x.lease = lease;
     x.retries = retries;

@@ -1454,8 +1454,9 @@ static enum claim_end attempt_end(const struct slot *sl, int st, int complete,
 }
 
 /* One look at every run in claim order: claims what it can into free
- * slots.  Returns 0 and sets *live to the runs that other workers hold
- * with a fresh heartbeat, or a negative BFS_E* code. */
+ * slots, and names runs given up (once: they are settled).  Returns 0 and sets
+ * *live to the runs that other workers hold with a fresh heartbeat, or a
+ * negative BFS_E* code. */
 static int work_scan(const struct sweep *s, const size_t *order, size_t n,
                      const struct sweep_exec *x, const sigset_t *child_mask,
                      struct slot *slots, int jobs, int *running,
@@ -1497,6 +1498,8 @@ static int work_scan(const struct sweep *s, const size_t *order, size_t n,
         if (st == CLAIM_GAVE_UP) {
             settled[r] = 2;
             res->n_failed++;
+            if (x->gave_up)
+                x->gave_up(x->arg, r, c.n_failed);
         } else if (st == CLAIM_RUNNING) {
             (*live)++;
         } else if (free_slot >= 0 && !(x->stop && *x->stop)) {

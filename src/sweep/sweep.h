@@ -154,6 +154,10 @@ struct sweep_exec {
      * claim.GEN, takeover when it took over a stale claim.  May be
      * NULL. */
     void (*claimed)(void *arg, size_t r, int gen, int takeover);
+    /* Workers only: called once per run when the worker meets run r given
+     * up (n_failed failed attempts, more than retries + 1).  May be
+     * NULL. */
+    void (*gave_up)(void *arg, size_t r, int n_failed);
     void *arg;
     double lease; /* workers: seconds after which a claim is stale */
     int retries;  /* workers: failed attempts retried per run */
