@@ -108,7 +108,10 @@ static void usage(FILE *f)
           "would\n"
           "leave runs of it out of the table is refused (status 2); the "
           "same\n"
-          "configuration resumes, and one that adds values extends it.\n"
+          "configuration resumes, and one that adds values extends it.  A "
+          "worker\n"
+          "finding a complete run whose worker died before ending its claim\n"
+          "reconciles it as done without running it again.\n"
           "\n"
           "SIGINT or SIGTERM stops the sweep: the running replays get SIGINT "
           "and\n"
@@ -276,6 +279,18 @@ static void on_claimed(void *arg, size_t r, int gen, int takeover)
                 takeover ? ", taken over from a stale claim" : "");
 }
 
+static void on_reconciled(void *arg, size_t r, int gen)
+{
+    struct progress *pg = arg;
+
+    if (!pg->quiet)
+        fprintf(stderr,
+                "bfsim sweep: %s reconciled as done (claim.%d, whose "
+                "worker died after its replay had completed the run, "
+                "was left open)\n",
+                pg->s->runs[r].hex, gen);
+}
+
 /* A run given up: always said (the worker then exits 1), once per run. */
 static void on_gave_up(void *arg, size_t r, int n_failed)
 {
@@ -422,6 +437,7 @@ static int run_worker(const struct sweep *s, const char *config,
     x.stop = &stop_flag;
     x.done = on_done;
     x.claimed = on_claimed;
+    x.reconciled = on_reconciled;
     x.gave_up = on_gave_up;
     x.arg = &pg;
     x.lease = lease;

@@ -154,6 +154,11 @@ struct sweep_exec {
      * claim.GEN, takeover when it took over a stale claim.  May be
      * NULL. */
     void (*claimed)(void *arg, size_t r, int gen, int takeover);
+    /* Workers only: called when run r, completed by the attempt of
+     * claim.GEN, whose worker died before ending that claim, was
+     * reconciled as done (claim.GEN+1 ends "done ... reconciled").  May
+     * be NULL. */
+    void (*reconciled)(void *arg, size_t r, int gen);
     /* Workers only: called once per run when the worker meets run r given
      * up (n_failed failed attempts, more than retries + 1).  May be
      * NULL. */
@@ -208,10 +213,20 @@ struct sweep_work_result {
  * claim's mtime is refreshed every x->lease / 3 seconds while the run
  * goes on; a claim open with a heartbeat older than x->lease is taken
  * over by the next claim; a run with more than x->retries failed
- * attempts is given up.  A worker whose claim was taken over kills that
- * replay.  On stop (x->stop), the replays get SIGINT, their claims end
- * "stopped" (pending again), and it returns.  Fills *res; returns 0 or a
- * negative BFS_E* code (in e; started runs are stopped and waited
+ * attempts is given up.  An attempt writes the run's files under names
+ * of its own, NAME.claimN.HOST.PID (and their temporary files
+ * NAME.claimN.HOST.PID.tmp.XXXXXX), and renames them to NAME when its
+ * replay ends, summary.json last, unless its claim was taken over; a
+ * taker removes the files of the attempt it replaces only once that
+ * attempt's worker is not live (claim_holder_live), else that worker
+ * removes them when it finds its claim lost.  A worker whose claim was
+ * taken over kills that replay and ends the claim "lost".  A run complete
+ * (or completed by a dead attempt's own files) whose last claim is open
+ * and stale is reconciled: the next claim ends "done ... reconciled" and
+ * the run is not run again; while that claim is fresh its worker is
+ * waited for.  On stop (x->stop), the replays get SIGINT, their claims
+ * end "stopped" (pending again), and it returns.  Fills *res; returns 0
+ * or a negative BFS_E* code (in e; started runs are stopped and waited
  * for).  Signals as for sweep_exec. */
 int sweep_work(const struct sweep *s, const size_t *order, size_t n,
                const struct sweep_exec *x, struct sweep_work_result *res,
