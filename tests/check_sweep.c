@@ -1307,6 +1307,100 @@ START_TEST(test_table_not_regular)
 }
 END_TEST
 
+/* ---- one folder, one sweep ----------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* What OUT/sweep.txt must hold after a sweep of the given tiny runs (n
+ * of them, tfwd[i] on nodes 1 and 2): its digest is FNV-1a 64 of the
+ * sorted ids, one per line, then the count and the ids. */
+static const char *digest_lines(const char *const *tfwd, size_t n_tfwd)
+{
+    const char *ids[8];
+    char text[512] = "", *p = tu_keep(xmalloc(1024));
+    size_t n = 0;
+
+    for (size_t t = 0; t < n_tfwd; t++)
+        for (int nodes = 1; nodes <= 2; nodes++)
+            ids[n++] = ref_id(tiny_canon(nodes, tfwd[t]));
+    qsort(ids, n, sizeof *ids, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        strcat(text, ids[i]);
+        strcat(text, "\n");
+    }
+    snprintf(p, 1024, "\ndigest %016llx\nruns %zu\n%s",
+             (unsigned long long)ref_fnv(text), n, text);
+    return p;
+}
+
+/* A folder holds one sweep: OUT/sweep.txt records the configuration's
+ * path and its set of runs (a digest and the ids).  A configuration of
+ * other runs on the same folder, whose table would replace this one, is
+ * refused with status 2 naming the folder and both files, in every mode
+ * that reads or writes the folder, and runs nothing; the same
+ * configuration resumes; one that only adds runs extends the record. */
+START_TEST(test_config_digest)
+{
+    const char *dir = tu_dir("digest"), *out = tu_path_in(dir, "o");
+    const char *a = tu_path_in(dir, "a.json"), *b = tu_path_in(dir, "b.json");
+    const char *c = tu_path_in(dir, "c.json");
+    const char *rec_path = tu_path_in(out, "sweep.txt");
+    const char *csv = tu_path_in(out, "results.csv");
+    static const char *const t10[] = {"10"}, *const t1020[] = {"10", "20"};
+    static const char *const modes[] = {"-q", "-q --worker", "--merge",
+                                        "--status"};
+    char args[4096], *rec, *table, *table2, *o, *err;
+
+    tu_tiny_inputs(dir);
+    tu_write_at(a, "{" TINY_KEYS " \"nodes\": [1, 2], \"tfwd\": 10}\n");
+    tu_write_at(b, "{" TINY_KEYS " \"nodes\": [1, 2], \"tfwd\": 20}\n");
+    tu_write_at(c, "{" TINY_KEYS " \"nodes\": [1, 2], \"tfwd\": [10, 20]}\n");
+    snprintf(args, sizeof args, "sweep %s -q --out %s", a, out);
+    run_ok(args, 0);
+    rec = tu_slurp(rec_path);
+    ck_assert_ptr_nonnull(rec);
+    ck_assert_msg(strncmp(rec, "bfsim-sweep 1\nconfig ", 21) == 0, "%s", rec);
+    ck_assert_ptr_nonnull(strstr(rec, "/a.json\ndigest "));
+    ck_assert_msg(strstr(rec, digest_lines(t10, 1)), "%s", rec);
+    free(rec);
+    table = tu_slurp(csv);
+    ck_assert_ptr_nonnull(table);
+
+    for (size_t m = 0; m < sizeof modes / sizeof *modes; m++) {
+        snprintf(args, sizeof args, "sweep %s %s --out %s", b, modes[m], out);
+        ck_assert_msg(run(args, &o, &err) == 2, "%s: %s", modes[m], err);
+        ck_assert_msg(strstr(err, out) && strstr(err, "/a.json") &&
+                          strstr(err, b),
+                      "%s: %s", modes[m], err);
+        free(o);
+        free(err);
+    }
+    /* nothing of b's ran, and the table is a's */
+    snprintf(args, sizeof args, "runs/%s", ref_id(tiny_canon(1, "20")));
+    ck_assert_int_eq(tu_exists(tu_path_in(out, args)), 0);
+    table2 = tu_slurp(csv);
+    ck_assert_str_eq(table2, table);
+    free(table2);
+
+    /* the same configuration resumes; a larger one extends the record,
+     * after which the smaller one would drop runs */
+    snprintf(args, sizeof args, "sweep %s -q --out %s", a, out);
+    run_ok(args, 0);
+    snprintf(args, sizeof args, "sweep %s -q --out %s", c, out);
+    run_ok(args, 0);
+    rec = tu_slurp(rec_path);
+    ck_assert_ptr_nonnull(strstr(rec, "/c.json\ndigest "));
+    ck_assert_msg(strstr(rec, digest_lines(t1020, 2)), "%s", rec);
+    free(rec);
+    snprintf(args, sizeof args, "sweep %s -q --out %s", a, out);
+    run_ok(args, 2);
+    free(table);
+}
+END_TEST
+
 /* ---- the log tail -------------------------------------------------------- */
 
 START_TEST(test_log_tail)
@@ -1352,6 +1446,7 @@ int main(void)
     tcase_add_test(tr, test_failed_run);
     tcase_add_test(tr, test_interrupt);
     tcase_add_test(tr, test_lock);
+    tcase_add_test(tr, test_config_digest);
 #ifdef __linux__
     tcase_add_test(tr, test_sigkill);
 #endif

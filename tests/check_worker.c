@@ -1,10 +1,15 @@
 /* check_worker.c - pull-based sweep workers: the claim primitives
- * (exclusive claim, a takeover race of two takers, retries running out),
- * the claim order's cost model, and four workers on one sweep of 48 runs
- * of very different costs, two of them killed with SIGKILL at seeded
- * random moments and two more started, whose table must equal a single
+ * (exclusive claim, a takeover race of two takers, who may still hold a
+ * claim, retries running out), the claim order's cost model, a run given
+ * up and named, and four workers on one sweep of 48 runs of very
+ * different costs, two of them killed with SIGKILL at seeded random
+ * moments and two more started, whose table must equal a single
  * process's and whose claim records must show every run completed once,
- * after its last claim, and never held by two live workers at once.
+ * by its last claim, and never held by two live workers at once.  Then
+ * chosen moments, with a replay held on a FIFO: a worker stalled
+ * (SIGSTOP) while its replay runs and taken over, a worker killed between
+ * its replay's end and its claim's end, and complete runs left with open
+ * claims.
  *
  * The claim files are read here with a parser written for the test
  * (claim_file_read), not with claim_read.
@@ -34,6 +39,7 @@ struct rec {
     long pid;
     double start, end, beat; /* end < 0: no end line */
     char status[32];
+    int reconciled; /* the end line says "reconciled" */
 };
 
 /* Reads dir/claim.gen; returns 0 when it does not exist. */
@@ -56,7 +62,8 @@ static int claim_file_read(const char *dir, int gen, struct rec *r)
     ck_assert_ptr_nonnull(f);
     while (fgets(line, sizeof line, f)) {
         double t, s;
-        char w[32];
+        char w[32], note[32];
+        int n;
         lines++;
         if (lines == 1)
             ck_assert_str_eq(line, "bfsim-claim 1\n");
@@ -64,10 +71,12 @@ static int claim_file_read(const char *dir, int gen, struct rec *r)
             r->pid = atol(line + 4);
         else if (strncmp(line, "start ", 6) == 0)
             r->start = atof(line + 6);
-        else if (sscanf(line, "end %lf %31s %lf", &t, w, &s) == 3) {
+        else if ((n = sscanf(line, "end %lf %31s %lf %31s", &t, w, &s, note)) >=
+                 3) {
             ck_assert_msg(r->end < 0, "%s: two end lines", p);
             r->end = t;
             snprintf(r->status, sizeof r->status, "%s", w);
+            r->reconciled = n == 4 && strcmp(note, "reconciled") == 0;
         } else
             ck_assert_msg(strncmp(line, "host ", 5) == 0, "%s: line '%s'", p,
                           line);
@@ -83,7 +92,7 @@ static void set_mtime(const char *path, double ago)
     double t = claim_now() - ago;
 
     ts[0].tv_sec = ts[1].tv_sec = (time_t)t;
-    ts[0].tv_nsec = ts[1].tv_nsec = 0;
+    ts[0].tv_nsec = ts[1].tv_nsec = (long)((t - (double)(time_t)t) * 1e9);
     ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
 }
 
@@ -209,6 +218,53 @@ START_TEST(test_takeover_race)
 }
 END_TEST
 
+/* Who may still hold a claim (claim_holder_live): on this host, a live
+ * process (this one) and not a process that has ended; on another host,
+ * whoever beat within the lease; never an ended claim.  A claim.N+1
+ * supersedes claim.N; a reconciled claim reads as done. */
+START_TEST(test_claim_holder)
+{
+    const char *d = tu_dir("holder");
+    struct bfs_error e;
+    struct claim_info c;
+    char host[256];
+    pid_t gone = fork();
+    struct rec r;
+
+    ck_assert_int_ge(gone, 0);
+    if (gone == 0)
+        _exit(0);
+    ck_assert_int_eq(waitpid(gone, NULL, 0), gone);
+    claim_host(host, sizeof host);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(claim_take(d, 0, host, (long)getpid(), claim_now(), &e),
+                     0);
+    set_mtime(tu_path_in(d, "claim.0"), 100); /* stale, yet alive here */
+    ck_assert_int_eq(claim_read_one(d, 0, &c, &e), 0);
+    ck_assert_int_eq(c.gen, 0);
+    ck_assert(claim_holder_live(&c, 10, claim_now()));
+    c.pid = gone;
+    ck_assert(!claim_holder_live(&c, 10, claim_now()));
+    snprintf(c.host, sizeof c.host, "not-%.200s", host);
+    ck_assert(!claim_holder_live(&c, 10, claim_now())); /* 100 s silent */
+    ck_assert(claim_holder_live(&c, 200, claim_now()));
+    ck_assert_int_eq(claim_superseded(d, 0), 0);
+    ck_assert_int_eq(claim_read_one(d, 1, &c, &e), 0);
+    ck_assert_int_eq(c.gen, -1);
+    ck_assert_int_eq(claim_take(d, 1, "other", 7, claim_now(), &e), 0);
+    ck_assert_int_eq(claim_superseded(d, 0), 1);
+    ck_assert_int_eq(claim_reconciled(d, 1, 2.5, &e), 0);
+    ck_assert_int_eq(claim_file_read(d, 1, &r), 1);
+    ck_assert_str_eq(r.status, "done");
+    ck_assert(r.reconciled);
+    ck_assert_int_eq(claim_read(d, &c, &e), 0);
+    ck_assert_int_eq(c.gen, 1);
+    ck_assert_int_eq(c.end, CLAIM_DONE);
+    ck_assert(c.reconciled && c.seconds == 2.5);
+    ck_assert(!claim_holder_live(&c, 200, claim_now())); /* ended */
+}
+END_TEST
+
 /* --retries 1: two failed attempts give the run up; --retries 2 would
  * allow a third. */
 START_TEST(test_retries_state)
@@ -237,10 +293,33 @@ END_TEST
 
 /* ---- through the program ------------------------------------------------- */
 
+/* How many times needle occurs in text. */
+static int count_of(const char *text, const char *needle)
+{
+    int n = 0;
+
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
 static int run_cmd(const char *cmd)
 {
     int st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* `bfsim sweep CFG --worker --retries 2 --lease 5 --out D/o`, from "/",
+ * its outputs in D/NAME.out and D/NAME.err; returns its exit status. */
+static int retry_worker(const char *cfg, const char *d, const char *name)
+{
+    char cmd[4096];
+
+    snprintf(cmd, sizeof cmd,
+             "cd / && %s sweep %s --worker --retries 2 --lease 5 --out %s/o "
+             ">%s/%s.out 2>%s/%s.err",
+             tu_bfsim(), cfg, d, d, name, d, name);
+    return run_cmd(cmd);
 }
 
 START_TEST(test_retries_worker)
@@ -248,24 +327,19 @@ START_TEST(test_retries_worker)
     const char *d = tu_dir("wretry"), *cfg = tu_path_in(d, "f.json");
     char cmd[4096];
     struct rec r;
-    char *err, *out;
+    char *err, *out, bad[256] = "", want[300];
     int failed_dirs = 0;
 
     tu_tiny_inputs(d);
     tu_write_at(cfg, "{\"trace\": \"tiny.trace\", \"jobs\": \"tiny.jobs\",\n"
                      " \"compat\": \"bftrainer\", \"allocator\": \"even\",\n"
                      " \"tfwd\": [10, -1]}\n");
-    snprintf(cmd, sizeof cmd,
-             "cd / && %s sweep %s --worker --retries 2 --lease 5 --out %s/o "
-             ">%s/w.out 2>%s/w.err",
-             tu_bfsim(), cfg, d, d, d);
-    ck_assert_int_eq(run_cmd(cmd), 1);
+    ck_assert_int_eq(retry_worker(cfg, d, "w"), 1);
     err = tu_slurp(tu_path_in(d, "w.err"));
     /* three attempts of the bad run, each reported with its log */
     ck_assert_ptr_nonnull(strstr(err, "failed"));
     ck_assert_ptr_nonnull(strstr(err, "log.txt"));
     ck_assert_ptr_nonnull(strstr(err, "1 given up"));
-    free(err);
     /* the bad run has claims 0..2, all failed; the good one claim.0 done */
     {
         char id_line[256];
@@ -283,6 +357,7 @@ START_TEST(test_retries_worker)
             ck_assert_int_eq(claim_file_read(rd, 0, &r), 1);
             if (strcmp(r.status, "failed") == 0) {
                 failed_dirs++;
+                snprintf(bad, sizeof bad, "%s", id_line);
                 for (int g = 1; g < 3; g++) {
                     ck_assert_int_eq(claim_file_read(rd, g, &r), 1);
                     ck_assert_str_eq(r.status, "failed");
@@ -296,6 +371,16 @@ START_TEST(test_retries_worker)
         fclose(f);
     }
     ck_assert_int_eq(failed_dirs, 1);
+    /* the worker met the run given up and named it, once */
+    snprintf(want, sizeof want, "run %s given up", bad);
+    ck_assert_int_eq(count_of(err, want), 1);
+    free(err);
+    /* so does a worker started on the finished sweep, which exits 1 */
+    ck_assert_int_eq(retry_worker(cfg, d, "w2"), 1);
+    err = tu_slurp(tu_path_in(d, "w2.err"));
+    ck_assert_ptr_nonnull(err);
+    ck_assert_msg(count_of(err, want) == 1, "second worker: %s", err);
+    free(err);
     /* --status counts them: 1 complete, 1 failed, exit 1 */
     snprintf(cmd, sizeof cmd,
              "cd / && %s sweep %s --status --retries 2 --out %s/o "
@@ -399,7 +484,10 @@ static char *csv_without_machine(const char *path)
     return res;
 }
 
-static pid_t start_worker(const char *cfg, const char *out, const char *log)
+/* Starts `bfsim sweep CFG --worker --lease LEASE --out OUT`, its standard
+ * output and error to log; returns its pid. */
+static pid_t start_worker_lease(const char *cfg, const char *out,
+                                const char *log, const char *lease)
 {
     pid_t p = fork();
 
@@ -409,11 +497,25 @@ static pid_t start_worker(const char *cfg, const char *out, const char *log)
         if (fd < 0 || dup2(fd, STDERR_FILENO) < 0 ||
             dup2(fd, STDOUT_FILENO) < 0)
             _exit(126);
-        execl(tu_bfsim(), "bfsim", "sweep", cfg, "--worker", "--lease", "2",
+        execl(tu_bfsim(), "bfsim", "sweep", cfg, "--worker", "--lease", lease,
               "--out", out, (char *)NULL);
         _exit(127);
     }
     return p;
+}
+
+static pid_t start_worker(const char *cfg, const char *out, const char *log)
+{
+    return start_worker_lease(cfg, out, log, "2");
+}
+
+/* Waits for the worker pid and returns its exit status (-1: killed). */
+static int wait_worker(pid_t pid)
+{
+    int st;
+
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /* Whether the worker pid holds an open claim (one without an end line)
@@ -560,28 +662,455 @@ START_TEST(test_kill_workers)
             done += strcmp(cur.status, "done") == 0;
             prev = cur;
         }
-        /* completed exactly once, by its last claim: that claim ended
-         * done, or its worker was killed after the replay had written
-         * its complete summary (between the replay's end and the end
-         * line) and no one claimed the complete run again */
+        /* completed exactly once, by its last claim, which ended done:
+         * a worker killed between its replay's end and its claim's end
+         * left an open claim on a complete run, and the next worker to
+         * meet it reconciled it (claim.N+1, done) rather than leave it
+         * open or run it again */
         ck_assert_msg(gen >= 1, "run %s never claimed", id);
-        if (prev.end < 0) {
-            char *sum = tu_slurp(tu_path_in(rd, "summary.json"));
-            ck_assert(prev.pid == killed[0] || prev.pid == killed[1]);
-            ck_assert_ptr_nonnull(sum);
-            ck_assert_ptr_nonnull(strstr(sum, "\"partial\": false"));
-            free(sum);
-            ck_assert_msg(done == 0, "run %s: done, then claimed again", id);
-        } else {
-            ck_assert_msg(done == 1 && strcmp(prev.status, "done") == 0,
-                          "run %s: %d done attempts, last %s", id, done,
-                          prev.status);
-        }
+        ck_assert_msg(prev.end >= 0,
+                      "run %s: its last claim (claim.%d) was left open", id,
+                      gen - 1);
+        ck_assert_msg(done == 1 && strcmp(prev.status, "done") == 0,
+                      "run %s: %d done attempts, last %s", id, done,
+                      prev.status);
     }
     fclose(f);
     ck_assert_uint_eq(n_runs, 48);
     /* each killed worker was running a run, which another took over */
     ck_assert_uint_ge(takeovers, 1);
+}
+END_TEST
+
+/* ---- one worker stalled or killed at a chosen moment --------------------- */
+
+/* Two runs of the tiny sweep: nodes 1 and 2. */
+#define TINY2                                                                  \
+    "{\"trace\": \"tiny.trace\", \"jobs\": \"tiny.jobs\",\n"                   \
+    " \"compat\": \"bftrainer\", \"allocator\": \"even\",\n"                   \
+    " \"nodes\": [1, 2]}\n"
+
+/* Whether name is a file of one attempt at a run rather than of the run:
+ * a temporary file, or a file named after its claim. */
+static int attempt_file(const char *name)
+{
+    return strstr(name, ".tmp.") || strstr(name, ".claim");
+}
+
+/* Every run under out/runs (n of them) was done exactly once, by its last
+ * claim, is complete, and keeps no file of any attempt. */
+static void check_done_once(const char *out, size_t n)
+{
+    const char *runs = tu_path_in(out, "runs");
+    DIR *d = opendir(runs), *rd;
+    struct dirent *e, *f;
+    size_t seen = 0;
+
+    ck_assert_ptr_nonnull(d);
+    while ((e = readdir(d))) {
+        const char *dir = tu_path_in(runs, e->d_name);
+        struct rec r;
+        char *sum;
+        int gen, done = 0;
+        if (e->d_name[0] == '.')
+            continue;
+        seen++;
+        for (gen = 0; claim_file_read(dir, gen, &r); gen++)
+            done += strcmp(r.status, "done") == 0;
+        ck_assert_msg(gen >= 1 && done == 1 && strcmp(r.status, "done") == 0,
+                      "run %s: %d claims, %d done, the last %s", e->d_name, gen,
+                      done, gen ? r.status : "none");
+        sum = tu_slurp(tu_path_in(dir, "summary.json"));
+        ck_assert_ptr_nonnull(sum);
+        ck_assert_ptr_nonnull(strstr(sum, "\"partial\": false"));
+        free(sum);
+        rd = opendir(dir);
+        ck_assert_ptr_nonnull(rd);
+        while ((f = readdir(rd)))
+            ck_assert_msg(!attempt_file(f->d_name), "run %s: %s left behind",
+                          e->d_name, f->d_name);
+        closedir(rd);
+    }
+    closedir(d);
+    ck_assert_uint_eq(seen, n);
+}
+
+#ifdef __linux__
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+
+    nanosleep(&ts, NULL);
+}
+
+/* The fields of /proc/PID/stat after the command name ("S PPID ..."), or
+ * NULL when there is no such process. */
+static char *proc_stat_tail(pid_t pid, char *buf, size_t size)
+{
+    char path[64], *p;
+    size_t n;
+    FILE *f;
+
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    if (!(f = fopen(path, "r")))
+        return NULL;
+    n = fread(buf, 1, size - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    p = strrchr(buf, ')'); /* the command name may hold anything */
+    return p && p[1] == ' ' ? p + 2 : NULL;
+}
+
+/* The state letter of process pid ('T' stopped, 'Z' ended but not
+ * waited for), or 0 when there is none. */
+static char proc_state(pid_t pid)
+{
+    char buf[1024], *t = proc_stat_tail(pid, buf, sizeof buf);
+
+    return t ? t[0] : 0;
+}
+
+/* A child of process parent (the first one /proc lists), or 0. */
+static pid_t child_of(pid_t parent)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    pid_t found = 0;
+
+    ck_assert_ptr_nonnull(d);
+    while (!found && (e = readdir(d))) {
+        char buf[1024], *t, *end;
+        long pid = strtol(e->d_name, &end, 10), ppid;
+        if (*end || pid <= 0)
+            continue;
+        t = proc_stat_tail((pid_t)pid, buf, sizeof buf);
+        if (t && sscanf(t, "%*c %ld", &ppid) == 1 && ppid == (long)parent)
+            found = (pid_t)pid;
+    }
+    closedir(d);
+    return found;
+}
+
+/* A worker stopped (SIGSTOP) in the middle of a run, as a host that
+ * stalls: its replay has created its HDF5 output's temporary file and
+ * waits to read the trace, a FIFO in the worker's configuration folder
+ * a/ that the test holds open; b/ holds the same configuration with a
+ * regular trace, for the other workers. */
+struct stall {
+    const char *d, *a_cfg, *b_cfg, *out, *fifo;
+    int fifo_fd;  /* the test's end of the FIFO */
+    int guard_fd; /* the stall_guard's pipe */
+    pid_t guard;
+    const char *run; /* the directory of the run it was running */
+    pid_t worker, replay;
+    char own[8][256]; /* its attempt's files at the stop */
+    size_t n_own;
+};
+
+/* Looks for the stalled attempt under w->out/runs: sets w->run and
+ * w->own once a replay's HDF5 temporary file is there. */
+static int stall_find(struct stall *w)
+{
+    const char *runs = tu_path_in(w->out, "runs");
+    DIR *d = opendir(runs), *rd;
+    struct dirent *e, *f;
+
+    if (!d)
+        return 0;
+    while (!w->run && (e = readdir(d))) {
+        const char *dir = tu_path_in(runs, e->d_name);
+        if (e->d_name[0] == '.' || !(rd = opendir(dir)))
+            continue;
+        while ((f = readdir(rd)))
+            if (strncmp(f->d_name, "run.h5.", 7) == 0 &&
+                strstr(f->d_name, ".tmp."))
+                w->run = dir;
+        closedir(rd);
+    }
+    closedir(d);
+    if (!w->run)
+        return 0;
+    w->n_own = 0;
+    rd = opendir(w->run);
+    ck_assert_ptr_nonnull(rd);
+    while ((f = readdir(rd)))
+        if (attempt_file(f->d_name) && w->n_own < 8)
+            snprintf(w->own[w->n_own++], sizeof w->own[0], "%s", f->d_name);
+    closedir(rd);
+    return 1;
+}
+
+/* A process that kills w->worker and its replay (SIGKILL) when the test
+ * ends without stall_done(), a failed assertion among others, so that no
+ * stopped worker or replay waiting on the FIFO is left behind.  It waits
+ * on a pipe whose writing end only the test holds, for the replay's pid
+ * and then 0 (done), in a process group of its own: Check kills the test
+ * process's group (the worker with it) when the test ends. */
+static void stall_guard(struct stall *w)
+{
+    int p[2];
+
+    ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+    w->guard = fork();
+    ck_assert_int_ge(w->guard, 0);
+    if (w->guard == 0) {
+        pid_t msg, replay = 0;
+        setpgid(0, 0);
+        close(p[1]);
+        close(w->fifo_fd);
+        while (read(p[0], &msg, sizeof msg) == (ssize_t)sizeof msg) {
+            if (msg == 0)
+                _exit(0);
+            replay = msg;
+        }
+        kill(w->worker, SIGKILL);
+        if (replay > 0)
+            kill(replay, SIGKILL);
+        _exit(0);
+    }
+    close(p[0]);
+    w->guard_fd = p[1];
+}
+
+/* Tells the guard a pid to kill, or (0) that the test is over. */
+static void stall_tell(struct stall *w, pid_t pid)
+{
+    ck_assert_int_eq(write(w->guard_fd, &pid, sizeof pid), (ssize_t)sizeof pid);
+}
+
+/* The test is over: the guard goes without killing anything. */
+static void stall_done(struct stall *w)
+{
+    stall_tell(w, 0);
+    close(w->guard_fd);
+    ck_assert_int_eq(wait_worker(w->guard), 0);
+}
+
+static void stall_start(const char *name, struct stall *w)
+{
+    char sub[64];
+    const char *a, *b;
+    int tries = 0;
+
+    memset(w, 0, sizeof *w);
+    w->d = tu_dir(name);
+    snprintf(sub, sizeof sub, "%s/a", name);
+    a = tu_dir(sub);
+    snprintf(sub, sizeof sub, "%s/b", name);
+    b = tu_dir(sub);
+    tu_tiny_inputs(a);
+    tu_tiny_inputs(b);
+    w->fifo = tu_path_in(a, "tiny.trace");
+    ck_assert_int_eq(unlink(w->fifo), 0);
+    ck_assert_int_eq(mkfifo(w->fifo, 0666), 0);
+    w->fifo_fd = open(w->fifo, O_RDWR | O_CLOEXEC); /* Linux: no wait */
+    ck_assert_int_ge(w->fifo_fd, 0);
+    w->a_cfg = tu_path_in(a, "c.json");
+    w->b_cfg = tu_path_in(b, "c.json");
+    tu_write_at(w->a_cfg, TINY2);
+    tu_write_at(w->b_cfg, TINY2);
+    w->out = tu_path_in(w->d, "out");
+    w->worker =
+        start_worker_lease(w->a_cfg, w->out, tu_path_in(w->d, "a.log"), "5");
+    stall_guard(w);
+    /* up to a minute: the worker may run under valgrind */
+    while (!stall_find(w) && tries++ < 30000)
+        sleep_ms(2);
+    ck_assert_msg(w->run != NULL, "the worker's replay never started");
+    ck_assert_int_eq(kill(w->worker, SIGSTOP), 0);
+    for (tries = 0; proc_state(w->worker) != 'T' && tries < 30000; tries++)
+        sleep_ms(2);
+    ck_assert_int_eq(proc_state(w->worker), 'T');
+    w->replay = child_of(w->worker);
+    ck_assert_int_gt(w->replay, 0);
+    stall_tell(w, w->replay);
+    ck_assert(stall_find(w));
+}
+
+/* Lets the stalled attempt's replay go on (the trace becomes a regular
+ * file for its next reads, and its read of the FIFO gets the text) and
+ * waits until it has ended, not yet waited for by its stopped worker. */
+static void stall_release(struct stall *w)
+{
+    const char *real = tu_path_in(w->d, "a/real.trace");
+    char *text = tu_slurp(tu_path_in(w->d, "b/tiny.trace"));
+    int tries;
+
+    ck_assert_ptr_nonnull(text);
+    tu_write_at(real, text);
+    ck_assert_int_eq(rename(real, w->fifo), 0);
+    ck_assert_int_eq(write(w->fifo_fd, text, strlen(text)),
+                     (ssize_t)strlen(text));
+    close(w->fifo_fd);
+    free(text);
+    for (tries = 0; proc_state(w->replay) != 'Z' && tries < 30000; tries++)
+        sleep_ms(2);
+    ck_assert_int_eq(proc_state(w->replay), 'Z');
+}
+
+/* A worker stalls (SIGSTOP) with its replay waiting on its input; its
+ * claim's heartbeat stops, and a second worker takes the run over and
+ * runs both runs without touching the stalled attempt's files (its HDF5
+ * temporary file among them).  Then the stalled replay completes, and
+ * its worker, continued (SIGCONT), finds its claim taken over: it ends
+ * the claim "lost", not "done" and not "failed" (no retry used), removes
+ * its own files and exits 0. */
+START_TEST(test_stalled_worker)
+{
+    struct stall w;
+    struct rec r;
+    char *log;
+
+    stall_start("stalled", &w);
+    ck_assert_uint_ge(w.n_own, 1);
+    /* the stalled claim looks dead: no heartbeat for 100 s */
+    set_mtime(tu_path_in(w.run, "claim.0"), 100);
+    ck_assert_int_eq(wait_worker(start_worker_lease(
+                         w.b_cfg, w.out, tu_path_in(w.d, "b.log"), "5")),
+                     0);
+    for (size_t i = 0; i < w.n_own; i++)
+        ck_assert_msg(tu_exists(tu_path_in(w.run, w.own[i])),
+                      "the taker removed %s of the stalled attempt", w.own[i]);
+    ck_assert_int_eq(claim_file_read(w.run, 1, &r), 1);
+    ck_assert_str_eq(r.status, "done");
+
+    stall_release(&w);
+    ck_assert_int_eq(kill(w.worker, SIGCONT), 0);
+    ck_assert_int_eq(wait_worker(w.worker), 0);
+    ck_assert_int_eq(claim_file_read(w.run, 0, &r), 1);
+    ck_assert_str_eq(r.status, "lost");
+    ck_assert_int_eq(claim_file_read(w.run, 1, &r), 1);
+    ck_assert_str_eq(r.status, "done");
+    ck_assert_int_eq(claim_file_read(w.run, 2, &r), 0);
+    check_done_once(w.out, 2);
+    log = tu_slurp(tu_path_in(w.d, "a.log"));
+    ck_assert_ptr_nonnull(log);
+    ck_assert_msg(!strstr(log, "failed"), "stalled worker: %s", log);
+    free(log);
+    stall_done(&w);
+}
+END_TEST
+
+/* A worker is killed between its replay's end and its claim's end: the
+ * replay has written its outputs, whole, and exited, and its worker
+ * (stopped meanwhile) dies before it has seen so.  The next worker meets
+ * the open claim once it is stale and reconciles the run as done from
+ * those outputs (claim.1, "done ... reconciled"), without running it
+ * again: the run's summary is the killed attempt's file. */
+START_TEST(test_kill_after_replay)
+{
+    struct stall w;
+    struct stat before, after;
+    struct rec r;
+    DIR *rd;
+    struct dirent *f;
+    const char *sum = NULL;
+    char *log;
+
+    stall_start("afterreplay", &w);
+    stall_release(&w);
+    ck_assert_int_eq(kill(w.worker, SIGKILL), 0);
+    ck_assert_int_eq(wait_worker(w.worker), -1);
+    /* the complete summary the replay wrote, under whatever name */
+    rd = opendir(w.run);
+    ck_assert_ptr_nonnull(rd);
+    while ((f = readdir(rd)))
+        if (strncmp(f->d_name, "summary.json", 12) == 0 &&
+            !strstr(f->d_name, ".tmp."))
+            sum = tu_path_in(w.run, f->d_name);
+    closedir(rd);
+    ck_assert_ptr_nonnull(sum);
+    ck_assert_int_eq(stat(sum, &before), 0);
+
+    set_mtime(tu_path_in(w.run, "claim.0"), 100);
+    ck_assert_int_eq(wait_worker(start_worker_lease(
+                         w.b_cfg, w.out, tu_path_in(w.d, "b.log"), "5")),
+                     0);
+    ck_assert_int_eq(claim_file_read(w.run, 0, &r), 1);
+    ck_assert(r.end < 0); /* its worker died */
+    ck_assert_int_eq(claim_file_read(w.run, 1, &r), 1);
+    ck_assert_str_eq(r.status, "done");
+    ck_assert(r.reconciled);
+    ck_assert_int_eq(claim_file_read(w.run, 2, &r), 0);
+    ck_assert_int_eq(stat(tu_path_in(w.run, "summary.json"), &after), 0);
+    ck_assert_msg(after.st_ino == before.st_ino,
+                  "the run was run again (its summary is a new file)");
+    check_done_once(w.out, 2);
+    log = tu_slurp(tu_path_in(w.d, "b.log"));
+    ck_assert_ptr_nonnull(log);
+    ck_assert_ptr_nonnull(strstr(log, "reconciled"));
+    free(log);
+    stall_done(&w);
+}
+END_TEST
+#endif /* __linux__ */
+
+/* The run directories under out/runs, at most max, in dirs[]. */
+static size_t run_dirs(const char *out, const char **dirs, size_t max)
+{
+    const char *runs = tu_path_in(out, "runs");
+    DIR *d = opendir(runs);
+    struct dirent *e;
+    size_t n = 0;
+
+    ck_assert_ptr_nonnull(d);
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.' && n < max)
+            dirs[n++] = tu_path_in(runs, e->d_name);
+    closedir(d);
+    return n;
+}
+
+/* Complete runs with open claims, as a worker killed after publishing
+ * them and before ending its claim leaves them: one whose holder (on
+ * another host) has been silent for 100 s, one whose last heartbeat was
+ * 1.7 s ago, fresh for a lease of 2 s for 0.3 s more.  A worker
+ * reconciles both as done (claim.1, "done ... reconciled"), the second
+ * only once its claim is stale, and runs neither again. */
+START_TEST(test_reconcile_open_claim)
+{
+    const char *d = tu_dir("reconcile"), *cfg = tu_path_in(d, "c.json");
+    const char *out = tu_path_in(d, "o"), *dirs[4];
+    struct stat before[2], after;
+    struct bfs_error e;
+    char cmd[4096];
+    struct rec r0, r1;
+
+    tu_tiny_inputs(d);
+    tu_write_at(cfg, TINY2);
+    snprintf(cmd, sizeof cmd, "cd / && %s sweep %s -q --out %s", tu_bfsim(),
+             cfg, out);
+    ck_assert_int_eq(run_cmd(cmd), 0);
+    ck_assert_uint_eq(run_dirs(out, dirs, 4), 2);
+    bfs_error_clear(&e);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(
+            claim_take(dirs[i], 0, "elsewhere", 4242 + i, claim_now(), &e), 0);
+        set_mtime(tu_path_in(dirs[i], "claim.0"), i == 0 ? 100 : 1.7);
+        ck_assert_int_eq(stat(tu_path_in(dirs[i], "summary.json"), &before[i]),
+                         0);
+    }
+    ck_assert_int_eq(
+        wait_worker(start_worker(cfg, out, tu_path_in(d, "w.log"))), 0);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(claim_file_read(dirs[i], 0, &r0), 1);
+        ck_assert(r0.end < 0);
+        ck_assert_msg(claim_file_read(dirs[i], 1, &r1) == 1,
+                      "run %d: the open claim was not reconciled", i);
+        ck_assert_str_eq(r1.status, "done");
+        ck_assert(r1.reconciled);
+        ck_assert_msg(r1.start >= r0.beat + 2,
+                      "run %d: reconciled at %.3f, before claim.0 was stale "
+                      "(%.3f)",
+                      i, r1.start, r0.beat + 2);
+        ck_assert_int_eq(claim_file_read(dirs[i], 2, &r1), 0);
+        ck_assert_int_eq(stat(tu_path_in(dirs[i], "summary.json"), &after), 0);
+        ck_assert(after.st_ino == before[i].st_ino);
+        ck_assert(after.st_mtim.tv_sec == before[i].st_mtim.tv_sec &&
+                  after.st_mtim.tv_nsec == before[i].st_mtim.tv_nsec);
+    }
+    check_done_once(out, 2);
 }
 END_TEST
 
@@ -594,12 +1123,18 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_claim_exclusive);
     tcase_add_test(tc, test_takeover_race);
+    tcase_add_test(tc, test_claim_holder);
     tcase_add_test(tc, test_retries_state);
     tcase_add_test(tc, test_order);
     suite_add_tcase(s, tc);
     tcase_set_timeout(tr, 240);
     tcase_add_test(tr, test_retries_worker);
     tcase_add_test(tr, test_kill_workers);
+#ifdef __linux__ /* /proc, a FIFO opened O_RDWR, pipe2 */
+    tcase_add_test(tr, test_stalled_worker);
+    tcase_add_test(tr, test_kill_after_replay);
+#endif
+    tcase_add_test(tr, test_reconcile_open_claim);
     suite_add_tcase(s, tr);
     return tu_run(s);
 }

@@ -4,7 +4,8 @@
  *
  * Exit status: 0 when every run this invocation started succeeded (and
  * the table was written), 1 when a run failed or the configuration or an
- * output is bad, 2 for a usage error, 130 when interrupted by SIGINT or
+ * output is bad, 2 for a usage error (an output folder that holds another
+ * configuration's sweep among them), 130 when interrupted by SIGINT or
  * SIGTERM (the table of what is complete is still written).  A worker
  * (--worker) exits 0 when the sweep is done with every run complete, 1
  * when runs were given up after --retries, 130 when stopped (its runs
@@ -102,6 +103,15 @@ static void usage(FILE *f)
           "                     (complete or pending) and options\n"
           "  -q, --quiet        print only failures\n"
           "  -h, --help         show this help\n"
+          "\n"
+          "DIR/sweep.txt records which configuration DIR holds: one that "
+          "would\n"
+          "leave runs of it out of the table is refused (status 2); the "
+          "same\n"
+          "configuration resumes, and one that adds values extends it.  A "
+          "worker\n"
+          "finding a complete run whose worker died before ending its claim\n"
+          "reconciles it as done without running it again.\n"
           "\n"
           "SIGINT or SIGTERM stops the sweep: the running replays get SIGINT "
           "and\n"
@@ -269,6 +279,33 @@ static void on_claimed(void *arg, size_t r, int gen, int takeover)
                 takeover ? ", taken over from a stale claim" : "");
 }
 
+static void on_reconciled(void *arg, size_t r, int gen)
+{
+    struct progress *pg = arg;
+
+    if (!pg->quiet)
+        fprintf(stderr,
+                "bfsim sweep: %s reconciled as done (claim.%d, whose "
+                "worker died after its replay had completed the run, "
+                "was left open)\n",
+                pg->s->runs[r].hex, gen);
+}
+
+/* A run given up: always said (the worker then exits 1), once per run. */
+static void on_gave_up(void *arg, size_t r, int n_failed)
+{
+    struct progress *pg = arg;
+    char *opts = sweep_describe(pg->s, r), *dir;
+
+    dir = sweep_run_dir(pg->s, r, pg->outdir);
+    fprintf(stderr,
+            "bfsim sweep: warning: run %s given up after %d failed "
+            "attempts: %s; see %s/log.txt\n",
+            pg->s->runs[r].hex, n_failed, opts[0] ? opts : "(no options)", dir);
+    xfree(dir);
+    xfree(opts);
+}
+
 /* --status: what the claims and summaries say, on standard output. */
 static int print_status(const struct sweep *s, const char *outdir, double lease,
                         int retries)
@@ -400,6 +437,8 @@ static int run_worker(const struct sweep *s, const char *config,
     x.stop = &stop_flag;
     x.done = on_done;
     x.claimed = on_claimed;
+    x.reconciled = on_reconciled;
+    x.gave_up = on_gave_up;
     x.arg = &pg;
     x.lease = lease;
     x.retries = retries;
@@ -560,10 +599,15 @@ int cmd_sweep(int argc, char **argv)
     outdir = out_arg ? xstrdup(out_arg) : default_outdir(config);
 
     if (list) {
-        list_runs(&s, outdir, shard_i, shard_n);
+        if ((rc = sweep_bind(&s, outdir, 0, &e)) != 0)
+            status = cmd_report(&e, rc);
+        else
+            list_runs(&s, outdir, shard_i, shard_n);
         goto done;
     }
-    if ((rc = sweep_prepare(outdir, &abs_out, &e)) != 0) {
+    /* the folder is this sweep's (or becomes it), not another's */
+    if ((rc = sweep_prepare(outdir, &abs_out, &e)) != 0 ||
+        (rc = sweep_bind(&s, outdir, !show_status, &e)) != 0) {
         status = cmd_report(&e, rc);
         goto done;
     }

@@ -21,7 +21,12 @@
  * well within the lease (NTP does).
  *
  * Each claim has one writer, its worker, which appends one "end" line
- * when the attempt ends; readers take a claim without one as open.
+ * when the attempt ends; readers take a claim without one as open.  A
+ * worker that dies between its replay's end and that line leaves an open
+ * claim on a complete run; the worker that next meets it stale does not
+ * write into it but takes the next claim and ends that one at once,
+ * "done ... reconciled" (claim_reconciled; sweep.c decides when).  The
+ * same exclusive create (claim_create) makes a sweep folder's record.
  */
 #include "config.h"
 
@@ -32,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -59,9 +65,10 @@ void claim_host(char *buf, size_t size)
     if (gethostname(buf, size) != 0 || !buf[0])
         snprintf(buf, size, "localhost");
     buf[size - 1] = '\0';
-    /* one word in the claim's "host" line */
+    /* one word in the claim's "host" line, and in file names (sweep.c
+     * names an attempt's files after it) */
     for (char *c = buf; *c; c++)
-        if (*c == ' ' || *c == '\t' || *c == '\n')
+        if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '/')
             *c = '_';
 }
 
@@ -98,9 +105,11 @@ static int parse_claim(const char *path, struct claim_info *c,
     c->beat = mtime_of(&st);
     c->end = CLAIM_OPEN;
     c->seconds = 0;
+    c->reconciled = 0;
     while (fgets(line, sizeof line, f)) {
-        char word[32], status[32];
+        char word[32], status[32], note[32];
         double t, secs;
+        int n;
 
         ln++;
         if (ln == 1) {
@@ -113,8 +122,8 @@ static int parse_claim(const char *path, struct claim_info *c,
             have |= 4;
         } else if (sscanf(line, "start %lf", &c->start) == 1) {
             have |= 8;
-        } else if (sscanf(line, "%31s %lf %31s %lf", word, &t, status, &secs) ==
-                       4 &&
+        } else if ((n = sscanf(line, "%31s %lf %31s %lf %31s", word, &t, status,
+                               &secs, note)) >= 4 &&
                    strcmp(word, "end") == 0) {
             c->end = CLAIM_OPEN;
             for (int i = CLAIM_DONE; i <= CLAIM_LOST; i++)
@@ -123,6 +132,7 @@ static int parse_claim(const char *path, struct claim_info *c,
             if (c->end == CLAIM_OPEN)
                 break;
             c->seconds = secs;
+            c->reconciled = n == 5 && strcmp(note, "reconciled") == 0;
         } else if (line[strlen(line) - 1] == '\n') {
             break; /* a complete line that is none of the above */
         }
@@ -137,36 +147,48 @@ static int parse_claim(const char *path, struct claim_info *c,
     return 0;
 }
 
-int claim_read(const char *dir, struct claim_info *out, struct bfs_error *e)
+int claim_read_one(const char *dir, int gen, struct claim_info *out,
+                   struct bfs_error *e)
 {
+    char *p = claim_path(dir, gen);
     struct claim_info c;
-    int n_failed = 0, gen;
+    struct stat st;
+    int rc = 0;
 
     memset(&c, 0, sizeof c);
-    for (gen = 0;; gen++) {
-        char *p = claim_path(dir, gen);
-        struct stat st;
-        int rc;
-
-        if (stat(p, &st) != 0) {
-            int err = errno;
-            xfree(p);
-            if (err == ENOENT || err == ENOTDIR)
-                break;
-            return bfs_fail_at(e, BFS_EIO, dir, 0, "claim.%d: %s", gen,
-                               strerror(err));
-        }
+    c.gen = gen;
+    if (stat(p, &st) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            c.gen = -1;
+        else
+            rc = bfs_fail_at(e, BFS_EIO, dir, 0, "claim.%d: %s", gen,
+                             strerror(errno));
+    } else {
         rc = parse_claim(p, &c, e);
-        xfree(p);
-        if (rc)
-            return rc;
-        n_failed += c.end == CLAIM_FAILED;
     }
-    if (gen == 0)
-        memset(&c, 0, sizeof c);
-    c.gen = gen - 1;
-    c.n_failed = n_failed;
-    *out = c;
+    xfree(p);
+    if (rc == 0)
+        *out = c;
+    return rc;
+}
+
+int claim_read(const char *dir, struct claim_info *out, struct bfs_error *e)
+{
+    struct claim_info c, last;
+    int n_failed = 0, gen, rc;
+
+    memset(&last, 0, sizeof last);
+    last.gen = -1;
+    for (gen = 0;; gen++) {
+        if ((rc = claim_read_one(dir, gen, &c, e)) != 0)
+            return rc;
+        if (c.gen < 0)
+            break;
+        n_failed += c.end == CLAIM_FAILED;
+        last = c;
+    }
+    last.n_failed = n_failed;
+    *out = last;
     return 0;
 }
 
@@ -180,25 +202,24 @@ enum claim_state claim_state_of(const struct claim_info *c, double lease,
     return now - c->beat > lease ? CLAIM_STALE : CLAIM_RUNNING;
 }
 
-int claim_take(const char *dir, int gen, const char *host, long pid, double now,
-               struct bfs_error *e)
+int claim_create(const char *path, const char *text, struct bfs_error *e)
 {
     static unsigned long calls;
-    char *claim = claim_path(dir, gen), *tmp = xmalloc(strlen(dir) + 400);
-    char text[600];
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    size_t dlen = (size_t)(base - path), len = strlen(text);
+    char host[256], *tmp = xmalloc(strlen(path) + sizeof host + 64);
     struct stat st;
-    int fd, len, rc = 0;
+    int fd, rc = 0;
 
-    sprintf(tmp, "%s/.claim.%d.%s.%ld.%lu", dir, gen, host, pid, calls++);
-    len = snprintf(text, sizeof text,
-                   "bfsim-claim 1\nhost %s\npid %ld\nstart %.3f\n", host, pid,
-                   now);
+    claim_host(host, sizeof host);
+    memcpy(tmp, path, dlen);
+    sprintf(tmp + dlen, ".%s.%s.%ld.%lu", base, host, (long)getpid(), calls++);
     fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0 || write(fd, text, (size_t)len) != len || fsync(fd) != 0) {
+    if (fd < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd) != 0) {
         rc = bfs_fail_at(e, BFS_EIO, tmp, 0, "cannot write: %s",
                          strerror(errno));
     } else {
-        int lerr = link(tmp, claim) == 0 ? 0 : errno;
+        int lerr = link(tmp, path) == 0 ? 0 : errno;
         if (stat(tmp, &st) != 0)
             rc = bfs_fail_at(e, BFS_EIO, tmp, 0, "%s", strerror(errno));
         else if (st.st_nlink == 2)
@@ -206,28 +227,78 @@ int claim_take(const char *dir, int gen, const char *host, long pid, double now,
         else if (lerr == EEXIST)
             rc = 1;
         else
-            rc = bfs_fail_at(e, BFS_EIO, claim, 0, "cannot create: %s",
+            rc = bfs_fail_at(e, BFS_EIO, path, 0, "cannot create: %s",
                              strerror(lerr ? lerr : EIO));
     }
     if (fd >= 0)
         close(fd);
     unlink(tmp);
     xfree(tmp);
+    return rc;
+}
+
+int claim_take(const char *dir, int gen, const char *host, long pid, double now,
+               struct bfs_error *e)
+{
+    char *claim = claim_path(dir, gen), text[600];
+    int rc;
+
+    snprintf(text, sizeof text, "bfsim-claim 1\nhost %s\npid %ld\nstart %.3f\n",
+             host, pid, now);
+    rc = claim_create(claim, text, e);
     xfree(claim);
     return rc;
 }
 
+int claim_superseded(const char *dir, int gen)
+{
+    char *next = claim_path(dir, gen + 1);
+    struct stat st;
+    int rc = stat(next, &st) == 0;
+
+    xfree(next);
+    return rc;
+}
+
+int claim_holder_live(const struct claim_info *c, double lease, double now)
+{
+    char host[256];
+
+    if (c->gen < 0 || c->end != CLAIM_OPEN)
+        return 0;
+    claim_host(host, sizeof host);
+    if (strcmp(host, c->host) == 0)
+        return c->pid > 0 && (kill((pid_t)c->pid, 0) == 0 || errno == EPERM);
+    return now - c->beat <= lease;
+}
+
 int claim_beat(const char *dir, int gen, struct bfs_error *e)
 {
-    char *p = claim_path(dir, gen), *next = claim_path(dir, gen + 1);
-    struct stat st;
+    char *p;
     int rc = 0;
 
-    if (stat(next, &st) == 0)
-        rc = 1;
-    else if (utimensat(AT_FDCWD, p, NULL, 0) != 0)
+    if (claim_superseded(dir, gen))
+        return 1;
+    p = claim_path(dir, gen);
+    if (utimensat(AT_FDCWD, p, NULL, 0) != 0)
         rc = bfs_fail_at(e, BFS_EIO, p, 0, "heartbeat: %s", strerror(errno));
-    xfree(next);
+    xfree(p);
+    return rc;
+}
+
+/* Appends the end line, with note after the seconds if not NULL. */
+static int append_end(const char *dir, int gen, enum claim_end end,
+                      double seconds, const char *note, struct bfs_error *e)
+{
+    char *p = claim_path(dir, gen), text[128];
+    int fd = open(p, O_WRONLY | O_APPEND | O_CLOEXEC), rc = 0, len;
+
+    len = snprintf(text, sizeof text, "end %.3f %s %.3f%s%s\n", claim_now(),
+                   end_names[end], seconds, note ? " " : "", note ? note : "");
+    if (fd < 0 || write(fd, text, (size_t)len) != len)
+        rc = bfs_fail_at(e, BFS_EIO, p, 0, "cannot write: %s", strerror(errno));
+    if (fd >= 0 && close(fd) != 0 && rc == 0)
+        rc = bfs_fail_at(e, BFS_EIO, p, 0, "cannot write: %s", strerror(errno));
     xfree(p);
     return rc;
 }
@@ -235,15 +306,11 @@ int claim_beat(const char *dir, int gen, struct bfs_error *e)
 int claim_finish(const char *dir, int gen, enum claim_end end, double seconds,
                  struct bfs_error *e)
 {
-    char *p = claim_path(dir, gen), text[128];
-    int fd = open(p, O_WRONLY | O_APPEND | O_CLOEXEC), rc = 0, len;
+    return append_end(dir, gen, end, seconds, NULL, e);
+}
 
-    len = snprintf(text, sizeof text, "end %.3f %s %.3f\n", claim_now(),
-                   end_names[end], seconds);
-    if (fd < 0 || write(fd, text, (size_t)len) != len)
-        rc = bfs_fail_at(e, BFS_EIO, p, 0, "cannot write: %s", strerror(errno));
-    if (fd >= 0 && close(fd) != 0 && rc == 0)
-        rc = bfs_fail_at(e, BFS_EIO, p, 0, "cannot write: %s", strerror(errno));
-    xfree(p);
-    return rc;
+int claim_reconciled(const char *dir, int gen, double seconds,
+                     struct bfs_error *e)
+{
+    return append_end(dir, gen, CLAIM_DONE, seconds, "reconciled", e);
 }

@@ -6,7 +6,10 @@
  * the current claim.  A claim holds "host", "pid" and "start" lines; its
  * mtime is the worker's heartbeat; the worker appends one "end" line when
  * the attempt ends.  Claims are never removed or rewritten by anyone but
- * their owner, so the files are also the journal of who ran what when.
+ * their owner, so the files are also the journal of who ran what when:
+ * a claim left open by a worker that died stays open, and the next claim
+ * (a takeover, or a reconciliation when the dead attempt had completed
+ * the run) says what became of the run.
  */
 #ifndef BFS_CLAIM_H
 #define BFS_CLAIM_H
@@ -43,6 +46,7 @@ struct claim_info {
     double beat;    /* its mtime: the last heartbeat (same clock) */
     enum claim_end end;
     double seconds; /* the replay's wall time (ended claims) */
+    int reconciled; /* ended "done ... reconciled" (claim_reconciled) */
     int n_failed;   /* CLAIM_FAILED ends among all the run's claims */
 };
 
@@ -54,16 +58,39 @@ double claim_now(void);
  * cannot be read or is malformed (in e). */
 int claim_read(const char *dir, struct claim_info *out, struct bfs_error *e);
 
+/* Reads dir/claim.GEN alone into *out (n_failed 0).  Returns 0 (out->gen
+ * -1 when there is no such claim), or BFS_EIO / BFS_EPARSE (in e). */
+int claim_read_one(const char *dir, int gen, struct claim_info *out,
+                   struct bfs_error *e);
+
 /* The state of a run from its claims: lease in seconds, retries the
  * failed attempts allowed after the first, now from claim_now(). */
 enum claim_state claim_state_of(const struct claim_info *c, double lease,
                                 int retries, double now);
 
-/* Creates dir/claim.GEN exclusively, holding host, pid and now.  Returns
- * 0 when this call created it, 1 when it exists already (another worker
- * won), or BFS_EIO (in e). */
+/* Creates the file path holding text, exclusively, by the claims'
+ * link-then-stat (claim.c): text goes to a new file beside path, named
+ * after this host, pid and call, which is link()ed to path.  Returns 0
+ * when this call created path, 1 when it existed already, or BFS_EIO (in
+ * e); the file beside it is removed either way. */
+int claim_create(const char *path, const char *text, struct bfs_error *e);
+
+/* Creates dir/claim.GEN exclusively (claim_create), holding host, pid and
+ * now.  Returns 0 when this call created it, 1 when it exists already
+ * (another worker won), or BFS_EIO (in e). */
 int claim_take(const char *dir, int gen, const char *host, long pid, double now,
                struct bfs_error *e);
+
+/* 1 when dir/claim.GEN+1 exists: claim.GEN was taken over (or its run
+ * reconciled) and is no longer its run's current claim; else 0. */
+int claim_superseded(const char *dir, int gen);
+
+/* Whether the worker of claim c may still be running it: c is open and
+ * its worker is a live process on this host (kill(pid, 0)), or, on
+ * another host, where no process can be looked at, its heartbeat is
+ * within the lease.  A stale claim of a worker alive on this host (a
+ * stopped one) is live: taken over, but its files are its own. */
+int claim_holder_live(const struct claim_info *c, double lease, double now);
 
 /* The heartbeat: sets dir/claim.GEN's mtime to now.  Returns 0, or 1
  * when the claim was taken over (dir/claim.GEN+1 exists: the run is
@@ -74,6 +101,14 @@ int claim_beat(const char *dir, int gen, struct bfs_error *e);
  * BFS_EIO. */
 int claim_finish(const char *dir, int gen, enum claim_end end, double seconds,
                  struct bfs_error *e);
+
+/* Appends "end TIME done SECONDS reconciled" to dir/claim.GEN, the claim
+ * a worker took to record a run completed by the attempt before it, whose
+ * worker died before it could end its claim; SECONDS is that attempt's
+ * replay's.  Readers that know no "reconciled" read a done claim.
+ * Returns 0 or BFS_EIO. */
+int claim_reconciled(const char *dir, int gen, double seconds,
+                     struct bfs_error *e);
 
 /* "done", "failed", "stopped", "lost" or "open". */
 const char *claim_end_name(enum claim_end end);

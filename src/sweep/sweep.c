@@ -42,9 +42,9 @@
  * on another host (it cannot look there: remove the lock by hand if that
  * sweep is gone), and takes over a lock whose process is dead.  The
  * assumption is that pids are not reused within the time a dead run's
- * lock waits for the next resumption.  Once a run is claimed, temporary
- * files that a replay killed outright left in its directory are
- * removed.  Completeness is decided from the files alone
+ * lock waits for the next resumption.  Once a run is claimed through its
+ * lock, temporary files that a replay killed outright left in its
+ * directory are removed.  Completeness is decided from the files alone
  * (summary.json with "partial": false), never from memory, so that
  * shards in separate processes and later resumptions agree.
  *
@@ -56,7 +56,24 @@
  * over), a scan that claims pending and stale runs into free slots (runs
  * found complete or given up are remembered, so a scan near the end reads
  * only the runs still held), and the end test: nothing running here,
- * nothing claimable, nothing held by a live worker.
+ * nothing claimable, nothing held by a live worker.  A claim taken over
+ * may belong to a worker that is only stalled, whose replay still writes:
+ * so each attempt writes under names of its own (NAME.claimN.HOST.PID,
+ * and the replay's temporary files beside them) and renames them to the
+ * run's names when its replay ends, unless it lost its claim meanwhile;
+ * a worker removes another attempt's files only once that attempt's
+ * worker is gone (dead on this host, or silent past the lease on
+ * another), and a worker that lost its claim ends it "lost" and removes
+ * its own.  A complete run whose last claim is open and stale (its
+ * worker died between the replay's end and the claim's end) is
+ * reconciled, not run again: the next claim ends "done ... reconciled";
+ * so is a run whose dead attempt left whole outputs under its own names.
+ *
+ * OUT/sweep.txt binds the folder to one sweep: the configuration's path
+ * and its set of run ids with their digest.  A configuration whose runs
+ * do not include all of the recorded ones would replace the folder's
+ * table with one that lacks them, and is refused; one that includes them
+ * (extended with values) takes the record over.
  *
  * The results table is rebuilt from the run directories each time and
  * written atomically (temporary file, then rename), so concurrent shards
@@ -71,6 +88,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -740,14 +758,11 @@ static char *run_file(const struct sweep *s, size_t r, const char *outdir,
     return p;
 }
 
-/* The run's summary if it is complete (new reference), else NULL. */
-static json_t *load_complete(const struct sweep *s, size_t r,
-                             const char *outdir)
+/* The summary at path if it is complete (new reference), else NULL. */
+static json_t *load_complete_at(const char *path)
 {
-    char *p = run_file(s, r, outdir, "summary.json");
-    json_t *j = json_load_file(p, 0, NULL);
+    json_t *j = json_load_file(path, 0, NULL);
 
-    xfree(p);
     if (j &&
         (!json_is_object(j) || !json_is_false(json_object_get(j, "partial")))) {
         json_decref(j);
@@ -756,12 +771,33 @@ static json_t *load_complete(const struct sweep *s, size_t r,
     return j;
 }
 
-int sweep_run_complete(const struct sweep *s, size_t r, const char *outdir)
+/* 1 when the summary at path is complete. */
+static int complete_at(const char *path)
 {
-    json_t *j = load_complete(s, r, outdir);
+    json_t *j = load_complete_at(path);
 
     json_decref(j);
     return j != NULL;
+}
+
+/* The run's summary if it is complete (new reference), else NULL. */
+static json_t *load_complete(const struct sweep *s, size_t r,
+                             const char *outdir)
+{
+    char *p = run_file(s, r, outdir, "summary.json");
+    json_t *j = load_complete_at(p);
+
+    xfree(p);
+    return j;
+}
+
+int sweep_run_complete(const struct sweep *s, size_t r, const char *outdir)
+{
+    char *p = run_file(s, r, outdir, "summary.json");
+    int c = complete_at(p);
+
+    xfree(p);
+    return c;
 }
 
 /* mkdir -p. */
@@ -801,12 +837,311 @@ int sweep_prepare(const char *outdir, char **abs, struct bfs_error *e)
     return rc;
 }
 
-/* OUT/runs/ID/options.json: the run's options in key order, numbers as
- * numbers, flags as true/false. */
-static int write_options(const struct sweep *s, size_t r, const char *outdir,
-                         struct bfs_error *e)
+/* ---- the folder's record ------------------------------------------------- */
+
+/* The ids of s's runs, sorted (malloc'd, n_runs of them). */
+static uint64_t *sorted_ids(const struct sweep *s)
 {
-    char *path = run_file(s, r, outdir, "options.json");
+    uint64_t *ids = xcalloc(s->n_runs + 1, sizeof *ids);
+
+    for (size_t r = 0; r < s->n_runs; r++)
+        ids[r] = s->runs[r].id;
+    qsort(ids, s->n_runs, sizeof *ids, cmp_u64);
+    return ids;
+}
+
+/* The record of s (sweep_bind) as text (malloc'd), ids its sorted ids;
+ * *digest gets its digest. */
+static char *record_text(const struct sweep *s, const uint64_t *ids,
+                         uint64_t *digest)
+{
+    struct buf b = {0}, list = {0};
+    char line[64], *abs = realpath(s->path, NULL);
+
+    for (size_t r = 0; r < s->n_runs; r++) {
+        snprintf(line, sizeof line, "%016llx\n", (unsigned long long)ids[r]);
+        buf_str(&list, line);
+    }
+    buf_take(&list);
+    *digest = fnv1a(list.p, list.n);
+    buf_str(&b, "bfsim-sweep 1\nconfig ");
+    for (const char *c = abs ? abs : s->path; *c; c++)
+        buf_add(&b, *c == '\n' ? "?" : c, 1); /* one line */
+    snprintf(line, sizeof line, "\ndigest %016llx\nruns %zu\n",
+             (unsigned long long)*digest, s->n_runs);
+    buf_str(&b, line);
+    buf_add(&b, list.p, list.n);
+    xfree(list.p);
+    free(abs);
+    return buf_take(&b);
+}
+
+/* Reads text, 16 lower-case hex digits and nothing else, into *id.
+ * Returns 0 or -1. */
+static int parse_id(const char *text, uint64_t *id)
+{
+    if (strspn(text, "0123456789abcdef") != 16 || text[16])
+        return -1;
+    *id = (uint64_t)strtoull(text, NULL, 16);
+    return 0;
+}
+
+/* A record read back: its configuration and its ids (sorted). */
+struct record {
+    char *config;          /* owned */
+    uint64_t digest, *ids; /* ids owned */
+    size_t n;
+};
+
+/* Reads the record at path into *rec.  Returns 0, or BFS_EIO / BFS_EPARSE
+ * naming path and line (in e). */
+static int record_read(const char *path, struct record *rec,
+                       struct bfs_error *e)
+{
+    static const char *const want[] = {"bfsim-sweep 1", "config PATH",
+                                       "digest HEX (16 hex digits)", "runs N",
+                                       "a run id (16 hex digits)"};
+    char *text = read_file(path, e), *line, *next;
+    size_t ln = 0, n = 0;
+    int rc = 0;
+
+    memset(rec, 0, sizeof *rec);
+    if (!text)
+        return e ? e->code : BFS_EIO;
+    for (line = text; rc == 0 && *line; line = next) {
+        int64_t v;
+        int ok;
+
+        if (!(next = strchr(line, '\n'))) {
+            rc = bfs_fail_at(e, BFS_EPARSE, path, ln + 1,
+                             "the last line is cut short");
+            break;
+        }
+        *next++ = '\0';
+        switch (++ln < 5 ? ln : 5) {
+        case 1:
+            ok = strcmp(line, "bfsim-sweep 1") == 0;
+            break;
+        case 2:
+            if ((ok = strncmp(line, "config ", 7) == 0))
+                rec->config = xstrdup(line + 7);
+            break;
+        case 3:
+            ok = strncmp(line, "digest ", 7) == 0 &&
+                 parse_id(line + 7, &rec->digest) == 0;
+            break;
+        case 4:
+            ok = strncmp(line, "runs ", 5) == 0 &&
+                 bfs_parse_i64(line + 5, &v) == 0 && v >= 0 &&
+                 v <= SWEEP_MAX_RUNS;
+            if (ok) {
+                rec->n = (size_t)v;
+                rec->ids = xcalloc(rec->n + 1, sizeof *rec->ids);
+            }
+            break;
+        default:
+            ok = n < rec->n && parse_id(line, &rec->ids[n]) == 0;
+            n += (size_t)ok;
+            break;
+        }
+        if (!ok)
+            rc = bfs_fail_at(e, BFS_EPARSE, path, ln, "expected %s",
+                             want[(ln < 5 ? ln : 5) - 1]);
+    }
+    if (rc == 0 && (ln < 4 || n != rec->n))
+        rc = bfs_fail_at(e, BFS_EPARSE, path, ln,
+                         "%zu run ids where \"runs\" says %zu", n, rec->n);
+    if (rc == 0)
+        qsort(rec->ids, rec->n, sizeof *rec->ids, cmp_u64);
+    xfree(text);
+    if (rc) {
+        xfree(rec->config);
+        xfree(rec->ids);
+        memset(rec, 0, sizeof *rec);
+    }
+    return rc;
+}
+
+/* How many of the sorted have[0..nh-1] are not in the sorted of[]. */
+static size_t missing(const uint64_t *have, size_t nh, const uint64_t *of,
+                      size_t no)
+{
+    size_t j = 0, miss = 0;
+
+    for (size_t i = 0; i < nh; i++) {
+        while (j < no && of[j] < have[i])
+            j++;
+        miss += j == no || of[j] != have[i];
+    }
+    return miss;
+}
+
+int sweep_bind(const struct sweep *s, const char *outdir, int update,
+               struct bfs_error *e)
+{
+    uint64_t *ids = sorted_ids(s), digest;
+    char *text = record_text(s, ids, &digest);
+    char *path = xmalloc(strlen(outdir) + 16);
+    struct record rec;
+    struct stat st;
+    int rc;
+
+    sprintf(path, "%s/sweep.txt", outdir);
+    memset(&rec, 0, sizeof rec);
+    if (update)
+        rc = claim_create(path, text, e); /* 0: the folder's first sweep */
+    else
+        rc = stat(path, &st) == 0;
+    if (rc == 1 && (rc = record_read(path, &rec, e)) == 0 &&
+        digest != rec.digest) {
+        size_t miss = missing(rec.ids, rec.n, ids, s->n_runs);
+        if (miss) {
+            rc = bfs_fail(e, BFS_EUSAGE,
+                          "%s: this folder holds the sweep of %s (%zu runs); "
+                          "%s would leave %zu of them out of its table: use "
+                          "another --out (or remove %s to let it replace "
+                          "that sweep)",
+                          outdir, rec.config, rec.n, s->path, miss, path);
+        } else if (update) {
+            /* the configuration was extended: the record follows */
+            struct bfs_out out;
+            if ((rc = bfs_out_open_mode(&out, path, BFS_OUT_FILE, e)) == 0) {
+                if (fputs(text, out.fp) == EOF) {
+                    bfs_out_abort(&out);
+                    rc = bfs_fail_at(e, BFS_EIO, path, 0, "write error");
+                } else {
+                    rc = bfs_out_commit(&out, e);
+                }
+            }
+        }
+    }
+    xfree(rec.config);
+    xfree(rec.ids);
+    xfree(path);
+    xfree(text);
+    xfree(ids);
+    return rc;
+}
+
+/* ---- an attempt's own files ---------------------------------------------- */
+
+/* The files of a run that a worker's attempt writes under names of its
+ * own, "NAME.TAG" (TAG "claimN.HOST.PID", N the claim's number, unique to
+ * the attempt within its run), and renames to NAME: options.json when
+ * written, the others when the replay ends, summary.json last since it
+ * makes the run complete.  The replay's temporary files are then
+ * "NAME.TAG.tmp.XXXXXX" (base/out.h): every file of an attempt starts
+ * with "NAME.claimN.". */
+enum { ATT_OPTIONS, ATT_LOG, ATT_H5, ATT_SUMMARY, N_ATT };
+static const char *const att_names[N_ATT] = {"options.json", "log.txt",
+                                             "run.h5", "summary.json"};
+
+/* The tag of attempt gen by host and pid, in buf. */
+static void attempt_tag(char *buf, size_t size, int gen, const char *host,
+                        long pid)
+{
+    snprintf(buf, size, "claim%d.%s.%ld", gen, host, pid);
+}
+
+/* "DIR/NAME.TAG", or "DIR/NAME" when tag is NULL (malloc'd). */
+static char *attempt_path(const char *dir, const char *name, const char *tag)
+{
+    char *p = xmalloc(strlen(dir) + strlen(name) + (tag ? strlen(tag) : 0) + 3);
+
+    sprintf(p, "%s/%s%s%s", dir, name, tag ? "." : "", tag ? tag : "");
+    return p;
+}
+
+/* The claim number of the attempt whose file name is, or -1 for a file
+ * of no attempt. */
+static int attempt_of(const char *name)
+{
+    for (int i = 0; i < N_ATT; i++) {
+        size_t n = strlen(att_names[i]);
+        const char *p;
+        char *end;
+        long k;
+
+        if (strncmp(name, att_names[i], n) != 0 ||
+            strncmp(name + n, ".claim", 6) != 0)
+            continue;
+        p = name + n + 6;
+        if (*p < '0' || *p > '9')
+            continue;
+        k = strtol(p, &end, 10);
+        if (*end == '.' && k <= INT_MAX)
+            return (int)k;
+    }
+    return -1;
+}
+
+/* Removes files of attempts from run directory dir: those of attempt gen
+ * when gen >= 0; else those of every attempt before `below` whose claim
+ * has ended or whose worker is not live (claim_holder_live), the leftovers
+ * of a worker killed outright or of its replay stopping after it.  Never
+ * those of an attempt whose worker may still run it (it removes them
+ * itself when it finds its claim lost), nor of one whose claim cannot be
+ * read. */
+static void remove_attempts(const char *dir, int gen, int below, double lease)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int known = -1, gone = 0;
+
+    if (!d)
+        return;
+    while ((de = readdir(d)) != NULL) {
+        int k = attempt_of(de->d_name);
+        char *p;
+
+        if (k < 0 || (gen >= 0 ? k != gen : k >= below))
+            continue;
+        if (gen < 0 && k != known) {
+            struct claim_info c;
+            known = k;
+            gone = claim_read_one(dir, k, &c, NULL) == 0 && c.gen == k &&
+                   !claim_holder_live(&c, lease, claim_now());
+        }
+        if (gen < 0 && !gone)
+            continue;
+        p = attempt_path(dir, de->d_name, NULL);
+        unlink(p);
+        xfree(p);
+    }
+    closedir(d);
+}
+
+/* Renames the files of attempt tag in dir to the run's names: its log,
+ * then (outputs) run.h5 and summary.json.  A file the attempt did not
+ * write is skipped.  Returns 0 or BFS_EIO (in e). */
+static int attempt_publish(const char *dir, const char *tag, int outputs,
+                           struct bfs_error *e)
+{
+    int rc = 0;
+
+    for (int i = ATT_LOG; i <= ATT_SUMMARY && rc == 0; i++) {
+        char *from, *to;
+        if (i != ATT_LOG && !outputs)
+            continue;
+        from = attempt_path(dir, att_names[i], tag);
+        to = attempt_path(dir, att_names[i], NULL);
+        if (rename(from, to) != 0 && errno != ENOENT)
+            rc = bfs_fail_at(e, BFS_EIO, from, 0, "cannot rename to %s: %s",
+                             att_names[i], strerror(errno));
+        xfree(to);
+        xfree(from);
+    }
+    return rc;
+}
+
+/* OUT/runs/ID/options.json: the run's options in key order, numbers as
+ * numbers, flags as true/false.  With a tag, written as options.json.TAG
+ * and renamed. */
+static int write_options(const struct sweep *s, size_t r, const char *outdir,
+                         const char *tag, struct bfs_error *e)
+{
+    char *dir = sweep_run_dir(s, r, outdir);
+    char *path = attempt_path(dir, "options.json", tag);
     json_t *o = json_object();
     struct bfs_out out;
     int rc;
@@ -832,8 +1167,19 @@ static int write_options(const struct sweep *s, size_t r, const char *outdir,
             rc = bfs_out_commit(&out, e);
         }
     }
+    if (rc == 0 && tag) {
+        char *final = attempt_path(dir, "options.json", NULL);
+        if (rename(path, final) != 0) {
+            rc = bfs_fail_at(e, BFS_EIO, path, 0,
+                             "cannot rename to options.json: %s",
+                             strerror(errno));
+            unlink(path);
+        }
+        xfree(final);
+    }
     json_decref(o);
     xfree(path);
+    xfree(dir);
     return rc;
 }
 
@@ -843,8 +1189,9 @@ struct slot {
     pid_t pid; /* 0 when free */
     size_t run;
     double t0;
-    int gen;  /* worker: the number of the run's claim */
-    int lost; /* worker: the claim was taken over; the replay is killed */
+    int gen;       /* worker: the number of the run's claim */
+    int lost;      /* worker: the claim was taken over; the replay is killed */
+    char tag[320]; /* worker: the attempt's tag (attempt_tag) */
 };
 
 static void free_argv(char **argv)
@@ -854,9 +1201,12 @@ static void free_argv(char **argv)
     xfree(argv);
 }
 
-/* `bfsim replay OPTIONS -q --summary S -o H` for run r (malloc'd). */
-static char **run_argv(const struct sweep *s, size_t r, const char *outdir)
+/* `bfsim replay OPTIONS -q --summary S -o H` for run r (malloc'd), S and
+ * H named after the attempt when tag is not NULL. */
+static char **run_argv(const struct sweep *s, size_t r, const char *outdir,
+                       const char *tag)
 {
+    char *dir = sweep_run_dir(s, r, outdir);
     char **argv = xcalloc(s->n_keys + 8, sizeof *argv);
     size_t n = 0;
 
@@ -876,10 +1226,11 @@ static char **run_argv(const struct sweep *s, size_t r, const char *outdir)
     }
     argv[n++] = xstrdup("-q");
     argv[n++] = xstrdup("--summary");
-    argv[n++] = run_file(s, r, outdir, "summary.json");
+    argv[n++] = attempt_path(dir, "summary.json", tag);
     argv[n++] = xstrdup("-o");
-    argv[n++] = run_file(s, r, outdir, "run.h5");
+    argv[n++] = attempt_path(dir, "run.h5", tag);
     argv[n] = NULL;
+    xfree(dir);
     return argv;
 }
 
@@ -983,14 +1334,17 @@ static int lock_claim(const char *lock, char *holder, size_t size,
     return 1;
 }
 
-/* Starts run r in *sl.  Returns 0, 1 when another process holds the run
- * (holder names it; nothing started), or BFS_EIO (reported in e). */
+/* Starts run r in *sl.  A worker's attempt (sl->tag set, no lock) writes
+ * its files under its own names (attempt_path).  Returns 0, 1 when
+ * another process holds the run (holder names it; nothing started), or
+ * BFS_EIO (reported in e). */
 static int launch(const struct sweep *s, size_t r, const struct sweep_exec *x,
                   const sigset_t *child_mask, int use_lock, struct slot *sl,
                   char *holder, size_t holder_size, struct bfs_error *e)
 {
+    const char *tag = use_lock ? NULL : sl->tag;
     char *dir = sweep_run_dir(s, r, x->outdir);
-    char *log = run_file(s, r, x->outdir, "log.txt");
+    char *log = attempt_path(dir, "log.txt", tag);
     char *lock = run_file(s, r, x->outdir, "lock");
     char **argv = NULL;
     int fd = -1, rc, claimed = 0;
@@ -1002,8 +1356,9 @@ static int launch(const struct sweep *s, size_t r, const struct sweep_exec *x,
     if (use_lock && (rc = lock_claim(lock, holder, holder_size, e)) != 0)
         goto out;
     claimed = use_lock;
-    remove_stale(dir);
-    if ((rc = write_options(s, r, x->outdir, e)) != 0)
+    if (use_lock)
+        remove_stale(dir);
+    if ((rc = write_options(s, r, x->outdir, tag, e)) != 0)
         goto out;
     fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) {
@@ -1011,7 +1366,7 @@ static int launch(const struct sweep *s, size_t r, const struct sweep_exec *x,
                          strerror(errno));
         goto out;
     }
-    argv = run_argv(s, r, x->outdir);
+    argv = run_argv(s, r, x->outdir, tag);
     fflush(NULL); /* the child must not write the parent's buffers */
     pid = fork();
     if (pid < 0) {
@@ -1261,9 +1616,156 @@ static enum claim_end attempt_end(const struct slot *sl, int st, int complete,
     return CLAIM_FAILED;
 }
 
+/* Ends the attempt in sl, whose replay ended with wait status st, and
+ * returns how: a claim taken over meanwhile ends "lost", its files
+ * removed, not published; else the attempt's log takes the run's name,
+ * and so do its outputs when they complete the run or the run is not
+ * complete (a partial or failed run's outputs never replace a complete
+ * one's); then what is left of it goes (the temporary files of a replay
+ * killed outright), after a done attempt the leftovers of earlier ones
+ * whose workers are gone too, and the claim gets its end line. */
+static enum claim_end attempt_close(const struct sweep *s,
+                                    const struct sweep_exec *x, struct slot *sl,
+                                    int st, int stopping, double secs)
+{
+    char *dir = sweep_run_dir(s, sl->run, x->outdir);
+    enum claim_end end = CLAIM_LOST;
+
+    if (claim_superseded(dir, sl->gen))
+        sl->lost = 1;
+    if (!sl->lost) {
+        char *sum = attempt_path(dir, "summary.json", sl->tag);
+        int outputs;
+
+        end = attempt_end(sl, st, complete_at(sum), stopping);
+        outputs =
+            end == CLAIM_DONE || !sweep_run_complete(s, sl->run, x->outdir);
+        if (attempt_publish(dir, sl->tag, outputs, NULL) != 0 &&
+            end == CLAIM_DONE)
+            end = CLAIM_FAILED;
+        /* taken over while it published: the run is the next claim's */
+        if (claim_superseded(dir, sl->gen))
+            end = CLAIM_LOST;
+        xfree(sum);
+    }
+    remove_attempts(dir, sl->gen, 0, 0);
+    if (end == CLAIM_DONE)
+        remove_attempts(dir, -1, sl->gen, x->lease);
+    claim_finish(dir, sl->gen, end, secs, NULL);
+    xfree(dir);
+    return end;
+}
+
+/* Whether the open, stale claim c of the run in dir left the run's
+ * outputs whole under its attempt's names (its replay completed the run,
+ * and its worker died before renaming them), and that worker is not live:
+ * then they can be taken as the run's. */
+static int salvageable(const char *dir, const struct claim_info *c,
+                       double lease, double now)
+{
+    char tag[320], *sum, *h5;
+    struct stat st;
+    int ok;
+
+    if (claim_holder_live(c, lease, now))
+        return 0;
+    attempt_tag(tag, sizeof tag, c->gen, c->host, c->pid);
+    sum = attempt_path(dir, "summary.json", tag);
+    h5 = attempt_path(dir, "run.h5", tag);
+    ok = complete_at(sum) && stat(h5, &st) == 0 && S_ISREG(st.st_mode);
+    xfree(h5);
+    xfree(sum);
+    return ok;
+}
+
+/* Reconciles run r, whose last claim c is open and stale: the run is
+ * complete, or (salvage) c's attempt left its outputs whole under its
+ * own names.  Takes claim c->gen + 1 (exclusively, as a takeover),
+ * renames the outputs (salvage), removes the leftovers of the attempts
+ * before it whose workers are gone, and ends the new claim "done ...
+ * reconciled" with the seconds c's replay ran (from c's start to the
+ * summary's mtime): the run is done once and not run again, and c, its
+ * worker dead, is never written by anyone else.  Returns 0, 1 when
+ * another worker took claim c->gen + 1 first, or a negative BFS_E* code
+ * (in e). */
+static int reconcile(size_t r, const struct sweep_exec *x, const char *dir,
+                     const struct claim_info *c, const char *host, int salvage,
+                     struct bfs_error *e)
+{
+    int gen = c->gen + 1, rc;
+    double secs = 0;
+    struct stat st;
+    char *sum;
+
+    rc = claim_take(dir, gen, host, (long)getpid(), claim_now(), e);
+    if (rc)
+        return rc;
+    if (salvage) {
+        char tag[320];
+        attempt_tag(tag, sizeof tag, c->gen, c->host, c->pid);
+        if ((rc = attempt_publish(dir, tag, 1, e)) != 0) {
+            claim_finish(dir, gen, CLAIM_STOPPED, 0, NULL);
+            return rc;
+        }
+    }
+    sum = attempt_path(dir, "summary.json", NULL);
+    if (stat(sum, &st) == 0)
+        secs = fmax(0, (double)st.st_mtim.tv_sec +
+                           (double)st.st_mtim.tv_nsec * 1e-9 - c->start);
+    xfree(sum);
+    remove_attempts(dir, -1, gen, x->lease);
+    if ((rc = claim_reconciled(dir, gen, secs, e)) != 0)
+        return rc;
+    if (x->reconciled)
+        x->reconciled(x->arg, r, c->gen);
+    return 0;
+}
+
+/* Takes run r, pending or stale (c its last claim), into the free slot sl
+ * and starts it.  Returns 0 (started, or the claim was taken over while
+ * starting: ended "lost"), 1 when another worker claimed it first, or a
+ * negative BFS_E* code (in e). */
+static int work_take(const struct sweep *s, size_t r,
+                     const struct sweep_exec *x, const sigset_t *child_mask,
+                     const char *dir, const struct claim_info *c,
+                     const char *host, struct slot *sl, int *running,
+                     struct bfs_error *e)
+{
+    int gen = c->gen + 1, stale = c->gen >= 0 && c->end == CLAIM_OPEN, rc;
+
+    rc = make_dirs(dir, e);
+    if (rc == 0)
+        rc = claim_take(dir, gen, host, (long)getpid(), claim_now(), e);
+    if (rc)
+        return rc;
+    if (x->claimed)
+        x->claimed(x->arg, r, gen, stale);
+    /* what the attempts before left, unless their workers may live */
+    remove_attempts(dir, -1, gen, x->lease);
+    attempt_tag(sl->tag, sizeof sl->tag, gen, host, (long)getpid());
+    sl->gen = gen;
+    sl->lost = 0;
+    rc = launch(s, r, x, child_mask, 0, sl, NULL, 0, e);
+    if (rc == 0) {
+        (*running)++;
+        return 0;
+    }
+    /* a worker stalled here past the lease may find its files gone: its
+     * claim was taken over, which is no error */
+    remove_attempts(dir, gen, 0, 0);
+    if (claim_superseded(dir, gen)) {
+        claim_finish(dir, gen, CLAIM_LOST, 0, NULL);
+        return 0;
+    }
+    claim_finish(dir, gen, CLAIM_STOPPED, 0, NULL);
+    return rc;
+}
+
 /* One look at every run in claim order: claims what it can into free
- * slots.  Returns 0 and sets *live to the runs that other workers hold
- * with a fresh heartbeat, or a negative BFS_E* code. */
+ * slots, reconciles complete runs left with an open stale claim, and
+ * names runs given up (once: they are settled).  Returns 0 and sets *live
+ * to the runs that other workers hold with a fresh heartbeat or that are
+ * still to do, or a negative BFS_E* code. */
 static int work_scan(const struct sweep *s, const size_t *order, size_t n,
                      const struct sweep_exec *x, const sigset_t *child_mask,
                      struct slot *slots, int jobs, int *running,
@@ -1279,7 +1781,9 @@ static int work_scan(const struct sweep *s, const size_t *order, size_t n,
         struct claim_info c;
         enum claim_state st;
         char *dir;
-        int mine = 0, free_slot = -1;
+        /* >= 0: reconcile, 1 from the dead attempt's own files */
+        int mine = 0, free_slot = -1, complete, salvage = -1;
+        double now;
 
         if (settled[r])
             continue;
@@ -1291,46 +1795,52 @@ static int work_scan(const struct sweep *s, const size_t *order, size_t n,
         }
         if (mine)
             continue;
-        if (sweep_run_complete(s, r, x->outdir)) {
-            settled[r] = 1;
-            res->n_complete++;
-            continue;
-        }
+        complete = sweep_run_complete(s, r, x->outdir);
         dir = sweep_run_dir(s, r, x->outdir);
         if ((rc = claim_read(dir, &c, e)) != 0) {
             xfree(dir);
             break;
         }
-        st = claim_state_of(&c, x->lease, x->retries, claim_now());
-        if (st == CLAIM_GAVE_UP) {
+        now = claim_now();
+        st = claim_state_of(&c, x->lease, x->retries, now);
+        if (complete && c.gen >= 0 && c.end == CLAIM_OPEN) {
+            /* its worker ends the claim, or died before it could */
+            if (now - c.beat <= x->lease)
+                (*live)++;
+            else
+                salvage = 0;
+        } else if (complete) {
+            settled[r] = 1;
+            res->n_complete++;
+        } else if (st == CLAIM_GAVE_UP) {
             settled[r] = 2;
             res->n_failed++;
+            if (x->gave_up)
+                x->gave_up(x->arg, r, c.n_failed);
         } else if (st == CLAIM_RUNNING) {
             (*live)++;
+        } else if (st == CLAIM_STALE && salvageable(dir, &c, x->lease, now)) {
+            salvage = 1;
         } else if (free_slot >= 0 && !(x->stop && *x->stop)) {
             /* pending, or stale: the next claim number, exclusively */
-            rc = make_dirs(dir, e);
-            if (rc == 0)
-                rc = claim_take(dir, c.gen + 1, host, (long)getpid(),
-                                claim_now(), e);
+            rc = work_take(s, r, x, child_mask, dir, &c, host,
+                           &slots[free_slot], running, e);
             if (rc == 1) { /* another worker was first: it runs */
                 rc = 0;
                 (*live)++;
-            } else if (rc == 0) {
-                struct slot *sl = &slots[free_slot];
-                if (x->claimed)
-                    x->claimed(x->arg, r, c.gen + 1, st == CLAIM_STALE);
-                rc = launch(s, r, x, child_mask, 0, sl, NULL, 0, e);
-                if (rc == 0) {
-                    sl->gen = c.gen + 1;
-                    sl->lost = 0;
-                    (*running)++;
-                } else {
-                    claim_finish(dir, c.gen + 1, CLAIM_STOPPED, 0, NULL);
-                }
             }
         } else {
             (*live)++; /* claimable, but no slot: still to do */
+        }
+        if (salvage >= 0) {
+            rc = reconcile(r, x, dir, &c, host, salvage, e);
+            if (rc == 1) { /* another worker was first */
+                rc = 0;
+                (*live)++;
+            } else if (rc == 0) {
+                settled[r] = 1;
+                res->n_complete++;
+            }
         }
         xfree(dir);
     }
@@ -1362,8 +1872,6 @@ int sweep_work(const struct sweep *s, const size_t *order, size_t n,
         while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
             for (int i = 0; i < jobs; i++) {
                 struct slot *sl = &slots[i];
-                char *dir;
-                int complete;
                 enum claim_end end;
                 double secs;
 
@@ -1372,17 +1880,14 @@ int sweep_work(const struct sweep *s, const size_t *order, size_t n,
                 sl->pid = 0;
                 running--;
                 secs = bfs_now() - sl->t0;
-                complete = sweep_run_complete(s, sl->run, x->outdir);
-                end = attempt_end(sl, st, complete, stopping);
-                dir = sweep_run_dir(s, sl->run, x->outdir);
                 /* a lost claim's end too: the record shows how long the
                  * replay ran on after the takeover */
-                claim_finish(dir, sl->gen, end, secs, NULL);
-                xfree(dir);
+                end = attempt_close(s, x, sl, st, stopping, secs);
                 if (end == CLAIM_DONE)
                     res->n_ran++;
                 if (x->done && end != CLAIM_LOST)
-                    x->done(x->arg, sl->run, st, complete, secs);
+                    x->done(x->arg, sl->run, st,
+                            sweep_run_complete(s, sl->run, x->outdir), secs);
                 rescan = 1;
                 break;
             }
@@ -1443,16 +1948,17 @@ int sweep_work(const struct sweep *s, const size_t *order, size_t n,
         if (slots[i].pid > 0)
             kill(-slots[i].pid, SIGINT);
     while (running > 0) {
-        pid_t pid = waitpid(-1, NULL, 0);
+        int st;
+        pid_t pid = waitpid(-1, &st, 0);
         if (pid < 0)
             break;
         for (int i = 0; i < jobs; i++)
             if (slots[i].pid == pid) {
-                char *dir = sweep_run_dir(s, slots[i].run, x->outdir);
-                claim_finish(dir, slots[i].gen, CLAIM_STOPPED, 0, NULL);
-                xfree(dir);
                 slots[i].pid = 0;
                 running--;
+                if (attempt_close(s, x, &slots[i], st, 1,
+                                  bfs_now() - slots[i].t0) == CLAIM_DONE)
+                    res->n_ran++;
             }
     }
     sigprocmask(SIG_SETMASK, &old, NULL);

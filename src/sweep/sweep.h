@@ -16,7 +16,9 @@
  * (sweep_work) share one sweep by claiming runs one by one through
  * OUT/runs/ID/claim.N (sweep/claim.h).  The
  * results table (OUT/results.csv and OUT/results.h5) gathers every
- * complete run's options and summary measures.
+ * complete run's options and summary measures.  OUT/sweep.txt records
+ * which sweep the folder holds (sweep_bind), so that another
+ * configuration's table does not silently replace it.
  */
 #ifndef BFS_SWEEP_H
 #define BFS_SWEEP_H
@@ -109,6 +111,20 @@ char *sweep_run_dir(const struct sweep *s, size_t r, const char *outdir);
  * in *abs (malloc'd).  Returns 0 or BFS_EIO (reported in e). */
 int sweep_prepare(const char *outdir, char **abs, struct bfs_error *e);
 
+/* Binds OUT to this sweep through OUT/sweep.txt, its record: "bfsim-sweep
+ * 1", "config PATH" (the configuration's absolute path), "digest HEX"
+ * (FNV-1a 64 of the runs' ids sorted, one per line: the configuration's
+ * canonical text as far as the folder goes), "runs N", then the N ids.
+ * Without a record, update creates one, exclusively (claim_create), and
+ * a check passes.  With one, the same digest passes; a record whose runs
+ * are all runs of s passes too (a configuration extended with values),
+ * and update then replaces it (atomically) by s's.  Any other record
+ * belongs to another sweep, whose table s's would replace: BFS_EUSAGE
+ * naming OUT and both configurations.  Returns 0, that, or BFS_EIO /
+ * BFS_EPARSE (a record that cannot be read), all in e. */
+int sweep_bind(const struct sweep *s, const char *outdir, int update,
+               struct bfs_error *e);
+
 /* 1 when OUT/runs/ID/summary.json exists, is a JSON object and has
  * "partial": false; else 0. */
 int sweep_run_complete(const struct sweep *s, size_t r, const char *outdir);
@@ -138,6 +154,15 @@ struct sweep_exec {
      * claim.GEN, takeover when it took over a stale claim.  May be
      * NULL. */
     void (*claimed)(void *arg, size_t r, int gen, int takeover);
+    /* Workers only: called when run r, completed by the attempt of
+     * claim.GEN, whose worker died before ending that claim, was
+     * reconciled as done (claim.GEN+1 ends "done ... reconciled").  May
+     * be NULL. */
+    void (*reconciled)(void *arg, size_t r, int gen);
+    /* Workers only: called once per run when the worker meets run r given
+     * up (n_failed failed attempts, more than retries + 1).  May be
+     * NULL. */
+    void (*gave_up)(void *arg, size_t r, int n_failed);
     void *arg;
     double lease; /* workers: seconds after which a claim is stale */
     int retries;  /* workers: failed attempts retried per run */
@@ -188,10 +213,20 @@ struct sweep_work_result {
  * claim's mtime is refreshed every x->lease / 3 seconds while the run
  * goes on; a claim open with a heartbeat older than x->lease is taken
  * over by the next claim; a run with more than x->retries failed
- * attempts is given up.  A worker whose claim was taken over kills that
- * replay.  On stop (x->stop), the replays get SIGINT, their claims end
- * "stopped" (pending again), and it returns.  Fills *res; returns 0 or a
- * negative BFS_E* code (in e; started runs are stopped and waited
+ * attempts is given up.  An attempt writes the run's files under names
+ * of its own, NAME.claimN.HOST.PID (and their temporary files
+ * NAME.claimN.HOST.PID.tmp.XXXXXX), and renames them to NAME when its
+ * replay ends, summary.json last, unless its claim was taken over; a
+ * taker removes the files of the attempt it replaces only once that
+ * attempt's worker is not live (claim_holder_live), else that worker
+ * removes them when it finds its claim lost.  A worker whose claim was
+ * taken over kills that replay and ends the claim "lost".  A run complete
+ * (or completed by a dead attempt's own files) whose last claim is open
+ * and stale is reconciled: the next claim ends "done ... reconciled" and
+ * the run is not run again; while that claim is fresh its worker is
+ * waited for.  On stop (x->stop), the replays get SIGINT, their claims
+ * end "stopped" (pending again), and it returns.  Fills *res; returns 0
+ * or a negative BFS_E* code (in e; started runs are stopped and waited
  * for).  Signals as for sweep_exec. */
 int sweep_work(const struct sweep *s, const size_t *order, size_t n,
                const struct sweep_exec *x, struct sweep_work_result *res,
