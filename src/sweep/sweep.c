@@ -104,6 +104,7 @@
 
 #include <hdf5.h>
 
+#include "base/csv.h"
 #include "base/out.h"
 #include "base/util.h"
 #include "engine/measures.h"
@@ -2145,21 +2146,6 @@ static char *measure_name(const struct sweep *s, const struct table *t,
     p = xmalloc(strlen(n) + 9);
     sprintf(p, "summary.%s", n);
     return p;
-}
-
-static void csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
 }
 
 static int write_csv(const struct sweep *s, const struct table *t,
