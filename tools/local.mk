@@ -19,9 +19,14 @@ EXTRA_DIST += tools/spread-plot tools/figures/tiebreak-spread.csv \
 	tools/figures/tiebreak-spread.png tests/spread.test
 BFS_SCRIPT_TESTS += tests/spread.test
 
-# The performance profile of the MILP configurations (README, "The solver
-# corpus").
-EXTRA_DIST += tools/figures/solver-profile.png tools/figures/solver-profile.csv
+# The solver study (README, "The solver corpus"): its command, its report
+# and the performance profiles of its main run.
+dist_noinst_SCRIPTS += tools/solver-study
+EXTRA_DIST += tools/solver-study-2026-11-27.md \
+	tools/figures/solver-profile-time.png \
+	tools/figures/solver-profile-time.csv \
+	tools/figures/solver-profile-nodes.png \
+	tools/figures/solver-profile-nodes.csv
 
 # check-deps: the dependency rules between the folders of src/ and
 # solvers/, run by tests/deps.test (a shell script printing TAP) on the
