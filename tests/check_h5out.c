@@ -381,10 +381,10 @@ START_TEST(test_roundtrip)
         "evt",  "time",  "thr",  "rate",  "rescost", "precost", "nleft",
         "npre", "njoin", "njob", "npool", "njrun",   "nnrun"};
     static const char *const so_names[] = {
-        "evt",   "time", "status", "pool", "n_jobs",  "objective",
-        "bound", "rows", "cols",   "nnz",  "build_s", "solve_s",
-        "cpu_s", "ipc_s", "mip_solves", "nodes", "iterations", "root_bound",
-        "root_cuts"};
+        "evt",       "time",       "status",     "pool",     "n_jobs",
+        "objective", "bound",      "rows",       "cols",     "nnz",
+        "build_s",   "solve_s",    "cpu_s",      "ipc_s",    "mip_solves",
+        "nodes",     "iterations", "root_bound", "root_cuts"};
     static const char *const al_names[] = {"evt", "time", "job", "count"};
     static const char *const nh_names[] = {"node", "job", "start", "end"};
     static const char *const job_names[] = {

@@ -459,8 +459,7 @@ static int table_csv(const struct table *t, const char *path,
             if (c->kind == H5COL_TEXT) {
                 const char *v = ((const char *const *)c->data)[r];
                 csv_field(out.fp, v ? v : "");
-            }
-            else if (c->kind == H5COL_INT)
+            } else if (c->kind == H5COL_INT)
                 fprintf(out.fp, "%" PRId64, ((const int64_t *)c->data)[r]);
             else if (!isnan(((const double *)c->data)[r]))
                 fprintf(out.fp, "%.17g", ((const double *)c->data)[r]);
