@@ -23,8 +23,9 @@
  * (optimal or infeasible) and the time limit otherwise.  Per instance
  * and configuration: the median over seeds of each seed's median over
  * its repeats, and the spread over all runs; nodes likewise.  A verdict
- * needs a difference larger than the threshold and than the spreads
- * (bench_verdict); the shifted geometric means are over those medians.
+ * needs every run of one configuration faster than every run of the
+ * other by more than the threshold (bench_verdict); the shifted
+ * geometric means are over those medians.
  */
 #include "config.h"
 
