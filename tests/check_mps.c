@@ -767,6 +767,11 @@ END_TEST
  * the negation), and every one proved infeasible is infeasible. */
 static const char *const model_instances[] = {
     "tests/data/branch.instance.json",
+    /* two of the bundled solver corpus's instances (datasets/
+     * solver-corpus.tar.gz), small enough for GLPK to solve their node
+     * model from the file in milliseconds */
+    "tests/data/corpus-b1024-img-evt-000068.json",
+    "tests/data/corpus-b256-1000J-evt-000036.json",
 };
 
 START_TEST(test_allocator_models)
