@@ -22,7 +22,10 @@
  * child faults in all the memory CBC touches); a kept child costs a few
  * percent.  CBC solves run isolated by default (its 2.10 release has
  * crashed on models of this kind), GLPK solves do not (its errors are
- * caught by an error hook and it has not been seen to crash).
+ * caught by an error hook and it has not been seen to crash).  A child
+ * of a silent solver whose standard error is a terminal sends its own
+ * messages to /dev/null (quiet_stderr), so that they never land over the
+ * progress line.
  */
 #include "config.h"
 
@@ -30,6 +33,7 @@
 #include "base/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -553,6 +557,25 @@ static void worker_stop(struct solver *s)
     s->worker = NULL;
 }
 
+/* In the child: a silent solver (log_level 0) whose standard error is a
+ * terminal, where the command line draws its progress line, writes its
+ * own messages (CBC's "std::bad_alloc" before it dies) to /dev/null, not
+ * over that line; the failure itself is a status the caller counts and
+ * reports.  Standard error that is not a terminal (a file, a pipe, a
+ * test's sanitizer report) is left as it is. */
+static void quiet_stderr(const struct solver *s)
+{
+    int fd;
+
+    if (s->opts.log_level > 0 || !isatty(2))
+        return;
+    fd = open("/dev/null", O_WRONLY);
+    if (fd >= 0) {
+        dup2(fd, 2);
+        close(fd);
+    }
+}
+
 static int worker_start(struct solver *s, struct solve_result *res)
 {
     int sv[2];
@@ -572,6 +595,7 @@ static int worker_start(struct solver *s, struct solve_result *res)
     }
     if (pid == 0) {
         close(sv[0]);
+        quiet_stderr(s);
         worker_main(s, sv[1]);
     }
     close(sv[1]);
