@@ -10,6 +10,7 @@ libbfsim_a_SOURCES = \
 	src/base/paths.c src/base/paths.h \
 	src/base/status.c src/base/status.h \
 	src/base/csv.c src/base/csv.h \
+	src/base/qhist.c src/base/qhist.h \
 	src/formats/trace.c src/formats/trace.h \
 	src/formats/jobs.c src/formats/jobs.h \
 	src/formats/import.h src/formats/import_bftrainer.c \

@@ -4,9 +4,11 @@
 #include "config.h"
 
 #include "testutil.h"
+#include "base/qhist.h"
 #include "base/util.h"
 
 #include <check.h>
+#include <math.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -433,6 +435,59 @@ START_TEST(test_split)
 }
 END_TEST
 
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* qhist against the exact nearest rank of the sorted values: 20,000
+ * values spread log-uniformly over 1e-7 .. 10 s (a fixed LCG), each
+ * quantile within 1% of the exact one, the max exact; then the edges. */
+START_TEST(test_qhist)
+{
+    static double v[20000];
+    static struct qhist h;
+    const double ps[] = {0, 0.001, 0.01, 0.25, 0.5, 0.9, 0.95, 0.999, 1};
+    uint64_t x = 12345;
+    size_t n = sizeof v / sizeof *v;
+
+    qhist_init(&h);
+    ck_assert_double_eq(qhist_quantile(&h, 0.5), 0);
+    for (size_t i = 0; i < n; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        v[i] = 1e-7 * pow(1e8, (double)(x >> 11) * 0x1p-53);
+        qhist_add(&h, v[i]);
+    }
+    qsort(v, n, sizeof *v, cmp_dbl);
+    for (size_t k = 0; k < sizeof ps / sizeof *ps; k++) {
+        size_t rank = (size_t)ceil(ps[k] * (double)n);
+        double want = v[rank ? rank - 1 : 0], got = qhist_quantile(&h, ps[k]);
+        ck_assert_msg(fabs(got - want) <= QHIST_REL_ERR * want,
+                      "p %g: %.9g against %.9g", ps[k], got, want);
+    }
+    ck_assert_double_eq(qhist_quantile(&h, 1), v[n - 1]);
+    ck_assert_double_eq(h.min, v[0]);
+
+    /* one value: every quantile is it, exactly (clamped to min = max) */
+    qhist_init(&h);
+    qhist_add(&h, 0.0123);
+    ck_assert_double_eq(qhist_quantile(&h, 0), 0.0123);
+    ck_assert_double_eq(qhist_quantile(&h, 0.5), 0.0123);
+    /* zeros, values below 1e-9 and negative ones count as 0... */
+    qhist_init(&h);
+    qhist_add(&h, 0);
+    qhist_add(&h, 1e-12);
+    qhist_add(&h, -1);
+    qhist_add(&h, 2.0);
+    ck_assert_double_eq(qhist_quantile(&h, 0.75), 0);
+    /* ... and the top quarter is the 2 s value, within 1% */
+    ck_assert_double_le(fabs(qhist_quantile(&h, 0.76) - 2.0), 0.02);
+    ck_assert_double_eq(qhist_quantile(&h, 1), 2.0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("util");
@@ -452,6 +507,7 @@ int main(void)
     tcase_add_test(tc, test_csv_split);
     tcase_add_test(tc, test_lines_bom);
     tcase_add_test(tc, test_split);
+    tcase_add_test(tc, test_qhist);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "alloc/alloc.h"
+#include "base/qhist.h"
 #include "formats/summary.h"
 
 /* What a replay measured.  Node-seconds and samples are sums over the
@@ -174,9 +175,8 @@ struct measures_job {
 
 /* What the replay hands measures_finish() besides st. */
 struct measures_input {
-    double *solve_times; /* borrowed; build + solve seconds of each
-                            allocator call, sorted in place */
-    size_t n_solves;
+    /* borrowed: the allocator calls' build + solve seconds */
+    const struct qhist *solve_hist;
     const struct measures_job *jobs; /* borrowed; the job set, in order */
     size_t n_jobs;
 };

@@ -194,7 +194,6 @@ static void teardown(struct replay *r)
     xfree(r->tb_jobs);
     xfree(r->tb_order);
     xfree(r->owner_pos);
-    xfree(r->solve_times);
     xfree(r->pool);
     xfree(r->pool_at);
     xfree(r->in_pool);
@@ -403,10 +402,8 @@ static void record_solve(struct replay *r, const struct alloc_result *res)
     st->solves++;
     if (res->status >= 0 && res->status < SOLVE_N_STATUSES)
         st->solves_by_status[res->status]++;
-    BFS_GROW(r->solve_times, r->cap_solve_times, r->n_solve_times + 1);
     /* the call's whole time: isolation's overhead included */
-    r->solve_times[r->n_solve_times++] =
-        res->build_s + res->solve_s + res->ipc_s;
+    qhist_add(&r->solve_hist, res->build_s + res->solve_s + res->ipc_s);
     st->solve_s_total += res->build_s + res->solve_s + res->ipc_s;
     st->mip_solves += res->mip_solves;
     if (res->nodes > 0) {
@@ -836,8 +833,7 @@ static void finish_stats(struct replay *r)
     if (r->belief)
         belief_finish(r->belief, st);
     measures_finish(st, &(struct measures_input){
-                            .solve_times = r->solve_times,
-                            .n_solves = r->n_solve_times,
+                            .solve_hist = &r->solve_hist,
                             .jobs = mj,
                             .n_jobs = r->js.n,
                         });

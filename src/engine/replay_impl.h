@@ -13,6 +13,7 @@
 #ifndef BFS_REPLAY_IMPL_H
 #define BFS_REPLAY_IMPL_H
 
+#include "base/qhist.h"
 #include "engine/evq.h"
 #include "engine/replay.h"
 #include "formats/jobs.h"
@@ -113,8 +114,9 @@ struct replay {
     struct tiebreak_job *tb_jobs; /* the tie-break rule's keys, per active
                                      job */
     size_t *tb_order;             /* the rule's order of the active jobs */
-    double *solve_times;
-    size_t n_solve_times, cap_solve_times;
+    /* the allocator calls' times, in constant memory (a zeroed qhist is
+     * empty) */
+    struct qhist solve_hist;
 
     /* --node-pick (pool.c) */
     size_t dec_evt;            /* the event of the last decision */
