@@ -114,11 +114,6 @@ char *bench_stem(const char *path)
     return s;
 }
 
-static int cmp_str(const void *x, const void *y)
-{
-    return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
 int bench_add_path(struct bench *b, const char *path, int bigm,
                    struct bfs_error *e)
 {
@@ -147,7 +142,7 @@ int bench_add_path(struct bench *b, const char *path, int bigm,
     if (n == 0)
         rc = bfs_fail(e, BFS_EIO, "%s: no *.json instance files", path);
     if (n > 1)
-        qsort(names, n, sizeof *names, cmp_str);
+        qsort(names, n, sizeof *names, bfs_cmp_str);
     for (size_t i = 0; i < n; i++) {
         if (rc == 0)
             rc = add_file(b, names[i], bigm, e);
@@ -374,18 +369,11 @@ double bench_sgm(const double *t, size_t n, double shift)
     return exp(s / (double)n) - shift;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-
-    return (a > b) - (a < b);
-}
-
 double bench_median(double *v, size_t n)
 {
     if (n == 0)
         return nan("");
-    qsort(v, n, sizeof *v, cmp_double);
+    qsort(v, n, sizeof *v, bfs_cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 

@@ -60,6 +60,11 @@ double bfs_now(void);
 /* CPU seconds this process has used (all its threads). */
 double bfs_cpu_now(void);
 
+/* qsort comparators: doubles in increasing order (NaN-free input), and
+ * C strings (an array of char *) in strcmp order. */
+int bfs_cmp_double(const void *a, const void *b);
+int bfs_cmp_str(const void *a, const void *b);
+
 /* The splitmix64 generator (Steele, Lea and Flood 2014): advances *state
  * by 0x9E3779B97F4A7C15 and returns the mixed value. */
 uint64_t bfs_splitmix64(uint64_t *state);

@@ -185,11 +185,6 @@ char *cmd_data_path(const char *rel)
     return p;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The bundled names in dir, folder (files NAMEext or NAMEext.gz), sorted
  * and ", "-separated (malloc'd); "none" when there are none. */
 static char *bundled_names(const char *dir, const char *ext)
@@ -214,7 +209,7 @@ static char *bundled_names(const char *dir, const char *ext)
     if (d)
         closedir(d);
     if (n > 1)
-        qsort(names, n, sizeof *names, cmp_str);
+        qsort(names, n, sizeof *names, bfs_cmp_str);
     list = xmalloc(len);
     strcpy(list, n ? "" : "none");
     for (size_t i = 0; i < n; i++) {

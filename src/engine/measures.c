@@ -306,12 +306,6 @@ size_t measures_values(const struct replay_stats *st, struct summary_value *out)
 
 /* ---- derived measures ------------------------------------------------ */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The p-quantile (0..1) of sorted v by the nearest-rank method. */
 static double quantile(const double *v, size_t n, double p)
 {
@@ -358,7 +352,7 @@ void measures_finish(struct replay_stats *st, const struct measures_input *in)
             last_done = mj->finished;
     }
     if (nf > 0)
-        qsort(jct, nf, sizeof *jct, cmp_double);
+        qsort(jct, nf, sizeof *jct, bfs_cmp_double);
     st->jct_mean = nf ? sum / (double)nf : 0.0;
     st->jct_median = quantile(jct, nf, 0.5);
     st->jct_p95 = quantile(jct, nf, 0.95);
