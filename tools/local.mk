@@ -2,7 +2,7 @@
 include $(srcdir)/tools/bench.mk
 include $(srcdir)/tools/bench-solvers.mk
 include $(srcdir)/tools/plot.mk
-# The example sweep of the README and what it produced.
+# The example sweep (tools/studies-2026-11-24.md) and what it produced.
 EXTRA_DIST += tools/sweep-objectives.json tools/figures/objectives-tfwd.csv \
 	tools/figures/objectives-tfwd.png \
 	tools/figures/replay-prop-fair-tfwd100-pool.png \
@@ -19,8 +19,10 @@ EXTRA_DIST += tools/spread-plot tools/figures/tiebreak-spread.csv \
 	tools/figures/tiebreak-spread.png tests/spread.test
 BFS_SCRIPT_TESTS += tests/spread.test
 
-# The solver study (README, "The solver corpus"): its command, its report
-# and the performance profiles of its main run.
+# Studies and benchmark results moved out of the README, dated.
+EXTRA_DIST += tools/studies-2026-11-24.md tools/bench-2026-11-24.md
+# The solver study (README, Allocation): its command, its report and the
+# performance profiles of its main run.
 dist_noinst_SCRIPTS += tools/solver-study
 EXTRA_DIST += tools/solver-study-2026-11-27.md \
 	tools/figures/solver-profile-time.png \
