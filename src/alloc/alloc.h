@@ -41,6 +41,14 @@ struct alloc_job {
      * (finite, >= 0), replacing Tfwd in its gain term; NULL = Tfwd at
      * every count (tools/DESIGN.md, "Hints").  Borrowed. */
     const double *h;
+    /* Node types (struct alloc_problem.n_types > 1 only; ignored with
+     * one type): ctype is the type of the nodes the job holds now
+     * (0..n_types-1; any value when cur == 0) and ot[t] its table
+     * O_{j,t}(n), n = 0..jmax, ot[t][0] = 0, or NULL when the job cannot
+     * run on type t (ot[ctype] must not be NULL when cur > 0).  o and h
+     * are then not read.  Borrowed. */
+    int ctype;
+    const double *const *ot;
 };
 
 struct alloc_problem {
@@ -53,6 +61,13 @@ struct alloc_problem {
      * holding pool position p (0 <= p < pool), or -1 when free.  NULL lets
      * a node-level model place each job's current nodes itself. */
     const int *owner; /* borrowed */
+    /* Node types (tools/DESIGN.md, "Node types"): n_types <= 1 is one
+     * type of `pool` nodes, and pools is not read.  n_types > 1: pools[t]
+     * idle nodes of type t, summing to pool; every job then gets a type
+     * and a count, on one type at a time; cap must be 0 and owner NULL
+     * (the node model does not take types). */
+    int n_types;
+    const int *pools; /* borrowed, n_types entries */
 };
 
 struct alloc_result {
@@ -61,6 +76,10 @@ struct alloc_result {
     double bound;     /* best bound (= objective for exact methods) */
     int *counts;      /* caller-allocated, n_jobs entries; written when
                          status is OPTIMAL or FEASIBLE */
+    int *types;       /* caller-allocated, n_jobs entries, required when
+                         n_types > 1 (else not read): written with the
+                         counts, the type of job j's nodes, -1 when
+                         counts[j] == 0 */
     double build_s;   /* seconds spent building the model */
     double solve_s;   /* seconds spent solving (by the solver: in an
                          isolated solver's child process) */

@@ -51,6 +51,14 @@ struct curve {
  * curve reaches Jmax. */
 double curve_eval(const struct curve *c, const double *y, double x);
 
+/* A node type a job can run on (tools/DESIGN.md, "Node types"). */
+struct job_type {
+    char *type;         /* owned: the type's name, as in the trace */
+    double speed;       /* > 0: P_t(n) = speed P(n), when curve.n == 0 */
+    struct curve curve; /* the job's own curve on the type (n >= 2, the
+                           same rules as the reference curve), or n == 0 */
+};
+
 struct job {
     char *name;   /* owned */
     int64_t tsub; /* submission, Unix seconds */
@@ -60,7 +68,11 @@ struct job {
     double tcup;  /* seconds of progress lost on scaling up, >= 0 */
     double tcdw;  /* ... on scaling down or being preempted, >= 0 */
     struct curve curve;
-    size_t line; /* line of the job in its (bounds) file */
+    /* The types the job runs on; n_types == 0: every type, with the
+     * reference curve. */
+    size_t n_types;
+    struct job_type *types; /* owned */
+    size_t line;            /* line of the job in its (bounds) file */
 };
 
 struct jobset {
@@ -121,5 +133,16 @@ int job_objective_parse(const char *s);
  * against path and the job's line. */
 int job_objective_table(const struct job *d, int objective, double *o,
                         const char *path, struct bfs_error *e);
+
+/* The job's tables on node type `type` (tools/DESIGN.md, "Node types"),
+ * for counts 0..d->jmax: p[n] = P_t(n) and o[n] = O_t(n) for the
+ * objective (a shallow copy of a job with a lower jmax asks for fewer).  type
+ * NULL is the reference curve (as job_objective_table).  Returns 1 when the job
+ * runs on the type (tables written), 0 when it does not (tables untouched), or
+ * BFS_EINVAL as job_objective_table (reported in e against path and the job's
+ * line). */
+int job_type_tables(const struct job *d, const char *type, int objective,
+                    double *p, double *o, const char *path,
+                    struct bfs_error *e);
 
 #endif

@@ -56,6 +56,15 @@ int trace_open(const char *path, struct trace_reader **out,
 size_t trace_node_count(const struct trace_reader *r);
 const char *trace_node_name(const struct trace_reader *r, size_t i);
 
+/* Node types (tools/DESIGN.md, "Node types"): a node line may name the
+ * node's type after its name (`node c05n06 A100`), for every node or for
+ * none.  Types are numbered 0, 1, ... in the order they first appear in
+ * the node list.  trace_type_count is 0 for a trace without types (one
+ * type), and trace_node_type then 0 for every node. */
+size_t trace_type_count(const struct trace_reader *r);
+const char *trace_type_name(const struct trace_reader *r, size_t t);
+uint32_t trace_node_type(const struct trace_reader *r, size_t i);
+
 /* Reads the next event into *ev.  Returns 1 for an event, 0 at the end of
  * the trace, or a negative code (reported in e).  Validates the event
  * against the state built from the events before it. */
