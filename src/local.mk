@@ -19,6 +19,7 @@ libbfsim_a_SOURCES = \
 	src/formats/import_batsim.c src/formats/import_elastisim.c \
 	src/formats/import_sim.c src/formats/import_sim.h \
 	src/formats/hostlist.c src/formats/hostlist.h \
+	src/formats/nodetypes.c src/formats/nodetypes.h \
 	src/formats/traceinfo.c src/formats/traceinfo.h \
 	src/formats/gentrace.c src/formats/gentrace.h \
 	src/formats/records.c src/formats/records.h \

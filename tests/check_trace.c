@@ -188,7 +188,9 @@ START_TEST(test_bad_inputs)
                "duplicate node name 'a' (first on line 2)");
     expect_bad("nonodes.trace", "bfsim-trace 1\n# x\n5 \n", 3,
                "no 'node NAME' line");
-    expect_bad("nodeline.trace", "bfsim-trace 1\nnode a b\n", 2,
+    /* "node a b" is node a of type b (trace.h): three fields are one too
+     * many. */
+    expect_bad("nodeline.trace", "bfsim-trace 1\nnode a b c\n", 2,
                "expected 'node NAME'");
     expect_bad("order.trace", "bfsim-trace 1\nnode a\n10 +0\n10 -0\n", 4,
                "time 10 is not after the previous event's 10 (line 3)");

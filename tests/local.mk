@@ -13,6 +13,7 @@ check_PROGRAMS += \
 	tests/check_trace \
 	tests/check_jobs \
 	tests/check_hostlist \
+	tests/check_nodetypes \
 	tests/check_import_bftrainer \
 	tests/check_import_swf \
 	tests/check_import_slurm \
@@ -90,6 +91,9 @@ tests_check_jobs_LDADD = $(BFS_TESTLIBS)
 tests_check_hostlist_SOURCES = tests/check_hostlist.c $(BFS_TESTHDRS)
 tests_check_hostlist_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_hostlist_LDADD = $(BFS_TESTLIBS)
+tests_check_nodetypes_SOURCES = tests/check_nodetypes.c $(BFS_TESTHDRS)
+tests_check_nodetypes_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_nodetypes_LDADD = $(BFS_TESTLIBS)
 tests_check_import_bftrainer_SOURCES = tests/check_import_bftrainer.c $(BFS_TESTHDRS)
 tests_check_import_bftrainer_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_import_bftrainer_LDADD = $(BFS_TESTLIBS)

@@ -18,6 +18,12 @@
  * below that of `zcat FILE | wc -l`, so gzip stays the format's codec
  * (README, "Data formats").
  *
+ * Types: the first node line says whether the trace is typed (three
+ * fields) or not (two); every later one must agree.  Type names are
+ * interned through a hash index (hostlist.h) as they first appear, so
+ * node_type[i] is the type's number and reading costs O(nodes) whatever
+ * the number of types.  An untyped trace allocates nothing for types.
+ *
  * Writer: the same checks on the same state, then one formatted line per
  * event.  Output goes through bfs_out (temporary file renamed into place
  * on success); a ".gz" path gets a gzip stream (zlib, level
@@ -32,6 +38,7 @@
 #include "config.h"
 
 #include "formats/trace.h"
+#include "formats/hostlist.h"
 #include "base/out.h"
 #include "base/util.h"
 
@@ -75,8 +82,7 @@ static void sort_u32(uint32_t *v, size_t n)
         }
 }
 
-/* A node name must be non-empty and hold no blank or control character. */
-static int name_ok(const char *s)
+int trace_name_ok(const char *s)
 {
     if (*s == '\0')
         return 0;
@@ -118,12 +124,15 @@ struct trace_reader {
     struct bfs_lines *in; /* owned */
     char *path;           /* owned */
     size_t n;
-    char **names;    /* owned, n strings */
-    uint8_t *idle;   /* owned, n flags */
-    uint32_t *stamp; /* owned, n stamps */
-    uint32_t cur;    /* stamp of the current event */
-    uint32_t *join;  /* owned */
-    uint32_t *leave; /* owned */
+    char **names;        /* owned, n strings */
+    size_t n_types;      /* 0: untyped */
+    char **type_names;   /* owned, n_types strings */
+    uint32_t *node_type; /* owned, n numbers; NULL when untyped */
+    uint8_t *idle;       /* owned, n flags */
+    uint32_t *stamp;     /* owned, n stamps */
+    uint32_t cur;        /* stamp of the current event */
+    uint32_t *join;      /* owned */
+    uint32_t *leave;     /* owned */
     size_t cap_join, cap_leave;
     char *held; /* owned: the first event line, read by trace_open */
     size_t held_line;
@@ -149,12 +158,45 @@ static void rstrip(char *s)
         s[--n] = '\0';
 }
 
+/* Reads the type field of a node line (NULL: none) into r, interning it
+ * in ix; the first node line (line first) fixed whether nodes have types.
+ * Returns 0 or BFS_EPARSE (reported in e). */
+static int node_type(struct trace_reader *r, struct hostlist_index *ix,
+                     const char *type, size_t lineno, size_t first,
+                     size_t *cap_types, struct bfs_error *e)
+{
+    size_t t;
+
+    if (r->n > 0 && (type != NULL) != (r->node_type != NULL))
+        return bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
+                           "node '%s' has %s type but the first node (line "
+                           "%zu) has %s: give every node a type, or none",
+                           r->names[r->n], type ? "a" : "no", first,
+                           type ? "none" : "one");
+    if (!type)
+        return 0;
+    if (!trace_name_ok(type))
+        return bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
+                           "bad node type (control character)");
+    t = hostlist_index_find(ix, type);
+    if (t == (size_t)-1) {
+        t = r->n_types++;
+        BFS_GROW(r->type_names, *cap_types, r->n_types);
+        r->type_names[t] = xstrdup(type);
+        hostlist_index_add(ix, type, t);
+    }
+    r->node_type[r->n] = (uint32_t)t;
+    return 0;
+}
+
 int trace_open(const char *path, struct trace_reader **out, struct bfs_error *e)
 {
     struct trace_reader *r;
     struct named *seen = NULL;
-    size_t cap_seen = 0, cap_names = 0, dup;
-    char *line, *f[3];
+    struct hostlist_index *types = NULL;
+    size_t cap_seen = 0, cap_names = 0, cap_types = 0, cap_nt = 0, dup;
+    size_t first = 0;
+    char *line, *f[4];
     int rc;
 
     r = xcalloc(1, sizeof *r);
@@ -198,13 +240,14 @@ int trace_open(const char *path, struct trace_reader **out, struct bfs_error *e)
             r->held_line = lineno;
             break;
         }
-        nf = bfs_split_ws(line, f, 3);
-        if (nf != 2) {
+        nf = bfs_split_ws(line, f, 4);
+        if (nf != 2 && nf != 3) {
             rc = bfs_fail_at(e, BFS_EPARSE, path, lineno,
-                             "expected 'node NAME' (one name, no blanks)");
+                             "expected 'node NAME' or 'node NAME TYPE' (no "
+                             "blanks in either)");
             goto fail;
         }
-        if (!name_ok(f[1])) {
+        if (!trace_name_ok(f[1])) {
             rc = bfs_fail_at(e, BFS_EPARSE, path, lineno,
                              "bad node name (control character)");
             goto fail;
@@ -216,6 +259,18 @@ int trace_open(const char *path, struct trace_reader **out, struct bfs_error *e)
         BFS_GROW(r->names, cap_names, r->n + 1);
         BFS_GROW(seen, cap_seen, r->n + 1);
         r->names[r->n] = xstrdup(f[1]);
+        if (r->n == 0) {
+            first = lineno;
+            if (nf == 3)
+                types = hostlist_index_new();
+        }
+        if (types)
+            BFS_GROW(r->node_type, cap_nt, r->n + 1);
+        if ((rc = node_type(r, types, nf == 3 ? f[2] : NULL, lineno, first,
+                            &cap_types, e)) != 0) {
+            xfree(r->names[r->n]);
+            goto fail;
+        }
         seen[r->n].name = r->names[r->n];
         seen[r->n].pos = lineno;
         r->n++;
@@ -234,6 +289,7 @@ int trace_open(const char *path, struct trace_reader **out, struct bfs_error *e)
         goto fail;
     }
     xfree(seen);
+    hostlist_index_free(types);
     r->idle = xcalloc(r->n, 1);
     r->stamp = xcalloc(r->n, sizeof *r->stamp);
     *out = r;
@@ -241,6 +297,7 @@ int trace_open(const char *path, struct trace_reader **out, struct bfs_error *e)
 
 fail:
     xfree(seen);
+    hostlist_index_free(types);
     trace_close(r);
     return rc;
 }
@@ -253,6 +310,21 @@ size_t trace_node_count(const struct trace_reader *r)
 const char *trace_node_name(const struct trace_reader *r, size_t i)
 {
     return r->names[i];
+}
+
+size_t trace_type_count(const struct trace_reader *r)
+{
+    return r->n_types;
+}
+
+const char *trace_type_name(const struct trace_reader *r, size_t t)
+{
+    return r->type_names[t];
+}
+
+uint32_t trace_node_type(const struct trace_reader *r, size_t i)
+{
+    return r->node_type ? r->node_type[i] : 0;
 }
 
 int trace_node_idle(const struct trace_reader *r, size_t i)
@@ -488,6 +560,10 @@ void trace_close(struct trace_reader *r)
     for (size_t i = 0; i < r->n; i++)
         xfree(r->names[i]);
     xfree(r->names);
+    for (size_t t = 0; t < r->n_types; t++)
+        xfree(r->type_names[t]);
+    xfree(r->type_names);
+    xfree(r->node_type);
     xfree(r->idle);
     xfree(r->stamp);
     xfree(r->join);
@@ -568,7 +644,7 @@ static void put_char(struct trace_writer *w, size_t *len, char c)
 }
 
 static int write_header(struct trace_writer *w, const char *const *comments,
-                        struct bfs_error *e)
+                        const char *const *types, struct bfs_error *e)
 {
     size_t len = 0;
 
@@ -592,6 +668,11 @@ static int write_header(struct trace_writer *w, const char *const *comments,
             put_char(w, &len, *s);
         for (const char *s = w->names[i]; *s; s++)
             put_char(w, &len, *s);
+        if (types) {
+            put_char(w, &len, ' ');
+            for (const char *s = types[i]; *s; s++)
+                put_char(w, &len, *s);
+        }
         put_char(w, &len, '\n');
         if (len > 65536) {
             if (w_write(w, w->buf, len, e))
@@ -606,6 +687,14 @@ int trace_writer_open(const char *path, const char *const *names, size_t n,
                       const char *const *comments, struct trace_writer **out,
                       struct bfs_error *e)
 {
+    return trace_writer_open_typed(path, names, NULL, n, comments, out, e);
+}
+
+int trace_writer_open_typed(const char *path, const char *const *names,
+                            const char *const *types, size_t n,
+                            const char *const *comments,
+                            struct trace_writer **out, struct bfs_error *e)
+{
     struct trace_writer *w;
     struct named *v;
     size_t total = 0, dpos;
@@ -618,11 +707,16 @@ int trace_writer_open(const char *path, const char *const *names, size_t n,
     if (n > UINT32_MAX)
         return bfs_fail(e, BFS_ERANGE, "%s: too many nodes (%zu)", path, n);
     for (size_t i = 0; i < n; i++) {
-        if (!name_ok(names[i]))
+        if (!trace_name_ok(names[i]))
             return bfs_fail(e, BFS_EINVAL,
                             "%s: node %zu: name '%.40s' is empty or holds a "
                             "blank",
                             path, i, names[i]);
+        if (types && !trace_name_ok(types[i]))
+            return bfs_fail(e, BFS_EINVAL,
+                            "%s: node %zu (%s): type '%.40s' is empty or "
+                            "holds a blank",
+                            path, i, names[i], types[i]);
         total += strlen(names[i]) + 1;
     }
     v = xmalloc(n * sizeof *v);
@@ -672,7 +766,7 @@ int trace_writer_open(const char *path, const char *const *names, size_t n,
         }
         gzbuffer(w->gz, 1 << 17);
     }
-    rc = write_header(w, comments, e);
+    rc = write_header(w, comments, types, e);
     if (rc) {
         trace_writer_abort(w);
         return rc;

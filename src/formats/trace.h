@@ -11,12 +11,19 @@
  *
  *     bfsim-trace 1
  *     # comment lines start with '#'; blank lines are ignored
- *     node c05n06
+ *     node c05n06                  (or, typed: node c05n06 A100)
  *     node a02n02
  *     ...                          (one line per node, in node order)
  *     1612915732                   (an event: Unix seconds, UTC, ...)
  *     1612918128 +4672             (... then +I: node I becomes idle,
  *     1612918199 -4672 +12 +13      -I: node I is taken back)
+ *
+ * A node line may name the node's type after its name ("node c05n06
+ * A100", tools/DESIGN.md "Node types"): every node line then does, or
+ * none does; a type, like a name, is non-empty and holds no blank or
+ * control character.  That is the whole type table: types are numbered
+ * 0, 1, ... in the order they first appear in the node list.  A trace
+ * without types reads (and writes) exactly as before types existed.
  *
  * Node indices are 0-based positions in the node list.  Event times are
  * strictly increasing.  An event may list no change (it marks a time, such
@@ -56,6 +63,10 @@ int trace_open(const char *path, struct trace_reader **out,
 size_t trace_node_count(const struct trace_reader *r);
 const char *trace_node_name(const struct trace_reader *r, size_t i);
 
+/* Whether s may be a node name or a type name: non-empty, no blank or
+ * control character. */
+int trace_name_ok(const char *s);
+
 /* Node types (tools/DESIGN.md, "Node types"): a node line may name the
  * node's type after its name (`node c05n06 A100`), for every node or for
  * none.  Types are numbered 0, 1, ... in the order they first appear in
@@ -90,10 +101,23 @@ struct trace_writer;
 
 /* Starts a trace with n nodes named names[0..n-1] (copied) and optional
  * comment lines (NULL-terminated array, may be NULL).  Names must be
- * non-empty, unique and free of blanks.  Returns 0 or a negative code. */
+ * non-empty, unique and free of blanks.  Returns 0 or a negative code.
+ * The same as trace_writer_open_typed with types NULL. */
 int trace_writer_open(const char *path, const char *const *names, size_t n,
                       const char *const *comments, struct trace_writer **out,
                       struct bfs_error *e);
+
+/* Starts a typed trace: node i has type types[i] (borrowed, used before
+ * the call returns: the node list is written at once), written as "node
+ * NAME TYPE".  Types follow the rules of names but need not be unique;
+ * the reader numbers them in order of first appearance.  types NULL
+ * gives an untyped trace, byte for byte what trace_writer_open writes.
+ * Returns 0 or a negative code (BFS_EINVAL for a bad name or type,
+ * reported in e with the node's index). */
+int trace_writer_open_typed(const char *path, const char *const *names,
+                            const char *const *types, size_t n,
+                            const char *const *comments,
+                            struct trace_writer **out, struct bfs_error *e);
 
 /* Sets the gzip level (1 = fastest .. 9 = smallest) of a compressed
  * writer from now on; the default is 9.  No effect on plain output.
