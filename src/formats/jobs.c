@@ -23,6 +23,14 @@
  * P[0] = O[0] = 0, integer N strictly increasing, N[n-1] >= jmax and
  * P >= 0 everywhere.  O may take any finite value.
  *
+ * Node types (native files only): the header's speed and curve@TYPE
+ * columns are found once (type_header); each row's entries are gathered
+ * in one list, which check_types sorts by name, so that a type named
+ * twice, or given both a factor and a curve, shows as a neighbour, and
+ * from which it drops the factors of 0.  job_objective_table and
+ * job_type_tables share fill_tables: the reference is the type with
+ * factor 1, whose products are exact, so the two agree to the bit.
+ *
  * jobset_write prints every number in the shortest form that strtod
  * reads back to the same double, and each name quoted when it needs it
  * (base/csv.h), so that load(write(load(x))) gives bit-identical jobs.
@@ -75,36 +83,39 @@ static void curve_release(struct curve *c)
 }
 
 /* Appends the point (N, P, O) to c after checking it against the points
- * already there; cap is c's capacity.  Errors name the job and line. */
-static int curve_add(struct curve *c, size_t *cap, const char *job, double N,
-                     double P, double O, const char *file, size_t line,
-                     struct bfs_error *e)
+ * already there; cap is c's capacity.  Errors name the curve (what:
+ * "curve", or "curve@TYPE" for a node type's own), the job and the
+ * line. */
+static int curve_add(struct curve *c, size_t *cap, const char *what,
+                     const char *job, double N, double P, double O,
+                     const char *file, size_t line, struct bfs_error *e)
 {
     char b1[40], b2[40];
 
     if (!(N >= 0 && N <= INT_MAX && floor(N) == N))
         return bfs_fail_at(e, BFS_EPARSE, file, line,
-                           "curve of job %s: N %s is not a node count "
+                           "%s of job %s: N %s is not a node count "
                            "(an integer >= 0)",
-                           job, fmt_num(b1, N));
+                           what, job, fmt_num(b1, N));
     if (c->n == 0) {
         if (N != 0)
             return bfs_fail_at(e, BFS_EPARSE, file, line,
-                               "curve of job %s has no point N=0", job);
+                               "%s of job %s has no point N=0", what, job);
         if (P != 0 || O != 0)
             return bfs_fail_at(e, BFS_EPARSE, file, line,
-                               "curve of job %s: point N=0 has P %s and "
+                               "%s of job %s: point N=0 has P %s and "
                                "O %s, both must be 0",
-                               job, fmt_num(b1, P), fmt_num(b2, O));
+                               what, job, fmt_num(b1, P), fmt_num(b2, O));
     } else if (N <= c->N[c->n - 1]) {
         return bfs_fail_at(e, BFS_EPARSE, file, line,
-                           "curve of job %s: N %s does not exceed the "
+                           "%s of job %s: N %s does not exceed the "
                            "previous N %s",
-                           job, fmt_num(b1, N), fmt_num(b2, c->N[c->n - 1]));
+                           what, job, fmt_num(b1, N),
+                           fmt_num(b2, c->N[c->n - 1]));
     }
     if (P < 0)
         return bfs_fail_at(e, BFS_ERANGE, file, line,
-                           "curve of job %s: negative P %s at N=%s", job,
+                           "%s of job %s: negative P %s at N=%s", what, job,
                            fmt_num(b1, P), fmt_num(b2, N));
     if (c->n == *cap) {
         /* Three arrays, one capacity. */
@@ -120,19 +131,21 @@ static int curve_add(struct curve *c, size_t *cap, const char *job, double N,
     return 0;
 }
 
-/* Checks that a complete curve reaches jmax. */
-static int curve_finish(const struct curve *c, const char *job, int jmax,
-                        const char *file, size_t line, struct bfs_error *e)
+/* Checks that a complete curve reaches jmax (what and job as for
+ * curve_add). */
+static int curve_finish(const struct curve *c, const char *what,
+                        const char *job, int jmax, const char *file,
+                        size_t line, struct bfs_error *e)
 {
     char b[40];
 
     if (c->n == 0)
         return bfs_fail_at(e, BFS_EPARSE, file, line,
-                           "curve of job %s has no point N=0", job);
+                           "%s of job %s has no point N=0", what, job);
     if (c->N[c->n - 1] < jmax)
         return bfs_fail_at(e, BFS_EPARSE, file, line,
-                           "curve of job %s ends at N=%s, below Jmax %d", job,
-                           fmt_num(b, c->N[c->n - 1]), jmax);
+                           "%s of job %s ends at N=%s, below Jmax %d", what,
+                           job, fmt_num(b, c->N[c->n - 1]), jmax);
     return 0;
 }
 
@@ -411,12 +424,21 @@ static int job_header(struct csv *c, const char *const *cols, long *idx,
 
 /* ---- job sets ---------------------------------------------------------- */
 
+static void job_release(struct job *j)
+{
+    for (size_t k = 0; k < j->n_types; k++) {
+        xfree(j->types[k].type);
+        curve_release(&j->types[k].curve);
+    }
+    xfree(j->types);
+    xfree(j->name);
+    curve_release(&j->curve);
+}
+
 void jobset_release(struct jobset *js)
 {
-    for (size_t i = 0; i < js->n; i++) {
-        xfree(js->jobs[i].name);
-        curve_release(&js->jobs[i].curve);
-    }
+    for (size_t i = 0; i < js->n; i++)
+        job_release(&js->jobs[i]);
     xfree(js->jobs);
     js->jobs = NULL;
     js->n = 0;
@@ -472,15 +494,12 @@ static void jobs_push(struct jobset *js, size_t *cap, const struct job *j)
     js->jobs[js->n++] = *j;
 }
 
-static void job_release(struct job *j)
-{
-    xfree(j->name);
-    curve_release(&j->curve);
-}
-
-/* Parses a native curve field "N:P:O N:P:O ..." into j->curve. */
-static int parse_curve_field(char *s, struct job *j, const char *col,
-                             const char *file, size_t line, struct bfs_error *e)
+/* Parses a native curve field "N:P:O N:P:O ..." into c, which must be
+ * empty; what ("curve" or "curve@TYPE") names the column in errors.  On
+ * failure c may hold points: the caller releases it. */
+static int parse_curve_field(char *s, struct curve *c, const char *what,
+                             const struct job *j, const char *file, size_t line,
+                             struct bfs_error *e)
 {
     /* A point takes at least two characters with its separator. */
     size_t cap = 0, max = strlen(s) / 2 + 1;
@@ -495,22 +514,250 @@ static int parse_curve_field(char *s, struct job *j, const char *col,
 
         if (bfs_split(pts[i], ':', v, 3) != 3)
             rc = bfs_fail_at(e, BFS_EPARSE, file, line,
-                             "%s point \"%s\" of job %s is not N:P:O", col,
+                             "%s point \"%s\" of job %s is not N:P:O", what,
                              text, j->name);
         else if ((rc = get_double(v[0], "N", file, line, &N, e)) == 0 &&
                  (rc = get_double(v[1], "P", file, line, &P, e)) == 0 &&
                  (rc = get_double(v[2], "O", file, line, &O, e)) == 0)
-            rc = curve_add(&j->curve, &cap, j->name, N, P, O, file, line, e);
+            rc = curve_add(c, &cap, what, j->name, N, P, O, file, line, e);
         xfree(text);
     }
     xfree(pts);
     if (rc == 0)
-        rc = curve_finish(&j->curve, j->name, j->jmax, file, line, e);
+        rc = curve_finish(c, what, j->name, j->jmax, file, line, e);
     return rc;
+}
+
+/* ---- node types -------------------------------------------------------- */
+
+/* Why s cannot be a node type name, or NULL when it can: a type name is
+ * a word of the trace's node lines and an entry of the speed field, so
+ * it is not empty and holds no blank, no ':' and no line break. */
+static const char *type_name_problem(const char *s)
+{
+    if (*s == '\0')
+        return "is empty";
+    if (strpbrk(s, " \t"))
+        return "holds a blank";
+    if (strchr(s, ':'))
+        return "holds ':'";
+    if (strpbrk(s, "\r\n"))
+        return "holds a line break";
+    return NULL;
+}
+
+static int job_type_cmp(const void *a, const void *b)
+{
+    const struct job_type *x = a, *y = b;
+
+    return strcmp(x->type, y->type);
+}
+
+/* The node-type columns of a native header: speed and every curve@TYPE. */
+struct type_cols {
+    long speed;   /* column of speed, or -1 */
+    size_t n;     /* curve@ columns */
+    long *col;    /* owned: their columns */
+    char **label; /* owned, each owned: their names, "curve@TYPE" */
+};
+
+static void type_cols_release(struct type_cols *t)
+{
+    for (size_t k = 0; k < t->n; k++)
+        xfree(t->label[k]);
+    xfree(t->label);
+    xfree(t->col);
+    memset(t, 0, sizeof *t);
+}
+
+static int label_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Finds the node-type columns of the header row in c.  A curve@ column
+ * whose type name is not one, and a curve@ column named twice, are
+ * errors on the header's line. */
+static int type_header(struct csv *c, struct type_cols *t, struct bfs_error *e)
+{
+    static const char *const speed_col[] = {"speed"};
+    const char *why;
+    char **sorted = NULL;
+    size_t cap = 0, capc = 0;
+    int rc;
+
+    memset(t, 0, sizeof *t);
+    rc = csv_header(c, speed_col, 1, &t->speed, e);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < c->nf; i++) {
+        const char *f = c->f[i];
+        if (strncmp(f, "curve@", 6) != 0)
+            continue;
+        if ((why = type_name_problem(f + 6)) != NULL)
+            return bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
+                               "column \"%s\": the node type name %s", f, why);
+        BFS_GROW(t->col, capc, t->n + 1);
+        BFS_GROW(t->label, cap, t->n + 1);
+        t->col[t->n] = (long)i;
+        t->label[t->n++] = xstrdup(f);
+    }
+    /* Sorted copies of the names find a duplicate in O(n log n). */
+    sorted = xcalloc(t->n ? t->n : 1, sizeof *sorted);
+    if (t->n)
+        memcpy(sorted, t->label, t->n * sizeof *sorted);
+    qsort(sorted, t->n, sizeof *sorted, label_cmp);
+    for (size_t k = 1; k < t->n && rc == 0; k++)
+        if (strcmp(sorted[k - 1], sorted[k]) == 0)
+            rc = bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
+                             "column %s appears twice", sorted[k]);
+    xfree(sorted);
+    return rc;
+}
+
+/* Appends an entry for the type name to j's list (grown to *cap) and
+ * returns it, its speed 0 and its curve empty. */
+static struct job_type *type_push(struct job *j, size_t *cap, const char *name)
+{
+    struct job_type *t;
+
+    BFS_GROW(j->types, *cap, j->n_types + 1);
+    t = &j->types[j->n_types++];
+    memset(t, 0, sizeof *t);
+    t->type = xstrdup(name);
+    return t;
+}
+
+/* Parses one TYPE:FACTOR entry of the speed field of job j into its
+ * list. */
+static int parse_speed_entry(char *s, struct job *j, size_t *cap,
+                             const char *file, size_t line, struct bfs_error *e)
+{
+    char *colon = strchr(s, ':');
+    const char *why;
+    char b[40];
+    double f;
+    int rc;
+
+    if (!colon || strchr(colon + 1, ':'))
+        return bfs_fail_at(e, BFS_EPARSE, file, line,
+                           "speed entry \"%s\" of job %s is not TYPE:FACTOR", s,
+                           j->name);
+    *colon = '\0';
+    if ((why = type_name_problem(s)) != NULL)
+        return bfs_fail_at(e, BFS_EPARSE, file, line,
+                           "speed entry \"%s:%s\" of job %s: the node type "
+                           "name %s",
+                           s, colon + 1, j->name, why);
+    rc = bfs_parse_double(colon + 1, &f);
+    if (rc == BFS_ERANGE)
+        return bfs_fail_at(e, BFS_ERANGE, file, line,
+                           "speed factor \"%s\" for node type %s of job %s is "
+                           "not a finite number",
+                           colon + 1, s, j->name);
+    if (rc)
+        return bfs_fail_at(e, BFS_EPARSE, file, line,
+                           "speed factor \"%s\" for node type %s of job %s is "
+                           "not a number",
+                           colon + 1, s, j->name);
+    if (f < 0)
+        return bfs_fail_at(e, BFS_ERANGE, file, line,
+                           "speed factor %s for node type %s of job %s is "
+                           "negative",
+                           fmt_num(b, f), s, j->name);
+    type_push(j, cap, s)->speed = f;
+    return 0;
+}
+
+/* Checks j's list once read: a type named twice, or given a factor and a
+ * curve, is an error; factors of 0 are dropped (the job does not run on
+ * the type), and a job that listed types but kept none is an error; so
+ * is a factor that makes the scaled curve overflow.  The list ends sorted
+ * by name. */
+static int check_types(struct job *j, const char *file, size_t line,
+                       struct bfs_error *e)
+{
+    size_t listed = j->n_types, kept = 0;
+    char b[40];
+
+    qsort(j->types, j->n_types, sizeof *j->types, job_type_cmp);
+    for (size_t k = 1; k < j->n_types; k++) {
+        const struct job_type *x = &j->types[k - 1], *y = &j->types[k];
+        if (strcmp(x->type, y->type) != 0)
+            continue;
+        if (x->curve.n || y->curve.n)
+            return bfs_fail_at(e, BFS_EPARSE, file, line,
+                               "node type %s of job %s has both a speed "
+                               "factor and a curve (curve@%s)",
+                               x->type, j->name, x->type);
+        return bfs_fail_at(e, BFS_EPARSE, file, line,
+                           "node type %s appears twice in the speed of job "
+                           "%s",
+                           x->type, j->name);
+    }
+    for (size_t k = 0; k < j->n_types; k++) {
+        const struct job_type *t = &j->types[k];
+        const struct curve *c = &j->curve;
+        for (size_t i = 0; t->curve.n == 0 && i < c->n; i++)
+            if (!isfinite(t->speed * c->P[i]) || !isfinite(t->speed * c->O[i]))
+                return bfs_fail_at(e, BFS_ERANGE, file, line,
+                                   "speed factor %s for node type %s of job "
+                                   "%s makes its curve overflow (P or O "
+                                   "times the factor is not finite)",
+                                   fmt_num(b, t->speed), t->type, j->name);
+    }
+    for (size_t k = 0; k < j->n_types; k++) {
+        struct job_type *t = &j->types[k];
+        if (t->curve.n == 0 && t->speed == 0)
+            xfree(t->type);
+        else
+            j->types[kept++] = *t;
+    }
+    j->n_types = kept;
+    if (listed && !kept)
+        return bfs_fail_at(e, BFS_EPARSE, file, line,
+                           "job %s lists node types but can run on none "
+                           "(every speed factor is 0)",
+                           j->name);
+    return 0;
+}
+/* Reads the node types of job j from the row in c (the columns in tc);
+ * a speed field and curve@ fields that are all blank list none.  On
+ * failure j's list may be partly filled: the caller releases j. */
+static int parse_types(const struct csv *c, const struct type_cols *tc,
+                       struct job *j, struct bfs_error *e)
+{
+    size_t line = csv_line(c), cap = 0;
+    int rc = 0;
+
+    if (tc->speed >= 0) {
+        char *s = c->f[tc->speed];
+        /* An entry takes at least two characters with its separator. */
+        size_t max = strlen(s) / 2 + 1;
+        char **ent = xcalloc(max, sizeof *ent);
+        size_t n = bfs_split_ws(s, ent, max);
+        for (size_t k = 0; k < n && rc == 0; k++)
+            rc = parse_speed_entry(ent[k], j, &cap, c->path, line, e);
+        xfree(ent);
+        if (rc)
+            return rc;
+    }
+    for (size_t k = 0; k < tc->n; k++) {
+        char *s = c->f[tc->col[k]];
+        if (blank(s))
+            continue;
+        /* The label is "curve@TYPE". */
+        struct job_type *t = type_push(j, &cap, tc->label[k] + 6);
+        rc = parse_curve_field(s, &t->curve, tc->label[k], j, c->path, line, e);
+        if (rc)
+            return rc;
+    }
+    return check_types(j, c->path, line, e);
 }
 
 static int load_native(struct csv *c, struct jobset *js, struct bfs_error *e)
 {
+    struct type_cols tc = {-1, 0, NULL, NULL};
     long idx[F_COUNT];
     size_t cap = 0;
     int rc;
@@ -520,20 +767,26 @@ static int load_native(struct csv *c, struct jobset *js, struct bfs_error *e)
     if (rc == 0)
         return bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
                            "missing header line after \"%s\"", JOBS_MAGIC);
-    if (rc < 0 || (rc = job_header(c, native_cols, idx, e)) != 0)
-        return rc;
+    if (rc < 0 || (rc = job_header(c, native_cols, idx, e)) != 0 ||
+        (rc = type_header(c, &tc, e)) != 0)
+        goto out;
     while ((rc = csv_row(c, e)) == 1) {
         struct job j;
         rc = parse_job(c, idx, native_cols, &j, e);
         if (rc == 0)
-            rc = parse_curve_field(c->f[idx[F_CURVE]], &j, native_cols[F_CURVE],
-                                   c->path, csv_line(c), e);
+            rc = parse_curve_field(c->f[idx[F_CURVE]], &j.curve,
+                                   native_cols[F_CURVE], &j, c->path,
+                                   csv_line(c), e);
+        if (rc == 0)
+            rc = parse_types(c, &tc, &j, e);
         if (rc) {
             job_release(&j);
-            return rc;
+            goto out;
         }
         jobs_push(js, &cap, &j);
     }
+out:
+    type_cols_release(&tc);
     return rc;
 }
 
@@ -612,7 +865,8 @@ static int load_long(const char *path, struct lcurve **out, size_t *nout,
                              name, bp, cur->c.n - 1);
             goto fail;
         }
-        rc = curve_add(&cur->c, &cur->cap, name, N, P, O, c.path, line, e);
+        rc = curve_add(&cur->c, &cur->cap, "curve", name, N, P, O, c.path, line,
+                       e);
         if (rc)
             goto fail;
         cur->last_line = line;
@@ -681,7 +935,7 @@ static int join_curves(struct jobset *js, const char *bounds_path,
                              "job %s has no curve in %s", j->name, path);
             goto out;
         }
-        rc = curve_finish(&lc[hit->idx].c, j->name, j->jmax, path,
+        rc = curve_finish(&lc[hit->idx].c, "curve", j->name, j->jmax, path,
                           lc[hit->idx].last_line, e);
         if (rc)
             goto out;
@@ -817,12 +1071,103 @@ static int writable_name(const char *name)
     return *name != '\0' && strpbrk(name, "\r\n") == NULL;
 }
 
+static void write_curve(FILE *f, const struct curve *c)
+{
+    char b[3][40];
+
+    for (size_t k = 0; k < c->n; k++)
+        fprintf(f, "%s%s:%s:%s", k ? " " : "", fmt_num(b[0], c->N[k]),
+                fmt_num(b[1], c->P[k]), fmt_num(b[2], c->O[k]));
+}
+
+/* Checks that the node types of js can be written and read back, and
+ * collects the names of the types some job has a curve for, in order of
+ * first appearance (*ct, owned array of borrowed names; *nct of them),
+ * one curve@ column each.  *typed tells whether any job lists a type. */
+static int collect_types(const char *path, const struct jobset *js,
+                         const char ***ct, size_t *nct, int *typed,
+                         struct bfs_error *e)
+{
+    const char **v = NULL;
+    size_t n = 0, cap = 0;
+    const char *why;
+    char b[40];
+
+    *typed = 0;
+    for (size_t i = 0; i < js->n; i++) {
+        const struct job *j = &js->jobs[i];
+        for (size_t k = 0; k < j->n_types; k++) {
+            const struct job_type *t = &j->types[k];
+            size_t m = 0;
+            *typed = 1;
+            if ((why = type_name_problem(t->type)) != NULL) {
+                xfree(v);
+                return bfs_fail_at(e, BFS_EINVAL, path, 0,
+                                   "job %s: node type name \"%s\" cannot be "
+                                   "written (it %s)",
+                                   j->name, t->type, why);
+            }
+            if (t->curve.n == 0 && !(t->speed > 0)) {
+                xfree(v);
+                return bfs_fail_at(e, BFS_EINVAL, path, 0,
+                                   "job %s: speed factor %s for node type %s "
+                                   "is not > 0",
+                                   j->name, fmt_num(b, t->speed), t->type);
+            }
+            if (t->curve.n == 0)
+                continue;
+            while (m < n && strcmp(v[m], t->type) != 0)
+                m++;
+            if (m == n) {
+                BFS_GROW(v, cap, n + 1);
+                v[n++] = t->type;
+            }
+        }
+    }
+    *ct = v;
+    *nct = n;
+    return 0;
+}
+
+/* Writes j's speed field (its factor types as TYPE:FACTOR, blank
+ * separated) and its curve@ fields, one per name of ct, each after a
+ * comma. */
+static void write_types(FILE *f, const struct job *j, const char **ct,
+                        size_t nct)
+{
+    char b[40], *s;
+    size_t len = 0, size = 1;
+
+    for (size_t k = 0; k < j->n_types; k++)
+        size += strlen(j->types[k].type) + 42;
+    s = xmalloc(size);
+    s[0] = '\0';
+    for (size_t k = 0; k < j->n_types; k++) {
+        const struct job_type *t = &j->types[k];
+        if (t->curve.n == 0)
+            len +=
+                (size_t)snprintf(s + len, size - len, "%s%s:%s", len ? " " : "",
+                                 t->type, fmt_num(b, t->speed));
+    }
+    fputc(',', f);
+    csv_field(f, s);
+    xfree(s);
+    for (size_t m = 0; m < nct; m++) {
+        fputc(',', f);
+        for (size_t k = 0; k < j->n_types; k++)
+            if (j->types[k].curve.n && strcmp(j->types[k].type, ct[m]) == 0)
+                write_curve(f, &j->types[k].curve);
+    }
+}
+
 int jobset_write(const char *path, const struct jobset *js,
                  const char *const *comments, struct bfs_error *e)
 {
     struct bfs_out o;
-    char b[3][40];
-    int rc;
+    const char **ct = NULL;
+    size_t nct = 0;
+    char b[40];
+    int rc, typed;
 
     for (size_t i = 0; i < js->n; i++)
         if (!writable_name(js->jobs[i].name))
@@ -830,9 +1175,12 @@ int jobset_write(const char *path, const struct jobset *js,
                                "job name \"%s\" cannot be written (empty, "
                                "or a line break)",
                                js->jobs[i].name);
-    rc = bfs_out_open(&o, path, e);
+    rc = collect_types(path, js, &ct, &nct, &typed, e);
     if (rc)
         return rc;
+    rc = bfs_out_open(&o, path, e);
+    if (rc)
+        goto out;
     fprintf(o.fp, "%s\n", JOBS_MAGIC);
     for (size_t k = 0; comments && comments[k]; k++) {
         /* One "# " line per line of the comment. */
@@ -848,22 +1196,33 @@ int jobset_write(const char *path, const struct jobset *js,
                 p++;
         } while (*p++ != '\0');
     }
-    fputs("job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n", o.fp);
+    /* The type columns only when some job lists a type, so that an
+     * untyped set is written as before types existed. */
+    fputs("job,tsub,jmin,jmax,pmax,tcup,tcdw,curve", o.fp);
+    if (typed)
+        fputs(",speed", o.fp);
+    for (size_t m = 0; m < nct; m++) {
+        fputc(',', o.fp);
+        csv_fieldf(o.fp, "curve@%s", ct[m]);
+    }
+    fputc('\n', o.fp);
     for (size_t i = 0; i < js->n; i++) {
         const struct job *j = &js->jobs[i];
-        const struct curve *c = &j->curve;
 
         csv_field(o.fp, j->name);
         fprintf(o.fp, ",%" PRId64 ",%d,%d,", j->tsub, j->jmin, j->jmax);
-        fprintf(o.fp, "%s,", fmt_num(b[0], j->pmax));
-        fprintf(o.fp, "%s,", fmt_num(b[0], j->tcup));
-        fprintf(o.fp, "%s,", fmt_num(b[0], j->tcdw));
-        for (size_t k = 0; k < c->n; k++)
-            fprintf(o.fp, "%s%s:%s:%s", k ? " " : "", fmt_num(b[0], c->N[k]),
-                    fmt_num(b[1], c->P[k]), fmt_num(b[2], c->O[k]));
+        fprintf(o.fp, "%s,", fmt_num(b, j->pmax));
+        fprintf(o.fp, "%s,", fmt_num(b, j->tcup));
+        fprintf(o.fp, "%s,", fmt_num(b, j->tcdw));
+        write_curve(o.fp, &j->curve);
+        if (typed)
+            write_types(o.fp, j, ct, nct);
         fputc('\n', o.fp);
     }
-    return bfs_out_commit(&o, e);
+    rc = bfs_out_commit(&o, e);
+out:
+    xfree(ct);
+    return rc;
 }
 
 /* ---- objective metrics ------------------------------------------------ */
@@ -889,11 +1248,17 @@ int job_objective_parse(const char *s)
     return -1;
 }
 
-int job_objective_table(const struct job *d, int objective, double *o,
-                        const char *path, struct bfs_error *e)
+/* Fills o[0..d->jmax] (and p[0..d->jmax] unless p is NULL) for the
+ * objective from the curve c scaled by s: P_t(n) = s P_c(n), with the
+ * speed-up taken against the reference curve's P(1).  For the reference
+ * (c = &d->curve, s = 1) the products are exact, so one function gives
+ * the reference and every type. */
+static int fill_tables(const struct job *d, const struct curve *c, double s,
+                       int objective, double *p, double *o, const char *path,
+                       struct bfs_error *e)
 {
-    const struct curve *c = &d->curve;
-    double p1 = curve_eval(c, c->P, 1);
+    const struct curve *ref = &d->curve;
+    double p1 = curve_eval(ref, ref->P, 1);
 
     if ((objective == JOB_OBJ_SPEEDUP || objective == JOB_OBJ_PROP_FAIR) &&
         !(p1 > 0))
@@ -902,20 +1267,53 @@ int job_objective_table(const struct job *d, int objective, double *o,
                            "%s) is undefined",
                            d->name, p1, job_objective_name(objective));
     for (int n = 0; n <= d->jmax; n++) {
-        double p = curve_eval(c, c->P, n);
+        double pn = s * curve_eval(c, c->P, n);
+        if (p)
+            p[n] = pn;
         switch (objective) {
         case JOB_OBJ_THROUGHPUT:
-            o[n] = p;
+            o[n] = pn;
             break;
         case JOB_OBJ_SPEEDUP:
-            o[n] = p / p1;
+            o[n] = pn / p1;
             break;
         case JOB_OBJ_PROP_FAIR:
-            o[n] = log1p(p / p1);
+            o[n] = log1p(pn / p1);
             break;
         default:
-            o[n] = curve_eval(c, c->O, n);
+            o[n] = s * curve_eval(c, c->O, n);
         }
     }
     return 0;
+}
+
+int job_objective_table(const struct job *d, int objective, double *o,
+                        const char *path, struct bfs_error *e)
+{
+    return fill_tables(d, &d->curve, 1.0, objective, NULL, o, path, e);
+}
+
+int job_type_tables(const struct job *d, const char *type, int objective,
+                    double *p, double *o, const char *path, struct bfs_error *e)
+{
+    const struct curve *c = &d->curve;
+    double s = 1.0;
+    int rc;
+
+    /* A job that lists no type runs on every type with its reference
+     * curve. */
+    if (type && d->n_types) {
+        const struct job_type *t = NULL;
+        for (size_t k = 0; k < d->n_types && !t; k++)
+            if (strcmp(d->types[k].type, type) == 0)
+                t = &d->types[k];
+        if (!t || (t->curve.n == 0 && !(t->speed > 0)))
+            return 0;
+        if (t->curve.n)
+            c = &t->curve;
+        else
+            s = t->speed;
+    }
+    rc = fill_tables(d, c, s, objective, p, o, path, e);
+    return rc ? rc : 1;
 }

@@ -10,7 +10,15 @@
  *       J00000,1612988475,1,64,130000000,18,12,0:0:0 1:2831:2831 2:5259:5259
  *
  *   tsub is Unix seconds or "YYYY-MM-DD HH:MM:SS" (UTC); curve is a
- *   blank-separated list of N:P:O breakpoints.
+ *   blank-separated list of N:P:O breakpoints.  Two optional columns
+ *   give the node types a job runs on (tools/DESIGN.md, "Node types"):
+ *   speed, blank-separated TYPE:FACTOR entries (FACTOR finite, >= 0; 0
+ *   is the same as not listing the type), and any number of columns
+ *   curve@TYPE, each the job's own curve on TYPE in the curve column's
+ *   syntax and rules.  A type may not have both; a job whose speed and
+ *   curve@ fields are all blank lists no type; one that lists types but
+ *   none usable is an error.  A type name is not empty and holds no
+ *   blank and no ':'.
  *
  * - the BFTrainer CSV pair as published: a bounds table
  *   (job,Tcup,Tcdw,Jmin,Jmax,Pmax,Tsub,Tsub_epoch_s) and a long curve
@@ -69,7 +77,8 @@ struct job {
     double tcdw;  /* ... on scaling down or being preempted, >= 0 */
     struct curve curve;
     /* The types the job runs on; n_types == 0: every type, with the
-     * reference curve. */
+     * reference curve.  As loaded: sorted by name (strcmp), each name
+     * once, no factor 0. */
     size_t n_types;
     struct job_type *types; /* owned */
     size_t line;            /* line of the job in its (bounds) file */
@@ -90,8 +99,11 @@ int jobset_load(const char *path, const char *curves_path, struct jobset *out,
 
 /* Writes js as a native job file, atomically, with optional comment lines
  * (NULL-terminated, may be NULL) after the magic line.  Numbers are
- * written so that they read back to the same doubles.  Returns 0 or a
- * negative code. */
+ * written so that they read back to the same doubles.  The speed and
+ * curve@TYPE columns are written only when some job lists a type (one
+ * curve@ column per type some job has a curve for).  Returns 0 or a
+ * negative code: BFS_EINVAL for a job or type name that cannot be read
+ * back, or a factor type whose speed is not > 0. */
 int jobset_write(const char *path, const struct jobset *js,
                  const char *const *comments, struct bfs_error *e);
 
