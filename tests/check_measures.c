@@ -121,16 +121,28 @@ START_TEST(test_table)
     /* Without a belief its rows are left out; with one they are in. */
     n_values = measures_values(&st, v);
     {
-        size_t n_belief = 0;
-        for (size_t i = 0; i < measures_n; i++)
+        size_t n_belief = 0, n_types = 0;
+        for (size_t i = 0; i < measures_n; i++) {
             n_belief += (measures[i].flags & MEASURE_OF_BELIEF) != 0;
+            n_types += (measures[i].flags & MEASURE_OF_TYPES) != 0;
+        }
         ck_assert_uint_eq(n_belief, 7);
+        /* types_aware, three per-type rows, type_moves */
+        ck_assert_uint_eq(n_types, 5);
+        ck_assert_uint_eq(n_values, measures_n - 1 + SOLVE_N_STATUSES -
+                                        n_belief - n_types);
+        st.belief = "learn:power";
+        n_values = measures_values(&st, v);
         ck_assert_uint_eq(n_values,
-                          measures_n - 1 + SOLVE_N_STATUSES - n_belief);
+                          measures_n - 1 + SOLVE_N_STATUSES - n_types);
+        /* with two node types: two rows a type, named by the types */
+        st.n_types = 2;
+        strcpy(st.type_names[0], "A100");
+        strcpy(st.type_names[1], "V100");
+        st.harvest_t[1] = 0.5;
+        n_values = measures_values(&st, v);
+        ck_assert_uint_eq(n_values, measures_n - 1 + SOLVE_N_STATUSES + 3);
     }
-    st.belief = "learn:power";
-    n_values = measures_values(&st, v);
-    ck_assert_uint_eq(n_values, measures_n - 1 + SOLVE_N_STATUSES);
     for (size_t i = 0; i < n_values; i++) {
         char name[64];
         summary_name(&v[i], name, sizeof name);
@@ -148,6 +160,10 @@ START_TEST(test_table)
             ck_assert_str_eq(v[i].v.s, "bftrainer");
         else if (strcmp(name, "solves_by_status.feasible") == 0)
             ck_assert_int_eq(v[i].v.i, 3);
+        else if (strcmp(name, "harvest_ratio_by_type.V100") == 0)
+            ck_assert_double_eq(v[i].v.d, 0.5);
+        else if (strcmp(name, "harvest_ratio_by_type.A100") == 0)
+            ck_assert_double_eq(v[i].v.d, 0.0);
         else if (v[i].type == SUMMARY_REAL)
             ck_assert_double_eq(v[i].v.d, 0.0);
         else if (v[i].type != SUMMARY_TEXT)
@@ -232,9 +248,12 @@ START_TEST(test_json_and_hdf5)
     g = H5Gopen2(f, "summary", H5P_DEFAULT);
     ck_assert_int_ge(g, 0);
 
-    /* The JSON object's keys are the table's, in its order. */
+    /* The JSON object's keys are the table's, in its order (the node
+     * types' rows left out: the trace has none). */
     json_object_foreach(root, k, jv)
     {
+        while (pos < measures_n && (measures[pos].flags & MEASURE_OF_TYPES))
+            pos++;
         ck_assert_msg(pos < measures_n, "JSON key %s beyond the table", k);
         ck_assert_str_eq(k, measures[pos].key);
         pos++;
@@ -244,6 +263,10 @@ START_TEST(test_json_and_hdf5)
     for (size_t i = 0; i < measures_n; i++) {
         const struct measure *m = &measures[i];
         size_t nn = row_names(m, names);
+        if (m->flags & MEASURE_OF_TYPES) {
+            ck_assert_ptr_null(json_object_get(root, m->key));
+            continue;
+        }
         for (size_t q = 0; q < nn; q++) {
             json_t *j = json_at(root, names[q]);
             hid_t loc = m->flags & MEASURE_DESCRIBES ? f : g;
@@ -338,7 +361,7 @@ START_TEST(test_report)
     p = text;
     for (size_t i = 0; i < measures_n; i++) {
         char want[80];
-        if (measures[i].flags & MEASURE_DESCRIBES)
+        if (measures[i].flags & (MEASURE_DESCRIBES | MEASURE_OF_TYPES))
             continue;
         snprintf(want, sizeof want, "\n  %s ", measures[i].key);
         p = strstr(p, want);
@@ -435,8 +458,9 @@ START_TEST(test_sweep_table)
         const struct measure *m = &measures[i];
         size_t nn = row_names(m, names);
         /* --belief true: its rows are in neither summary nor table (the
-         * JSON test checks them with a belief). */
-        if (m->flags & MEASURE_OF_BELIEF) {
+         * JSON test checks them with a belief); nor are the node types'
+         * on a trace without types. */
+        if (m->flags & (MEASURE_OF_BELIEF | MEASURE_OF_TYPES)) {
             ck_assert_ptr_null(json_at(sum, m->key));
             ck_assert_ptr_null(json_at(direct, m->key));
             for (size_t c = 1; c < nh; c++)

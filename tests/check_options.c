@@ -56,8 +56,8 @@ START_TEST(test_table)
 {
     size_t n_managed = 0;
 
-    /* 7 input, 19 policy and 10 output options */
-    ck_assert_uint_eq(options_count, 36);
+    /* 7 input, 20 policy and 10 output options */
+    ck_assert_uint_eq(options_count, 37);
     for (size_t i = 0; i < options_count; i++) {
         const struct options_entry *o = &options_table[i];
 
@@ -244,6 +244,7 @@ static const struct {
     {"belief", "true"},
     {"observe-noise", "0:1"},
     {"explore", "0:1"},
+    {"types-aware", "yes"},
 #if defined(HAVE_CBC) || defined(HAVE_GLPK)
     {"allocator", "milp"},
 #else
@@ -372,7 +373,7 @@ static const struct {
     {"hints", "oracle"},        {"belief", "learn:interp"},
     {"belief-prior", "p.jobs"}, {"observe-noise", "0.1:7"},
     {"explore", "0.05:3"},      {"belief-curves", "bc.csv"},
-    {"write-mps", "mps"},
+    {"write-mps", "mps"},       {"types-aware", "no"},
 };
 
 /* Every option of the table is accepted by the program: "bfsim replay

@@ -213,11 +213,17 @@ static int decide(struct replay *r, size_t evt, int64_t t)
             (status == SOLVE_FEASIBLE && r->o->apply_feasible)) {
             for (size_t a = 0; a < r->n_act; a++) {
                 struct rjob *rj = &r->jobs[r->act[a]];
-                int old = rj->held;
+                int old = rj->held, move;
                 rj->target = r->counts[a];
+                if (r->aware)
+                    rj->ttype = r->types[a];
+                move = core_type_move(r, rj, old);
                 core_count_change(r, rj, old, rj->target);
-                if (rj->target != old && old >= rj->def->jmin) {
-                    double c = rj->target > old ? rj->def->tcup : rj->def->tcdw;
+                /* a move to another type is a stop and a start */
+                if ((rj->target != old || move) && old >= rj->def->jmin) {
+                    double c = move ? rj->def->tcdw + rj->def->tcup
+                               : rj->target > old ? rj->def->tcup
+                                                  : rj->def->tcdw;
                     rj->pause_added[PAUSE_RESCALE] +=
                         pause_job(rj, t, c, PAUSE_RESCALE);
                 }

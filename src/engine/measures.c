@@ -110,6 +110,25 @@ const struct measure measures[] = {
      "what the allocator's horizon term knew of each node's remaining idle "
      "time (--hints): off, oracle or predicted",
      AT(hints, STR)},
+    {"types_aware", MEASURE_BOOL, "", MEASURE_DESCRIBES | MEASURE_OF_TYPES,
+     "on a trace with node types: whether the allocator saw them "
+     "(--types-aware)",
+     AT(types_aware, INT)},
+    {"idle_node_seconds_by_type", MEASURE_REAL, "node-s",
+     MEASURE_OF_TYPES | MEASURE_PER_TYPE,
+     "idle_node_seconds of each node type, by the type's name",
+     AT(idle_ns_t, DOUBLE)},
+    {"allocated_node_seconds_by_type", MEASURE_REAL, "node-s",
+     MEASURE_OF_TYPES | MEASURE_PER_TYPE,
+     "allocated_node_seconds of each node type", AT(alloc_ns_t, DOUBLE)},
+    {"harvest_ratio_by_type", MEASURE_REAL, "1",
+     MEASURE_OF_TYPES | MEASURE_PER_TYPE,
+     "harvest_ratio of each node type (0 for a type never idle)",
+     AT(harvest_t, DOUBLE)},
+    {"type_moves", MEASURE_INT, "count", MEASURE_OF_TYPES,
+     "changes of a job's node type decided by the allocator (each also "
+     "a rescale of a running job, or a start)",
+     AT(type_moves, SIZE)},
     {"solves", MEASURE_INT, "count", 0, "allocator calls", AT(solves, SIZE)},
     {"solves_by_status", MEASURE_INT, "count", MEASURE_PER_STATUS,
      "allocator calls by status: optimal, feasible, infeasible, "
@@ -217,8 +236,9 @@ const struct measure measures[] = {
 const size_t measures_n = sizeof measures / sizeof *measures;
 
 /* measures_values() never drops a value: one per row, a per-status row
- * (one) giving one per status. */
-_Static_assert(sizeof measures / sizeof *measures - 1 + SOLVE_N_STATUSES <=
+ * (one) giving one per status, a per-type row (three) one per type. */
+_Static_assert(sizeof measures / sizeof *measures - 4 + SOLVE_N_STATUSES +
+                       3 * BFS_MAX_TYPES <=
                    MEASURES_MAX_VALUES,
                "MEASURES_MAX_VALUES too small for the table");
 
@@ -284,14 +304,19 @@ size_t measures_values(const struct replay_stats *st, struct summary_value *out)
 
     for (size_t i = 0; i < measures_n; i++) {
         const struct measure *m = &measures[i];
-        size_t count = m->flags & MEASURE_PER_STATUS ? SOLVE_N_STATUSES : 1;
-        if ((m->flags & MEASURE_OF_BELIEF) && !st->belief)
+        size_t count = m->flags & MEASURE_PER_STATUS ? SOLVE_N_STATUSES
+                       : m->flags & MEASURE_PER_TYPE ? st->n_types
+                                                     : 1;
+        int group = !!(m->flags & (MEASURE_PER_STATUS | MEASURE_PER_TYPE));
+        if (((m->flags & MEASURE_OF_BELIEF) && !st->belief) ||
+            ((m->flags & MEASURE_OF_TYPES) && !st->n_types))
             continue;
         for (size_t k = 0; k < count && n < MEASURES_MAX_VALUES; k++) {
             struct summary_value *v = &out[n++];
             memset(v, 0, sizeof *v);
-            v->group = m->flags & MEASURE_PER_STATUS ? m->key : NULL;
+            v->group = group ? m->key : NULL;
             v->key = m->flags & MEASURE_PER_STATUS ? solve_status_name((int)k)
+                     : m->flags & MEASURE_PER_TYPE ? st->type_names[k]
                                                    : m->key;
             v->type = summary_type_of(m->type);
             v->unit = m->unit;
@@ -365,6 +390,9 @@ void measures_finish(struct replay_stats *st, const struct measures_input *in)
     st->harvest_ratio = st->idle_node_seconds > 0
                             ? st->allocated_node_seconds / st->idle_node_seconds
                             : 0.0;
+    for (size_t t = 0; t < st->n_types; t++)
+        st->harvest_t[t] =
+            st->idle_ns_t[t] > 0 ? st->alloc_ns_t[t] / st->idle_ns_t[t] : 0.0;
     if (getrusage(RUSAGE_SELF, &ru) == 0)
         st->peak_rss_kib = ru.ru_maxrss;
     xfree(jct);

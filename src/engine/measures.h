@@ -30,6 +30,11 @@
 #include "base/qhist.h"
 #include "formats/summary.h"
 
+/* The most node types a replay takes (tools/DESIGN.md, "Node types"),
+ * and the longest name of one it keeps, with its '\0'. */
+#define BFS_MAX_TYPES 16
+#define BFS_TYPE_NAME_MAX 64
+
 /* What a replay measured.  Node-seconds and samples are sums over the
  * replayed window [t0, last event]. */
 struct replay_stats {
@@ -61,6 +66,15 @@ struct replay_stats {
     double idle_node_seconds;      /* pool size integrated over time */
     double allocated_node_seconds; /* nodes in use integrated over time */
     double harvest_ratio;          /* allocated / idle node-seconds */
+    /* Node types (0 for a trace without any): their names, whether the
+     * allocator saw them, the changes of type, and per type the idle and
+     * allocated node-seconds and harvest. */
+    size_t n_types;
+    char type_names[BFS_MAX_TYPES][BFS_TYPE_NAME_MAX];
+    int types_aware;
+    size_t type_moves;
+    double idle_ns_t[BFS_MAX_TYPES], alloc_ns_t[BFS_MAX_TYPES];
+    double harvest_t[BFS_MAX_TYPES];
     size_t rescales;    /* changes of a running job's count (C >= Jmin) */
     size_t starts;      /* changes from below Jmin to a running count */
     size_t preemptions; /* jobs that lost nodes to the scheduler */
@@ -122,6 +136,10 @@ enum {
     MEASURE_OF_FINISHED = 8, /* over finished jobs: none when none did */
     MEASURE_OF_BELIEF = 16,  /* only with a --belief other than true: left
                                 out of every output otherwise */
+    MEASURE_OF_TYPES = 32,   /* only on a trace with node types: left out
+                                of every output otherwise */
+    MEASURE_PER_TYPE = 64,   /* an array over the node types, named by
+                                type_names (with MEASURE_OF_TYPES) */
 };
 
 /* How the value is stored in struct replay_stats. */
@@ -152,11 +170,12 @@ extern const size_t measures_n;
 
 /* The number of values measures_values() gives (a per-status row gives
  * one value per status). */
-#define MEASURES_MAX_VALUES 96
+#define MEASURES_MAX_VALUES 160
 
 /* The values of st, in table order, into out (room for
  * MEASURES_MAX_VALUES), less the MEASURE_OF_BELIEF rows when st->belief
- * is NULL; returns their number.  Strings in out are
+ * is NULL and the MEASURE_OF_TYPES rows when st->n_types is 0; returns
+ * their number.  Strings in out are
  * borrowed from the table, from solve_status_name() and from st. */
 size_t measures_values(const struct replay_stats *st,
                        struct summary_value *out);

@@ -272,6 +272,14 @@ static const char *p_compat(struct replay_args *a, const char *s)
     return NULL;
 }
 
+static const char *p_types_aware(struct replay_args *a, const char *s)
+{
+    if (strcmp(s, "yes") != 0 && strcmp(s, "no") != 0)
+        return "is neither yes nor no";
+    a->replay.types_aware = strcmp(s, "yes") == 0;
+    return NULL;
+}
+
 static const char *p_big_m(struct replay_args *a, const char *s)
 {
     if (strcmp(s, "legacy") != 0 && strcmp(s, "exact") != 0)
@@ -418,6 +426,11 @@ static void d_node_pick(const struct replay_args *d, char *b, size_t n)
     snprintf(b, n, "%s", d->replay.node_pick.name);
 }
 
+static void d_types_aware(const struct replay_args *d, char *b, size_t n)
+{
+    snprintf(b, n, "%s", d->replay.types_aware ? "yes" : "no");
+}
+
 static void d_hints(const struct replay_args *d, char *b, size_t n)
 {
     snprintf(b, n, "%s", nodepick_hints_name(d->replay.hints));
@@ -537,6 +550,9 @@ const struct options_entry options_table[] = {
      "learn: at each decision, a job observed at fewer than three counts "
      "is shown, with probability EPS, its believed O doubled at the counts "
      "it has not tried"},
+    {"types-aware", 0, "yes|no", POL, 0, p_types_aware, d_types_aware,
+     "on a trace with node types: no decides as if every node were of one "
+     "type, the training still paced by the types the jobs get"},
     {"allocator", 0, "NAME", POL, 0, p_allocator, d_allocator,
      "milp (the exact MILP), dp (the exact dynamic programme) or even (the "
      "published replayer's even-share baseline)"},

@@ -45,6 +45,8 @@ void pool_remove_leaves(struct replay *r)
         if (r->in_pool[k]) {
             r->pool[r->pool_at[k]] = POOL_HOLE;
             r->n_pool--;
+            if (r->pools_t)
+                r->pools_t[r->ntype[k]]--;
         }
         r->in_pool[k] = 0;
         r->owner[k] = -1;
@@ -76,6 +78,8 @@ void pool_append(struct replay *r, uint32_t k)
     r->pool_at[k] = (uint32_t)r->pool_len;
     r->pool[r->pool_len++] = k;
     r->n_pool++;
+    if (r->pools_t)
+        r->pools_t[r->ntype[k]]++;
 }
 
 void pool_append_joins(struct replay *r)
@@ -280,19 +284,38 @@ static size_t take_at(const struct replay *r, int ranked, size_t k)
     return ranked ? r->pick[k].pos : k;
 }
 
-/* Applies rjob.target to every active job by the map rule. */
+/* Whether node k, held by rj, is one rj gives back: beyond its new
+ * count, or of another type than the one the allocator gave it. */
+static int releases(const struct replay *r, const struct rjob *rj, uint32_t k)
+{
+    return rj->held > rj->target ||
+           (r->aware && rj->ttype >= 0 && r->ntype[k] != (uint32_t)rj->ttype);
+}
+
+/* Whether rj takes node k: it needs more nodes, and of k's type when the
+ * allocator gave it one. */
+static int takes(const struct replay *r, const struct rjob *rj, uint32_t k)
+{
+    return rj->held < rj->target &&
+           (!r->aware || rj->ttype < 0 || r->ntype[k] == (uint32_t)rj->ttype);
+}
+
+/* Applies rjob.target (and rjob.ttype) to every active job by the map
+ * rule: with node types, a job given another type first gives back
+ * every node, and a growing job takes free nodes of its type only. */
 void apply_targets(struct replay *r)
 {
     enum nodepick_kind kind = r->o->node_pick.kind;
     int ranked = 0,
         reverse = kind == NODEPICK_ORACLE || kind == NODEPICK_PREDICTED;
-    size_t a = 0, n;
+    size_t a = 0, n, need = 0;
     int shrink = 0, grow = 0;
 
     for (size_t i = 0; i < r->n_act; i++) {
         const struct rjob *rj = &r->jobs[r->act[i]];
-        shrink |= rj->held > rj->target;
-        grow |= rj->held < rj->target;
+        int moves = core_type_move(r, rj, rj->held);
+        shrink |= rj->held > rj->target || moves;
+        grow |= rj->held < rj->target || moves;
     }
     if (kind != NODEPICK_LONGEST_IDLE) {
         ranked = shrink || grow;
@@ -311,30 +334,41 @@ void apply_targets(struct replay *r)
         if (r->pool[p] == POOL_HOLE)
             continue;
         j = r->owner[r->pool[p]];
-        if (j >= 0 && r->jobs[j].held > r->jobs[j].target) {
+        if (j >= 0 && releases(r, &r->jobs[j], r->pool[p])) {
             pool_mark(r, r->pool[p]);
             r->owner[r->pool[p]] = -1;
-            r->jobs[j].held--;
+            job_drop_node(r, &r->jobs[j], r->pool[p]);
         }
     }
-    /* Growing jobs, in job order, take the free nodes in take order. */
-    for (size_t i = 0; grow && i < n; i++) {
+    for (size_t i = 0; grow && i < r->n_act; i++) {
+        const struct rjob *rj = &r->jobs[r->act[i]];
+        if (rj->held < rj->target)
+            need += (size_t)(rj->target - rj->held);
+    }
+    /* Growing jobs, in job order, take the free nodes in take order:
+     * the first job that takes the node gets it. */
+    for (size_t i = 0; need > 0 && i < n; i++) {
         size_t p = take_at(r, ranked, i);
+        uint32_t k = r->pool[p];
+        size_t b;
         struct rjob *rj;
-        if (r->pool[p] == POOL_HOLE || r->owner[r->pool[p]] != -1)
+        if (k == POOL_HOLE || r->owner[k] != -1)
             continue;
         while (a < r->n_act &&
                r->jobs[r->act[a]].held >= r->jobs[r->act[a]].target)
             a++;
-        if (a == r->n_act)
-            break;
-        rj = &r->jobs[r->act[a]];
-        pool_mark(r, r->pool[p]);
-        r->owner[r->pool[p]] = (int32_t)r->act[a];
-        rj->held++;
+        for (b = a; b < r->n_act && !takes(r, &r->jobs[r->act[b]], k); b++)
+            ;
+        if (b == r->n_act)
+            continue;
+        rj = &r->jobs[r->act[b]];
+        pool_mark(r, k);
+        r->owner[k] = (int32_t)r->act[b];
+        job_take_node(r, rj, k);
+        need--;
         if (kind == NODEPICK_PREDICTED) {
-            r->mae_sum += fabs(-r->pick[i].key -
-                               true_remaining(r, r->pool[p], r->dec_time));
+            r->mae_sum +=
+                fabs(-r->pick[i].key - true_remaining(r, k, r->dec_time));
             r->mae_n++;
         }
     }

@@ -24,6 +24,7 @@ void replay_opts_default(struct replay_opts *o)
     o->max_jobs = 10;
     o->tfwd = 10.0;
     o->mode = REPLAY_DEFAULT;
+    o->types_aware = 1;
     alloc_opts_default(&o->alloc);
     o->belief.seed = 1;
     o->belief.explore_seed = 1;
@@ -61,6 +62,98 @@ static double done_fraction(struct replay *r, int64_t t)
     return f < 0 ? 0 : f > 1 ? 1 : f;
 }
 
+/* With node types: the job's tables on every type of the trace (d is
+ * the job with its capped bounds).  A job that can run on none of them
+ * is an error. */
+static int job_type_tables_all(struct replay *r, struct rjob *rj,
+                               const struct job *d)
+{
+    size_t len = (size_t)d->jmax + 1, usable = 0;
+
+    rj->pt = xcalloc(r->n_types * len, sizeof *rj->pt);
+    rj->ot = xcalloc(r->n_types * len, sizeof *rj->ot);
+    rj->otp = xcalloc(r->n_types, sizeof *rj->otp);
+    rj->held_t = xcalloc(r->n_types, sizeof *rj->held_t);
+    rj->ns_t = xcalloc(r->n_types, sizeof *rj->ns_t);
+    for (size_t t = 0; t < r->n_types; t++) {
+        int rc = job_type_tables(d, trace_type_name(r->tr, t), r->o->objective,
+                                 rj->pt + t * len, rj->ot + t * len,
+                                 r->o->jobs_path, r->e);
+        if (rc < 0)
+            return rc;
+        if (rc == 1) {
+            rj->otp[t] = rj->ot + t * len;
+            usable++;
+        }
+    }
+    if (usable == 0)
+        return bfs_fail_at(r->e, BFS_EINVAL, r->o->jobs_path, d->line,
+                           "job %s runs on none of the node types of %s",
+                           d->name, r->o->trace_path);
+    return 0;
+}
+
+/* What a trace with node types cannot be replayed with (yet). */
+static int types_check(const struct replay *r)
+{
+    const struct replay_opts *o = r->o;
+    const char *what = NULL;
+
+    if (o->mode == REPLAY_COMPAT)
+        what = "--compat bftrainer";
+    else if (o->belief.kind != BELIEF_TRUE)
+        what = "--belief";
+    else if (o->hints != HINTS_OFF)
+        what = "--hints";
+    else if (r->aware && o->alloc.name && strcmp(o->alloc.name, "milp") == 0 &&
+             o->alloc.model && strcmp(o->alloc.model, "node") == 0)
+        what = "--model node";
+    if (!what)
+        return 0;
+    return bfs_fail(
+        r->e, BFS_EUNSUP, "%s has node types, which %s does not take (yet)%s",
+        o->trace_path, what, r->aware ? "" : "; --types-aware no neither");
+}
+
+/* Reads the trace's node types for the subset (none: r->n_types 0). */
+static int types_setup(struct replay *r)
+{
+    size_t nt = trace_type_count(r->tr);
+
+    if (nt == 0)
+        return 0;
+    r->n_types = nt;
+    r->aware = r->o->types_aware;
+    r->ntype = xmalloc((r->n_nodes + 1) * sizeof *r->ntype);
+    for (size_t k = 0; k < r->n_nodes; k++)
+        r->ntype[k] = trace_node_type(r->tr, r->skip + k);
+    r->pools_t = xcalloc(nt, sizeof *r->pools_t);
+    r->used_t = xcalloc(nt, sizeof *r->used_t);
+    r->types = xmalloc((r->js.n + 1) * sizeof *r->types);
+    if (nt > BFS_MAX_TYPES)
+        return bfs_fail(r->e, BFS_EINVAL,
+                        "%s has %zu node types; bfsim takes at most %d",
+                        r->o->trace_path, nt, BFS_MAX_TYPES);
+    r->st->n_types = nt;
+    r->st->types_aware = r->aware;
+    for (size_t t = 0; t < nt; t++) {
+        const char *name = trace_type_name(r->tr, t);
+        if (strpbrk(name, ",\"") != NULL)
+            return bfs_fail(r->e, BFS_EINVAL,
+                            "%s: node type name '%s' has a comma or a quote, "
+                            "which would break the job log's columns",
+                            r->o->trace_path, name);
+        if (strlen(name) >= BFS_TYPE_NAME_MAX)
+            return bfs_fail(r->e, BFS_EINVAL,
+                            "%s: node type name '%.20s...' is longer than %d "
+                            "characters",
+                            r->o->trace_path, name, BFS_TYPE_NAME_MAX - 1);
+        strcpy(r->st->type_names[t], name);
+        r->type_names[t] = r->st->type_names[t];
+    }
+    return types_check(r);
+}
+
 /* The job's bounds capped at N + 1 for the replay's N nodes, and its
  * tables up to the capped Jmax: memory in the machine's size, not in
  * the job file's numbers.  Counts above N are never admissible (the pool
@@ -82,6 +175,11 @@ static int job_tables(struct replay *r, struct rjob *rj)
     rj->o = xmalloc(((size_t)d.jmax + 1) * sizeof *rj->o);
     for (int n = 0; n <= d.jmax; n++)
         rj->p[n] = curve_eval(&d.curve, d.curve.P, n);
+    if (r->n_types > 0) {
+        int rc = job_type_tables_all(r, rj, &d);
+        if (rc)
+            return rc;
+    }
     if (r->belief) /* the allocator's table from the belief */
         return belief_job_init(r->belief, (size_t)(rj - r->jobs), &d, rj->o,
                                r->e);
@@ -130,6 +228,9 @@ static int setup(struct replay *r)
     r->marked = xcalloc(r->n_nodes + 1, 1);
     r->changed = xmalloc((r->n_nodes + 1) * sizeof *r->changed);
     r->owner_pos = xmalloc((r->n_nodes + 1) * sizeof *r->owner_pos);
+    rc = types_setup(r);
+    if (rc)
+        return rc;
 
     r->jobs = xcalloc(r->js.n + 1, sizeof *r->jobs);
     for (size_t j = 0; j < r->js.n; j++) {
@@ -138,6 +239,7 @@ static int setup(struct replay *r)
         r->jobs[j].done_time = -1;
         r->jobs[j].reported = -1;
         r->jobs[j].q_time = INT64_MIN;
+        r->jobs[j].ttype = -1;
     }
     for (size_t j = 0; j < r->js.n; j++) {
         rc = job_tables(r, &r->jobs[j]);
@@ -181,6 +283,11 @@ static void teardown(struct replay *r)
     for (size_t j = 0; r->jobs && j < r->js.n; j++) {
         xfree(r->jobs[j].p);
         xfree(r->jobs[j].o);
+        xfree(r->jobs[j].pt);
+        xfree(r->jobs[j].ot);
+        xfree(r->jobs[j].otp);
+        xfree(r->jobs[j].held_t);
+        xfree(r->jobs[j].ns_t);
         xfree(r->jobs[j].segs);
     }
     evq_release(&r->q);
@@ -191,6 +298,10 @@ static void teardown(struct replay *r)
     xfree(r->ajobs);
     xfree(r->anames);
     xfree(r->counts);
+    xfree(r->types);
+    xfree(r->ntype);
+    xfree(r->pools_t);
+    xfree(r->used_t);
     xfree(r->tb_jobs);
     xfree(r->tb_order);
     xfree(r->owner_pos);
@@ -454,6 +565,30 @@ static int owner_map_read(const struct replay *r)
     return r->o->instance || allocator_reads_owner(r->alloc);
 }
 
+/* The type of the nodes rj holds (the first type it holds any of), 0
+ * when it holds none. */
+static int held_type(const struct replay *r, const struct rjob *rj)
+{
+    for (size_t t = 0; rj->held > 0 && t < r->n_types; t++)
+        if (rj->held_t[t] > 0)
+            return (int)t;
+    return 0;
+}
+
+double job_full_rate(const struct replay *r, const struct rjob *rj)
+{
+    size_t len = (size_t)rj->jmax + 1;
+    double p = rj->p[rj->held];
+
+    if (!rj->held_t || rj->held == 0)
+        return p;
+    p = HUGE_VAL;
+    for (size_t t = 0; t < r->n_types; t++)
+        if (rj->held_t[t] > 0 && rj->pt[t * len + (size_t)rj->held] < p)
+            p = rj->pt[t * len + (size_t)rj->held];
+    return p;
+}
+
 int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
 {
     struct alloc_problem p;
@@ -480,6 +615,10 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
             .tcdw = rj->def->tcdw,
             .o = rj->o,
         };
+        if (r->aware) {
+            r->ajobs[a].ot = rj->otp;
+            r->ajobs[a].ctype = held_type(r, rj);
+        }
         r->anames[a] = rj->def->name;
     }
     if (owner_map_read(r)) {
@@ -498,6 +637,8 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         .jobs = r->ajobs,
         .cap = r->o->legacy_cap ? ((int)r->n_pool + 1) / 2 : 0,
         .owner = owner_map_read(r) ? r->owner_pos : NULL,
+        .n_types = r->aware ? (int)r->n_types : 0,
+        .pools = r->aware ? r->pools_t : NULL,
     };
     if (r->o->instance) {
         rc = r->o->instance(r->o->instance_arg, &p, r->anames, evt, t, r->e);
@@ -506,6 +647,7 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
     }
     memset(&res, 0, sizeof res);
     res.counts = r->counts;
+    res.types = r->types;
     if (r->o->alloc.mps_dir) {
         char tag[32];
         snprintf(tag, sizeof tag, "evt-%06zu", evt);
@@ -562,7 +704,7 @@ void core_set_rates(struct replay *r, int64_t t)
     for (size_t a = 0; a < r->n_act; a++) {
         struct rjob *rj = &r->jobs[r->act[a]];
         /* A job runs at P(n) on n >= Jmin nodes, and not at all below. */
-        rj->rate = rj->held >= rj->def->jmin ? rj->p[rj->held] : 0.0;
+        rj->rate = rj->held >= rj->def->jmin ? job_full_rate(r, rj) : 0.0;
         if (rj->held > 0 && rj->first_start < 0)
             rj->first_start = t;
         if (r->belief)
@@ -611,6 +753,9 @@ void emit_allocs(struct replay *r, size_t evt, int64_t t)
         .changed = r->changed,
         .n_changed = r->n_changed,
         .in_pool = r->in_pool,
+        .n_types = r->n_types,
+        .ntype = r->ntype,
+        .type_names = r->type_names,
     };
 
     if (r->o->n_sinks == 0) {
@@ -649,6 +794,9 @@ static int emit_jobs(struct replay *r)
             .rescales = rj->n_rescales,
             .preemptions = rj->n_preempts,
             .starts = rj->n_starts,
+            .n_types = r->n_types,
+            .type_moves = rj->n_moves,
+            .node_seconds_t = rj->ns_t,
         };
         if (r->belief && r->o->belief.kind == BELIEF_LEARN) {
             jr.learned = 1;
@@ -713,10 +861,16 @@ void core_account(struct replay *r, int64_t prev, int64_t t)
     r->st->idle_node_seconds += dt * (double)r->n_pool;
     r->st->allocated_node_seconds += dt * (double)nodes_in_use(r);
     for (size_t a = 0; a < r->n_act; a++) {
-        const struct rjob *rj = &r->jobs[r->act[a]];
-        r->jobs[r->act[a]].node_seconds += dt * rj->held;
-        r->st->samples_ideal += dt * rj->p[rj->held];
+        struct rjob *rj = &r->jobs[r->act[a]];
+        rj->node_seconds += dt * rj->held;
+        r->st->samples_ideal += dt * job_full_rate(r, rj);
+        for (size_t k = 0; rj->held_t && k < r->n_types; k++) {
+            rj->ns_t[k] += dt * rj->held_t[k];
+            r->st->alloc_ns_t[k] += dt * rj->held_t[k];
+        }
     }
+    for (size_t k = 0; k < r->n_types; k++)
+        r->st->idle_ns_t[k] += dt * r->pools_t[k];
 }
 
 size_t core_departures(struct replay *r, int64_t t,
@@ -735,15 +889,32 @@ size_t core_departures(struct replay *r, int64_t t,
             rj->preempted = 1;
             n += (size_t)preempt(r, rj, t);
         }
-        rj->held--;
+        job_drop_node(r, rj, r->leaves[i]);
     }
     pool_remove_leaves(r);
     r->st->preemptions += n;
     return n;
 }
 
+int core_type_move(const struct replay *r, const struct rjob *rj, int old)
+{
+    return r->aware && rj->ttype >= 0 && old > 0 && rj->target > 0 &&
+           rj->held_t[rj->ttype] < old;
+}
+
 void core_count_change(struct replay *r, struct rjob *rj, int old, int target)
 {
+    if (core_type_move(r, rj, old)) {
+        rj->n_moves++;
+        r->st->type_moves++;
+        if (target == old) { /* a change all the same */
+            if (old >= rj->def->jmin) {
+                rj->n_rescales++;
+                r->st->rescales++;
+            }
+            return;
+        }
+    }
     if (target == old)
         return;
     if (old >= rj->def->jmin) {
@@ -778,7 +949,7 @@ void core_drop_finished(struct replay *r)
         if (j >= 0 && r->jobs[j].finished) {
             pool_mark(r, r->pool[p]);
             r->owner[r->pool[p]] = -1;
-            r->jobs[j].held--;
+            job_drop_node(r, &r->jobs[j], r->pool[p]);
         }
     }
 }
@@ -792,6 +963,15 @@ size_t core_joins_admit(struct replay *r, int64_t t, int trace_now)
 
 int core_emit(struct replay *r)
 {
+    if (r->n_types > 0) {
+        memset(r->used_t, 0, r->n_types * sizeof *r->used_t);
+        for (size_t a = 0; a < r->n_act; a++)
+            for (size_t t = 0; t < r->n_types; t++)
+                r->used_t[t] += r->jobs[r->act[a]].held_t[t];
+        r->row.n_types = r->n_types;
+        r->row.pool_t = r->pools_t;
+        r->row.used_t = r->used_t;
+    }
     for (size_t i = 0; i < r->o->n_sinks && !r->sink_rc; i++)
         if (r->o->sinks[i]->step)
             r->sink_rc = r->o->sinks[i]->step(r->o->sinks[i]->arg, &r->row);

@@ -55,6 +55,11 @@ struct replay_opts {
      * idle time (--hints; HINTS_OFF by default) */
     enum nodepick_hints hints;
     int apply_feasible; /* apply time-limited answers (default mode) */
+    /* On a trace with node types (tools/DESIGN.md, "Node types"): 1 (the
+     * default) decides with the types, 0 decides as if every node were
+     * of one type (--types-aware no); no effect on a trace without
+     * types. */
+    int types_aware;
     /* what the allocator believes of the curves (--belief; engine/belief.h)
      */
     struct belief_opts belief;

@@ -32,6 +32,18 @@ struct rjob {
      * the map rules see these. */
     int jmin, jmax;
     double *p, *o; /* owned; P(n), O(n) for n = 0..jmax (the capped one) */
+    /* With node types (r->n_types > 0), each owned and NULL otherwise:
+     * pt and ot hold P_t(n) and O_t(n), n = 0..jmax, for every type t
+     * at t * (jmax + 1), zeros on a type the job cannot run on; otp[t]
+     * points to O_t, or is NULL there (alloc_job.ot); held_t[t] counts
+     * the nodes of type t the job holds, and ns_t[t] their node-seconds.
+     * ttype is the type the allocator gave the job (-1: any, when the
+     * decision is not type-aware, or no node). */
+    double *pt, *ot;
+    const double **otp;
+    int *held_t;
+    double *ns_t;
+    int ttype;
     int admitted, finished;
     int held;      /* pool nodes held */
     int target;    /* count decided by the allocator, for the map rule */
@@ -63,6 +75,7 @@ struct rjob {
     int64_t admit_time, first_start, done_time; /* -1 = never */
     double node_seconds, paused_s, lost[2];
     size_t n_rescales, n_preempts, n_starts;
+    size_t n_moves; /* changes of type (node types, type-aware) */
 };
 
 struct replay {
@@ -77,7 +90,17 @@ struct replay {
     struct trace_reader *tr;
     struct jobset js;
     size_t skip, n_nodes; /* the subset */
-    int32_t *owner;       /* per subset node: job index, -1 free */
+    /* Node types (tools/DESIGN.md, "Node types"): n_types is 0 for a
+     * trace without types, and then every field below is NULL; else
+     * ntype[k] is subset node k's type, pools_t[t] the pool's nodes of
+     * type t, and aware whether the allocator sees the types. */
+    size_t n_types;
+    uint32_t *ntype;
+    int *pools_t;
+    int *used_t; /* per type, the nodes jobs hold (core_emit) */
+    const char *type_names[BFS_MAX_TYPES]; /* r->st's, for the sinks */
+    int aware;
+    int32_t *owner; /* per subset node: job index, -1 free */
     /* The pool: pool[0 .. pool_len-1] holds its n_pool nodes in position
      * order and, where nodes left since the last pool_compact, holes
      * (POOL_HOLE); pool_at[k] is node k's index in pool[] while it is in
@@ -110,6 +133,7 @@ struct replay {
     struct alloc_job *ajobs;
     const char **anames; /* names of the active jobs, for instance dumps */
     int *counts;         /* the allocator's answer, per active job */
+    int *types;          /* and its types (aware, typed replays) */
     int *owner_pos;      /* node-level view for the allocator */
     struct tiebreak_job *tb_jobs; /* the tie-break rule's keys, per active
                                      job */
@@ -156,6 +180,27 @@ static inline void pool_mark(struct replay *r, uint32_t k)
     }
 }
 
+/* Notes that rj takes node k (its count grows by one). */
+static inline void job_take_node(struct replay *r, struct rjob *rj, uint32_t k)
+{
+    rj->held++;
+    if (rj->held_t)
+        rj->held_t[r->ntype[k]]++;
+}
+
+/* Notes that rj loses node k (its count drops by one). */
+static inline void job_drop_node(struct replay *r, struct rjob *rj, uint32_t k)
+{
+    rj->held--;
+    if (rj->held_t)
+        rj->held_t[r->ntype[k]]--;
+}
+
+/* The rate rj would train at on the nodes it holds, at full speed: P(n)
+ * on n nodes, and with node types the lowest P_t(n) over the types t
+ * it holds (tools/DESIGN.md, "Node types": paced by the slowest). */
+double job_full_rate(const struct replay *r, const struct rjob *rj);
+
 /* ---- the drivers ------------------------------------------------------ */
 
 /* Each replays the whole window; returns 0 or a negative code (in r->e,
@@ -191,10 +236,14 @@ void core_account(struct replay *r, int64_t prev, int64_t t);
 size_t core_departures(struct replay *r, int64_t t,
                        int (*preempt)(struct replay *r, struct rjob *rj,
                                       int64_t t));
+/* Whether the decision just made (rj->target, rj->ttype) moves rj, which
+ * held old nodes, to another node type (tools/DESIGN.md, "Node types"). */
+int core_type_move(const struct replay *r, const struct rjob *rj, int old);
 /* Counts a change of rj's count from old to target decided at an event:
  * a rescale if the job was running (old >= Jmin: the changes the
  * objective charges a rescale cost for), a start if it goes from below
- * Jmin to a running count, neither otherwise. */
+ * Jmin to a running count, neither otherwise.  A move to another node
+ * type is also counted as one (a rescale even at the same count). */
 void core_count_change(struct replay *r, struct rjob *rj, int old, int target);
 /* Marks rj finished at t with its work done. */
 void core_finish_job(struct replay *r, struct rjob *rj, int64_t t);

@@ -86,11 +86,16 @@ struct ni_rec {
     int64_t node, start, end;
 };
 
+struct ts_rec {
+    int64_t evt, time, type, idle, used;
+};
+
 _Static_assert(sizeof(struct ev_rec) == 13 * 8, "padding in ev_rec");
 _Static_assert(sizeof(struct so_rec) == 18 * 8, "padding in so_rec");
 _Static_assert(sizeof(struct al_rec) == 4 * 8, "padding in al_rec");
 _Static_assert(sizeof(struct nh_rec) == 4 * 8, "padding in nh_rec");
 _Static_assert(sizeof(struct ni_rec) == 3 * 8, "padding in ni_rec");
+_Static_assert(sizeof(struct ts_rec) == 5 * 8, "padding in ts_rec");
 
 /* A field of a compound type: 'i' int64, 'n' int32, 'd' double, 'e' the
  * solve status enum. */
@@ -138,6 +143,11 @@ static const struct field nh_fields[] = {
     F(nh_rec, job, 'i'),
     F(nh_rec, start, 'i'),
     F(nh_rec, end, 'i'),
+};
+
+static const struct field ts_fields[] = {
+    F(ts_rec, evt, 'i'),  F(ts_rec, time, 'i'), F(ts_rec, type, 'i'),
+    F(ts_rec, idle, 'i'), F(ts_rec, used, 'i'),
 };
 
 static const struct field ni_fields[] = {
@@ -219,6 +229,14 @@ static const char ni_columns[] =
     "replay's end ends at its last event.  The sum of end - start is "
     "idle_node_seconds of /summary.\n";
 
+static const char ts_columns[] =
+    "evt, time: the event, as in /events (only on a trace with node "
+    "types)\n"
+    "type: the node type, an index into the root attribute node_types\n"
+    "idle: the pool's nodes of the type after the event\n"
+    "used: those held by jobs after the event's decision\n"
+    "One row per event and type, in that order.\n";
+
 static const char job_columns[] =
     "index: in the job set, 0-based\n"
     "name: UTF-8, fixed length, NUL-padded\n"
@@ -252,10 +270,12 @@ struct h5out {
     hid_t file, summary;
     hid_t str_t;    /* variable-length UTF-8 string */
     hid_t status_t; /* enum of the solve statuses */
-    hid_t ev_t, so_t, al_t, nh_t, ni_t;
-    struct tab ev, so, al, nh, ni;
-    struct holdings *hold; /* owned: finds the node holdings */
-    struct jobrow *jobs;   /* owned */
+    hid_t ev_t, so_t, al_t, nh_t, ni_t, ts_t;
+    struct tab ev, so, al, nh, ni, ts; /* ts: /type_steps, made at the
+                                          first step with node types */
+    int types_done;                    /* /node_types written */
+    struct holdings *hold;             /* owned: finds the node holdings */
+    struct jobrow *jobs;               /* owned */
     size_t n_jobs, cap_jobs;
     struct bfs_error err;
     int closed; /* h5out_close has run: only commit or abort remain */
@@ -543,8 +563,8 @@ out:
 static int release(struct h5out *h, int quiet)
 {
     int rc = 0, r;
-    hid_t *types[] = {&h->ev_t, &h->so_t,     &h->al_t,
-                      &h->nh_t, &h->status_t, &h->str_t};
+    hid_t *types[] = {&h->ev_t, &h->so_t, &h->al_t,     &h->nh_t,
+                      &h->ni_t, &h->ts_t, &h->status_t, &h->str_t};
 
     if ((r = tab_close(h, &h->ev, quiet)) != 0 && rc == 0)
         rc = r;
@@ -555,6 +575,8 @@ static int release(struct h5out *h, int quiet)
     if ((r = tab_close(h, &h->nh, quiet)) != 0 && rc == 0)
         rc = r;
     if ((r = tab_close(h, &h->ni, quiet)) != 0 && rc == 0)
+        rc = r;
+    if ((r = tab_close(h, &h->ts, quiet)) != 0 && rc == 0)
         rc = r;
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         if (*types[i] >= 0)
@@ -593,7 +615,9 @@ int h5out_open(const char *path, struct h5out **out, struct bfs_error *e)
     h = xcalloc(1, sizeof *h);
     h->file = h->summary = h->str_t = h->status_t = H5I_INVALID_HID;
     h->ev_t = h->so_t = h->al_t = h->nh_t = h->ni_t = H5I_INVALID_HID;
+    h->ts_t = H5I_INVALID_HID;
     h->ev.pt = h->so.pt = h->al.pt = h->nh.pt = h->ni.pt = H5I_INVALID_HID;
+    h->ts.pt = H5I_INVALID_HID;
     h->path = xstrdup(path);
     if ((rc = bfs_out_open_mode(&h->out, path, BFS_OUT_PATH, e)) != 0) {
         destroy(h);
@@ -630,7 +654,9 @@ int h5out_open(const char *path, struct h5out **out, struct bfs_error *e)
         (h->nh_t = make_compound(h, sizeof(struct nh_rec), nh_fields,
                                  sizeof nh_fields / sizeof nh_fields[0])) < 0 ||
         (h->ni_t = make_compound(h, sizeof(struct ni_rec), ni_fields,
-                                 sizeof ni_fields / sizeof ni_fields[0])) < 0) {
+                                 sizeof ni_fields / sizeof ni_fields[0])) < 0 ||
+        (h->ts_t = make_compound(h, sizeof(struct ts_rec), ts_fields,
+                                 sizeof ts_fields / sizeof ts_fields[0])) < 0) {
         h5fail(h, "cannot set up the types");
         goto fail;
     }
@@ -681,7 +707,17 @@ int h5out_step(struct h5out *h, const struct rec_step *s)
         .njrun = (int64_t)s->njrun,
         .nnrun = (int64_t)s->nnrun,
     };
-    return tab_put(h, &h->ev, &r);
+    int rc = tab_put(h, &h->ev, &r);
+
+    if (rc == 0 && s->n_types > 0 && h->ts.pt < 0)
+        rc = tab_create(h, &h->ts, "type_steps", h->ts_t, sizeof(struct ts_rec),
+                        ts_columns);
+    for (size_t t = 0; rc == 0 && t < s->n_types; t++) {
+        struct ts_rec q = {(int64_t)s->evt, s->time, (int64_t)t, s->pool_t[t],
+                           s->used_t[t]};
+        rc = tab_put(h, &h->ts, &q);
+    }
+    return rc;
 }
 
 int h5out_solve(struct h5out *h, const struct rec_solve *s)
@@ -735,9 +771,46 @@ static int put_idle(void *arg, size_t i, int64_t start, int64_t end)
     return tab_put(h, &h->ni, &r);
 }
 
+/* /node_types (each replayed node's type, an index) and the root
+ * attribute node_types (the types' names, in index order), once. */
+static int write_node_types(struct h5out *h, const struct rec_nodes *m)
+{
+    hsize_t n = m->n, nt = m->n_types;
+    hid_t sp = H5I_INVALID_HID, d = H5I_INVALID_HID, a = H5I_INVALID_HID;
+    int rc = 0;
+
+    h->types_done = 1;
+    if ((sp = H5Screate_simple(1, &n, NULL)) < 0 ||
+        (d = H5Dcreate2(h->file, "node_types", H5T_NATIVE_UINT32, sp,
+                        H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)) < 0 ||
+        (n > 0 && H5Dwrite(d, H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                           m->ntype) < 0))
+        rc = h5fail(h, "cannot write node_types");
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (d >= 0 && H5Dclose(d) < 0 && rc == 0)
+        rc = h5fail(h, "cannot close node_types");
+    sp = rc == 0 ? H5Screate_simple(1, &nt, NULL) : H5I_INVALID_HID;
+    if (rc == 0 && (sp < 0 ||
+                    (a = H5Acreate2(h->file, "node_types", h->str_t, sp,
+                                    H5P_DEFAULT, H5P_DEFAULT)) < 0 ||
+                    H5Awrite(a, h->str_t, m->type_names) < 0))
+        rc = h5fail(h, "cannot write attribute node_types");
+    if (a >= 0 && H5Aclose(a) < 0 && rc == 0)
+        rc = h5fail(h, "cannot write attribute node_types");
+    if (sp >= 0)
+        H5Sclose(sp);
+    return rc == 0 ? describe(h, "node_types",
+                              "the type of each replayed node (trace order), "
+                              "an index into the root attribute node_types")
+                   : rc;
+}
+
 int h5out_nodes(struct h5out *h, const struct rec_nodes *m)
 {
     if (h->err.code)
+        return h->err.code;
+    if (m->n_types > 0 && !h->types_done && write_node_types(h, m) != 0)
         return h->err.code;
     if (!h->hold) {
         struct hold_cb cb = {.arg = h, .node = put_holding, .idle = put_idle};
@@ -830,6 +903,8 @@ int h5out_close(struct h5out *h, int partial, struct bfs_error *e)
         rc = tab_flush(h, &h->nh);
     if (rc == 0)
         rc = tab_flush(h, &h->ni);
+    if (rc == 0 && h->ts.pt >= 0)
+        rc = tab_flush(h, &h->ts);
     if (rc == 0)
         rc = write_jobs(h);
     if (rc == 0)

@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 static void put_time(FILE *f, int64_t t)
 {
@@ -37,6 +38,21 @@ static int joblog_job(void *arg, const struct rec_job *j)
             j->node_seconds, j->rescales, j->preemptions, j->paused_s,
             j->lost_rescale, j->lost_preempt, j->starts);
     return rec_text_check(t);
+}
+
+/* With node types: the job's type moves and node-seconds per type. */
+static int joblog_job_types(void *arg, const struct rec_job *j)
+{
+    int rc = joblog_job(arg, j);
+    FILE *f = ((struct rec_text *)arg)->out.fp;
+
+    if (rc)
+        return rc;
+    fprintf(f, ",%zu", j->type_moves);
+    for (size_t k = 0; k < j->n_types; k++)
+        fprintf(f, ",%.17g", j->node_seconds_t[k]);
+    fputc('\n', f);
+    return rec_text_check(arg);
 }
 
 static int joblog_job_plain(void *arg, const struct rec_job *j)
@@ -76,6 +92,29 @@ int joblog_open(const char *path, struct rec_sink *sink, struct bfs_error *e)
     int rc = rec_text_open(path, JOBLOG_HEADER "\n", sink, e);
     if (rc == 0)
         sink->job = joblog_job_plain;
+    return rc;
+}
+
+int joblog_open_types(const char *path, const char *const *types,
+                      size_t n_types, struct rec_sink *sink,
+                      struct bfs_error *e)
+{
+    size_t cap = sizeof JOBLOG_HEADER + 16, len;
+    char *h;
+    int rc;
+
+    for (size_t k = 0; k < n_types; k++)
+        cap += strlen(types[k]) + 16;
+    h = xmalloc(cap);
+    len = (size_t)snprintf(h, cap, "%s,type_moves", JOBLOG_HEADER);
+    for (size_t k = 0; k < n_types; k++)
+        len +=
+            (size_t)snprintf(h + len, cap - len, ",node_seconds@%s", types[k]);
+    snprintf(h + len, cap - len, "\n");
+    rc = rec_text_open(path, h, sink, e);
+    if (rc == 0)
+        sink->job = joblog_job_types;
+    xfree(h);
     return rc;
 }
 

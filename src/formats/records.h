@@ -36,6 +36,10 @@ struct rec_step {
     size_t nleft, npre, njoin; /* nodes that left, jobs preempted, joins */
     size_t njob, npool, njrun, nnrun; /* admitted jobs, pool size, jobs
                                          holding nodes, nodes in use */
+    /* On a trace with node types (n_types > 0, else NULL): per type,
+     * the pool's nodes and the nodes in use after the event (borrowed). */
+    size_t n_types;
+    const int *pool_t, *used_t;
 };
 
 /* One allocator call. */
@@ -86,6 +90,11 @@ struct rec_nodes {
     const uint32_t *changed;
     size_t n_changed;
     const uint8_t *in_pool;
+    /* On a trace with node types (n_types > 0, else NULL): each node's
+     * type, and the types' names. */
+    size_t n_types;
+    const uint32_t *ntype;
+    const char *const *type_names;
 };
 
 /* One job of the job set, at the end of the replay.  Times are Unix
@@ -100,6 +109,10 @@ struct rec_job {
     double lost_rescale, lost_preempt; /* samples lost */
     size_t rescales, preemptions;
     size_t starts; /* changes from below Jmin to a running count */
+    /* On a trace with node types (n_types > 0, else the rest 0/NULL):
+     * changes of type, and node-seconds per type (borrowed). */
+    size_t n_types, type_moves;
+    const double *node_seconds_t;
     /* --belief learn:MODEL only (learned = 1): observations made,
      * distinct counts observed, and from two counts on (fit_ok) the
      * fitted parameters: amdahl and interp P(1) and serial fraction,
@@ -170,6 +183,12 @@ int steps_open(const char *path, struct rec_sink *sink, struct bfs_error *e);
 /* The job log (--job-log): a CSV row per job of the set, as steps_open
  * but with the job callback. */
 int joblog_open(const char *path, struct rec_sink *sink, struct bfs_error *e);
+/* The same with node types' columns after starts: type_moves, then
+ * node_seconds@TYPE for each of the trace's types (names without blanks
+ * or commas, as the trace format has them). */
+int joblog_open_types(const char *path, const char *const *types,
+                      size_t n_types, struct rec_sink *sink,
+                      struct bfs_error *e);
 /* The same with the learner's columns after starts (--belief
  * learn:MODEL): observations, counts_observed, fit_a, fit_b (the last two
  * empty below two counts). */
