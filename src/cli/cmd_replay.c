@@ -9,7 +9,6 @@
 #include "cli/replay_out.h"
 #include "formats/h5out.h"
 #include "formats/jobs.h"
-#include "formats/trace.h"
 #include "engine/options.h"
 #include "engine/replay.h"
 #include "base/out.h"
@@ -202,33 +201,6 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
     return rc;
 }
 
-/* Opens the job log at path: with the learner's columns for --belief
- * learn:MODEL, with the node types' columns for a trace with types (its
- * node list read here), else plain. */
-static int open_joblog(const struct replay_opts *o, const char *path,
-                       struct rec_sink *sink, struct bfs_error *e)
-{
-    struct trace_reader *tr;
-    const char *names[BFS_MAX_TYPES];
-    size_t nt;
-    int rc;
-
-    if (o->belief.kind == BELIEF_LEARN)
-        return joblog_open_learned(path, sink, e);
-    rc = trace_open(o->trace_path, &tr, e);
-    if (rc)
-        return rc;
-    nt = trace_type_count(tr);
-    for (size_t t = 0; t < nt && t < BFS_MAX_TYPES; t++)
-        names[t] = trace_type_name(tr, t);
-    /* more types than a replay takes: the replay reports it */
-    rc = nt == 0 || nt > BFS_MAX_TYPES
-             ? joblog_open(path, sink, e)
-             : joblog_open_types(path, names, nt, sink, e);
-    trace_close(tr);
-    return rc;
-}
-
 /* Opens every output as a sink (formats/records.h), runs the replay, and
  * commits the outputs only if the replay and every output succeeded:
  * first every one is finished (written, flushed, synced), then every one
@@ -263,7 +235,9 @@ static int run_replay(struct replay_opts *o, int argc, char **argv,
         (rc = steps_open(o->steps_path, &steps_s, &e)) == 0)
         sinks[n++] = &steps_s;
     if (rc == 0 && job_log &&
-        (rc = open_joblog(o, job_log, &joblog_s, &e)) == 0)
+        (rc = (o->belief.kind == BELIEF_LEARN
+                   ? joblog_open_learned
+                   : joblog_open)(job_log, &joblog_s, &e)) == 0)
         sinks[n++] = &joblog_s;
     if (rc == 0 && batsim &&
         (rc = batsim_jobs_open(batsim, &batsim_s, &e)) == 0)

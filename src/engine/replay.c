@@ -797,6 +797,7 @@ static int emit_jobs(struct replay *r)
             .n_types = r->n_types,
             .type_moves = rj->n_moves,
             .node_seconds_t = rj->ns_t,
+            .type_names = r->type_names,
         };
         if (r->belief && r->o->belief.kind == BELIEF_LEARN) {
             jr.learned = 1;

@@ -10,7 +10,11 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
+
+#define JOBLOG_HEADER                                                          \
+    "job,tsub,admitted,first_start,finished,completion_s,samples,"             \
+    "node_seconds,rescales,preemptions,paused_s,lost_rescale,lost_preempt,"    \
+    "starts"
 
 static void put_time(FILE *f, int64_t t)
 {
@@ -40,30 +44,39 @@ static int joblog_job(void *arg, const struct rec_job *j)
     return rec_text_check(t);
 }
 
-/* With node types: the job's type moves and node-seconds per type. */
-static int joblog_job_types(void *arg, const struct rec_job *j)
+/* The header, with the node types' columns of j's trace, written at
+ * the first record in place of the pending one. */
+static void joblog_header(struct rec_text *t, const struct rec_job *j)
 {
-    int rc = joblog_job(arg, j);
-    FILE *f = ((struct rec_text *)arg)->out.fp;
+    FILE *f = t->out.fp;
 
-    if (rc)
-        return rc;
-    fprintf(f, ",%zu", j->type_moves);
+    fputs(JOBLOG_HEADER, f);
+    if (j->n_types > 0)
+        fputs(",type_moves", f);
     for (size_t k = 0; k < j->n_types; k++)
-        fprintf(f, ",%.17g", j->node_seconds_t[k]);
+        fprintf(f, ",node_seconds@%s", j->type_names[k]);
     fputc('\n', f);
-    return rec_text_check(arg);
+    xfree(t->pending);
+    t->pending = NULL;
 }
 
 static int joblog_job_plain(void *arg, const struct rec_job *j)
 {
-    int rc = joblog_job(arg, j);
+    struct rec_text *t = arg;
+    FILE *f = t->out.fp;
+    int rc;
 
-    if (rc == 0) {
-        fputc('\n', ((struct rec_text *)arg)->out.fp);
-        rc = rec_text_check(arg);
-    }
-    return rc;
+    if (t->pending)
+        joblog_header(t, j);
+    rc = joblog_job(arg, j);
+    if (rc)
+        return rc;
+    if (j->n_types > 0)
+        fprintf(f, ",%zu", j->type_moves);
+    for (size_t k = 0; k < j->n_types; k++)
+        fprintf(f, ",%.17g", j->node_seconds_t[k]);
+    fputc('\n', f);
+    return rec_text_check(arg);
 }
 
 static int joblog_job_learned(void *arg, const struct rec_job *j)
@@ -82,39 +95,14 @@ static int joblog_job_learned(void *arg, const struct rec_job *j)
     return rec_text_check(arg);
 }
 
-#define JOBLOG_HEADER                                                          \
-    "job,tsub,admitted,first_start,finished,completion_s,samples,"             \
-    "node_seconds,rescales,preemptions,paused_s,lost_rescale,lost_preempt,"    \
-    "starts"
-
 int joblog_open(const char *path, struct rec_sink *sink, struct bfs_error *e)
 {
-    int rc = rec_text_open(path, JOBLOG_HEADER "\n", sink, e);
-    if (rc == 0)
+    int rc = rec_text_open(path, "", sink, e);
+
+    if (rc == 0) {
+        ((struct rec_text *)sink->arg)->pending = xstrdup(JOBLOG_HEADER "\n");
         sink->job = joblog_job_plain;
-    return rc;
-}
-
-int joblog_open_types(const char *path, const char *const *types,
-                      size_t n_types, struct rec_sink *sink,
-                      struct bfs_error *e)
-{
-    size_t cap = sizeof JOBLOG_HEADER + 16, len;
-    char *h;
-    int rc;
-
-    for (size_t k = 0; k < n_types; k++)
-        cap += strlen(types[k]) + 16;
-    h = xmalloc(cap);
-    len = (size_t)snprintf(h, cap, "%s,type_moves", JOBLOG_HEADER);
-    for (size_t k = 0; k < n_types; k++)
-        len +=
-            (size_t)snprintf(h + len, cap - len, ",node_seconds@%s", types[k]);
-    snprintf(h + len, cap - len, "\n");
-    rc = rec_text_open(path, h, sink, e);
-    if (rc == 0)
-        sink->job = joblog_job_types;
-    xfree(h);
+    }
     return rc;
 }
 

@@ -89,6 +89,10 @@ static int text_finish(void *arg, int partial, struct bfs_error *e)
     int rc = rec_text_check(t);
 
     (void)partial;
+    if (rc == 0 && t->pending) {
+        fputs(t->pending, t->out.fp);
+        rc = rec_text_check(t);
+    }
     if (rc == 0)
         rc = bfs_out_finish(&t->out, &t->err);
     if (rc)
@@ -101,6 +105,7 @@ static int text_commit(void *arg, struct bfs_error *e)
     struct rec_text *t = arg;
     int rc = bfs_out_commit(&t->out, e);
 
+    xfree(t->pending);
     xfree(t);
     return rc;
 }
@@ -110,6 +115,7 @@ static void text_abort(void *arg)
     struct rec_text *t = arg;
 
     bfs_out_abort(&t->out);
+    xfree(t->pending);
     xfree(t);
 }
 

@@ -110,9 +110,11 @@ struct rec_job {
     size_t rescales, preemptions;
     size_t starts; /* changes from below Jmin to a running count */
     /* On a trace with node types (n_types > 0, else the rest 0/NULL):
-     * changes of type, and node-seconds per type (borrowed). */
+     * changes of type, node-seconds per type and the types' names
+     * (borrowed). */
     size_t n_types, type_moves;
     const double *node_seconds_t;
+    const char *const *type_names;
     /* --belief learn:MODEL only (learned = 1): observations made,
      * distinct counts observed, and from two counts on (fit_ok) the
      * fitted parameters: amdahl and interp P(1) and serial fraction,
@@ -181,14 +183,10 @@ void rec_sinks_abort(struct rec_sink *const *sinks, size_t n);
 int steps_open(const char *path, struct rec_sink *sink, struct bfs_error *e);
 
 /* The job log (--job-log): a CSV row per job of the set, as steps_open
- * but with the job callback. */
+ * but with the job callback.  On a trace with node types (the records
+ * say so) the columns type_moves and node_seconds@TYPE per type follow
+ * starts, the header then written with the first record. */
 int joblog_open(const char *path, struct rec_sink *sink, struct bfs_error *e);
-/* The same with node types' columns after starts: type_moves, then
- * node_seconds@TYPE for each of the trace's types (names without blanks
- * or commas, as the trace format has them). */
-int joblog_open_types(const char *path, const char *const *types,
-                      size_t n_types, struct rec_sink *sink,
-                      struct bfs_error *e);
 /* The same with the learner's columns after starts (--belief
  * learn:MODEL): observations, counts_observed, fit_a, fit_b (the last two
  * empty below two counts). */
@@ -210,6 +208,10 @@ int batsim_jobs_open(const char *path, struct rec_sink *sink,
 struct rec_text {
     struct bfs_out out;
     struct bfs_error err; /* the first write error */
+    /* A header that depends on the records (the job log's node types'
+     * columns): the first record writes its own and frees this one; if
+     * none comes, the finish writes this one.  Owned, or NULL. */
+    char *pending;
 };
 
 /* Opens path as a text sink's file, writes header and fills sink's arg
