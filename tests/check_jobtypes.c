@@ -5,9 +5,11 @@
  * hand-written files; one loop test per bad input, asserting the whole
  * "file:line: problem" message; the write/read round trip, bit for bit,
  * and the exact text written; job_type_tables against tables computed by
- * hand (in the comments) for every objective; and the bundled
+ * hand (in the comments) for every objective; the bundled
  * heterogeneous job sets against the published measurements their speed
- * factors come from.
+ * factors come from and the job set their curves come from; and the
+ * Summit node-type map against the trace's node list, through the C
+ * host-list reader (the map was written by a Python script).
  */
 #include "config.h"
 
@@ -17,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/hostlist.h"
 #include "formats/jobs.h"
+#include "formats/trace.h"
 #include "testutil.h"
 
 #define HEAD "# bfsim-jobs 1\njob,tsub,jmin,jmax,pmax,tcup,tcdw,curve"
@@ -508,6 +512,147 @@ START_TEST(test_tables_undefined)
 }
 END_TEST
 
+/* ---- the bundled heterogeneous sets ----------------------------------- */
+
+/* Per model (the i-th job's is models[i mod 5]): the best samples/s on
+ * one GPU (hetero_best_by_workers.csv, workers=1) on Sia's azure V100, Sia's
+ * dgx-ext A100 and Pollux's T4, and the factors A100 / V100 and T4 /
+ * V100 to 4 significant digits, worked out by hand:
+ * bert 140.4415 / 42.23526 = 3.3252, 13.02202 / 42.23526 = 0.30832. */
+static const struct {
+    const char *model;
+    double v100, a100, t4;
+    double fa100, ft4;
+} hetero[] = {
+    {"bert", 42.23526, 140.4415, 13.02202, 3.325, 0.3083},
+    {"cifar10", 4738.18, 10062.55, 1461.352, 2.124, 0.3084},
+    {"deepspeech2", 80.71959, 77.50461, 35.66085, 0.9602, 0.4418},
+    {"imagenet", 673.2372, 1034.011, 216.5602, 1.536, 0.3217},
+    {"yolov3", 71.57609, 81.40967, 27.94233, 1.137, 0.3904},
+};
+
+static const struct {
+    const char *file, *ref;
+    size_t n;
+} hetero_sets[] = {
+    {"datasets/hetero-10J.jobs", "datasets/hps-shufflenet-10J.jobs", 10},
+    {"datasets/hetero-1000J.jobs.gz", "datasets/hps-shufflenet-1000J.jobs.gz",
+     1000},
+};
+
+START_TEST(test_hetero_factors)
+{
+    /* The rounded factors are the published ratios. */
+    for (size_t m = 0; m < 5; m++) {
+        double ra = hetero[m].a100 / hetero[m].v100;
+        double rt = hetero[m].t4 / hetero[m].v100;
+        ck_assert_msg(fabs(hetero[m].fa100 - ra) <= 5e-4 * ra, "%s",
+                      hetero[m].model);
+        ck_assert_msg(fabs(hetero[m].ft4 - rt) <= 5e-4 * rt, "%s",
+                      hetero[m].model);
+    }
+}
+END_TEST
+
+START_TEST(test_hetero_set)
+{
+    struct jobset js, ref;
+
+    load_ok(tu_src(hetero_sets[_i].file), &js);
+    load_ok(tu_src(hetero_sets[_i].ref), &ref);
+    ck_assert_uint_eq(js.n, hetero_sets[_i].n);
+    ck_assert_uint_eq(ref.n, js.n);
+    for (size_t i = 0; i < js.n; i++) {
+        const struct job *j = &js.jobs[i], *r = &ref.jobs[i];
+        size_t m = i % 5;
+
+        /* The reference set's job, unchanged... */
+        ck_assert_str_eq(j->name, r->name);
+        ck_assert(j->tsub == r->tsub && j->jmin == r->jmin &&
+                  j->jmax == r->jmax && j->pmax == r->pmax &&
+                  j->tcup == r->tcup && j->tcdw == r->tcdw);
+        ck_assert_uint_eq(j->curve.n, r->curve.n);
+        for (size_t k = 0; k < j->curve.n; k++)
+            ck_assert(j->curve.N[k] == r->curve.N[k] &&
+                      j->curve.P[k] == r->curve.P[k] &&
+                      j->curve.O[k] == r->curve.O[k]);
+        /* ... on three types, at its model's factors. */
+        ck_assert_uint_eq(j->n_types, 3);
+        ck_assert_str_eq(j->types[0].type, "A100");
+        ck_assert_str_eq(j->types[1].type, "T4");
+        ck_assert_str_eq(j->types[2].type, "V100");
+        ck_assert_msg(j->types[0].speed == hetero[m].fa100, "job %s", j->name);
+        ck_assert_msg(j->types[1].speed == hetero[m].ft4, "job %s", j->name);
+        ck_assert(j->types[2].speed == 1);
+    }
+    jobset_release(&js);
+    jobset_release(&ref);
+}
+END_TEST
+
+/* datasets/summit-2types.map names every node of the Summit trace once:
+ * rows a-e V100, f-h A100.  The trace has, per row, 36, 36, 26, 35, 26,
+ * 37, 37 and 30 cabinets of 18 nodes: 2,862 V100 (161 cabinets) and
+ * 1,872 A100 (104). */
+START_TEST(test_summit_map)
+{
+    const char *trace = tu_src("traces/summit-2021-02.trace.gz");
+    const char *map = tu_src("datasets/summit-2types.map");
+    struct trace_reader *r;
+    struct hostlist_index *ix = hostlist_index_new();
+    struct hostlist h;
+    struct bfs_error e;
+    size_t n, *hits, v100 = 0, a100 = 0, lines = 0;
+    char *text = tu_slurp(map), *line, *next;
+
+    ck_assert_ptr_nonnull(text);
+    bfs_error_clear(&e);
+    ck_assert_msg(trace_open(trace, &r, &e) == 0, "%s", e.msg);
+    n = trace_node_count(r);
+    ck_assert_uint_eq(n, 4734);
+    for (size_t i = 0; i < n; i++)
+        ck_assert(hostlist_index_add(ix, trace_node_name(r, i), i) == 1);
+    hits = xcalloc(n, sizeof *hits);
+    hostlist_init(&h);
+    for (line = text; *line; line = next) {
+        char *w[3];
+        size_t nw;
+
+        next = strchr(line, '\n');
+        ck_assert_ptr_nonnull(next); /* every line ends */
+        *next++ = '\0';
+        nw = bfs_split_ws(line, w, 3);
+        ck_assert_uint_eq(nw, 2);
+        ck_assert(strcmp(w[1], "V100") == 0 || strcmp(w[1], "A100") == 0);
+        lines++;
+        hostlist_clear(&h);
+        ck_assert_msg(
+            hostlist_expand(&h, w[0], 100000, "limit", map, lines, &e) == 0,
+            "%s", e.msg);
+        for (size_t k = 0; k < h.n; k++) {
+            size_t i = hostlist_index_find(ix, h.names[k]);
+            ck_assert_msg(i != (size_t)-1, "%s is not in the trace",
+                          h.names[k]);
+            hits[i]++;
+            *(w[1][0] == 'V' ? &v100 : &a100) += 1;
+            /* The rule: the cabinet row letter. */
+            ck_assert_int_eq(w[1][0] == 'A', h.names[k][0] >= 'f');
+        }
+    }
+    ck_assert_uint_eq(lines, 8);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(hits[i] == 1, "%s named %zu times", trace_node_name(r, i),
+                      hits[i]);
+    ck_assert_uint_eq(v100, 2862);
+    ck_assert_uint_eq(a100, 1872);
+    hostlist_release(&h);
+    free(hits);
+    free(text);
+    hostlist_index_free(ix);
+    trace_close(r);
+}
+END_TEST
+
 static Suite *jobtypes_suite(void)
 {
     Suite *s = suite_create("jobtypes");
@@ -532,6 +677,14 @@ static Suite *jobtypes_suite(void)
     tcase_add_test(tc, test_tables_unusable);
     tcase_add_test(tc, test_tables_jmax);
     tcase_add_test(tc, test_tables_undefined);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("datasets");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_hetero_factors);
+    tcase_add_loop_test(tc, test_hetero_set, 0,
+                        (int)(sizeof hetero_sets / sizeof hetero_sets[0]));
+    tcase_add_test(tc, test_summit_map);
     suite_add_tcase(s, tc);
     return s;
 }
