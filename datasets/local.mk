@@ -5,3 +5,10 @@ nobase_dist_pkgdata_DATA += datasets/hps-shufflenet-1000J.jobs.gz
 nobase_dist_pkgdata_DATA += datasets/imagenet-imgps-1001J.jobs.gz
 nobase_dist_pkgdata_DATA += datasets/imagenet-spdup-1001J.jobs.gz
 EXTRA_DIST += datasets/README
+# The heterogeneous job sets (node types with speed factors from published
+# measurements) and the what-if node-type map of the Summit trace, with the
+# script that made them (datasets/README, "Node types").
+nobase_dist_pkgdata_DATA += datasets/hetero-10J.jobs
+nobase_dist_pkgdata_DATA += datasets/hetero-1000J.jobs.gz
+nobase_dist_pkgdata_DATA += datasets/summit-2types.map
+dist_noinst_SCRIPTS += tools/hetero-datasets

@@ -12,6 +12,7 @@ check_PROGRAMS += \
 	tests/check_evq \
 	tests/check_trace \
 	tests/check_jobs \
+	tests/check_jobtypes \
 	tests/check_hostlist \
 	tests/check_nodetypes \
 	tests/check_import_bftrainer \
@@ -88,6 +89,9 @@ tests_check_trace_LDADD = $(BFS_TESTLIBS)
 tests_check_jobs_SOURCES = tests/check_jobs.c $(BFS_TESTHDRS)
 tests_check_jobs_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_jobs_LDADD = $(BFS_TESTLIBS)
+tests_check_jobtypes_SOURCES = tests/check_jobtypes.c $(BFS_TESTHDRS)
+tests_check_jobtypes_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_jobtypes_LDADD = $(BFS_TESTLIBS)
 tests_check_hostlist_SOURCES = tests/check_hostlist.c $(BFS_TESTHDRS)
 tests_check_hostlist_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_hostlist_LDADD = $(BFS_TESTLIBS)

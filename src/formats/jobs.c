@@ -680,7 +680,8 @@ static int check_types(struct job *j, const char *file, size_t line,
     size_t listed = j->n_types, kept = 0;
     char b[40];
 
-    qsort(j->types, j->n_types, sizeof *j->types, job_type_cmp);
+    if (j->n_types > 1) /* qsort may not take NULL, even for 0 items */
+        qsort(j->types, j->n_types, sizeof *j->types, job_type_cmp);
     for (size_t k = 1; k < j->n_types; k++) {
         const struct job_type *x = &j->types[k - 1], *y = &j->types[k];
         if (strcmp(x->type, y->type) != 0)

@@ -101,8 +101,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #else
         a = put(0, "in.jobs", data, size);
 #endif
-        if (jobset_load(a, b, &js, &e) == 0)
+        if (jobset_load(a, b, &js, &e) == 0) {
+            /* The tables of every type of every small job (node types). */
+            double p[65], o[65];
+            for (size_t i = 0; i < js.n; i++) {
+                const struct job *d = &js.jobs[i];
+                if (d->jmax > 64)
+                    continue;
+                for (size_t k = 0; k <= d->n_types; k++)
+                    for (int obj = 0; obj < JOB_N_OBJECTIVES; obj++)
+                        job_type_tables(d, k ? d->types[k - 1].type : NULL, obj,
+                                        p, o, a, &e);
+            }
             jobset_release(&js);
+        }
     }
 #elif defined(FUZZ_SWF) || defined(FUZZ_SLURM)
     {
