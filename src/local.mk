@@ -40,7 +40,7 @@ libbfsim_a_SOURCES = \
 	src/engine/belief.c src/engine/belief.h \
 	src/alloc/alloc.c src/alloc/alloc.h src/alloc/alloc_impl.h \
 	src/alloc/objective.c src/alloc/objective.h \
-	src/alloc/milp.c \
+	src/alloc/milp.c src/alloc/dp_types.c \
 	src/alloc/instance.c src/alloc/instance.h \
 	src/alloc/bench.c src/alloc/bench.h \
 	src/solver/milp.c src/solver/milp.h \

@@ -32,6 +32,7 @@ check_PROGRAMS += \
 	tests/check_hints \
 	tests/check_nodepick \
 	tests/check_instance \
+	tests/check_types \
 	tests/check_replay \
 	tests/check_belief \
 	tests/check_options \
@@ -140,6 +141,9 @@ tests_check_nodepick_LDADD = $(BFS_TESTLIBS)
 tests_check_instance_SOURCES = tests/check_instance.c $(BFS_TESTHDRS)
 tests_check_instance_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_instance_LDADD = $(BFS_TESTLIBS)
+tests_check_types_SOURCES = tests/check_types.c $(BFS_TESTHDRS)
+tests_check_types_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_types_LDADD = $(BFS_TESTLIBS)
 tests_check_options_SOURCES = tests/check_options.c $(BFS_TESTHDRS)
 tests_check_options_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_options_LDADD = $(BFS_TESTLIBS)

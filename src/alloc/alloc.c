@@ -6,7 +6,12 @@
  * compiled in; allocator_create looks names up there.  The even-share
  * rule is the published replayer's non-MILP allocator, quirks kept
  * (tools/DESIGN.md): a job's quota is min(q, Jmax) only when q > Jmin,
- * strictly.
+ * strictly.  With node types it runs per type: a job holding nodes stays
+ * on its type; each idle job, in job order, goes to the type it can use
+ * with the most idle nodes per job dealt to it so far, itself counted
+ * (pools[t] / (jobs on t + 1), compared exactly; ties to the lower
+ * type); then each type's pool is shared as above among its jobs, in job
+ * order.  A job that can use no type gets 0.
  */
 #include "config.h"
 
@@ -20,6 +25,65 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The typed fields of p (n_types > 1): the pools, the cap and owner
+ * left unset, and every job's current type and tables. */
+static int check_types(const struct alloc_problem *p, struct bfs_error *e)
+{
+    long sum = 0;
+
+    if (!p->pools)
+        return bfs_fail(e, BFS_EINVAL, "%d node types but no pools",
+                        p->n_types);
+    for (int t = 0; t < p->n_types; t++) {
+        if (p->pools[t] < 0)
+            return bfs_fail(e, BFS_EINVAL, "pool of type %d: %d nodes < 0", t,
+                            p->pools[t]);
+        sum += p->pools[t];
+    }
+    if (sum != p->pool)
+        return bfs_fail(e, BFS_EINVAL,
+                        "the pools of the %d node types sum to %ld, not to "
+                        "the pool size %d",
+                        p->n_types, sum, p->pool);
+    if (p->cap != 0)
+        return bfs_fail(e, BFS_EINVAL,
+                        "cap %d with node types (a cap needs one type)",
+                        p->cap);
+    if (p->owner)
+        return bfs_fail(e, BFS_EINVAL,
+                        "a node map (owner) with node types (only the node "
+                        "model reads it, and it takes one type)");
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        const struct alloc_job *jb = &p->jobs[j];
+        if (!jb->ot)
+            return bfs_fail(e, BFS_EINVAL, "job %zu: no tables per node type",
+                            j);
+        if (jb->cur > 0 &&
+            (jb->ctype < 0 || jb->ctype >= p->n_types || !jb->ot[jb->ctype]))
+            return bfs_fail(e, BFS_EINVAL,
+                            "job %zu: holds %d nodes of type %d, %s", j,
+                            jb->cur, jb->ctype,
+                            jb->ctype < 0 || jb->ctype >= p->n_types
+                                ? "not a type"
+                                : "a type it cannot run on");
+        for (int t = 0; t < p->n_types; t++) {
+            const double *o = jb->ot[t];
+            if (!o)
+                continue;
+            if (o[0] != 0.0)
+                return bfs_fail(e, BFS_EINVAL,
+                                "job %zu: O(0) = %g on type %d, not 0", j, o[0],
+                                t);
+            for (int n = 1; n <= jb->jmax; n++)
+                if (!isfinite(o[n]))
+                    return bfs_fail(e, BFS_EINVAL,
+                                    "job %zu: O(%d) on type %d not finite", j,
+                                    n, t);
+        }
+    }
+    return 0;
+}
 
 int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
 {
@@ -39,6 +103,8 @@ int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
                             jb->cur);
         if (!(jb->tcup >= 0) || !(jb->tcdw >= 0))
             return bfs_fail(e, BFS_EINVAL, "job %zu: negative rescale cost", j);
+        if (p->n_types > 1) /* o and h are not read: check_types */
+            continue;
         if (jb->o[0] != 0.0)
             return bfs_fail(e, BFS_EINVAL, "job %zu: O(0) = %g, not 0", j,
                             jb->o[0]);
@@ -53,7 +119,7 @@ int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
                                 "number >= 0",
                                 j, n, jb->h[n]);
     }
-    return 0;
+    return p->n_types > 1 ? check_types(p, e) : 0;
 }
 
 void alloc_opts_default(struct alloc_opts *o)
@@ -72,23 +138,25 @@ void alloc_opts_default(struct alloc_opts *o)
     o->start = -1;
 }
 
-void alloc_even(const struct alloc_problem *p, int *counts)
+/* The published even share of pool nodes among jobs[0..nj-1] (their
+ * bounds only) into counts[0..nj-1]. */
+static void even_share(int pool, const struct alloc_job *jobs, size_t nj,
+                       int *counts)
 {
-    size_t nj = p->n_jobs;
     int q, left;
 
     if (nj == 0)
         return;
-    q = p->pool / (int)nj;
-    left = p->pool;
+    q = pool / (int)nj;
+    left = pool;
     for (size_t j = 0; j < nj; j++) {
-        const struct alloc_job *jb = &p->jobs[j];
+        const struct alloc_job *jb = &jobs[j];
         counts[j] = q > jb->jmin ? (q < jb->jmax ? q : jb->jmax) : 0;
         left -= counts[j];
     }
     /* Leftover nodes, first come first served. */
     for (size_t j = 0; j < nj && left > 0; j++) {
-        const struct alloc_job *jb = &p->jobs[j];
+        const struct alloc_job *jb = &jobs[j];
         int inc;
         if (counts[j] >= jb->jmax)
             continue;
@@ -98,6 +166,66 @@ void alloc_even(const struct alloc_problem *p, int *counts)
         counts[j] += inc;
         left -= inc;
     }
+}
+
+void alloc_even(const struct alloc_problem *p, int *counts, int *types)
+{
+    size_t nj = p->n_jobs, *on, *idx;
+    struct alloc_job *sub;
+    int *got;
+
+    if (!alloc_typed(p)) {
+        even_share(p->pool, p->jobs, nj, counts);
+        return;
+    }
+    on = xcalloc((size_t)p->n_types, sizeof *on);
+    idx = xcalloc(nj + 1, sizeof *idx);
+    sub = xcalloc(nj + 1, sizeof *sub);
+    got = xcalloc(nj + 1, sizeof *got);
+    /* the jobs holding nodes stay on their type */
+    for (size_t j = 0; j < nj; j++) {
+        types[j] = p->jobs[j].cur > 0 ? p->jobs[j].ctype : -1;
+        if (types[j] >= 0)
+            on[types[j]]++;
+    }
+    /* each idle job in turn to the usable type with the most idle nodes
+     * per job dealt to it, counting itself: pools[t] / (on[t] + 1),
+     * compared exactly; ties to the lower type */
+    for (size_t j = 0; j < nj; j++) {
+        int best = -1;
+        if (p->jobs[j].cur > 0)
+            continue;
+        for (int t = 0; t < p->n_types; t++)
+            if (p->jobs[j].ot[t] &&
+                (best < 0 ||
+                 (long long)p->pools[t] * (long long)(on[best] + 1) >
+                     (long long)p->pools[best] * (long long)(on[t] + 1)))
+                best = t;
+        types[j] = best;
+        if (best >= 0)
+            on[best]++;
+    }
+    /* the published share within each type, its jobs in job order */
+    for (size_t j = 0; j < nj; j++)
+        counts[j] = 0;
+    for (int t = 0; t < p->n_types; t++) {
+        size_t m = 0;
+        for (size_t j = 0; j < nj; j++)
+            if (types[j] == t) {
+                idx[m] = j;
+                sub[m++] = p->jobs[j];
+            }
+        even_share(p->pools[t], sub, m, got);
+        for (size_t k = 0; k < m; k++)
+            counts[idx[k]] = got[k];
+    }
+    for (size_t j = 0; j < nj; j++)
+        if (counts[j] == 0)
+            types[j] = -1;
+    xfree(got);
+    xfree(sub);
+    xfree(idx);
+    xfree(on);
 }
 
 /* ---- the registry ---------------------------------------------------- */
@@ -118,9 +246,9 @@ static int even_solve(void *state, const struct alloc_problem *p,
 
     (void)state;
     (void)e;
-    alloc_even(p, res->counts);
+    alloc_even(p, res->counts, res->types);
     res->status = SOLVE_OPTIMAL; /* the baseline's answer is always taken */
-    res->objective = res->bound = alloc_objective(p, res->counts);
+    res->objective = res->bound = alloc_objective_t(p, res->counts, res->types);
     res->build_s = 0.0;
     res->solve_s = bfs_now() - t0;
     res->rows = res->cols = res->nnz = 0;
@@ -254,6 +382,7 @@ int allocator_solve_order(struct allocator *a, const struct alloc_problem *p,
     struct alloc_job *jobs;
     size_t *inv;
     int *owner = NULL, *counts, *given = res->counts, rc;
+    int *types = NULL, *given_t = res->types;
     size_t k;
 
     for (k = 0; order && k < p->n_jobs && order[k] == k; k++)
@@ -278,12 +407,21 @@ int allocator_solve_order(struct allocator *a, const struct alloc_problem *p,
         q.owner = owner;
     }
     res->counts = counts;
+    if (alloc_typed(p)) {
+        types = xmalloc(p->n_jobs * sizeof *types);
+        res->types = types;
+    }
     rc = allocator_solve(a, &q, res, e);
     res->counts = given;
+    res->types = given_t;
     if (rc == 0 &&
         (res->status == SOLVE_OPTIMAL || res->status == SOLVE_FEASIBLE))
-        for (k = 0; k < p->n_jobs; k++)
+        for (k = 0; k < p->n_jobs; k++) {
             given[order[k]] = counts[k];
+            if (types)
+                given_t[order[k]] = types[k];
+        }
+    xfree(types);
     xfree(owner);
     xfree(counts);
     xfree(inv);

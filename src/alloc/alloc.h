@@ -98,7 +98,10 @@ struct alloc_result {
 };
 
 /* Checks that p is well formed (bounds, cur <= jmax, o[0] == 0, pool and
- * tfwd ranges).  Returns 0 or BFS_EINVAL with the problem in e. */
+ * tfwd ranges; with n_types > 1, pools >= 0 summing to pool, cap 0 and no
+ * owner, every job's ot given, its tables with O(0) == 0 and finite, and
+ * ctype a type it can run on when cur > 0).  Returns 0 or BFS_EINVAL
+ * with the problem in e. */
 int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e);
 
 /* Options shared by all allocators; each reads what applies to it. */
@@ -154,19 +157,22 @@ int alloc_check_names(const struct alloc_opts *o, struct bfs_error *e);
 int allocator_create(const struct alloc_opts *o, struct allocator **out,
                      struct bfs_error *e);
 
-/* Solves p into res (res->counts must hold p->n_jobs entries).  Returns 0
+/* Solves p into res (res->counts, and with node types res->types, must
+ * hold p->n_jobs entries).  Returns 0
  * when the solve was carried out, whatever its status (a time limit or a
  * solver crash is a status, not an error); a negative code only for a
- * malformed problem, an instance past dp's memory bound (BFS_ERANGE) or a
- * programming error. */
+ * malformed problem, an instance past dp's memory bound (BFS_ERANGE), a
+ * model that does not take node types (BFS_EUNSUP: milp's node model) or
+ * a programming error. */
 int allocator_solve(struct allocator *a, const struct alloc_problem *p,
                     struct alloc_result *res, struct bfs_error *e);
 
 /* Solves p with its jobs in the order order[] (order[k] is the index in
  * p of the job the allocator sees k-th; NULL or the identity solves p as
- * allocator_solve does) and writes each job's count at its own index in
- * res->counts.  The tie-break rule's last key (alloc/objective.h) then
- * favours order[0], order[1], ... instead of job order; its other keys are
+ * allocator_solve does) and writes each job's count (and with node types
+ * its type) at its own index in res->counts (res->types).  The tie-break
+ * rule's lexicographic keys (alloc/objective.h: 4, and 5 with types) then
+ * favour order[0], order[1], ... instead of job order; its other keys are
  * sums over the jobs, so every exact allocator still agrees.  res->objective
  * and res->bound are the allocator's, summed in that order.  Returns as
  * allocator_solve. */
@@ -189,7 +195,11 @@ int allocator_reads_owner(const struct allocator *a);
 void allocator_free(struct allocator *a);
 
 /* The even-share baseline of the published replayer (tools/DESIGN.md): fills
- * counts[] (p->n_jobs entries).  It ignores costs, Tfwd and the cap. */
-void alloc_even(const struct alloc_problem *p, int *counts);
+ * counts[] (p->n_jobs entries).  It ignores costs, Tfwd and the cap.
+ * With node types (p->n_types > 1) it deals the jobs to types first and
+ * shares each type's pool among its jobs (tools/DESIGN.md, "The
+ * even-share baseline"), and fills types[] (p->n_jobs entries, -1 where
+ * the count is 0); with one type types is not written and may be NULL. */
+void alloc_even(const struct alloc_problem *p, int *counts, int *types);
 
 #endif

@@ -25,6 +25,14 @@ struct alloc_ops {
 extern const struct alloc_ops alloc_dp_ops;
 extern const struct alloc_ops alloc_milp_ops;
 
+/* dp with node types (alloc/dp_types.c, which dp's solve calls when
+ * p->n_types > 1): solves the checked problem p within limit seconds into
+ * res (status, counts, types, objective, bound and times).  Returns 0
+ * whatever the status, or BFS_ERANGE (in e) when its table would exceed
+ * its bound. */
+int alloc_dp_types_solve(const struct alloc_problem *p, double limit,
+                         struct alloc_result *res, struct bfs_error *e);
+
 /* The MILP allocator's default solver: the preferred backend compiled in,
  * or NULL when there is none (then the default allocator is "dp"). */
 const char *alloc_milp_default_solver(void);

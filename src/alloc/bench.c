@@ -224,6 +224,7 @@ static void solve_run(const struct bench *b, size_t k, struct allocator **al,
     struct alloc_result r;
     struct bfs_error e;
     int *counts = xcalloc(p->n_jobs + 1, sizeof *counts);
+    int *types = xcalloc(p->n_jobs + 1, sizeof *types); /* node types */
 
     bfs_error_clear(&e);
     memset(row, 0, sizeof *row);
@@ -232,6 +233,7 @@ static void solve_run(const struct bench *b, size_t k, struct allocator **al,
     row->nodes = row->iters = row->cuts = -1;
     memset(&r, 0, sizeof r);
     r.counts = counts;
+    r.types = types;
     if (!al[a]) {
         struct alloc_opts o = b->cfg[c].o;
         o.seed = bench_seed(b, s);
@@ -267,6 +269,7 @@ static void solve_run(const struct bench *b, size_t k, struct allocator **al,
         row->nnz = r.nnz;
     }
     row->done = 1;
+    xfree(types);
     xfree(counts);
 }
 

@@ -155,6 +155,9 @@
  *   rows C wide.  Narrowed rows depend on prune's numbers, so rows are
  *   then not reused.
  * - The shortcut, like setup, looks at one job per type.
+ *
+ * Node types (p->n_types > 1) are solved by alloc/dp_types.c, with a
+ * table over the nodes used per type; nothing here sees them.
  */
 #include "config.h"
 
@@ -1349,6 +1352,8 @@ static int dp_solve(void *state, const struct alloc_problem *p,
     struct dp *d = state;
     int status;
 
+    if (alloc_typed(p)) /* node types: alloc/dp_types.c */
+        return alloc_dp_types_solve(p, d->limit, res, e);
     d->t0 = t0;
     d->work = d->next_check = 0;
     d->expired = d->inc_ok = d->vmax_ok = 0;

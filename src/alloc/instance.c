@@ -37,6 +37,9 @@
  * far smaller (jobs x the largest Jmax, thousands). */
 #define INSTANCE_MAX_TABLE ((size_t)1 << 24)
 
+/* Most node types: more than any machine mixes. */
+#define INSTANCE_MAX_TYPES 64
+
 /* Where a value sits, for messages: "job 2 (J00002)" or "". */
 struct where {
     const char *path;
@@ -120,78 +123,210 @@ static int get_num(json_t *obj, const char *key, double lo, int strict,
     return 0;
 }
 
+/* Reads tab, a table of jmax + 1 numbers named name ("o", "ot[1]"), into
+ * o[0..top] (top <= jmax, see instance_read); o[0] must be 0. */
+static int read_table(json_t *tab, const char *name, int jmax, int top,
+                      double *o, const struct where *w, struct bfs_error *e)
+{
+    if (!json_is_array(tab) || json_array_size(tab) != (size_t)jmax + 1)
+        return fail(w, e, BFS_EPARSE,
+                    "\"%s\" must be an array of jmax + 1 = %d numbers", name,
+                    jmax + 1);
+    for (int k = 0; k <= jmax; k++) {
+        json_t *v = json_array_get(tab, (size_t)k);
+        if (!json_is_number(v) || !isfinite(json_number_value(v)))
+            return fail(w, e, BFS_EPARSE, "%s[%d] is not a number", name, k);
+        if (k <= top)
+            o[k] = json_number_value(v);
+    }
+    if (o[0] != 0.0)
+        return fail(w, e, BFS_EINVAL, "%s[0] is %g, not 0", name, o[0]);
+    return 0;
+}
+
+/* Reads cur, the breakpoints of a curve named name ("curve",
+ * "curves[1]"), interpolated at every count into o[0..top], as
+ * read_table. */
+static int read_curve(json_t *cur, const char *name, int jmax, int top,
+                      double *o, const struct where *w, struct bfs_error *e)
+{
+    size_t n = json_is_array(cur) ? json_array_size(cur) : 0;
+    double *bn, *bo;
+    int rc = 0;
+
+    if (n < 2)
+        return fail(w, e, BFS_EPARSE,
+                    "\"%s\" must be an array of at least two [N, O] pairs",
+                    name);
+    bn = xcalloc(n, sizeof *bn);
+    bo = xcalloc(n, sizeof *bo);
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        json_t *pt = json_array_get(cur, i);
+        json_t *x = json_array_get(pt, 0), *y = json_array_get(pt, 1);
+        if (!json_is_array(pt) || json_array_size(pt) != 2 ||
+            !json_is_integer(x) || !json_is_number(y) ||
+            !isfinite(json_number_value(y)))
+            rc = fail(w, e, BFS_EPARSE,
+                      "%s point %zu is not [integer N, number O]", name, i);
+        else {
+            bn[i] = (double)json_integer_value(x);
+            bo[i] = json_number_value(y);
+            if ((i == 0 && (bn[0] != 0 || bo[0] != 0)) ||
+                (i > 0 && bn[i] <= bn[i - 1]))
+                rc = fail(w, e, BFS_EINVAL,
+                          "%s point %zu: the curve must start at [0, 0] and N "
+                          "must increase",
+                          name, i);
+        }
+    }
+    if (rc == 0 && bn[n - 1] < jmax)
+        rc = fail(w, e, BFS_EINVAL, "the %s ends at N = %g < jmax %d", name,
+                  bn[n - 1], jmax);
+    /* numpy.interp at every count, as the job set's curves */
+    for (int k = 0; rc == 0 && k <= top; k++)
+        o[k] = bfs_interp(k, bn, bo, n);
+    xfree(bo);
+    xfree(bn);
+    return rc;
+}
+
 /* Reads "o" or "curve" for a job of bounds up to jmax (as written) and
- * fills o[0..top], top <= jmax being the bound kept (see instance_read). */
+ * fills o[0..top], top <= jmax being the bound kept (see instance_read).
+ * With optional set (node types: the reference curve is not used),
+ * neither is needed, and *have says whether there was one. */
 static int read_objective(json_t *job, int jmax, int top, double *o,
-                          const struct where *w, struct bfs_error *e)
+                          int optional, int *have, const struct where *w,
+                          struct bfs_error *e)
 {
     json_t *tab = json_object_get(job, "o");
     json_t *cur = json_object_get(job, "curve");
-    size_t n;
 
-    if (!tab == !cur)
+    *have = tab || cur;
+    if (!optional && !tab == !cur)
         return fail(w, e, BFS_EPARSE,
-                    "give exactly one of \"o\" and "
-                    "\"curve\"");
-    if (tab) {
-        if (!json_is_array(tab) || json_array_size(tab) != (size_t)jmax + 1)
-            return fail(w, e, BFS_EPARSE,
-                        "\"o\" must be an array of jmax + 1 = %d numbers",
-                        jmax + 1);
-        for (int k = 0; k <= jmax; k++) {
-            json_t *v = json_array_get(tab, (size_t)k);
-            if (!json_is_number(v) || !isfinite(json_number_value(v)))
-                return fail(w, e, BFS_EPARSE, "o[%d] is not a number", k);
-            if (k <= top)
-                o[k] = json_number_value(v);
-        }
-        if (o[0] != 0.0)
-            return fail(w, e, BFS_EINVAL, "o[0] is %g, not 0", o[0]);
+                    "give exactly one of \"o\" and \"curve\"");
+    if (tab && cur)
+        return fail(w, e, BFS_EPARSE,
+                    "give at most one of \"o\" and \"curve\"");
+    if (!tab && !cur)
         return 0;
-    }
-    n = json_is_array(cur) ? json_array_size(cur) : 0;
-    if (n < 2)
-        return fail(w, e, BFS_EPARSE,
-                    "\"curve\" must be an array of at least two [N, O] "
-                    "pairs");
-    {
-        double *bn = xcalloc(n, sizeof *bn), *bo = xcalloc(n, sizeof *bo);
-        int rc = 0;
-        for (size_t i = 0; i < n && rc == 0; i++) {
-            json_t *pt = json_array_get(cur, i);
-            json_t *x = json_array_get(pt, 0), *y = json_array_get(pt, 1);
-            if (!json_is_array(pt) || json_array_size(pt) != 2 ||
-                !json_is_integer(x) || !json_is_number(y) ||
-                !isfinite(json_number_value(y)))
-                rc = fail(w, e, BFS_EPARSE,
-                          "curve point %zu is not [integer N, number O]", i);
-            else {
-                bn[i] = (double)json_integer_value(x);
-                bo[i] = json_number_value(y);
-                if ((i == 0 && (bn[0] != 0 || bo[0] != 0)) ||
-                    (i > 0 && bn[i] <= bn[i - 1]))
-                    rc = fail(w, e, BFS_EINVAL,
-                              "curve point %zu: the curve must start at "
-                              "[0, 0] and N must increase",
-                              i);
-            }
-        }
-        if (rc == 0 && bn[n - 1] < jmax)
-            rc = fail(w, e, BFS_EINVAL, "the curve ends at N = %g < jmax %d",
-                      bn[n - 1], jmax);
-        /* numpy.interp at every count, as the job set's curves */
-        for (int k = 0; rc == 0 && k <= top; k++)
-            o[k] = bfs_interp(k, bn, bo, n);
-        xfree(bo);
-        xfree(bn);
-        return rc;
-    }
+    if (tab)
+        return read_table(tab, "o", jmax, top, o, w, e);
+    return read_curve(cur, "curve", jmax, top, o, w, e);
 }
 
-static const char *const top_keys[] = {
-    "format", "version", "note", "pool", "tfwd", "cap", "jobs", "owner", NULL};
-static const char *const job_keys[] = {"name", "cur", "jmin",  "jmax", "tcup",
-                                       "tcdw", "o",   "curve", "h",    NULL};
+/* Reads a job's tables per node type, "ot" or "curves" (exactly one):
+ * an array of nt entries, each null (the job cannot run on the type) or
+ * a table (curve) for the type, into o[t * (top + 1)..] and ot[t]. */
+static int read_types(json_t *job, int nt, int jmax, int top, double *o,
+                      const double **ot, const struct where *w,
+                      struct bfs_error *e)
+{
+    json_t *tabs = json_object_get(job, "ot");
+    json_t *curs = json_object_get(job, "curves");
+    json_t *all = tabs ? tabs : curs;
+    const char *key = tabs ? "ot" : "curves";
+
+    if (!tabs == !curs)
+        return fail(w, e, BFS_EPARSE,
+                    "with node types, give exactly one of \"ot\" and "
+                    "\"curves\"");
+    if (!json_is_array(all) || json_array_size(all) != (size_t)nt)
+        return fail(w, e, BFS_EPARSE,
+                    "\"%s\" must be an array of %d entries, one per node "
+                    "type (null where the job cannot run)",
+                    key, nt);
+    for (int t = 0; t < nt; t++) {
+        json_t *v = json_array_get(all, (size_t)t);
+        double *ot_t = o + (size_t)t * ((size_t)top + 1);
+        char name[32];
+        int rc;
+        ot[t] = NULL;
+        if (json_is_null(v))
+            continue;
+        snprintf(name, sizeof name, "%s[%d]", key, t);
+        rc = tabs ? read_table(v, name, jmax, top, ot_t, w, e)
+                  : read_curve(v, name, jmax, top, ot_t, w, e);
+        if (rc)
+            return rc;
+        ot[t] = ot_t;
+    }
+    return 0;
+}
+
+static const char *const top_keys[] = {"format", "version", "note", "pool",
+                                       "tfwd",   "cap",     "jobs", "owner",
+                                       "types",  "pools",   NULL};
+static const char *const job_keys[] = {
+    "name",  "cur", "jmin",  "jmax", "tcup",   "tcdw", "o",
+    "curve", "h",   "ctype", "ot",   "curves", NULL};
+
+/* The job keys that need node types. */
+static const char *const typed_keys[] = {"ctype", "ot", "curves", NULL};
+
+/* Reads the optional "pools" (the idle nodes per node type: at least two
+ * types, summing to pool) and "types" (their names, which need
+ * "pools") into in. */
+static int read_pools(json_t *root, struct instance *in, int pool,
+                      const struct where *w, struct bfs_error *e)
+{
+    json_t *pools = json_object_get(root, "pools");
+    json_t *names = json_object_get(root, "types");
+    size_t nt;
+    long sum = 0;
+
+    if (!pools) {
+        if (names)
+            return fail(w, e, BFS_EPARSE,
+                        "\"types\" needs \"pools\" (the idle nodes of each "
+                        "type)");
+        return 0;
+    }
+    nt = json_is_array(pools) ? json_array_size(pools) : 0;
+    if (nt < 2 || nt > INSTANCE_MAX_TYPES)
+        return fail(w, e, BFS_EPARSE,
+                    "\"pools\" must be an array of 2 to %d integers, the "
+                    "idle nodes of each node type (one type: leave out "
+                    "\"pools\")",
+                    INSTANCE_MAX_TYPES);
+    in->pools = xcalloc(nt, sizeof *in->pools);
+    for (size_t t = 0; t < nt; t++) {
+        json_t *v = json_array_get(pools, t);
+        long long x = json_is_integer(v) ? json_integer_value(v) : -1;
+        if (x < 0 || x > INSTANCE_MAX_NODES)
+            return fail(w, e, BFS_EPARSE,
+                        "pools[%zu] is not an integer in 0..%d", t,
+                        INSTANCE_MAX_NODES);
+        in->pools[t] = (int)x;
+        sum += (long)x;
+    }
+    in->p.n_types = (int)nt;
+    if (sum != pool)
+        return fail(w, e, BFS_EINVAL,
+                    "the \"pools\" sum to %ld nodes, not to \"pool\" %d", sum,
+                    pool);
+    if (!names)
+        return 0;
+    if (!json_is_array(names) || json_array_size(names) != nt)
+        return fail(w, e, BFS_EPARSE,
+                    "\"types\" must be an array of %zu names, one per "
+                    "entry of \"pools\"",
+                    nt);
+    in->type_names = xcalloc(nt, sizeof *in->type_names);
+    for (size_t t = 0; t < nt; t++) {
+        json_t *v = json_array_get(names, t);
+        if (!json_is_string(v) || json_string_length(v) == 0)
+            return fail(w, e, BFS_EPARSE,
+                        "types[%zu] is not a non-empty string", t);
+        for (size_t u = 0; u < t; u++)
+            if (strcmp(in->type_names[u], json_string_value(v)) == 0)
+                return fail(w, e, BFS_EINVAL,
+                            "types[%zu] and types[%zu] are both \"%.100s\"", u,
+                            t, in->type_names[u]);
+        in->type_names[t] = xstrdup(json_string_value(v));
+    }
+    return 0;
+}
 
 /* Reads the optional "h" (the horizon table of --hints) of a job of
  * bounds up to jmax (as written) and fills h[0..top], as read_objective;
@@ -223,8 +358,8 @@ static int parse(json_t *root, struct instance *in, struct where *w,
                  struct bfs_error *e)
 {
     json_t *fmt, *jobs, *owner, *note;
-    int rc, version, pool, cap;
-    size_t nj, off = 0;
+    int rc, version, pool, cap, nt;
+    size_t nj, off = 0, offt = 0;
     long sum = 0;
 
     if (!json_is_object(root))
@@ -245,6 +380,9 @@ static int parse(json_t *root, struct instance *in, struct where *w,
         return rc;
     in->p.pool = pool;
     in->p.cap = cap;
+    if ((rc = read_pools(root, in, pool, w, e)))
+        return rc;
+    nt = in->p.n_types > 1 ? in->p.n_types : 0;
     note = json_object_get(root, "note");
     if (note && !json_is_string(note))
         return fail(w, e, BFS_EPARSE, "\"note\" is not a string");
@@ -278,8 +416,19 @@ static int parse(json_t *root, struct instance *in, struct where *w,
                           &jb->jmax, w, e)) ||
             (rc = get_int(job, "cur", 1, 0, 0, jb->jmax, &jb->cur, w, e)) ||
             (rc = get_num(job, "tcup", 0, 0, &jb->tcup, w, e)) ||
-            (rc = get_num(job, "tcdw", 0, 0, &jb->tcdw, w, e)))
+            (rc = get_num(job, "tcdw", 0, 0, &jb->tcdw, w, e)) ||
+            (nt &&
+             (rc = get_int(job, "ctype", 0, 0, 0, nt - 1, &jb->ctype, w, e))))
             return rc;
+        for (const char *const *k = typed_keys; !nt && *k; k++)
+            if (json_object_get(job, *k))
+                return fail(w, e, BFS_EPARSE,
+                            "\"%s\" needs node types (\"pools\" at the top)",
+                            *k);
+        if (nt && json_object_get(job, "h"))
+            return fail(w, e, BFS_EPARSE,
+                        "\"h\" (a horizon per count, --hints) is not taken "
+                        "with node types");
         /* counts above the pool are never admissible: bounds above it
          * are kept as pool + 1, and so are the tables */
         if (jb->jmin > pool + 1)
@@ -288,16 +437,23 @@ static int parse(json_t *root, struct instance *in, struct where *w,
             jb->jmax = pool + 1;
         sum += jb->cur;
         off += (size_t)jb->jmax + 1;
-        if (off > INSTANCE_MAX_TABLE)
+        offt += ((size_t)jb->jmax + 1) * (size_t)nt;
+        if (off + offt > INSTANCE_MAX_TABLE)
             return fail(w, e, BFS_ERANGE,
                         "the objective tables of jobs 0..%zu hold %zu "
-                        "entries (the sum of jmax + 1), more than the %zu "
+                        "entries (the sum of jmax + 1%s), more than the %zu "
                         "an instance may have",
-                        j, off, INSTANCE_MAX_TABLE);
+                        j, off + offt,
+                        nt ? ", once per node type and once" : "",
+                        INSTANCE_MAX_TABLE);
     }
     in->o = xcalloc(off + 1, sizeof *in->o);
     in->h = xcalloc(off + 1, sizeof *in->h);
-    off = 0;
+    if (nt) {
+        in->ot = xcalloc(offt + 1, sizeof *in->ot);
+        in->otp = xcalloc(nj * (size_t)nt + 1, sizeof *in->otp);
+    }
+    off = offt = 0;
     for (size_t j = 0; j < nj; j++) {
         struct alloc_job *jb = &in->jobs[j];
         json_t *job = json_array_get(jobs, j);
@@ -307,20 +463,37 @@ static int parse(json_t *root, struct instance *in, struct where *w,
             snprintf(w->at, sizeof w->at, "job %zu (%.100s)", j, in->names[j]);
         else
             snprintf(w->at, sizeof w->at, "job %zu", j);
-        int have_h;
-        rc = read_objective(job, jmax, jb->jmax, in->o + off, w, e);
+        int have_h, have_o;
+        rc = read_objective(job, jmax, jb->jmax, in->o + off, nt > 0, &have_o,
+                            w, e);
         if (rc == 0)
             rc = read_horizon(job, jmax, jb->jmax, in->h + off, &have_h, w, e);
+        if (rc == 0 && nt)
+            rc = read_types(job, nt, jmax, jb->jmax, in->ot + offt,
+                            in->otp + j * (size_t)nt, w, e);
         if (rc)
             return rc;
-        jb->o = in->o + off;
+        jb->o = have_o ? in->o + off : NULL;
         jb->h = have_h ? in->h + off : NULL;
+        jb->ot = nt ? in->otp + j * (size_t)nt : NULL;
         off += (size_t)jb->jmax + 1;
+        offt += ((size_t)jb->jmax + 1) * (size_t)nt;
     }
     w->at[0] = '\0';
     if (sum > pool)
         return fail(w, e, BFS_EINVAL,
                     "the jobs hold %ld nodes but the pool has %d", sum, pool);
+    for (int t = 0; t < nt; t++) {
+        long held = 0;
+        for (size_t j = 0; j < nj; j++)
+            if (in->jobs[j].cur > 0 && in->jobs[j].ctype == t)
+                held += in->jobs[j].cur;
+        if (held > in->pools[t])
+            return fail(w, e, BFS_EINVAL,
+                        "the jobs hold %ld nodes of type %d but its pool has "
+                        "%d",
+                        held, t, in->pools[t]);
+    }
     owner = json_object_get(root, "owner");
     if (owner) {
         long *held = xcalloc(nj + 1, sizeof *held);
@@ -356,6 +529,7 @@ static int parse(json_t *root, struct instance *in, struct where *w,
     }
     in->p.jobs = in->jobs;
     in->p.owner = in->owner;
+    in->p.pools = in->pools;
     {
         struct bfs_error e2;
         bfs_error_clear(&e2);
@@ -406,6 +580,7 @@ int instance_read(const char *path, struct instance *out, struct bfs_error *e)
     /* the problem points into *out, not into the local copy */
     out->p.jobs = out->jobs;
     out->p.owner = out->owner;
+    out->p.pools = out->pools;
     return 0;
 }
 
@@ -415,6 +590,13 @@ void instance_release(struct instance *in)
         for (size_t j = 0; j < in->p.n_jobs; j++)
             xfree(in->names[j]);
     xfree(in->names);
+    if (in->type_names)
+        for (int t = 0; t < in->p.n_types; t++)
+            xfree(in->type_names[t]);
+    xfree(in->type_names);
+    xfree(in->pools);
+    xfree(in->otp);
+    xfree(in->ot);
     xfree(in->owner);
     xfree(in->o);
     xfree(in->h);
@@ -438,32 +620,58 @@ static int put(FILE *f, json_t *v)
     return rc;
 }
 
-static json_t *job_json(const struct alloc_job *jb, const char *name)
+/* A table of n + 1 numbers as a JSON array. */
+static json_t *table_json(const double *o, int n)
 {
-    json_t *o = json_object(), *tab = json_array();
+    json_t *tab = json_array();
+
+    for (int k = 0; k <= n; k++)
+        json_array_append_new(tab, json_real(o[k]));
+    return tab;
+}
+
+static json_t *job_json(const struct alloc_problem *p, size_t j,
+                        const char *name)
+{
+    const struct alloc_job *jb = &p->jobs[j];
+    json_t *o = json_object();
 
     if (name)
         json_object_set_new(o, "name", json_string(name));
     json_object_set_new(o, "cur", json_integer(jb->cur));
+    if (p->n_types > 1)
+        json_object_set_new(o, "ctype", json_integer(jb->ctype));
     json_object_set_new(o, "jmin", json_integer(jb->jmin));
     json_object_set_new(o, "jmax", json_integer(jb->jmax));
     json_object_set_new(o, "tcup", json_real(jb->tcup));
     json_object_set_new(o, "tcdw", json_real(jb->tcdw));
-    for (int k = 0; k <= jb->jmax; k++)
-        json_array_append_new(tab, json_real(jb->o[k]));
-    json_object_set_new(o, "o", tab);
-    if (jb->h) {
-        tab = json_array();
-        for (int k = 0; k <= jb->jmax; k++)
-            json_array_append_new(tab, json_real(jb->h[k]));
-        json_object_set_new(o, "h", tab);
+    if (p->n_types > 1) { /* o is optional, h not read */
+        json_t *ot = json_array();
+        if (jb->o)
+            json_object_set_new(o, "o", table_json(jb->o, jb->jmax));
+        for (int t = 0; t < p->n_types; t++)
+            json_array_append_new(
+                ot, jb->ot[t] ? table_json(jb->ot[t], jb->jmax) : json_null());
+        json_object_set_new(o, "ot", ot);
+        return o;
     }
+    json_object_set_new(o, "o", table_json(jb->o, jb->jmax));
+    if (jb->h)
+        json_object_set_new(o, "h", table_json(jb->h, jb->jmax));
     return o;
 }
 
 int instance_write(const char *path, const struct alloc_problem *p,
                    const char *const *names, const char *note,
                    struct bfs_error *e)
+{
+    return instance_write_typed(path, p, names, NULL, note, e);
+}
+
+int instance_write_typed(const char *path, const struct alloc_problem *p,
+                         const char *const *names,
+                         const char *const *type_names, const char *note,
+                         struct bfs_error *e)
 {
     struct bfs_out out;
     json_t *v;
@@ -490,10 +698,27 @@ int instance_write(const char *path, const struct alloc_problem *p,
     v = json_real(p->tfwd);
     bad |= put(f, v) != 0;
     json_decref(v);
-    fprintf(f, ", \"cap\": %d,\n \"jobs\": [", p->cap);
+    fprintf(f, ", \"cap\": %d,", p->cap);
+    if (p->n_types > 1) {
+        if (type_names) {
+            fputs("\n \"types\": [", f);
+            for (int t = 0; t < p->n_types; t++) {
+                fputs(t ? ", " : "", f);
+                v = json_string(type_names[t]);
+                bad |= !v || put(f, v) != 0;
+                json_decref(v);
+            }
+            fputs("],", f);
+        }
+        fputs("\n \"pools\": [", f);
+        for (int t = 0; t < p->n_types; t++)
+            fprintf(f, "%s%d", t ? ", " : "", p->pools[t]);
+        fputs("],", f);
+    }
+    fputs("\n \"jobs\": [", f);
     for (size_t j = 0; j < p->n_jobs; j++) {
         fputs(j ? ",\n  " : "\n  ", f);
-        v = job_json(&p->jobs[j], names ? names[j] : NULL);
+        v = job_json(p, j, names ? names[j] : NULL);
         bad |= put(f, v) != 0;
         json_decref(v);
     }

@@ -32,6 +32,33 @@
  *   job holding pool position q, or -1; it must agree with every cur.
  * - note: optional text (a replay writes the event and its time).
  *
+ * Node types (alloc.h's n_types; tools/DESIGN.md, "Node types"):
+ *
+ *   {"format": "bfsim-instance", "version": 1,
+ *    "pool": 8, "tfwd": 600, "cap": 0,
+ *    "types": ["A100", "V100"], "pools": [4, 4],
+ *    "jobs": [
+ *     {"cur": 2, "ctype": 0, "jmin": 1, "jmax": 3, "tcup": 18, "tcdw": 12,
+ *      "ot": [[0, 2831, 5259, 7623.5], null]},
+ *     {"cur": 0, "jmin": 1, "jmax": 2, "tcup": 18, "tcdw": 12,
+ *      "curves": [[[0, 0], [2, 9000]], [[0, 0], [2, 4000]]]}
+ *    ]}
+ *
+ * - pools: the idle nodes of each type (at least two types; integers >=
+ *   0 summing to pool); its presence makes the instance typed.  types:
+ *   optional, the types' names (distinct non-empty strings, one per
+ *   entry of pools; "types" without "pools" is an error).
+ * - per job: ctype, the type of the nodes it holds (0..types-1,
+ *   optional, default 0; read only when cur > 0, where the job must be
+ *   able to run on it); and exactly one of "ot", one table per type
+ *   (jmax + 1 numbers, as "o"; null where the job cannot run) and
+ *   "curves", one curve per type (as "curve"; null likewise).  "o" or
+ *   "curve" is then optional (the reference curve, kept and written back
+ *   but not used), "h" and "owner" are errors, cap must be 0, and the
+ *   jobs on each type hold at most its pool.
+ * - ctype, ot and curves without "pools" are errors: an untyped file
+ *   reads and writes exactly as before types existed.
+ *
  * Unknown keys are errors (they are most likely typos).  Numbers are
  * written with 17 significant digits, so a written instance reads back to
  * the same doubles.
@@ -56,9 +83,16 @@ struct instance {
     double *h;              /* owned: their horizon tables, likewise (the
                                jobs without "h" leave theirs unused) */
     int *owner;             /* owned, p.pool entries, or NULL */
-    char **names;           /* owned, p.n_jobs entries, each owned or
-                               NULL */
-    char *note;             /* owned or NULL */
+    /* node types (p.n_types > 1), else NULL: */
+    int *pools;         /* owned, p.n_types entries */
+    char **type_names;  /* owned, p.n_types entries, each owned; or
+                           NULL when the file names none */
+    double *ot;         /* owned: the jobs' tables per type */
+    const double **otp; /* owned: p.n_jobs x p.n_types pointers into
+                           ot (NULL: the job cannot run there) */
+    char **names;       /* owned, p.n_jobs entries, each owned or
+                           NULL */
+    char *note;         /* owned or NULL */
 };
 
 /* Reads the instance in path ("-": standard input) into *out.  Returns 0,
@@ -77,6 +111,14 @@ int instance_read(const char *path, struct instance *out, struct bfs_error *e);
 int instance_write(const char *path, const struct alloc_problem *p,
                    const char *const *names, const char *note,
                    struct bfs_error *e);
+
+/* As instance_write, also writing the names of p's node types as
+ * "types" (type_names: p->n_types entries; NULL, or a problem without
+ * types, writes none). */
+int instance_write_typed(const char *path, const struct alloc_problem *p,
+                         const char *const *names,
+                         const char *const *type_names, const char *note,
+                         struct bfs_error *e);
 
 /* A replay's instance callback (struct replay_opts.instance, for
  * `bfsim replay --dump-instances DIR`): writes p, solved at event evt at

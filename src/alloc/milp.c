@@ -25,6 +25,16 @@
  *   leave one or two counts a job: 42 columns instead of 527 on average
  *   with the 1000-job set.
  *
+ * - count with node types (p->n_types > 1; alloc/objective.h): one binary
+ *   y[j,t,n] per job, type it can run on and admissible count there (and
+ *   one y[j,0] for count 0), objective v_j(t, n), one choice row per job
+ *   and one capacity row per type (sum_{j,n} n y[j,t,n] <= N_t).  With
+ *   start=yes it starts from the typed dp's optimum when dp takes the
+ *   instance (within its table's bound, alloc/dp_types.c; else without a
+ *   start), and leaves no count out (the reduced-cost fixing above is
+ *   for one pool): the whole model is solved either way.  The node model
+ *   takes no types (BFS_EUNSUP).
+ *
  * - node: tools/DESIGN.md's node-level model without SOS: binary x[j,q] (node q
  *   to job j; the current map from p->owner, or each job's nodes placed
  *   on consecutive positions), at most one job per node, a running
@@ -70,6 +80,10 @@
  *      exists (binaries d_j mark the first job that differs, tied to the
  *      y[j,n] binaries without big-M), take it.  An infeasible answer
  *      proves the incumbent is the rule's choice.
+ * With node types the rule has a fifth key, the smallest types: W also
+ * orders the types below the counts (lex_weights), and a certificate
+ * also admits the same counts with, at the first job whose type
+ * differs, a smaller type (binaries e_j, build_cert).
  * Every candidate is checked exactly (admissible counts within the pool,
  * alloc_objective >= z - tol, a strictly better tie-break key) before it
  * replaces the incumbent, so a numerically wrong answer from a solver
@@ -178,14 +192,26 @@ struct amodel {
     struct milp m; /* stage 1: maximise the scaled objective */
     size_t nj;
     struct lexpr *cnt;  /* owned, nj: n_j */
-    struct lexpr *keep; /* owned, nj: [n_j == C_j] */
+    struct lexpr *keep; /* owned, nj: [n_j == C_j] (alloc_keeps_t) */
     int *hi;            /* owned, nj: largest admissible n_j */
     double unit;        /* objective unit = the tie tolerance */
-    /* count model only: ycol[j * ystride + n] is the column of y[j,n], or
-     * -1; NULL for the node model */
+    size_t nt;          /* node types: p->n_types, 1 without types */
+    /* count model only: ycol[(j * nt + t) * ystride + n] is the column of
+     * y[j,t,n] (count n on type t; count 0 at t = 0 only), or -1; NULL
+     * for the node model */
     int *ycol; /* owned */
     size_t ystride;
 };
+
+/* The column of y[j,t,n] in the count model c, or -1 (none, or n out of
+ * range); n == 0 reads type 0's entry, whatever t. */
+static int ycol_of(const struct amodel *c, size_t j, int t, int n)
+{
+    if (n < 0 || n > c->hi[j] || (n > 0 && (t < 0 || (size_t)t >= c->nt)))
+        return -1;
+    return c
+        ->ycol[(j * c->nt + (n > 0 ? (size_t)t : 0)) * c->ystride + (size_t)n];
+}
 
 static void amodel_init(struct amodel *a, const struct alloc_problem *p)
 {
@@ -195,12 +221,14 @@ static void amodel_init(struct amodel *a, const struct alloc_problem *p)
     a->cnt = xcalloc(a->nj + 1, sizeof *a->cnt);
     a->keep = xcalloc(a->nj + 1, sizeof *a->keep);
     a->hi = xcalloc(a->nj + 1, sizeof *a->hi);
-    a->unit = alloc_tie_tol(p);
+    a->unit = alloc_tie_tol_t(p);
+    a->nt = alloc_typed(p) ? (size_t)p->n_types : 1;
     for (size_t j = 0; j < a->nj; j++) {
         a->hi[j] = -1;
         for (int n = 0; n <= p->jobs[j].jmax; n++)
-            if (alloc_admissible(p, j, n))
-                a->hi[j] = n;
+            for (int t = 0; t < (int)a->nt; t++)
+                if (alloc_admissible_t(p, j, t, n))
+                    a->hi[j] = n;
     }
 }
 
@@ -309,43 +337,51 @@ static void count_fixing(const struct amodel *a, int pool, double zlb,
 }
 
 /* The count model of p; with zlb > -HUGE_VAL (a feasible allocation's
- * value), without the counts count_fixing() rules out. */
+ * value) and one type, without the counts count_fixing() rules out.
+ * With node types: a column per job, type and admissible count (count 0
+ * once, at type 0) and a capacity row per type. */
 static void build_count(const struct alloc_problem *p, struct amodel *a,
                         double zlb)
 {
     struct milp *m = &a->m;
-    size_t *first = xcalloc(a->nj + 1, sizeof *first), W = 1;
+    size_t *first = xcalloc(a->nj + 1, sizeof *first), W = 1, nt = a->nt;
+    size_t cells;
     double *v;
 
     for (size_t j = 0; j < a->nj; j++)
         if ((size_t)a->hi[j] + 1 > W)
             W = (size_t)a->hi[j] + 1;
     a->ystride = W;
-    a->ycol = xreallocarray(NULL, a->nj * W + 1, sizeof *a->ycol);
-    v = xreallocarray(NULL, a->nj * W + 1, sizeof *v);
-    for (size_t i = 0; i < a->nj * W + 1; i++) {
+    cells = a->nj * nt * W + 1;
+    a->ycol = xreallocarray(NULL, cells, sizeof *a->ycol);
+    v = xreallocarray(NULL, cells, sizeof *v);
+    for (size_t i = 0; i < cells; i++) {
         a->ycol[i] = -1;
         v[i] = -HUGE_VAL;
     }
     for (size_t j = 0; j < a->nj; j++)
-        for (int n = 0; n <= a->hi[j]; n++)
-            if (alloc_admissible(p, j, n))
-                v[j * W + (size_t)n] = alloc_value(p, j, n);
-    if (zlb > -HUGE_VAL)
+        for (int t = 0; t < (int)nt; t++)
+            for (int n = t > 0; n <= a->hi[j]; n++)
+                if (alloc_admissible_t(p, j, t, n))
+                    v[(j * nt + (size_t)t) * W + (size_t)n] =
+                        alloc_value_t(p, j, t, n);
+    if (zlb > -HUGE_VAL && nt == 1)
         count_fixing(a, p->pool, zlb, v);
     for (size_t j = 0; j < a->nj; j++) {
         first[j] = m->n_cols;
-        for (int n = 0; n <= a->hi[j]; n++) {
-            int c;
-            if (v[j * W + (size_t)n] == -HUGE_VAL)
-                continue;
-            c = milp_add_col(m, 0, 1, 1, v[j * W + (size_t)n] / a->unit);
-            a->ycol[j * W + (size_t)n] = c;
-            if (n > 0)
-                lexpr_add(&a->cnt[j], c, n);
-            if (n == p->jobs[j].cur)
-                lexpr_add(&a->keep[j], c, 1);
-        }
+        for (int t = 0; t < (int)nt; t++)
+            for (int n = 0; n <= a->hi[j]; n++) {
+                size_t at = (j * nt + (size_t)t) * W + (size_t)n;
+                int c;
+                if (v[at] == -HUGE_VAL)
+                    continue;
+                c = milp_add_col(m, 0, 1, 1, v[at] / a->unit);
+                a->ycol[at] = c;
+                if (n > 0)
+                    lexpr_add(&a->cnt[j], c, n);
+                if (alloc_keeps_t(p, j, t, n))
+                    lexpr_add(&a->keep[j], c, 1);
+            }
     }
     first[a->nj] = m->n_cols;
     for (size_t j = 0; j < a->nj; j++) {
@@ -354,24 +390,34 @@ static void build_count(const struct alloc_problem *p, struct amodel *a,
             milp_row_add(m, (int)c, 1);
         milp_row_end(m);
     }
-    milp_row_begin(m, -HUGE_VAL, p->pool);
-    for (size_t j = 0; j < a->nj; j++)
-        lexpr_row(m, &a->cnt[j], 1);
-    milp_row_end(m);
+    if (nt == 1) {
+        milp_row_begin(m, -HUGE_VAL, p->pool);
+        for (size_t j = 0; j < a->nj; j++)
+            lexpr_row(m, &a->cnt[j], 1);
+        milp_row_end(m);
+    }
+    for (size_t t = 0; nt > 1 && t < nt; t++) {
+        milp_row_begin(m, -HUGE_VAL, p->pools[t]);
+        for (size_t j = 0; j < a->nj; j++)
+            for (int n = 1; n <= a->hi[j]; n++) {
+                int c = a->ycol[(j * nt + t) * W + (size_t)n];
+                if (c >= 0)
+                    milp_row_add(m, c, n);
+            }
+        milp_row_end(m);
+    }
     xfree(v);
     xfree(first);
 }
 
-/* Sets the count model's start to counts n (dp's optimum: admissible
- * counts within the pool). */
-static void count_start(struct amodel *c, const int *n)
+/* Sets the count model's start to counts n on types t (dp's optimum:
+ * admissible counts within the pools; t not read with one type). */
+static void count_start(struct amodel *c, const int *n, const int *t)
 {
     double *x = xcalloc(c->m.n_cols + 1, sizeof *x);
 
     for (size_t j = 0; j < c->nj; j++) {
-        int col = n[j] >= 0 && n[j] <= c->hi[j]
-                      ? c->ycol[j * c->ystride + (size_t)n[j]]
-                      : -1;
+        int col = ycol_of(c, j, c->nt > 1 ? t[j] : 0, n[j]);
         if (col < 0) { /* not a point of the model: no start */
             xfree(x);
             return;
@@ -711,6 +757,19 @@ static void counts_of(const struct amodel *a, const double *x, int *n)
         n[j] = (int)lround(lexpr_eval(&a->cnt[j], x));
 }
 
+/* Reads the types from a solution of the count model c with node types:
+ * the type of the column chosen, -1 for count 0. */
+static void types_of(const struct amodel *c, const double *x, int *t)
+{
+    for (size_t j = 0; j < c->nj; j++) {
+        t[j] = -1;
+        for (int k = 0; k < (int)c->nt; k++)
+            for (int n = 1; n <= c->hi[j]; n++)
+                if (ycol_of(c, j, k, n) >= 0 && x[ycol_of(c, j, k, n)] > 0.5)
+                    t[j] = k;
+    }
+}
+
 /* Adds the tie row: stage-1 objective >= z - tol, in model units. */
 static void add_tie_row(struct milp *m, const struct amodel *a, double z)
 {
@@ -721,37 +780,85 @@ static void add_tie_row(struct milp *m, const struct amodel *a, double z)
     milp_row_end(m);
 }
 
+/* The column of y[j,t,n] in the count model c, or -1; n <= c->hi[j]
+ * (count 0 has a column at type 0 only). */
+static int yat(const struct amodel *c, size_t j, size_t t, int n)
+{
+    return c->ycol[(j * c->nt + t) * c->ystride + (size_t)n];
+}
+
+/* The number of types job j can run on in the count model c (those with
+ * a column of count > 0), at least 1; with rank[t] (nt entries) their
+ * order, from 0 for the highest-numbered. */
+static int type_ranks(const struct amodel *c, size_t j, int *rank)
+{
+    int m = 0;
+
+    for (size_t t = c->nt; t-- > 0;) {
+        rank[t] = -1;
+        for (int n = 1; n <= c->hi[j] && rank[t] < 0; n++)
+            if (ycol_of(c, j, (int)t, n) >= 0)
+                rank[t] = m++;
+    }
+    return m > 0 ? m : 1;
+}
+
 /* Stage 2's order on the count model c: per column y[j,n], lex[col] =
  * w_j r_j(n), r_j(n) the rank of n among job j's counts in c (0 for the
  * smallest) and w_j the product of the numbers of counts of the later
  * jobs, so that W = sum of the chosen columns' lex is larger for the
  * lexicographically larger vector (w_j > sum_{i>j} w_i (k_i - 1)); then
  * A keeps - B nodes + W, B above W's range and A above the range of the
- * rest, orders the tie set by the rule's keys.  Returns 1 when that
+ * rest, orders the tie set by the rule's keys.  With node types, the
+ * counts' part is scaled by Q = prod_j m_j (m_j the types job j can run
+ * on) and a column y[j,t,n > 0] adds the rank of t among job j's types,
+ * counted from the highest (so the smaller type weighs more), times
+ * prod_{i>j} m_i: the fifth key below the fourth.  Returns 1 when that
  * order is exact (the objective's range within LEX_EXACT_MAX); else lex
- * is a hint (w_j from J - j down to 1, still by rank), dropped when even
- * that range exceeds LEX_HINT_MAX.  *A and *B receive the weights. */
+ * is a hint on the counts (w_j from J - j down to 1, still by rank),
+ * dropped when even that range exceeds LEX_HINT_MAX.  *A and *B receive
+ * the weights. */
 static int lex_weights(const struct amodel *c, const struct alloc_problem *p,
                        double *lex, double *A, double *B)
 {
-    size_t nj = c->nj, W = c->ystride;
-    double P = 1, R = 0, K = 0, H = 0;
-    int exact;
+    size_t nj = c->nj, nt = c->nt;
+    double P = 1, R = 0, K = 0, H = 0, q = 1;
+    int *rank = xcalloc(nt, sizeof *rank), exact;
 
     memset(lex, 0, c->m.n_cols * sizeof *lex);
+    for (size_t j = 0; nt > 1 && j < nj; j++)
+        P *= type_ranks(c, j, rank);
     for (size_t j = nj; j-- > 0;) {
-        const int *y = c->ycol + j * W;
-        int k = 0, lo = -1, hi = 0;
-        for (int n = 0; n <= c->hi[j]; n++)
-            if (y[n] >= 0) {
-                lex[y[n]] = k++ * P;
+        int k = 0, lo = -1, hi = 0, cols = 0;
+        for (int n = 0; n <= c->hi[j]; n++) {
+            int any = 0;
+            for (size_t t = 0; t < nt; t++) {
+                int y = yat(c, j, t, n);
+                if (y >= 0) {
+                    lex[y] = k * P;
+                    any = 1;
+                    cols++;
+                }
+            }
+            if (any) {
+                k++;
                 lo = lo < 0 ? n : lo;
                 hi = n;
             }
+        }
         P *= k;
         R += hi - lo;
-        K += k > 1 && p->jobs[j].cur <= c->hi[j] && y[p->jobs[j].cur] >= 0;
+        K += cols > 1 && c->keep[j].n > 0;
     }
+    for (size_t j = nj; nt > 1 && j-- > 0;) {
+        int m = type_ranks(c, j, rank);
+        for (size_t t = 0; t < nt; t++)
+            for (int n = 1; n <= c->hi[j]; n++)
+                if (ycol_of(c, j, (int)t, n) >= 0)
+                    lex[ycol_of(c, j, (int)t, n)] += rank[t] * q;
+        q *= m;
+    }
+    xfree(rank);
     if (R > p->pool)
         R = p->pool;
     *B = P;
@@ -760,11 +867,18 @@ static int lex_weights(const struct amodel *c, const struct alloc_problem *p,
     if (exact)
         return 1;
     for (size_t j = 0; j < nj; j++) {
-        const int *y = c->ycol + j * W;
         int k = 0;
-        for (int n = 0; n <= c->hi[j]; n++)
-            if (y[n] >= 0)
-                lex[y[n]] = (double)(nj - j) * k++;
+        for (int n = 0; n <= c->hi[j]; n++) {
+            int any = 0;
+            for (size_t t = 0; t < nt; t++) {
+                int y = yat(c, j, t, n);
+                if (y >= 0) {
+                    lex[y] = (double)(nj - j) * k;
+                    any = 1;
+                }
+            }
+            k += any;
+        }
         H += (double)(nj - j) * (k - 1);
     }
     *B = H + 1;
@@ -778,9 +892,9 @@ static int lex_weights(const struct amodel *c, const struct alloc_problem *p,
 }
 
 /* Replaces m's objective (m: c's columns first) by A keeps - B nodes +
- * lex, with lex from lex_weights, less a constant: the column of y[j,n]
- * gets A [n == C_j] - B (n - n0_j) + lex, n0_j job j's smallest count in
- * c, and 0 when that is job j's only count. */
+ * lex, with lex from lex_weights, less a constant: the column of y[j,t,n]
+ * gets A [it keeps] - B (n - n0_j) + lex, n0_j job j's smallest count in
+ * c, and 0 when that is job j's only column. */
 static void set_secondary(struct milp *m, const struct amodel *c,
                           const struct alloc_problem *p, double A, double B,
                           const double *lex)
@@ -788,33 +902,60 @@ static void set_secondary(struct milp *m, const struct amodel *c,
     memset(m->obj, 0, m->n_cols * sizeof *m->obj);
     m->obj_offset = 0.0;
     for (size_t j = 0; j < c->nj; j++) {
-        const int *y = c->ycol + j * c->ystride;
         int lo = -1, k = 0;
         for (int n = 0; n <= c->hi[j]; n++)
-            if (y[n] >= 0) {
-                lo = lo < 0 ? n : lo;
-                k++;
-            }
+            for (size_t t = 0; t < c->nt; t++)
+                if (yat(c, j, t, n) >= 0) {
+                    lo = lo < 0 ? n : lo;
+                    k++;
+                }
         for (int n = lo; k > 1 && n <= c->hi[j]; n++)
-            if (y[n] >= 0)
-                m->obj[y[n]] =
-                    lex[y[n]] + A * (n == p->jobs[j].cur) - B * (n - lo);
+            for (size_t t = 0; t < c->nt; t++) {
+                int y = yat(c, j, t, n);
+                if (y >= 0)
+                    m->obj[y] = lex[y] + A * alloc_keeps_t(p, j, (int)t, n) -
+                                B * (n - lo);
+            }
     }
 }
 
+/* Adds to m's open row coef times Y[j,n], the sum of job j's columns of
+ * count n in the count model c (over the types). */
+static void count_cols(struct milp *m, const struct amodel *c, size_t j, int n,
+                       double coef)
+{
+    for (size_t t = 0; t < c->nt; t++) {
+        int y = yat(c, j, t, n);
+        if (y >= 0)
+            milp_row_add(m, y, coef);
+    }
+}
+
+/* Whether job j has a column of count n in the count model c. */
+static int has_count(const struct amodel *c, size_t j, int n)
+{
+    for (size_t t = 0; t < c->nt; t++)
+        if (yat(c, j, t, n) >= 0)
+            return 1;
+    return 0;
+}
+
 /* The certificate model on the count model c: its rows, the tie row,
- * keeps = K and nodes = S of the incumbent n, and "lexicographically
- * after n" (objective: lex).  Returns -1 when n is not a point of c. */
+ * keeps = K and nodes = S of the incumbent (counts n on types t; t not
+ * read with one type), and "after it by the rule" (objective: lex).
+ * Returns -1 when the incumbent is not a point of c. */
 static int build_cert(struct milp *m, const struct amodel *c,
                       const struct alloc_problem *p, double z, const int *n,
-                      const double *lex)
+                      const int *t, const double *lex)
 {
-    size_t nj = c->nj;
+    size_t nj = c->nj, nt = c->nt;
     int *dcol = xcalloc(nj + 1, sizeof *dcol);
+    int *ecol = xcalloc(nj + 1, sizeof *ecol);
     double K = 0, S = 0;
 
     for (size_t j = 0; j < nj; j++)
-        if (n[j] < 0 || n[j] > c->hi[j] || c->ycol[j * c->ystride + n[j]] < 0) {
+        if (ycol_of(c, j, nt > 1 ? t[j] : 0, n[j]) < 0) {
+            xfree(ecol);
             xfree(dcol);
             return -1;
         }
@@ -824,7 +965,7 @@ static int build_cert(struct milp *m, const struct amodel *c,
     add_tie_row(m, c, z);
     memcpy(m->obj, lex, c->m.n_cols * sizeof *lex);
     for (size_t j = 0; j < nj; j++) {
-        K += n[j] == p->jobs[j].cur;
+        K += alloc_keeps_t(p, j, nt > 1 ? t[j] : 0, n[j]);
         S += n[j];
     }
     milp_row_begin(m, K, K);
@@ -838,13 +979,26 @@ static int build_cert(struct milp *m, const struct amodel *c,
     /* d_j: job j is the first to differ, and gains; the last job cannot
      * be first (the node total is fixed), nor a job without a larger
      * count; said with the y binaries, without big-M: sum_{k > n^_j}
-     * y[j,k] >= d_j, and y[j,n^_j] >= sum_{i>j} d_i */
+     * Y[j,k] >= d_j, and Y[j,n^_j] >= sum_{i>j} d_i, Y[j,k] = y[j,k]
+     * (with node types, the sum of y[j,u,k] over the types u).  With
+     * node types also e_j (key 5): every count stays, and job j, with
+     * nodes, is the first whose type changes, to a smaller one:
+     * sum_{u < t^_j} y[j,u,n^_j] >= e_j; y[i,t^_i,n^_i] >= sum_{j>i} e_j
+     * for the jobs i with nodes; each Y[i,n^_i] also >= sum_j e_j; and
+     * sum_j d_j + sum_j e_j = 1. */
     for (size_t j = 0; j < nj; j++) {
-        const int *y = c->ycol + j * c->ystride;
         dcol[j] = -1;
         for (int k = n[j] + 1; j + 1 < nj && k <= c->hi[j]; k++)
-            if (y[k] >= 0) {
+            if (has_count(c, j, k)) {
                 dcol[j] = milp_add_col(m, 0, 1, 1, 0);
+                break;
+            }
+    }
+    for (size_t j = 0; j < nj; j++) {
+        ecol[j] = -1;
+        for (int u = 0; nt > 1 && n[j] > 0 && u < t[j]; u++)
+            if (yat(c, j, (size_t)u, n[j]) >= 0) {
+                ecol[j] = milp_add_col(m, 0, 1, 1, 0);
                 break;
             }
     }
@@ -852,24 +1006,50 @@ static int build_cert(struct milp *m, const struct amodel *c,
     for (size_t j = 0; j < nj; j++)
         if (dcol[j] >= 0)
             milp_row_add(m, dcol[j], 1);
+    for (size_t j = 0; j < nj; j++)
+        if (ecol[j] >= 0)
+            milp_row_add(m, ecol[j], 1);
     milp_row_end(m);
     for (size_t j = 0; j < nj; j++) {
-        const int *y = c->ycol + j * c->ystride;
         if (dcol[j] >= 0) {
             milp_row_begin(m, 0, HUGE_VAL);
             for (int k = n[j] + 1; k <= c->hi[j]; k++)
-                if (y[k] >= 0)
-                    milp_row_add(m, y[k], 1);
+                count_cols(m, c, j, k, 1);
             milp_row_add(m, dcol[j], -1);
             milp_row_end(m);
         }
         milp_row_begin(m, 0, HUGE_VAL);
-        milp_row_add(m, y[n[j]], 1);
+        count_cols(m, c, j, n[j], 1);
         for (size_t i = j + 1; i < nj; i++)
             if (dcol[i] >= 0)
                 milp_row_add(m, dcol[i], -1);
+        for (size_t i = 0; i < nj; i++)
+            if (ecol[i] >= 0)
+                milp_row_add(m, ecol[i], -1);
         milp_row_end(m);
     }
+    for (size_t j = 0; j < nj; j++) {
+        int later = 0;
+        if (ecol[j] >= 0) {
+            milp_row_begin(m, 0, HUGE_VAL);
+            for (int u = 0; u < t[j]; u++)
+                if (yat(c, j, (size_t)u, n[j]) >= 0)
+                    milp_row_add(m, yat(c, j, (size_t)u, n[j]), 1);
+            milp_row_add(m, ecol[j], -1);
+            milp_row_end(m);
+        }
+        for (size_t i = j + 1; i < nj; i++)
+            later |= ecol[i] >= 0;
+        if (n[j] == 0 || !later)
+            continue;
+        milp_row_begin(m, 0, HUGE_VAL);
+        milp_row_add(m, yat(c, j, (size_t)t[j], n[j]), 1);
+        for (size_t i = j + 1; i < nj; i++)
+            if (ecol[i] >= 0)
+                milp_row_add(m, ecol[i], -1);
+        milp_row_end(m);
+    }
+    xfree(ecol);
     xfree(dcol);
     return 0;
 }
@@ -943,16 +1123,18 @@ static int run_stage(struct mstate *st, const struct milp *m, double unit,
     return r.status;
 }
 
-/* Accepts candidate counts c when feasible, within the tie set and first
- * by the tie-break keys; returns 1 if best was replaced. */
+/* Accepts candidate counts c on types ct when feasible, within the tie
+ * set and first by the tie-break keys; returns 1 if best (on types bt)
+ * was replaced.  The types are not read with one type. */
 static int accept(const struct alloc_problem *p, double thr, const int *c,
-                  int *best)
+                  const int *ct, int *best, int *bt)
 {
-    if (!alloc_feasible(p, c) || !(alloc_objective(p, c) >= thr))
+    if (!alloc_feasible_t(p, c, ct) || !(alloc_objective_t(p, c, ct) >= thr))
         return 0;
-    if (alloc_tie_cmp(p, c, best) <= 0)
+    if (alloc_tie_cmp_t(p, c, ct, best, bt) <= 0)
         return 0;
     memcpy(best, c, p->n_jobs * sizeof *best);
+    memcpy(bt, ct, p->n_jobs * sizeof *bt);
     return 1;
 }
 
@@ -962,12 +1144,15 @@ static int solve_model(struct mstate *st, const struct alloc_problem *p,
                        const struct amodel *a, const struct amodel *c,
                        struct alloc_result *res, struct bfs_error *e)
 {
-    size_t nj = a->nj, cols = c->m.n_cols + nj;
+    /* x also holds the certificates' d_j and e_j columns */
+    size_t nj = a->nj, cols = c->m.n_cols + 2 * nj;
     double deadline = bfs_now() + st->base.time_limit, z, thr;
     double gap_abs = st->base.gap_abs / a->unit, A, B;
     double bound1 = HUGE_VAL, *x, *lex;
     int *best = xcalloc(nj + 1, sizeof *best);
     int *cand = xcalloc(nj + 1, sizeof *cand);
+    int *best_t = xcalloc(nj + 1, sizeof *best_t); /* with node types */
+    int *cand_t = xcalloc(nj + 1, sizeof *cand_t);
     /* with a start, the work is the proof: one pass of root cuts where
      * the backend keeps the start there (CBC; on the count model's first
      * 699 solves of the full Summit replay, 7% less CPU time) */
@@ -999,11 +1184,13 @@ static int solve_model(struct mstate *st, const struct alloc_problem *p,
     if (ss != SOLVE_OPTIMAL && ss != SOLVE_FEASIBLE)
         goto out;
     counts_of(a, x, best);
-    if (!alloc_feasible(p, best)) {
+    if (c->nt > 1) /* a is c: the node model takes no types */
+        types_of(c, x, best_t);
+    if (!alloc_feasible_t(p, best, best_t)) {
         res->status = SOLVE_FAILED; /* the solver's answer does not hold */
         goto out;
     }
-    z = alloc_objective(p, best);
+    z = alloc_objective_t(p, best, best_t);
     thr = z - a->unit;
     if (ss != SOLVE_OPTIMAL || nj == 0)
         goto done;
@@ -1024,13 +1211,15 @@ static int solve_model(struct mstate *st, const struct alloc_problem *p,
     milp_release(&m2);
     if (ss == SOLVE_OPTIMAL || ss == SOLVE_FEASIBLE) {
         counts_of(c, x, cand);
-        accept(p, thr, cand, best);
+        if (c->nt > 1)
+            types_of(c, x, cand_t);
+        accept(p, thr, cand, cand_t, best, best_t);
     }
     /* stage 3: certificates that no later vector ties */
     for (int round = 0;
          ss == SOLVE_OPTIMAL && !exact && nj > 1 && round < CERT_MAX_ROUNDS;
          round++) {
-        if (build_cert(&m2, c, p, z, best, lex) != 0)
+        if (build_cert(&m2, c, p, z, best, best_t, lex) != 0)
             break;
         ss = run_stage(st, &m2, c->unit, 0.0, 0.5, SOLVER_EFFORT_LIGHT,
                        deadline, x, NULL, res, NULL);
@@ -1038,19 +1227,25 @@ static int solve_model(struct mstate *st, const struct alloc_problem *p,
         if (ss != SOLVE_OPTIMAL && ss != SOLVE_FEASIBLE)
             break; /* INFEASIBLE: proven; anything else: best effort */
         counts_of(c, x, cand);
-        if (!accept(p, thr, cand, best))
+        if (c->nt > 1)
+            types_of(c, x, cand_t);
+        if (!accept(p, thr, cand, cand_t, best, best_t))
             break;
         ss = SOLVE_OPTIMAL;
     }
     xfree(lex);
 done:
     memcpy(res->counts, best, nj * sizeof *best);
-    res->objective = alloc_objective(p, best);
+    if (c->nt > 1)
+        memcpy(res->types, best_t, nj * sizeof *best_t);
+    res->objective = alloc_objective_t(p, best, best_t);
     /* stage 1's bound, back in objective units, never below the answer */
     res->bound = bound1 < HUGE_VAL ? bound1 * a->unit : HUGE_VAL;
     if (res->bound < res->objective)
         res->bound = res->objective;
 out:
+    xfree(cand_t);
+    xfree(best_t);
     xfree(cand);
     xfree(best);
     xfree(x);
@@ -1196,18 +1391,25 @@ static int milp_create(const struct alloc_opts *o, void **state,
 }
 
 /* dp's optimum of p (malloc'd counts), the node model's start, or NULL;
- * its time counts as building. */
+ * with node types, its types into *types (malloc'd; NULL with the
+ * counts, and always with one type).  None when dp does not reach its
+ * optimum, or refuses the instance (past its table's bound with node
+ * types).  Its time counts as building. */
 static int *dp_start(const struct mstate *st, const struct alloc_problem *p,
-                     struct alloc_result *res)
+                     struct alloc_result *res, int **types)
 {
     struct alloc_result d = {.counts = xcalloc(p->n_jobs + 1, sizeof(int))};
 
+    if (alloc_typed(p))
+        d.types = xcalloc(p->n_jobs + 1, sizeof(int));
     if (alloc_dp_ops.solve(st->dp, p, &d, NULL) != 0 ||
         d.status != SOLVE_OPTIMAL) {
         xfree(d.counts);
-        d.counts = NULL;
+        xfree(d.types);
+        d.counts = d.types = NULL;
     }
     res->build_s += d.solve_s;
+    *types = d.types;
     return d.counts;
 }
 
@@ -1225,13 +1427,17 @@ static int milp_alloc_solve(void *state, const struct alloc_problem *p,
     struct mstate *st = state;
     double t0 = bfs_now();
     struct amodel a, c;
-    int *n0, rc = 0;
+    int *n0, *ty0 = NULL, rc = 0;
 
     res->status = SOLVE_FAILED;
     res->objective = nan("");
     res->bound = HUGE_VAL;
     res->build_s = res->solve_s = 0.0;
     res->rows = res->cols = res->nnz = 0;
+    if (alloc_typed(p) && st->model == MODEL_NODE)
+        return bfs_fail(e, BFS_EUNSUP,
+                        "milp: the node model does not take node types; use "
+                        "--model count");
     amodel_init(&c, p);
     amodel_init(&a, p);
     for (size_t j = 0; j < c.nj; j++)
@@ -1239,10 +1445,10 @@ static int milp_alloc_solve(void *state, const struct alloc_problem *p,
             res->status = SOLVE_INFEASIBLE;
             goto out;
         }
-    n0 = st->dp ? dp_start(st, p, res) : NULL;
-    build_count(p, &c, n0 ? alloc_objective(p, n0) : -HUGE_VAL);
+    n0 = st->dp ? dp_start(st, p, res, &ty0) : NULL;
+    build_count(p, &c, n0 ? alloc_objective_t(p, n0, ty0) : -HUGE_VAL);
     if (n0)
-        count_start(&c, n0);
+        count_start(&c, n0, ty0);
     /* the node model's stage 1 runs at SOLVER_EFFORT_PROVE with a start
      * (GLPK takes none there, and the rows that order interchangeable
      * jobs slow it down) */
@@ -1250,6 +1456,7 @@ static int milp_alloc_solve(void *state, const struct alloc_problem *p,
         rc = build_node(
             p, &a,
             solver_takes_start(st->solver, SOLVER_EFFORT_PROVE) ? n0 : NULL, e);
+    xfree(ty0);
     xfree(n0);
     if (rc)
         goto out;

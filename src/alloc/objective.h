@@ -30,6 +30,32 @@
  * and change key 4 alone.
  * Keys 2-4 are alloc_tie_cmp.  A solver stopped by its time limit
  * returns its incumbent, for which the rule is not enforced.
+ *
+ * Node types (p->n_types > 1; tools/DESIGN.md, "Node types").  Every job
+ * gets a type t_j and a count n_j, and the functions ending in _t take
+ * both (a type vector beside the count vector; the type of a job with
+ * count 0 is never read).  Job j's value on type t at count n:
+ *
+ *   v_j(t, n) = Tfwd O_{j,t}(n) - cost_j(t, n),
+ *   r_j = O_{j,c_j}(C_j) if C_j >= Jmin_j, else 0, c_j = alloc_job.ctype;
+ *   cost_j = 0                   n == C_j and (n == 0 or t == c_j) (keeps)
+ *            Tcup_j r_j           n > C_j and (t == c_j or C_j == 0)
+ *            Tcdw_j r_j           n < C_j and (t == c_j or n == 0)
+ *            (Tcdw_j + Tcup_j) r_j  C_j > 0, n > 0, t != c_j (a move)
+ *
+ * (O_{j,t}(0) = 0, so the gain at count 0 is 0 on every type; hints are
+ * not read with types).  A count is admissible on a type when it is 0,
+ * or Jmin..Jmax within pools[t] on a type the job can use (ot[t] !=
+ * NULL); a vector is feasible when every pair is admissible and the
+ * jobs on each type t use at most pools[t] nodes.  The tie tolerance is
+ * ALLOC_TIE_REL * max(1, sum_j max |v_j(t, n)|) over the admissible
+ * pairs, and the rule keeps its keys, "keeping" meaning the same count
+ * on the same type (alloc_keeps_t: an idle job staying idle counts), and
+ * adds a fifth:
+ *   5. the lexicographically smallest vector of types in job order,
+ *      over the jobs with n_j > 0.
+ * With n_types <= 1 every _t function is its one-type counterpart (the
+ * types are then not read and may be NULL), to the last bit.
  */
 #ifndef BFS_OBJECTIVE_H
 #define BFS_OBJECTIVE_H
@@ -79,5 +105,60 @@ double alloc_tie_tol(const struct alloc_problem *p);
  * then fewer nodes, then lexicographically larger in job order), < 0 when
  * b does, 0 when a == b. */
 int alloc_tie_cmp(const struct alloc_problem *p, const int *a, const int *b);
+
+/* ---- node types (see the top) ----------------------------------------- */
+
+/* 1 when p has node types (p->n_types > 1), else 0. */
+int alloc_typed(const struct alloc_problem *p);
+
+/* Job j's table of O on type t (borrowed): ot[t], NULL when the job
+ * cannot run on t or t is out of range; with one type, o (t not read). */
+const double *alloc_table_t(const struct alloc_problem *p, size_t j, int t);
+
+/* 1 when (t, n) keeps job j's holding: n == C_j and (n == 0 or t ==
+ * c_j); with one type, n == C_j. */
+int alloc_keeps_t(const struct alloc_problem *p, size_t j, int t, int n);
+
+/* Job j's cost of moving to count n on type t, cost_j(t, n) above
+ * (alloc_rescale_cost with one type).  (t, n) must be admissible. */
+double alloc_rescale_cost_t(const struct alloc_problem *p, size_t j, int t,
+                            int n);
+
+/* Job j's gain at count n on type t, Tfwd O_{j,t}(n), 0 at n == 0
+ * (alloc_gain with one type).  (t, n) must be admissible. */
+double alloc_gain_t(const struct alloc_problem *p, size_t j, int t, int n);
+
+/* v_j(t, n): alloc_gain_t minus alloc_rescale_cost_t (alloc_value with
+ * one type).  (t, n) must be admissible. */
+double alloc_value_t(const struct alloc_problem *p, size_t j, int t, int n);
+
+/* The objective of counts n[] on types t[] (t[j] not read when n[j] ==
+ * 0; t may be NULL with one type): the gains and costs summed in job
+ * order, as alloc_objective (which it is with one type). */
+double alloc_objective_t(const struct alloc_problem *p, const int *n,
+                         const int *t);
+
+/* Whether count n on type t is admissible for job j: n == 0 (t not
+ * read), or a type 0..n_types-1 the job can use and jmin <= n <= jmax,
+ * n <= pools[t]; with one type, alloc_admissible (t not read). */
+int alloc_admissible_t(const struct alloc_problem *p, size_t j, int t, int n);
+
+/* Whether counts n on types t are feasible: every pair admissible and
+ * each type's pool holding its jobs' counts; with one type,
+ * alloc_feasible (t not read, may be NULL). */
+int alloc_feasible_t(const struct alloc_problem *p, const int *n, const int *t);
+
+/* The tie tolerance of p: ALLOC_TIE_REL * max(1, sum_j max |v_j(t, n)|)
+ * over job j's admissible pairs; with one type, alloc_tie_tol. */
+double alloc_tie_tol_t(const struct alloc_problem *p);
+
+/* Compares feasible allocations (an, at) and (bn, bt) by the tie-break
+ * keys 2-5: > 0 when a comes first (more jobs keeping their holding,
+ * then fewer nodes, then lexicographically larger counts, then
+ * lexicographically smaller types over the jobs with nodes), < 0 when b
+ * does, 0 when they are equal.  With one type, alloc_tie_cmp (the types
+ * not read, may be NULL). */
+int alloc_tie_cmp_t(const struct alloc_problem *p, const int *an, const int *at,
+                    const int *bn, const int *bt);
 
 #endif

@@ -302,6 +302,14 @@ static void print_json(const char *path, const struct alloc_opts *o,
     json_object_set_new(root, "counts", solved ? counts : json_null());
     if (!solved)
         json_decref(counts);
+    if (in->p.n_types > 1) { /* node types: each job's, -1 when idle */
+        json_t *types = json_array();
+        for (size_t j = 0; solved && j < in->p.n_jobs; j++)
+            json_array_append_new(types, json_integer(r->types[j]));
+        json_object_set_new(root, "types", solved ? types : json_null());
+        if (!solved)
+            json_decref(types);
+    }
     json_object_set_new(root, "build_s", json_real(r->build_s));
     json_object_set_new(root, "solve_s", json_real(r->solve_s));
     json_object_set_new(root, "cpu_s", json_real(r->cpu_s));
@@ -323,6 +331,37 @@ static void print_json(const char *path, const struct alloc_opts *o,
     json_decref(root);
 }
 
+/* The name of node type t of in, or its number; "-" for t < 0.  The
+ * buffer holds the number (at least 16 bytes). */
+static const char *type_name(const struct instance *in, int t, char *buf,
+                             size_t size)
+{
+    if (t < 0)
+        return "-";
+    if (in->type_names)
+        return in->type_names[t];
+    snprintf(buf, size, "%d", t);
+    return buf;
+}
+
+/* The job table of a solve with node types: each job's current and new
+ * type beside its counts. */
+static void print_typed_jobs(const struct instance *in,
+                             const struct alloc_result *r)
+{
+    char b1[16], b2[16];
+
+    printf("\n%-5s %-20s %6s %6s %6s %-10s %6s %s\n", "job", "name", "jmin",
+           "jmax", "cur", "on", "new", "type");
+    for (size_t j = 0; j < in->p.n_jobs; j++) {
+        const struct alloc_job *jb = &in->p.jobs[j];
+        printf("%-5zu %-20s %6d %6d %6d %-10s %6d %s\n", j,
+               in->names[j] ? in->names[j] : "-", jb->jmin, jb->jmax, jb->cur,
+               type_name(in, jb->cur > 0 ? jb->ctype : -1, b1, sizeof b1),
+               r->counts[j], type_name(in, r->types[j], b2, sizeof b2));
+    }
+}
+
 static void print_text(const char *path, const struct alloc_opts *o,
                        const struct instance *in, const struct alloc_result *r)
 {
@@ -330,6 +369,14 @@ static void print_text(const char *path, const struct alloc_opts *o,
 
     printf("instance   %s: %zu jobs, pool %d, Tfwd %.17g, cap %d\n", path,
            in->p.n_jobs, in->p.pool, in->p.tfwd, in->p.cap);
+    if (in->p.n_types > 1) {
+        char b[16];
+        printf("types     ");
+        for (int t = 0; t < in->p.n_types; t++)
+            printf("%s %s %d", t ? "," : "", type_name(in, t, b, sizeof b),
+                   in->p.pools[t]);
+        printf(" (idle nodes)\n");
+    }
     if (strcmp(o->name, "milp") == 0)
         printf("allocator  milp (model %s, solver %s)\n", o->model, o->solver);
     else
@@ -362,6 +409,10 @@ static void print_text(const char *path, const struct alloc_opts *o,
     }
     if (!solved)
         return;
+    if (in->p.n_types > 1) {
+        print_typed_jobs(in, r);
+        return;
+    }
     printf("\n%-5s %-20s %6s %6s %6s %6s\n", "job", "name", "jmin", "jmax",
            "cur", "new");
     for (size_t j = 0; j < in->p.n_jobs; j++) {
@@ -893,7 +944,7 @@ int cmd_solve(int argc, char **argv)
     struct alloc_result r;
     struct bfs_error e;
     const char *bigm = NULL, *path, *milp_only = NULL;
-    int json = 0, c, rc, *counts, corpus, named = 0, timed = 0;
+    int json = 0, c, rc, *counts, *types, corpus, named = 0, timed = 0;
     struct corpus_args ca = {
         .jobs = 1, .tol = 1e-6, .repeat = 1, .order_seed = 1};
     struct stat sb;
@@ -1097,8 +1148,10 @@ int cmd_solve(int argc, char **argv)
         xfree(stem);
     }
     counts = xcalloc(in.p.n_jobs + 1, sizeof *counts);
+    types = xcalloc(in.p.n_jobs + 1, sizeof *types);
     memset(&r, 0, sizeof r);
     r.counts = counts;
+    r.types = types;
     rc = allocator_solve(a, &in.p, &r, &e);
     if (rc == 0) {
         if (json)
@@ -1110,6 +1163,7 @@ int cmd_solve(int argc, char **argv)
             rc = BFS_EIO;
         }
     }
+    xfree(types);
     xfree(counts);
     allocator_free(a);
     instance_release(&in);
