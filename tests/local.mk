@@ -34,6 +34,7 @@ check_PROGRAMS += \
 	tests/check_instance \
 	tests/check_types \
 	tests/check_replay \
+	tests/check_replay_types \
 	tests/check_belief \
 	tests/check_options \
 	tests/check_agree \
@@ -150,6 +151,9 @@ tests_check_options_LDADD = $(BFS_TESTLIBS)
 tests_check_replay_SOURCES = tests/check_replay.c $(BFS_TESTHDRS)
 tests_check_replay_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_replay_LDADD = $(BFS_TESTLIBS)
+tests_check_replay_types_SOURCES = tests/check_replay_types.c $(BFS_TESTHDRS)
+tests_check_replay_types_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_replay_types_LDADD = $(BFS_TESTLIBS)
 tests_check_belief_SOURCES = tests/check_belief.c $(BFS_TESTHDRS)
 tests_check_belief_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_belief_LDADD = $(BFS_TESTLIBS)

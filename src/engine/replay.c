@@ -562,7 +562,8 @@ static const size_t *tie_order(struct replay *r, size_t evt)
  * costs O(pool) at every call. */
 static int owner_map_read(const struct replay *r)
 {
-    return r->o->instance || allocator_reads_owner(r->alloc);
+    /* a typed problem has none (the node model takes one type) */
+    return (r->o->instance || allocator_reads_owner(r->alloc)) && !r->aware;
 }
 
 /* The type of the nodes rj holds (the first type it holds any of), 0
