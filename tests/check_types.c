@@ -415,6 +415,14 @@ START_TEST(test_swf_partitions)
     ck_assert_uint_eq(rep.oversized, 0);
     ck_assert_uint_eq(rep.lost_node_s, 70);
     ck_assert_uint_eq(rep.idle_node_s, 220);
+    /* The partitions give the machine's size: no "no MaxNodes" warning
+     * (and 220 of 600 node-seconds idle is no busy-share warning). */
+    {
+        FILE *devnull = fopen("/dev/null", "w");
+        ck_assert_ptr_nonnull(devnull);
+        ck_assert_int_eq(import_log_warnings(&rep, devnull), 0);
+        fclose(devnull);
+    }
 
     /* Partition numbers work as names, and name the types. */
     ck_assert_msg(

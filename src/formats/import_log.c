@@ -1137,7 +1137,7 @@ int import_log_warnings(const struct import_log_report *r, FILE *f)
 
     if (strcmp(r->format, "swf") == 0 &&
         strcmp(r->nodes_from, "header MaxNodes") != 0 &&
-        strcmp(r->nodes_from, "--machine-nodes") != 0) {
+        strcmp(r->nodes_from, "--machine-nodes") != 0 && r->partitions == 0) {
         fprintf(f,
                 "bfsim: warning: the SWF header gives no MaxNodes: the log "
                 "became one machine of %zu nodes (%s); if it records several "
