@@ -14,7 +14,7 @@ check_PROGRAMS += \
 	tests/check_jobs \
 	tests/check_hostlist \
 	tests/check_nodetypes \
-	tests/check_types \
+	tests/check_typed_traces \
 	tests/check_import_bftrainer \
 	tests/check_import_swf \
 	tests/check_import_slurm \
@@ -95,9 +95,9 @@ tests_check_hostlist_LDADD = $(BFS_TESTLIBS)
 tests_check_nodetypes_SOURCES = tests/check_nodetypes.c $(BFS_TESTHDRS)
 tests_check_nodetypes_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_nodetypes_LDADD = $(BFS_TESTLIBS)
-tests_check_types_SOURCES = tests/check_types.c $(BFS_TESTHDRS)
-tests_check_types_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_check_types_LDADD = $(BFS_TESTLIBS)
+tests_check_typed_traces_SOURCES = tests/check_typed_traces.c $(BFS_TESTHDRS)
+tests_check_typed_traces_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_typed_traces_LDADD = $(BFS_TESTLIBS)
 tests_check_import_bftrainer_SOURCES = tests/check_import_bftrainer.c $(BFS_TESTHDRS)
 tests_check_import_bftrainer_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_import_bftrainer_LDADD = $(BFS_TESTLIBS)

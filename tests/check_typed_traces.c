@@ -1,4 +1,4 @@
-/* check_types.c - node types through the importers (a sacct log with a
+/* check_typed_traces.c - node types through the importers (a sacct log with a
  * node-type file or its Partition column, an SWF log with partitions),
  * gen-trace --types and the per-type lines of bfsim info.  Every input is
  * small and written here, and every expected value is worked out by hand
@@ -753,8 +753,8 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("types");
-    TCase *tc = tcase_create("types");
+    Suite *s = suite_create("typed_traces");
+    TCase *tc = tcase_create("typed_traces");
 
     tcase_add_test(tc, test_slurm_node_types_file);
     tcase_add_test(tc, test_slurm_partition_column);
