@@ -15,6 +15,7 @@ check_PROGRAMS += \
 	tests/check_jobtypes \
 	tests/check_hostlist \
 	tests/check_nodetypes \
+	tests/check_typed_traces \
 	tests/check_import_bftrainer \
 	tests/check_import_swf \
 	tests/check_import_slurm \
@@ -100,6 +101,9 @@ tests_check_hostlist_LDADD = $(BFS_TESTLIBS)
 tests_check_nodetypes_SOURCES = tests/check_nodetypes.c $(BFS_TESTHDRS)
 tests_check_nodetypes_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_nodetypes_LDADD = $(BFS_TESTLIBS)
+tests_check_typed_traces_SOURCES = tests/check_typed_traces.c $(BFS_TESTHDRS)
+tests_check_typed_traces_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_typed_traces_LDADD = $(BFS_TESTLIBS)
 tests_check_import_bftrainer_SOURCES = tests/check_import_bftrainer.c $(BFS_TESTHDRS)
 tests_check_import_bftrainer_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_import_bftrainer_LDADD = $(BFS_TESTLIBS)
@@ -236,10 +240,10 @@ check-valgrind: all
 # tests/fuzz/corpus/NAME.  `make fuzz FUZZ_SECONDS=N` runs each for N
 # seconds on a copy of its corpus and fails on any crash, leak or UB.
 BFS_FUZZ_TARGETS = trace jobs pair swf slurm hostlist export instance sweep \
-	batsim batsim_events elastisim
+	batsim batsim_events elastisim nodetypes
 EXTRA_DIST += tests/fuzz/fuzz.c tests/fuzz/corpus
 if FUZZING
-noinst_PROGRAMS = tests/fuzz/fuzz_trace tests/fuzz/fuzz_jobs tests/fuzz/fuzz_pair tests/fuzz/fuzz_swf tests/fuzz/fuzz_slurm tests/fuzz/fuzz_hostlist tests/fuzz/fuzz_export tests/fuzz/fuzz_instance tests/fuzz/fuzz_sweep tests/fuzz/fuzz_batsim tests/fuzz/fuzz_batsim_events tests/fuzz/fuzz_elastisim
+noinst_PROGRAMS = tests/fuzz/fuzz_trace tests/fuzz/fuzz_jobs tests/fuzz/fuzz_pair tests/fuzz/fuzz_swf tests/fuzz/fuzz_slurm tests/fuzz/fuzz_hostlist tests/fuzz/fuzz_export tests/fuzz/fuzz_instance tests/fuzz/fuzz_sweep tests/fuzz/fuzz_batsim tests/fuzz/fuzz_batsim_events tests/fuzz/fuzz_elastisim tests/fuzz/fuzz_nodetypes
 tests_fuzz_fuzz_trace_SOURCES = tests/fuzz/fuzz.c
 tests_fuzz_fuzz_trace_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TRACE
 tests_fuzz_fuzz_trace_LDFLAGS = -fsanitize=fuzzer
@@ -288,6 +292,10 @@ tests_fuzz_fuzz_elastisim_SOURCES = tests/fuzz/fuzz.c
 tests_fuzz_fuzz_elastisim_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_ELASTISIM
 tests_fuzz_fuzz_elastisim_LDFLAGS = -fsanitize=fuzzer
 tests_fuzz_fuzz_elastisim_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_nodetypes_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_nodetypes_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NODETYPES
+tests_fuzz_fuzz_nodetypes_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_nodetypes_LDADD = libbfsim.a $(BFS_LIBS)
 endif
 FUZZ_SECONDS = 60
 fuzz:

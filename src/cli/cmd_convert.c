@@ -7,12 +7,19 @@
  * Options of every format are offered to getopt_long; after parsing, the
  * ones given must belong to the chosen format.  To add a format, add its
  * options array, a run function and one row.
+ *
+ * Node types: --node-types FILE (a mapping, nodetypes.h) and --type-from
+ * RULE are options of every format that names its nodes; convert loads
+ * the mapping and hands it to the importer.  Slurm alone takes
+ * --type-from partition without a mapping (its Partition column); SWF
+ * takes --partition-nodes instead.
  */
 #include "config.h"
 
 #include "cli/cmd.h"
 #include "formats/import.h"
 #include "formats/jobs.h"
+#include "formats/nodetypes.h"
 #include "base/util.h"
 
 #include <getopt.h>
@@ -48,14 +55,90 @@ struct convert_format {
                struct bfs_error *e);
 };
 
+/* ---- node types -------------------------------------------------------- */
+
+#define NODE_TYPES_OPT                                                         \
+    {                                                                          \
+        "node-types", "FILE", "node types: sinfo output or HOSTLIST TYPE"      \
+    }
+#define TYPE_OPTS                                                              \
+    NODE_TYPES_OPT,                                                            \
+    {                                                                          \
+        "type-from", "RULE", "sinfo's gres (default)/features/partition"       \
+    }
+
+/* The value given to the option name of opts, or NULL. */
+static const char *value_of(const struct convert_args *a,
+                            const struct convert_opt *opts, const char *name)
+{
+    for (size_t k = 0; opts[k].name; k++)
+        if (a->values[k] && strcmp(opts[k].name, name) == 0)
+            return a->values[k];
+    return NULL;
+}
+
+/* Whether convert takes the option itself rather than
+ * import_log_opts_set. */
+static int own_option(const char *name)
+{
+    return strcmp(name, "events") == 0 || strcmp(name, "node-types") == 0 ||
+           strcmp(name, "type-from") == 0;
+}
+
+/* Reads --node-types and --type-from into o: the mapping is loaded into
+ * *nt (free with nodetypes_free; NULL when none); --type-from partition
+ * alone sets o->types_from_partition when partition_ok (Slurm), and is a
+ * usage error otherwise, as is any other rule without a mapping. */
+static int types_from_args(const struct convert_args *a,
+                           const struct convert_opt *opts, int partition_ok,
+                           struct import_log_opts *o, struct nodetypes **nt,
+                           struct bfs_error *e)
+{
+    const char *file = value_of(a, opts, "node-types");
+    const char *from = value_of(a, opts, "type-from");
+    enum nodetypes_rule rule = NODETYPES_RULE_DEFAULT;
+    int rc;
+
+    *nt = NULL;
+    if (from && (rc = nodetypes_rule_parse(from, &rule, e)) != 0)
+        return rc;
+    if (file) {
+        if ((rc = nodetypes_load(file, rule, nt, e)) != 0)
+            return rc;
+        o->node_types = *nt;
+        return 0;
+    }
+    if (from && rule == NODETYPES_RULE_PARTITION && partition_ok) {
+        o->types_from_partition = 1;
+        return 0;
+    }
+    if (from)
+        return bfs_fail(e, BFS_EUSAGE,
+                        "--type-from %s needs --node-types FILE%s", from,
+                        partition_ok ? " (only 'partition' is read from the "
+                                       "log)"
+                                     : "");
+    return 0;
+}
+
 /* ---- bftrainer --------------------------------------------------------- */
 
-static const struct convert_opt bftrainer_opts[] = {{NULL, NULL, NULL}};
+static const struct convert_opt bftrainer_opts[] = {TYPE_OPTS,
+                                                    {NULL, NULL, NULL}};
 
 static int run_bftrainer(const struct convert_args *a, struct import_stats *st,
                          struct bfs_error *e)
 {
-    return import_bftrainer(a->input, a->output, a->comments, st, e);
+    struct import_log_opts o;
+    struct nodetypes *nt;
+    int rc;
+
+    import_log_opts_init(&o);
+    if ((rc = types_from_args(a, bftrainer_opts, 0, &o, &nt, e)) != 0)
+        return rc;
+    rc = import_bftrainer_typed(a->input, a->output, a->comments, nt, st, e);
+    nodetypes_free(nt);
+    return rc;
 }
 
 /* ---- swf, slurm: job logs (import_swf.c, import_slurm.c) ------------- */
@@ -70,24 +153,27 @@ static const struct convert_opt swf_opts[] = {
     {"end", "TIME", "window end (default: last job end)"},
     {"outage-threshold", "F", "idle fraction marking an outage"},
     {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
+    {"partition-nodes", "LIST", "NAME=COUNT[:PPN],... nodes per partition"},
     {NULL, NULL, NULL}};
 
-/* Sets *o to the defaults and then to the values given to opts (the
- * format's options table), less the option named skip (NULL: none),
- * which the caller takes itself.  Returns 0, or the error of
- * import_log_opts_set. */
+/* Sets *o to the defaults, then to the values given to opts (the
+ * format's options table) but those convert takes itself (own_option),
+ * then the node types (types_from_args: *nt, partition_ok).  Returns 0,
+ * or the error of import_log_opts_set or types_from_args. */
 static int log_opts_from_args(const struct convert_args *a,
-                              const struct convert_opt *opts, const char *skip,
-                              struct import_log_opts *o, struct bfs_error *e)
+                              const struct convert_opt *opts, int partition_ok,
+                              struct import_log_opts *o, struct nodetypes **nt,
+                              struct bfs_error *e)
 {
     int rc;
 
+    *nt = NULL;
     import_log_opts_init(o);
     for (size_t k = 0; opts[k].name; k++)
-        if (a->values[k] && !(skip && strcmp(opts[k].name, skip) == 0) &&
+        if (a->values[k] && !own_option(opts[k].name) &&
             (rc = import_log_opts_set(o, opts[k].name, a->values[k], e)) != 0)
             return rc;
-    return 0;
+    return types_from_args(a, opts, partition_ok, o, nt, e);
 }
 
 typedef int (*log_importer)(const char *, const char *, const char *const *,
@@ -101,11 +187,14 @@ static int run_log(const struct convert_args *a, const struct convert_opt *opts,
 {
     struct import_log_opts o;
     struct import_log_report r;
+    struct nodetypes *nt;
     int rc;
 
-    if ((rc = log_opts_from_args(a, opts, NULL, &o, e)) != 0)
+    if ((rc = log_opts_from_args(a, opts, import == import_slurm, &o, &nt,
+                                 e)) != 0)
         return rc;
     rc = import(a->input, a->output, a->comments, &o, st, &r, e);
+    nodetypes_free(nt);
     if (rc == 0 && !a->quiet)
         import_log_report_write(&r, stderr);
     if (rc == 0)
@@ -130,6 +219,8 @@ static const struct convert_opt slurm_opts[] = {
     {"end", "TIME", "window end (default: last job end)"},
     {"outage-threshold", "F", "idle fraction marking an outage"},
     {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
+    NODE_TYPES_OPT,
+    {"type-from", "RULE", "gres|features|partition (see bfsim(1))"},
     {NULL, NULL, NULL}};
 
 static int run_slurm(const struct convert_args *a, struct import_stats *st,
@@ -149,6 +240,7 @@ static const struct convert_opt batsim_opts[] = {
     {"end", "TIME", "window end (default: latest time read)"},
     {"outage-threshold", "F", "idle fraction marking an outage"},
     {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
+    TYPE_OPTS,
     {NULL, NULL, NULL}};
 
 /* batsim_opts less --events. */
@@ -160,16 +252,17 @@ static int run_batsim_common(const struct convert_args *a,
 {
     struct import_log_opts o;
     struct import_batsim_report r;
+    struct nodetypes *nt;
     const char *events = events_input ? a->input : NULL;
     int rc;
 
-    if ((rc = log_opts_from_args(a, opts, "events", &o, e)) != 0)
+    if ((rc = log_opts_from_args(a, opts, 0, &o, &nt, e)) != 0)
         return rc;
-    for (size_t k = 0; opts[k].name; k++)
-        if (a->values[k] && strcmp(opts[k].name, "events") == 0)
-            events = a->values[k];
+    if (value_of(a, opts, "events"))
+        events = value_of(a, opts, "events");
     rc = import_batsim(events_input ? NULL : a->input, events, a->output,
                        a->comments, &o, st, &r, e);
+    nodetypes_free(nt);
     if (rc == 0 && !a->quiet)
         import_batsim_report_write(&r, stderr);
     if (rc == 0)
@@ -198,6 +291,7 @@ static const struct convert_opt elastisim_opts[] = {
     {"end", "TIME", "window end (default: latest time read)"},
     {"outage-threshold", "F", "idle fraction marking an outage"},
     {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
+    TYPE_OPTS,
     {NULL, NULL, NULL}};
 
 static int run_elastisim(const struct convert_args *a, struct import_stats *st,
@@ -205,11 +299,13 @@ static int run_elastisim(const struct convert_args *a, struct import_stats *st,
 {
     struct import_log_opts o;
     struct import_elastisim_report r;
+    struct nodetypes *nt;
     int rc;
 
-    if ((rc = log_opts_from_args(a, elastisim_opts, NULL, &o, e)) != 0)
+    if ((rc = log_opts_from_args(a, elastisim_opts, 0, &o, &nt, e)) != 0)
         return rc;
     rc = import_elastisim(a->input, a->output, a->comments, &o, st, &r, e);
+    nodetypes_free(nt);
     if (rc == 0 && !a->quiet)
         import_elastisim_report_write(&r, stderr);
     if (rc == 0)
@@ -537,7 +633,7 @@ int cmd_convert(int argc, char **argv)
              PACKAGE_VERSION, fmt->name, base_name(argv[optind], b1));
     {
         struct convert_args a = {argv[optind], out, comments, values, quiet};
-        struct import_stats st;
+        struct import_stats st = {0};
         struct bfs_error e;
         char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
         int rc;
@@ -556,6 +652,15 @@ int cmd_convert(int argc, char **argv)
                     out, st.nodes, st.events, st.joins + st.leaves, st.joins,
                     st.leaves, bfs_time_format(st.first_time, t0),
                     bfs_time_format(st.last_time, t1), st.max_idle);
+        if (!quiet && st.types)
+            fprintf(stderr,
+                    "bfsim: %zu node types (bfsim info %s lists them)\n",
+                    st.types, out);
+        if (st.types_unused)
+            fprintf(stderr,
+                    "bfsim: warning: %zu nodes of the node-type file are not "
+                    "in the trace\n",
+                    st.types_unused);
     }
 
 done:

@@ -51,6 +51,10 @@ static void usage(FILE *f)
         ")\n"
         "  --idle DIST        hole lengths (default " DEFAULT_IDLE ")\n"
         "  --busy DIST        busy lengths (default " DEFAULT_BUSY ")\n"
+        "  --types NAME:SHARE,...\n"
+        "                     give the nodes types (written in the trace):\n"
+        "                     shares are weights (normalised), counts by\n"
+        "                     largest remainder, nodes drawn by the seed\n"
         "  -o, --output OUT   output file (required; .gz = compressed; "
         "'-' =\n"
         "                     standard output)\n"
@@ -93,6 +97,7 @@ int cmd_gen_trace(int argc, char **argv)
         {"start", required_argument, NULL, 'S'},
         {"idle", required_argument, NULL, 'I'},
         {"busy", required_argument, NULL, 'B'},
+        {"types", required_argument, NULL, 'T'},
         {"output", required_argument, NULL, 'o'},
         {"comment", required_argument, NULL, 'C'},
         {"gzip-level", required_argument, NULL, 'L'},
@@ -102,10 +107,12 @@ int cmd_gen_trace(int argc, char **argv)
     };
     struct gentrace_opts o = {0};
     struct gentrace_dist idle = {0}, busy = {0};
+    struct gentrace_types types = {0, NULL, NULL};
     struct gentrace_stats st;
     struct bfs_error e;
     const char *out = NULL, *idle_spec = DEFAULT_IDLE,
-               *busy_spec = DEFAULT_BUSY, *nodes_arg = NULL, *dur_arg = NULL;
+               *busy_spec = DEFAULT_BUSY, *nodes_arg = NULL, *dur_arg = NULL,
+               *types_spec = NULL;
     const char **comments;
     size_t n_comments = 0;
     int64_t v, seed = 1;
@@ -157,6 +164,15 @@ int cmd_gen_trace(int argc, char **argv)
             break;
         case 'B':
             busy_spec = optarg;
+            break;
+        case 'T':
+            gentrace_types_release(&types);
+            bfs_error_clear(&e);
+            if ((rc = gentrace_types_parse(optarg, &types, &e)) != 0) {
+                status = cmd_report(&e, rc);
+                goto done;
+            }
+            types_spec = optarg;
             break;
         case 'o':
             out = optarg;
@@ -221,11 +237,12 @@ int cmd_gen_trace(int argc, char **argv)
     snprintf(auto_comment, sizeof auto_comment,
              "synthetic trace by bfsim %s: bfsim gen-trace --nodes %s "
              "--duration %s --seed %" PRId64 " --start %" PRId64
-             " --idle %s --busy %s",
+             " --idle %s --busy %s%s%s",
              PACKAGE_VERSION, nodes_arg, dur_arg, seed, o.start, idle_spec,
-             busy_spec);
+             busy_spec, types_spec ? " --types " : "",
+             types_spec ? types_spec : "");
     t0 = bfs_now();
-    rc = gentrace_write(out, &o, &st, &e);
+    rc = gentrace_write_typed(out, &o, types_spec ? &types : NULL, &st, &e);
     if (rc) {
         status = cmd_report(&e, rc);
         goto done;
@@ -236,8 +253,19 @@ int cmd_gen_trace(int argc, char **argv)
                 " changes, %zu idle at the start (%.1f s)\n",
                 out, o.nodes, st.events, st.joins + st.leaves, st.idle_at_start,
                 bfs_now() - t0);
+    if (!quiet && types_spec) {
+        size_t *counts = xmalloc(types.n * sizeof *counts);
+        gentrace_types_counts(&types, o.nodes, counts);
+        fputs("bfsim: node types:", stderr);
+        for (size_t k = 0; k < types.n; k++)
+            fprintf(stderr, "%s %s %zu", k ? "," : "", types.names[k],
+                    counts[k]);
+        fputc('\n', stderr);
+        xfree(counts);
+    }
 
 done:
+    gentrace_types_release(&types);
     gentrace_dist_release(&busy);
     gentrace_dist_release(&idle);
     xfree(comments);

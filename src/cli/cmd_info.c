@@ -24,7 +24,8 @@ static void usage(FILE *f)
           "events, idle node-hours, the idle pool's size over time, nodes\n"
           "ever idle, and the length distribution of idle intervals "
           "(\"holes\")\n"
-          "and busy intervals.  Reads the trace once, streaming.\n"
+          "and busy intervals; for a typed trace, the nodes and idle\n"
+          "node-hours of each node type.  Reads the trace once, streaming.\n"
           "\n"
           "Options:\n"
           "  --start T          window start: Unix seconds or\n"
@@ -113,6 +114,12 @@ static void print_text(FILE *f, struct traceinfo *ti)
             " taken back)\n",
             ti->joins + ti->leaves, ti->joins, ti->leaves);
     fprintf(f, "idle node-hours  %.2f\n", (double)ti->idle_node_s / 3600.0);
+    if (ti->n_types > 0)
+        fprintf(f, "node types       %zu (nodes, idle node-hours)\n",
+                ti->n_types);
+    for (size_t t = 0; t < ti->n_types; t++)
+        fprintf(f, "  %-14s %6zu %10.2f\n", ti->type_names[t],
+                ti->type_nodes[t], (double)ti->type_idle_node_s[t] / 3600.0);
     fprintf(f, "idle pool        time-weighted mean %.1f nodes\n",
             ti->pool_mean);
     fprintf(f,

@@ -32,6 +32,10 @@
  * overflow whatever the parameters. */
 #define GEN_MAX_LEN ((int64_t)1 << 40)
 
+/* Mixed into the seed for the stream that shuffles node types, so that
+ * it is not the nodes' stream ("node-typ" in ASCII). */
+#define GEN_TYPE_STREAM UINT64_C(0x6e6f64652d747970)
+
 /* ---- PRNG -------------------------------------------------------------- */
 
 static uint64_t splitmix64(uint64_t *x)
@@ -286,8 +290,137 @@ static void sift_down(struct slot *h, size_t n, size_t i)
 
 /* ---- generation -------------------------------------------------------- */
 
+/* ---- types ------------------------------------------------------------- */
+
+/* One "NAME:SHARE" item (modified in place) appended to t. */
+static int parse_type(char *item, struct gentrace_types *t, double *w,
+                      struct bfs_error *e)
+{
+    char *colon = strrchr(item, ':');
+
+    if (!colon)
+        return bfs_fail(e, BFS_EUSAGE, "--types: '%s' is not NAME:SHARE", item);
+    *colon = '\0';
+    if (!trace_name_ok(item) || strchr(item, ':'))
+        return bfs_fail(e, BFS_EUSAGE,
+                        "--types: type name '%s' is empty or holds a blank "
+                        "or ':'",
+                        item);
+    if (bfs_parse_double(colon + 1, w) || !(*w > 0.0) || *w > 1e12)
+        return bfs_fail(e, BFS_EUSAGE,
+                        "--types: %s: share '%s' is not a positive number",
+                        item, colon + 1);
+    for (size_t k = 0; k < t->n; k++)
+        if (strcmp(t->names[k], item) == 0)
+            return bfs_fail(e, BFS_EUSAGE, "--types: type '%s' is given twice",
+                            item);
+    t->names[t->n] = xstrdup(item);
+    t->shares[t->n++] = *w;
+    return 0;
+}
+
+int gentrace_types_parse(const char *spec, struct gentrace_types *out,
+                         struct bfs_error *e)
+{
+    struct gentrace_types t = {0, NULL, NULL};
+    char *buf = xstrdup(spec), *p = buf;
+    size_t items = 1;
+    double w, sum = 0.0;
+    int rc = 0;
+
+    for (const char *q = spec; *q; q++)
+        items += *q == ',';
+    t.names = xcalloc(items, sizeof *t.names);
+    t.shares = xcalloc(items, sizeof *t.shares);
+    for (size_t k = 0; k < items && rc == 0; k++) {
+        char *comma = strchr(p, ',');
+        if (comma)
+            *comma = '\0';
+        if ((rc = parse_type(p, &t, &w, e)) == 0)
+            sum += w;
+        p = comma ? comma + 1 : p;
+    }
+    xfree(buf);
+    if (rc) {
+        gentrace_types_release(&t);
+        return rc;
+    }
+    for (size_t k = 0; k < t.n; k++)
+        t.shares[k] /= sum;
+    *out = t;
+    return 0;
+}
+
+void gentrace_types_counts(const struct gentrace_types *t, size_t nodes,
+                           size_t *counts)
+{
+    double *rem = xmalloc(t->n * sizeof *rem);
+    size_t left = nodes;
+
+    for (size_t k = 0; k < t->n; k++) {
+        double q = (double)nodes * t->shares[k], f = floor(q);
+        counts[k] = (size_t)f;
+        rem[k] = q - f;
+        left -= counts[k] <= left ? counts[k] : left;
+    }
+    /* One more node each to the largest remainders, first listed on a
+     * tie (strictly larger wins). */
+    while (left > 0) {
+        size_t best = 0;
+        for (size_t k = 1; k < t->n; k++)
+            if (rem[k] > rem[best])
+                best = k;
+        counts[best]++;
+        rem[best] = -1.0;
+        left--;
+    }
+    xfree(rem);
+}
+
+void gentrace_types_release(struct gentrace_types *t)
+{
+    for (size_t k = 0; k < t->n; k++)
+        xfree(t->names[k]);
+    xfree(t->names);
+    xfree(t->shares);
+    memset(t, 0, sizeof *t);
+}
+
+/* The per-node type names of t for n nodes and the seed (malloc'd array
+ * of names borrowed from t), or NULL when t is. */
+static const char **node_types(const struct gentrace_types *t, size_t n,
+                               uint64_t seed)
+{
+    size_t *counts, *perm, i = 0;
+    const char **v;
+    uint64_t state = seed ^ GEN_TYPE_STREAM;
+
+    if (!t)
+        return NULL;
+    counts = xmalloc(t->n * sizeof *counts);
+    perm = xmalloc(n * sizeof *perm);
+    v = xmalloc(n * sizeof *v);
+    gentrace_types_counts(t, n, counts);
+    for (size_t k = 0; k < t->n; k++)
+        for (size_t c = 0; c < counts[k] && i < n; c++)
+            perm[i++] = k;
+    bfs_shuffle(perm, n, &state);
+    for (i = 0; i < n; i++)
+        v[i] = t->names[perm[i]];
+    xfree(perm);
+    xfree(counts);
+    return v;
+}
+
 int gentrace_write(const char *path, const struct gentrace_opts *o,
                    struct gentrace_stats *st, struct bfs_error *e)
+{
+    return gentrace_write_typed(path, o, NULL, st, e);
+}
+
+int gentrace_write_typed(const char *path, const struct gentrace_opts *o,
+                         const struct gentrace_types *tt,
+                         struct gentrace_stats *st, struct bfs_error *e)
 {
     struct gentrace_stats s = {0};
     struct trace_writer *w = NULL;
@@ -299,6 +432,7 @@ int gentrace_write(const char *path, const struct gentrace_opts *o,
     size_t n = o->nodes, width = 1, nj = 0, nl = 0;
     int64_t end, warm, t;
     uint64_t sm = o->seed;
+    const char **types;
     int rc;
 
     if (n == 0 || n > UINT32_MAX)
@@ -359,8 +493,10 @@ int gentrace_write(const char *path, const struct gentrace_opts *o,
     for (size_t i = n / 2; i-- > 0;)
         sift_down(heap, n, i);
 
-    rc = trace_writer_open(path, (const char *const *)names, n, o->comments, &w,
-                           e);
+    types = node_types(tt, n, o->seed);
+    rc = trace_writer_open_typed(path, (const char *const *)names, types, n,
+                                 o->comments, &w, e);
+    xfree(types);
     if (rc)
         goto out;
     if (o->gzip_level && (rc = trace_writer_set_level(w, o->gzip_level)) != 0) {

@@ -13,6 +13,16 @@
  * The output is a native trace (trace.h) streamed to disk; memory is
  * O(nodes), whatever the duration.  The same options and seed give the
  * same bytes.
+ *
+ * Node types (optional, "NAME:SHARE,..."): the shares are weights,
+ * divided by their sum, so "A100:3,V100:1" and "A100:0.75,V100:0.25" are
+ * the same.  Type k gets a count of nodes by the largest-remainder rule
+ * (floor(nodes x share_k), then one more node to each of the largest
+ * remainders, the type listed first on a tie), so the counts are exact
+ * and depend on nothing else; which nodes get which type is a seeded
+ * shuffle, from its own stream (seed and a constant through splitmix64,
+ * bfs_shuffle), so a typed trace has the same events as the untyped one
+ * of the same seed.
  */
 #ifndef BFS_GENTRACE_H
 #define BFS_GENTRACE_H
@@ -48,6 +58,26 @@ double gentrace_dist_mean(const struct gentrace_dist *d);
 
 void gentrace_dist_release(struct gentrace_dist *d);
 
+/* Synthetic node types. */
+struct gentrace_types {
+    size_t n;
+    char **names;   /* owned, each a valid type name (trace.h) */
+    double *shares; /* owned, > 0, summing to 1 */
+};
+
+/* Parses "NAME:SHARE,..." (names unique and free of blanks, ':' and ',';
+ * shares positive numbers, normalised).  Returns 0 or BFS_EUSAGE
+ * (reported in e); *t, written only on success, must be released. */
+int gentrace_types_parse(const char *spec, struct gentrace_types *t,
+                         struct bfs_error *e);
+
+/* The number of nodes of each type (counts[k] for type k, summing to
+ * nodes), by the largest-remainder rule above. */
+void gentrace_types_counts(const struct gentrace_types *t, size_t nodes,
+                           size_t *counts);
+
+void gentrace_types_release(struct gentrace_types *t);
+
 struct gentrace_opts {
     size_t nodes;     /* >= 1; named n0, n1, ... (zero-padded) */
     int64_t start;    /* time of the first event, Unix seconds */
@@ -76,5 +106,12 @@ struct gentrace_stats {
  * filled on success. */
 int gentrace_write(const char *path, const struct gentrace_opts *o,
                    struct gentrace_stats *st, struct bfs_error *e);
+
+/* gentrace_write with node types drawn by types (borrowed; NULL:
+ * untyped, the same as gentrace_write): the same events, and each node
+ * line names its type. */
+int gentrace_write_typed(const char *path, const struct gentrace_opts *o,
+                         const struct gentrace_types *types,
+                         struct gentrace_stats *st, struct bfs_error *e);
 
 #endif

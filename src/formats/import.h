@@ -10,6 +10,14 @@
  * with "file:line: problem" in e.  Format-specific options are arguments
  * (or an options struct) of that importer.  `bfsim convert --from NAME`
  * selects an importer from a table in src/cli/cmd_convert.c.
+ *
+ * Node types (tools/DESIGN.md, "Node types"): every importer that names
+ * its nodes can write a typed trace, the types given by a node-type
+ * mapping applied to the node names (nodetypes.h; o->node_types, or the
+ * types argument of import_bftrainer_typed), or for Slurm by each node's
+ * jobs' partition (o->types_from_partition), or for SWF by the
+ * partitions' node ranges (o->partition_nodes).  Without any of these
+ * the trace is untyped, byte for byte what it was before types existed.
  */
 #ifndef BFS_IMPORT_H
 #define BFS_IMPORT_H
@@ -18,16 +26,19 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "formats/nodetypes.h"
 
 /* What an importer wrote (filled on success only). */
 struct import_stats {
-    size_t nodes;       /* nodes in the trace */
-    size_t events;      /* events written */
-    size_t joins;       /* node changes busy -> idle */
-    size_t leaves;      /* node changes idle -> busy */
-    int64_t first_time; /* first event (Unix seconds) */
-    int64_t last_time;  /* last event */
-    size_t max_idle;    /* largest pool size after an event */
+    size_t nodes;        /* nodes in the trace */
+    size_t events;       /* events written */
+    size_t joins;        /* node changes busy -> idle */
+    size_t leaves;       /* node changes idle -> busy */
+    int64_t first_time;  /* first event (Unix seconds) */
+    int64_t last_time;   /* last event */
+    size_t max_idle;     /* largest pool size after an event */
+    size_t types;        /* node types in the trace; 0: untyped */
+    size_t types_unused; /* nodes of the mapping not in the trace */
 };
 
 /* ==== BFTrainer matrix export (formats/import_bftrainer.c) =================
@@ -53,6 +64,14 @@ struct import_stats {
 int import_bftrainer(const char *src, const char *out_path,
                      const char *const *comments, struct import_stats *st,
                      struct bfs_error *e);
+
+/* import_bftrainer with the node types of the mapping types (borrowed;
+ * NULL: untyped) applied to nodes.csv's names: a node the mapping does
+ * not name is an error, st->types_unused counts the others. */
+int import_bftrainer_typed(const char *src, const char *out_path,
+                           const char *const *comments,
+                           const struct nodetypes *types,
+                           struct import_stats *st, struct bfs_error *e);
 
 /* The three files import_bftrainer reads for src (each malloc'd): in
  * src's directory (src itself when it is one), nodes.csv and rows.csv,
@@ -93,6 +112,10 @@ void import_bftrainer_inputs(const char *src, char **nodes, char **rows,
  *   its end the nodes idle then join.  Reported with the node-seconds
  *   removed.
  *
+ * - Types: o->node_types (a mapping, applied to the node names), or
+ *   o->types_from_partition (Slurm), or o->partition_nodes (SWF): see the
+ *   importers.  At most one of them.
+ *
  * Memory is proportional to the nodes, the running jobs and the jobs read
  * but not yet started (SWF: submitted before the line being read; Slurm:
  * see import_slurm). */
@@ -118,6 +141,10 @@ struct import_log_opts {
     int64_t tz_offset;       /* Slurm: local time minus UTC, seconds */
     const char *nodes_file;  /* Slurm (borrowed); NULL: nodes in the log */
     int64_t origin;          /* Batsim: Unix time of simulation time 0 */
+    const struct nodetypes *node_types; /* borrowed; NULL: no mapping */
+    int types_from_partition;           /* Slurm: types from Partition */
+    const char *partition_nodes; /* SWF (borrowed): "NAME=COUNT[:PPN],..."
+                                    (import_swf); NULL: one machine */
 };
 
 /* Default of --max-nodes: the largest machine a conversion infers from a
@@ -136,9 +163,10 @@ void import_log_opts_init(struct import_log_opts *o);
 /* Sets the option named as on the command line ("placement",
  * "overflow", "start", "end", "outage-threshold", "outage-min-duration",
  * "machine-nodes", "max-nodes", "procs-per-node", "tz-offset",
- * "nodes-file", "origin") from its
- * text value; value is borrowed for "nodes-file".  Returns 0, or
- * BFS_EINVAL with the problem in e. */
+ * "nodes-file", "origin", "partition-nodes") from its text value; value
+ * is borrowed for "nodes-file" and "partition-nodes" (whose form is
+ * checked here).  Returns 0, or BFS_EINVAL with the problem in e.
+ * node_types and types_from_partition are set by the caller. */
 int import_log_opts_set(struct import_log_opts *o, const char *name,
                         const char *value, struct bfs_error *e);
 
@@ -155,6 +183,8 @@ struct import_log_report {
     size_t unknown_size;    /* processors (SWF) or NNodes (Slurm) < 1 */
     size_t partial_summary; /* SWF: summary line of a job given as
                                partial executions (status 2-4) */
+    size_t other_partition; /* SWF with partition_nodes: a partition not
+                               listed there (or unknown, -1) */
     size_t steps;           /* Slurm: JobID with '.' (job steps) */
     size_t never_ran;       /* Slurm: no Start, or State PENDING */
     size_t no_nodes;        /* Slurm: NodeList "None assigned" */
@@ -175,6 +205,7 @@ struct import_log_report {
     char nodes_from[48];    /* where the node count came from */
     int64_t procs_per_node; /* SWF */
     char ppn_from[96];
+    size_t partitions;  /* SWF: partitions of --partition-nodes; 0: none */
     int64_t unix_start; /* SWF: UnixStartTime */
     /* placement */
     enum import_placement placement;
@@ -212,7 +243,20 @@ struct import_log_report {
  * each an interval, and a summary line (same job number, status 0, 1 or
  * 5) adjacent to them is dropped.  Lines must come in submit order as the
  * format requires (a job starting before events already final is an
- * error).  Returns 0 or a negative code with "file:line: problem" in e. */
+ * error).
+ *
+ * Partitions (o->partition_nodes "NAME=COUNT[:PPN],...", exclusive with
+ * o->machine_nodes and o->node_types): the machine is the partitions'
+ * nodes in the order given (the first COUNT_1 nodes are NAME_1's, the
+ * next COUNT_2 NAME_2's, ...), each typed NAME.  NAME is an SWF partition
+ * number or a name given by the header's "; Partition: NUMBER NAME" lines
+ * (all the numbers of that name).  A job goes to the partition of its
+ * field 16, is placed (o->placement, o->overflow) within its nodes only,
+ * and needs ceil(processors / PPN) of them (PPN defaults to the machine's
+ * processors per node above); jobs of a partition not listed, or of
+ * partition -1, are skipped and counted (other_partition).
+ *
+ * Returns 0 or a negative code with "file:line: problem" in e. */
 int import_swf(const char *src, const char *out_path,
                const char *const *comments, const struct import_log_opts *o,
                struct import_stats *st, struct import_log_report *rep,
@@ -240,7 +284,16 @@ int import_swf(const char *src, const char *out_path,
  * node names, the log's end and the reorder lag L (largest amount by
  * which a start precedes an earlier row's start) first; then jobs are
  * held only from their row until their end, and events before (latest
- * start read - L) are final.  Returns 0 or a negative code. */
+ * start read - L) are final.
+ *
+ * Types: o->node_types is applied to the trace's node names (a node it
+ * does not name is an error).  o->types_from_partition instead types each
+ * node with the Partition column of the job rows whose NodeList names it
+ * (Partition and NodeList columns required; a node in jobs of two
+ * partitions, an empty Partition, or a node no job ran on, e.g. from
+ * o->nodes_file, are errors).
+ *
+ * Returns 0 or a negative code. */
 int import_slurm(const char *src, const char *out_path,
                  const char *const *comments, const struct import_log_opts *o,
                  struct import_stats *st, struct import_log_report *rep,
@@ -295,6 +348,7 @@ int import_log_warnings(const struct import_log_report *r, FILE *f);
  *   else the largest id named + 1 (reported, and warned about: Batsim's
  *   schedule.csv gives the true size as nb_computing_machines); at most
  *   o->max_nodes.  Node i, named "n" + i zero-padded, is resource i.
+ * - Types: o->node_types applied to those names, when given.
  *
  * Memory is proportional to the inputs (both are read whole first, as
  * neither is in time order). */
@@ -349,8 +403,9 @@ int import_batsim_warnings(const struct import_batsim_report *r, FILE *f);
  * ElastiSim writes them (an earlier time than the row before is an
  * error); at one time the last row of a node wins.  Nodes keep their
  * names, in order of first appearance (ElastiSim lists every node at
- * time 0); at most o->max_nodes.  Times, the window and o->origin are as
- * for Batsim; a node busy at the end stays busy to the end.  Memory is
+ * time 0); at most o->max_nodes.  Times, the window, o->origin and
+ * o->node_types are as for Batsim; a node busy at the end stays busy to
+ * the end.  Memory is
  * the nodes and their busy periods.  ElastiSim's job statistics file
  * names no nodes, so it cannot give a trace. */
 

@@ -418,6 +418,7 @@ int import_batsim(const char *jobs_csv, const char *events,
     int rc;
 
     memset(&r, 0, sizeof r);
+    memset(&stats, 0, sizeof stats);
     memset(&b, 0, sizeof b);
     snprintf(r.log.format, sizeof r.log.format, "batsim");
     r.origin = o->origin;
@@ -475,8 +476,9 @@ int import_batsim(const char *jobs_csv, const char *events,
 
     names = import_log_names(nodes);
     cm = header(comments, jobs_csv, events, &wo, &r);
-    rc = trace_writer_open(out_path, (const char *const *)names, nodes,
-                           (const char *const *)cm, &w, e);
+    rc = import_log_writer_open(out_path, (const char *const *)names, NULL,
+                                nodes, (const char *const *)cm, &wo, &stats, &w,
+                                e);
     import_log_comments_free(cm);
     import_log_names_free(names, nodes);
     if (rc)

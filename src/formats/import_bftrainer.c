@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "formats/import.h"
+#include "formats/import_log.h"
 #include "formats/hostlist.h"
 #include "formats/trace.h"
 #include "base/util.h"
@@ -315,6 +316,31 @@ int import_bftrainer(const char *src, const char *out_path,
                      const char *const *comments, struct import_stats *st,
                      struct bfs_error *e)
 {
+    return import_bftrainer_typed(src, out_path, comments, NULL, st, e);
+}
+
+/* comments, then the line on where the types come from (malloc'd,
+ * NULL-terminated; free with import_log_comments_free). */
+static char **typed_comments(const char *const *comments,
+                             const struct import_log_opts *o)
+{
+    size_t n = 0;
+    char **c;
+
+    while (comments && comments[n])
+        n++;
+    c = xcalloc(n + 2, sizeof *c);
+    for (size_t i = 0; i < n; i++)
+        c[i] = xstrdup(comments[i]);
+    c[n] = import_log_types_comment(o);
+    return c;
+}
+
+int import_bftrainer_typed(const char *src, const char *out_path,
+                           const char *const *comments,
+                           const struct nodetypes *types,
+                           struct import_stats *st, struct bfs_error *e)
+{
     static const char *const row_cols[] = {
         "row",         "time",         "epoch_s", "n_idle",
         "n_join_0to1", "n_leave_1to0", NULL};
@@ -322,7 +348,9 @@ int import_bftrainer(const char *src, const char *out_path,
                                           "node", "new_state", NULL};
     struct csv_cols rc_cols = {.want = row_cols}, tc = {.want = tr_cols};
     struct import_stats s = {0};
+    struct import_log_opts o;
     struct bfs_lines *rows = NULL, *trs = NULL;
+    char **cm;
     struct trace_writer *w = NULL;
     struct transition t = {0};
     char *p_nodes = NULL, *p_rows = NULL, *p_trs = NULL;
@@ -347,8 +375,13 @@ int import_bftrainer(const char *src, const char *out_path,
         (rc = csv_header(rows, &rc_cols, e)) ||
         (rc = bfs_lines_open(p_trs, &trs, e)) || (rc = csv_header(trs, &tc, e)))
         goto out;
-    rc = trace_writer_open(out_path, (const char *const *)names, n, comments,
-                           &w, e);
+    import_log_opts_init(&o);
+    o.node_types = types;
+    cm = types ? typed_comments(comments, &o) : NULL;
+    rc = import_log_writer_open(out_path, (const char *const *)names, NULL, n,
+                                cm ? (const char *const *)cm : comments, &o, &s,
+                                &w, e);
+    import_log_comments_free(cm);
     if (rc)
         goto out;
     idle = xcalloc(n, 1);

@@ -206,6 +206,7 @@ int import_elastisim(const char *src, const char *out_path,
     int rc;
 
     memset(&r, 0, sizeof r);
+    memset(&stats, 0, sizeof stats);
     memset(&s, 0, sizeof s);
     snprintf(r.log.format, sizeof r.log.format, "esim");
     r.origin = o->origin;
@@ -241,8 +242,9 @@ int import_elastisim(const char *src, const char *out_path,
         goto fail;
     }
     cm = header(comments, src, &wo, s.names.n);
-    rc = trace_writer_open(out_path, (const char *const *)s.names.names,
-                           s.names.n, (const char *const *)cm, &w, e);
+    rc = import_log_writer_open(out_path, (const char *const *)s.names.names,
+                                NULL, s.names.n, (const char *const *)cm, &wo,
+                                &stats, &w, e);
     import_log_comments_free(cm);
     if (rc)
         goto fail;

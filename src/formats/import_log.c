@@ -32,6 +32,7 @@
 #include "config.h"
 
 #include "formats/import_log.h"
+#include "formats/hostlist.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -53,6 +54,7 @@ struct entry {
 struct job {
     int64_t start, end;
     size_t need;     /* count jobs: nodes needed; named jobs: 0 */
+    uint32_t lo, hi; /* count jobs: placed on nodes lo .. hi - 1 */
     size_t n;        /* nodes held */
     uint32_t *nodes; /* owned */
 };
@@ -240,6 +242,14 @@ int import_log_opts_set(struct import_log_opts *o, const char *name,
         o->tz_offset = v;
     } else if (strcmp(name, "nodes-file") == 0) {
         o->nodes_file = value;
+    } else if (strcmp(name, "partition-nodes") == 0) {
+        struct import_partition *p;
+        size_t n;
+        int rc = import_partitions_parse(value, &p, &n, e);
+        if (rc)
+            return rc;
+        import_partitions_free(p, n);
+        o->partition_nodes = value;
     } else {
         return bfs_fail(e, BFS_EUSAGE, "unknown option '%s'", name);
     }
@@ -248,6 +258,14 @@ int import_log_opts_set(struct import_log_opts *o, const char *name,
 
 int import_log_check_opts(const struct import_log_opts *o, struct bfs_error *e)
 {
+    if (o->node_types && o->types_from_partition)
+        return bfs_fail(e, BFS_EUSAGE,
+                        "give --node-types or --type-from partition, not "
+                        "both");
+    if (o->node_types && o->partition_nodes)
+        return bfs_fail(e, BFS_EUSAGE,
+                        "give --node-types or --partition-nodes, not both "
+                        "(the partitions are the types)");
     if (o->start != IMPORT_TIME_NONE && o->end != IMPORT_TIME_NONE &&
         o->end <= o->start)
         return bfs_fail(e, BFS_EUSAGE, "--end must be after --start");
@@ -284,12 +302,14 @@ char **import_log_comments(const char *const *comments, const char *format,
         n++;
     for (size_t i = 0; extra && extra[i]; i++)
         n++;
-    c = xcalloc(n + 5, sizeof *c);
+    c = xcalloc(n + 6, sizeof *c);
     for (size_t i = 0; comments && comments[i]; i++)
         c[k++] = xstrdup(comments[i]);
     c[k++] = fmt("source: %s log %s", format, path);
     for (size_t i = 0; extra && extra[i]; i++)
         c[k++] = xstrdup(extra[i]);
+    if ((c[k] = import_log_types_comment(o)) != NULL)
+        k++;
     c[k++] = fmt("placement: %s, overflow: %s",
                  o->placement == IMPORT_CONTIGUOUS ? "contiguous" : "first-fit",
                  o->overflow == IMPORT_SKIP ? "skip" : "truncate");
@@ -308,6 +328,59 @@ char **import_log_comments(const char *const *comments, const char *format,
         c[k++] = fmt("outages: not marked");
     c[k] = NULL;
     return c;
+}
+
+char *import_log_types_comment(const struct import_log_opts *o)
+{
+    const struct nodetypes *m = o->node_types;
+
+    if (o->types_from_partition)
+        return fmt("node types: the partition of the jobs that ran on each "
+                   "node (Partition column)");
+    if (!m)
+        return NULL;
+    if (nodetypes_rule(m) == NODETYPES_RULE_DEFAULT)
+        return fmt("node types: from %s (HOSTLIST TYPE form)",
+                   nodetypes_path(m));
+    return fmt("node types: from %s (sinfo output, type = %s)",
+               nodetypes_path(m), nodetypes_rule_name(nodetypes_rule(m)));
+}
+
+/* The number of distinct strings of v[0..n-1]. */
+static size_t count_distinct(const char *const *v, size_t n)
+{
+    struct hostlist_index *ix = hostlist_index_new();
+    size_t k;
+
+    for (size_t i = 0; i < n; i++)
+        hostlist_index_add(ix, v[i], i);
+    k = hostlist_index_count(ix);
+    hostlist_index_free(ix);
+    return k;
+}
+
+int import_log_writer_open(const char *path, const char *const *names,
+                           const char *const *types, size_t n,
+                           const char *const *comments,
+                           const struct import_log_opts *o,
+                           struct import_stats *st, struct trace_writer **w,
+                           struct bfs_error *e)
+{
+    struct nodetypes_table t;
+    int rc;
+
+    memset(&t, 0, sizeof t);
+    st->types_unused = 0;
+    if (!types && o->node_types) {
+        if ((rc = nodetypes_apply(o->node_types, names, n, &t, e)) != 0)
+            return rc;
+        types = t.per_node;
+        st->types_unused = t.unused;
+    }
+    st->types = types ? count_distinct(types, n) : 0;
+    rc = trace_writer_open_typed(path, names, types, n, comments, w, e);
+    nodetypes_table_release(&t);
+    return rc;
 }
 
 void import_log_comments_free(char **c)
@@ -349,6 +422,11 @@ void import_log_report_write(const struct import_log_report *r, FILE *f)
         fprintf(f, " (first at line %zu)", r->first_malformed);
     if (!swf)
         fputc('\n', f);
+    if (swf && r->partitions)
+        fprintf(f,
+                "bfsim: %zu partitions (--partition-nodes): %zu jobs of "
+                "other partitions skipped\n",
+                r->partitions, r->other_partition);
     if (swf && r->wait_unknown)
         fprintf(f,
                 "bfsim: %zu jobs with unknown wait time started at "
@@ -509,7 +587,8 @@ static void job_free(struct import_log *l, uint32_t id)
 }
 
 static int add_job(struct import_log *l, int64_t start, int64_t end,
-                   size_t need, const uint32_t *nodes, size_t n)
+                   size_t need, uint32_t lo, uint32_t hi, const uint32_t *nodes,
+                   size_t n)
 {
     uint32_t id;
     struct job *j;
@@ -521,6 +600,8 @@ static int add_job(struct import_log *l, int64_t start, int64_t end,
     j->start = start;
     j->end = end;
     j->need = need;
+    j->lo = lo;
+    j->hi = hi;
     if (nodes) {
         j->n = n;
         j->nodes = xmalloc((n ? n : 1) * sizeof *j->nodes);
@@ -535,13 +616,19 @@ static int add_job(struct import_log *l, int64_t start, int64_t end,
 int import_log_add_count(struct import_log *l, int64_t start, int64_t end,
                          size_t need)
 {
-    return add_job(l, start, end, need, NULL, 0);
+    return import_log_add_count_in(l, start, end, need, 0, (uint32_t)l->n);
+}
+
+int import_log_add_count_in(struct import_log *l, int64_t start, int64_t end,
+                            size_t need, uint32_t lo, uint32_t hi)
+{
+    return add_job(l, start, end, need, lo, hi, NULL, 0);
 }
 
 int import_log_add_nodes(struct import_log *l, int64_t start, int64_t end,
                          const uint32_t *nodes, size_t n)
 {
-    return add_job(l, start, end, 0, nodes, n);
+    return add_job(l, start, end, 0, 0, 0, nodes, n);
 }
 
 /* ---- node state ---------------------------------------------------- */
@@ -592,21 +679,45 @@ static size_t scan(const struct import_log *l, size_t pos, int set)
     return pos < l->n ? pos : l->n;
 }
 
-/* Start of the lowest run of at least k free nodes, or n. */
-static size_t find_run(const struct import_log *l, size_t k)
+/* Start of the lowest run of at least k free nodes within lo .. hi - 1,
+ * or hi. */
+static size_t find_run(const struct import_log *l, size_t k, size_t lo,
+                       size_t hi)
 {
-    size_t pos = 0;
+    size_t pos = lo;
 
-    while (pos < l->n) {
+    while (pos < hi) {
         size_t s = scan(l, pos, 1), end;
-        if (s >= l->n)
+        if (s >= hi)
             break;
         end = scan(l, s, 0);
+        if (end > hi)
+            end = hi;
         if (end - s >= k)
             return s;
         pos = end;
     }
-    return l->n;
+    return hi;
+}
+
+/* The free nodes within lo .. hi - 1. */
+static size_t free_in(const struct import_log *l, size_t lo, size_t hi)
+{
+    size_t k = 0;
+
+    if (lo == 0 && hi == l->n)
+        return l->n - l->busy;
+    for (size_t i = lo; i < hi;) {
+        size_t b = i % 64, m = 64 - b;
+        uint64_t x = l->freebits[i / 64] >> b;
+        if (hi - i < m) {
+            m = hi - i;
+            x &= ((uint64_t)1 << m) - 1;
+        }
+        k += (size_t)__builtin_popcountll(x);
+        i += m;
+    }
+    return k;
 }
 
 /* Places a count job; returns whether it holds nodes (or, in count mode,
@@ -622,8 +733,8 @@ static int start_count_job(struct import_log *l, struct job *j)
             l->peak_busy = l->busy;
         return 1;
     }
-    avail = l->n - l->busy;
-    if (need > l->n)
+    avail = free_in(l, j->lo, j->hi);
+    if (need > (size_t)(j->hi - j->lo))
         l->oversized++;
     if (need <= avail) {
         got = need;
@@ -641,8 +752,8 @@ static int start_count_job(struct import_log *l, struct job *j)
     j->nodes = xmalloc(got * sizeof *j->nodes);
     j->n = got;
     if (l->o.placement == IMPORT_CONTIGUOUS && got == need) {
-        size_t s = find_run(l, got);
-        if (s < l->n) {
+        size_t s = find_run(l, got, j->lo, j->hi);
+        if (s < j->hi) {
             for (size_t k = 0; k < got; k++) {
                 j->nodes[k] = (uint32_t)(s + k);
                 take(l, (uint32_t)(s + k));
@@ -651,7 +762,7 @@ static int start_count_job(struct import_log *l, struct job *j)
         }
         l->fragmented++;
     }
-    for (size_t k = 0, pos = 0; k < got; k++) {
+    for (size_t k = 0, pos = j->lo; k < got; k++) {
         pos = scan(l, pos, 1);
         j->nodes[k] = (uint32_t)pos;
         take(l, (uint32_t)pos);
@@ -1026,7 +1137,7 @@ int import_log_warnings(const struct import_log_report *r, FILE *f)
 
     if (strcmp(r->format, "swf") == 0 &&
         strcmp(r->nodes_from, "header MaxNodes") != 0 &&
-        strcmp(r->nodes_from, "--machine-nodes") != 0) {
+        strcmp(r->nodes_from, "--machine-nodes") != 0 && r->partitions == 0) {
         fprintf(f,
                 "bfsim: warning: the SWF header gives no MaxNodes: the log "
                 "became one machine of %zu nodes (%s); if it records several "

@@ -49,6 +49,12 @@ struct import_log *import_log_new(const struct import_log_opts *o,
 int import_log_add_count(struct import_log *l, int64_t start, int64_t end,
                          size_t need);
 
+/* import_log_add_count on the nodes lo .. hi - 1 only (lo < hi <=
+ * n_nodes): placement, overflow and "larger than the machine" are judged
+ * within that range (an SWF partition). */
+int import_log_add_count_in(struct import_log *l, int64_t start, int64_t end,
+                            size_t need, uint32_t lo, uint32_t hi);
+
 /* Adds a job holding the named nodes (indices < n_nodes, copied; a node
  * may be held by several jobs).  Returns 0 or BFS_ERANGE as above. */
 int import_log_add_nodes(struct import_log *l, int64_t start, int64_t end,
@@ -71,6 +77,36 @@ size_t import_log_peak_busy(const struct import_log *l);
 
 /* NULL is a no-op. */
 void import_log_free(struct import_log *l);
+
+/* Opens the trace writer w at path for the n nodes names[] (borrowed)
+ * with the header comments: typed by types (per node, borrowed) when not
+ * NULL, else by o->node_types applied to the names when set (a node it
+ * does not name is an error), else untyped.  Sets st->types and
+ * st->types_unused.  Returns 0 or a negative code (reported in e). */
+int import_log_writer_open(const char *path, const char *const *names,
+                           const char *const *types, size_t n,
+                           const char *const *comments,
+                           const struct import_log_opts *o,
+                           struct import_stats *st, struct trace_writer **w,
+                           struct bfs_error *e);
+
+/* The trace header's line on where the types come from when o gives
+ * node_types or types_from_partition (malloc'd), else NULL. */
+char *import_log_types_comment(const struct import_log_opts *o);
+
+/* SWF partitions, as o->partition_nodes gives them ("NAME=COUNT[:PPN],
+ * ..."; import_swf): each a name (a valid type name, unique), a node
+ * count (1..2^24, at most 2^24 in all) and processors per node (0: not
+ * given).  Returns 0, or BFS_EUSAGE (reported in e, naming the option);
+ * *out (free with import_partitions_free) and *n only on success. */
+struct import_partition {
+    char *name; /* owned */
+    size_t count;
+    int64_t ppn;
+};
+int import_partitions_parse(const char *text, struct import_partition **out,
+                            size_t *n, struct bfs_error *e);
+void import_partitions_free(struct import_partition *p, size_t n);
 
 /* The digits of n - 1 (at least 1): the width of generated node names. */
 int import_log_name_width(size_t n);

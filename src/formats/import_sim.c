@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "formats/import_sim.h"
+#include "formats/import_log.h"
 #include "base/util.h"
 
 #include <inttypes.h>
@@ -97,7 +98,7 @@ char **import_sim_comments(const char *const *comments, const char *const *own,
         n++;
     for (size_t i = 0; own && own[i]; i++)
         n++;
-    c = xcalloc(n + 4, sizeof *c);
+    c = xcalloc(n + 5, sizeof *c);
     for (size_t i = 0; comments && comments[i]; i++)
         c[k++] = xstrdup(comments[i]);
     for (size_t i = 0; own && own[i]; i++)
@@ -114,6 +115,8 @@ char **import_sim_comments(const char *const *comments, const char *const *own,
         c[k++] = fmt_line("outages not offered: at least %g of the nodes "
                           "idle for at least %" PRId64 " s",
                           o->outage_threshold, o->outage_min);
+    if ((c[k] = import_log_types_comment(o)) != NULL)
+        k++;
     c[k] = NULL;
     return c;
 }

@@ -15,6 +15,14 @@
  * 3. emit: every job to the engine (import_log.c), advancing it to
  *    (max start read) - L after each row.
  *
+ * Types: with o->types_from_partition, pass 1 also records each node's
+ * partition (the Partition column of the job rows that name it) in a
+ * mapping built as a node-type file would be (nodetypes_add: a node in
+ * jobs of two partitions is an error naming both lines), applied to the
+ * final node list before the writer opens; a node no job ran on has no
+ * partition, an error.  With o->node_types the mapping is applied to the
+ * node names instead (import_log_writer_open).
+ *
  * Memory: the node names and index, the running jobs, and the jobs read
  * whose start is within L of the latest start read.  L is a property of
  * the log (the report gives it): for the TACC Lonestar6 log, ordered by
@@ -50,6 +58,7 @@ enum {
     COL_NODELIST,
     COL_STATE,
     COL_SUBMIT,
+    COL_PARTITION,
     N_COLS
 };
 
@@ -72,6 +81,7 @@ struct row {
     int64_t latest;     /* latest time on the row, or IMPORT_TIME_NONE */
     size_t nnodes;      /* 0: not given */
     char *nodelist;     /* into the line; NULL: no NodeList column */
+    char *partition;    /* into the line; NULL: no Partition column */
 };
 
 struct slurm {
@@ -94,6 +104,8 @@ struct slurm {
     struct hostlist exp; /* scratch: one row's hosts */
     uint32_t *idx;       /* scratch: their indices */
     size_t cap_idx;
+    /* --type-from partition: each node's partition, from pass 1 */
+    struct nodetypes *parts;
     /* from the scan */
     int64_t log_end, lag;
     int64_t submit_lag; /* -1: Submit not usable */
@@ -133,7 +145,7 @@ static int column_of(const char *name)
         {"Start", COL_START},       {"End", COL_END},
         {"NNodes", COL_NNODES},     {"AllocNodes", COL_NNODES},
         {"NodeList", COL_NODELIST}, {"State", COL_STATE},
-        {"Submit", COL_SUBMIT},
+        {"Submit", COL_SUBMIT},     {"Partition", COL_PARTITION},
     };
 
     for (size_t k = 0; k < sizeof names / sizeof *names; k++)
@@ -185,8 +197,9 @@ static size_t count_fields(const char *line, char sep)
 
 static int set_columns(struct slurm *s, char **names, size_t n, size_t line)
 {
-    static const char *const col_names[N_COLS] = {
-        "JobID", "Start", "End", "NNodes", "NodeList", "State", "Submit"};
+    static const char *const col_names[N_COLS] = {"JobID",  "Start",    "End",
+                                                  "NNodes", "NodeList", "State",
+                                                  "Submit", "Partition"};
 
     for (int c = 0; c < N_COLS; c++)
         s->col[c] = -1;
@@ -207,6 +220,13 @@ static int set_columns(struct slurm *s, char **names, size_t n, size_t line)
     if (s->col[COL_NNODES] < 0 && s->col[COL_NODELIST] < 0)
         return bfs_fail_at(s->e, BFS_EPARSE, s->path, line,
                            "the header has neither NNodes nor NodeList");
+    if (s->o->types_from_partition &&
+        (s->col[COL_PARTITION] < 0 || s->col[COL_NODELIST] < 0))
+        return bfs_fail_at(s->e, BFS_EPARSE, s->path, line,
+                           "the header has no %s column: node types from "
+                           "the partition need Partition and NodeList",
+                           col_names[s->col[COL_PARTITION] < 0 ? COL_PARTITION
+                                                               : COL_NODELIST]);
     return 0;
 }
 
@@ -430,6 +450,17 @@ static int parse_row(struct slurm *s, char *line, size_t lineno, struct row *r)
                                "--parsable2, or a wider NodeList%%N",
                                v);
         r->nodelist = s->fields[s->col[COL_NODELIST]];
+        if (s->o->types_from_partition) {
+            v = field(s, COL_PARTITION);
+            len = strlen(v);
+            if (s->form == FORM_FIXED && len > 0 && v[len - 1] == '+' &&
+                !strchr(line, '\t'))
+                return bfs_fail_at(s->e, BFS_EPARSE, s->path, lineno,
+                                   "Partition '%s' is truncated: use sacct "
+                                   "--parsable2, or a wider Partition%%N",
+                                   v);
+            r->partition = s->fields[s->col[COL_PARTITION]];
+        }
     } else if (r->nnodes == 0) {
         r->kind = ROW_UNKNOWN_SIZE;
         return 0;
@@ -545,8 +576,20 @@ static int scan_row(struct slurm *s, struct row *r, size_t lineno, void *arg)
              o->max_submit - r->start > s->submit_lag)
         s->submit_lag = o->max_submit - r->start;
     order_see(o, r);
-    if (r->nodelist && !s->o->nodes_file) {
+    if (r->partition) {
+        if (*r->partition == '\0')
+            return bfs_fail_at(s->e, BFS_EPARSE, s->path, lineno,
+                               "empty Partition: the job's nodes get no "
+                               "type");
         if ((rc = expand(s, r, lineno)) != 0)
+            return rc;
+        for (size_t k = 0; k < s->exp.n; k++)
+            if ((rc = nodetypes_add(s->parts, s->exp.names[k], r->partition,
+                                    lineno, s->e)) != 0)
+                return rc;
+    }
+    if (r->nodelist && !s->o->nodes_file) {
+        if (!r->partition && (rc = expand(s, r, lineno)) != 0)
             return rc;
         for (size_t k = 0; k < s->exp.n; k++)
             if (hostlist_index_add(s->ix, s->exp.names[k], 0))
@@ -666,6 +709,7 @@ static int convert(struct slurm *s, const char *out_path,
     struct order scan = {0, 0, 0};
     struct emit_state em = {NULL, {0, 0, 0}, 1};
     struct trace_writer *w = NULL;
+    struct nodetypes_table tt;
     char **gen = NULL, **cm = NULL;
     const char *const *names;
     char line1[160], line2[160];
@@ -673,6 +717,7 @@ static int convert(struct slurm *s, const char *out_path,
     size_t n;
     int counts, rc;
 
+    memset(&tt, 0, sizeof tt);
     if (strcmp(s->path, "-") == 0)
         return bfs_fail(s->e, BFS_EINVAL,
                         "a Slurm log is read more than once: give a file, "
@@ -753,9 +798,23 @@ static int convert(struct slurm *s, const char *out_path,
              "machine: %zu nodes (%s); times: local - %" PRId64
              " s (--tz-offset)",
              n, r->nodes_from, o->tz_offset);
+    if (s->parts) {
+        for (size_t i = 0; i < n; i++)
+            if (!nodetypes_find(s->parts, names[i])) {
+                rc = bfs_fail_at(s->e, BFS_EINVAL, s->path, 0,
+                                 "node '%s' ran no job in the log, so it has "
+                                 "no partition to be its type: give the "
+                                 "types with --node-types instead",
+                                 names[i]);
+                goto out;
+            }
+        if ((rc = nodetypes_apply(s->parts, names, n, &tt, s->e)) != 0)
+            goto out;
+    }
     cm = import_log_comments(comments, "Slurm", s->path, extra, o);
-    if ((rc = trace_writer_open(out_path, names, n, (const char *const *)cm, &w,
-                                s->e)) != 0)
+    if ((rc = import_log_writer_open(out_path, names, tt.per_node, n,
+                                     (const char *const *)cm, o, st, &w,
+                                     s->e)) != 0)
         goto out;
     /* Pass 3. */
     em.engine = import_log_new(o, n, w, s->path);
@@ -770,6 +829,7 @@ static int convert(struct slurm *s, const char *out_path,
     }
 out:
     trace_writer_abort(w);
+    nodetypes_table_release(&tt);
     import_log_comments_free(cm);
     import_log_names_free(gen, gen ? n : 0);
     return rc;
@@ -786,6 +846,7 @@ int import_slurm(const char *src, const char *out_path,
     int rc;
 
     memset(&r, 0, sizeof r);
+    memset(&stats, 0, sizeof stats);
     memset(&s, 0, sizeof s);
     snprintf(r.format, sizeof r.format, "slurm");
     s.path = src;
@@ -793,6 +854,8 @@ int import_slurm(const char *src, const char *out_path,
     s.rep = &r;
     s.e = e;
     s.ix = hostlist_index_new();
+    if (o->types_from_partition)
+        s.parts = nodetypes_new(src);
     hostlist_init(&s.names);
     hostlist_init(&s.exp);
     rc = import_log_check_opts(o, e);
@@ -802,6 +865,7 @@ int import_slurm(const char *src, const char *out_path,
     hostlist_release(&s.exp);
     hostlist_release(&s.names);
     hostlist_index_free(s.ix);
+    nodetypes_free(s.parts);
     xfree(s.fields);
     xfree(s.cend);
     xfree(s.cstart);

@@ -7,6 +7,9 @@
  * Type names are interned the same way (a second index), so memory is
  * O(hosts + types) and a host costs one hash lookup.
  *
+ * nodetypes_new and nodetypes_add build a mapping from another source
+ * (a log's partitions) with the same checks.
+ *
  * The form is fixed by the first line that is not blank or a comment
  * (four fields: sinfo; two: HOSTLIST TYPE); every later line must have
  * the same shape.  The sinfo type fields are cleaned in place: the
@@ -108,46 +111,52 @@ static uint32_t intern_type(struct nodetypes *m, const char *name)
     return (uint32_t)t;
 }
 
-/* Gives every host of list the type; checks conflicts. */
+int nodetypes_add(struct nodetypes *m, const char *name, const char *type,
+                  size_t line, struct bfs_error *e)
+{
+    size_t h;
+    uint32_t t;
+
+    if (!trace_name_ok(type))
+        return bfs_fail_at(e, BFS_EPARSE, m->path, line,
+                           "bad type '%.40s' (empty, or a blank or control "
+                           "character)",
+                           type);
+    h = hostlist_index_find(m->hosts, name);
+    if (h != (size_t)-1) {
+        if (strcmp(m->type_names[m->host[h].type], type) != 0)
+            return bfs_fail_at(e, BFS_EPARSE, m->path, line,
+                               "node '%s' has type '%s' here but '%s' on "
+                               "line %zu",
+                               name, type, m->type_names[m->host[h].type],
+                               m->host[h].line);
+        return 0;
+    }
+    if (m->n_hosts >= NODETYPES_MAX_HOSTS)
+        return bfs_fail_at(e, BFS_ERANGE, m->path, line,
+                           "more than %zu nodes in all", NODETYPES_MAX_HOSTS);
+    t = intern_type(m, type);
+    h = m->n_hosts++;
+    BFS_GROW(m->host, m->cap_hosts, m->n_hosts);
+    m->host[h].type = t;
+    m->host[h].line = line;
+    hostlist_index_add(m->hosts, name, h);
+    return 0;
+}
+
+/* Gives every host of list the type. */
 static int add_hosts(struct nodetypes *m, struct hostlist *scratch,
                      const char *list, const char *type, size_t line,
                      struct bfs_error *e)
 {
-    uint32_t t;
     int rc;
 
-    if (!trace_name_ok(type))
-        return bfs_fail_at(e, BFS_EPARSE, m->path, line,
-                           "bad type '%.40s' (control character)", type);
     hostlist_clear(scratch);
     rc = hostlist_expand(scratch, list, NODETYPES_MAX_HOSTS,
                          "of a node-type file", m->path, line, e);
-    if (rc)
-        return rc;
-    t = intern_type(m, type);
-    for (size_t k = 0; k < scratch->n; k++) {
-        const char *name = scratch->names[k];
-        size_t h = hostlist_index_find(m->hosts, name);
-        if (h != (size_t)-1) {
-            if (m->host[h].type != t)
-                return bfs_fail_at(e, BFS_EPARSE, m->path, line,
-                                   "node '%s' has type '%s' here but '%s' on "
-                                   "line %zu",
-                                   name, type, m->type_names[m->host[h].type],
-                                   m->host[h].line);
-            continue;
-        }
-        if (m->n_hosts >= NODETYPES_MAX_HOSTS)
-            return bfs_fail_at(e, BFS_ERANGE, m->path, line,
-                               "more than %zu nodes in the file",
-                               NODETYPES_MAX_HOSTS);
-        h = m->n_hosts++;
-        BFS_GROW(m->host, m->cap_hosts, m->n_hosts);
-        m->host[h].type = t;
-        m->host[h].line = line;
-        hostlist_index_add(m->hosts, name, h);
-    }
-    return 0;
+    for (size_t k = 0; k < scratch->n && rc == 0; k++)
+        rc = nodetypes_add(m, scratch->names[k], type, line, e);
+    return rc;
 }
 
 /* Whether f[0..3] are sinfo's column headers for '%N %P %f %G'. */
@@ -216,20 +225,27 @@ static int take_line(struct nodetypes *m, struct hostlist *scratch, char *line,
     return add_hosts(m, scratch, f[0], type, lineno, e);
 }
 
+struct nodetypes *nodetypes_new(const char *path)
+{
+    struct nodetypes *m = xcalloc(1, sizeof *m);
+
+    m->path = xstrdup(path);
+    m->hosts = hostlist_index_new();
+    m->types = hostlist_index_new();
+    return m;
+}
+
 int nodetypes_load(const char *path, enum nodetypes_rule rule,
                    struct nodetypes **out, struct bfs_error *e)
 {
-    struct nodetypes *m = xcalloc(1, sizeof *m);
+    struct nodetypes *m = nodetypes_new(path);
     struct bfs_lines *in = NULL;
     struct hostlist scratch;
     char *line;
     int rc;
 
     hostlist_init(&scratch);
-    m->path = xstrdup(path);
     m->rule = rule;
-    m->hosts = hostlist_index_new();
-    m->types = hostlist_index_new();
     if ((rc = bfs_lines_open(path, &in, e)) != 0)
         goto fail;
     while ((rc = bfs_lines_next(in, &line, e)) == 1) {
@@ -264,7 +280,9 @@ const char *nodetypes_path(const struct nodetypes *m)
 
 const char *nodetypes_form(const struct nodetypes *m)
 {
-    return m->form == FORM_SINFO ? "sinfo" : "hostlist";
+    return m->form == FORM_SINFO      ? "sinfo"
+           : m->form == FORM_HOSTLIST ? "hostlist"
+                                      : "built";
 }
 
 enum nodetypes_rule nodetypes_rule(const struct nodetypes *m)

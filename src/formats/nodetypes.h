@@ -81,10 +81,24 @@ struct nodetypes;
 int nodetypes_load(const char *path, enum nodetypes_rule rule,
                    struct nodetypes **out, struct bfs_error *e);
 
-/* The path given to nodetypes_load (borrowed). */
+/* An empty mapping, to be filled with nodetypes_add from a source other
+ * than a mapping file (a log's partitions); path names that source in
+ * messages.  Its form is "built", its rule the default. */
+struct nodetypes *nodetypes_new(const char *path);
+
+/* Gives the node name the type (both copied), as line `line` of the
+ * source says.  Returns 0; BFS_EPARSE for a type that is empty or holds a
+ * blank or control character, or for a node given another type before
+ * ("path:line: node 'x' has type 'a' here but 'b' on line N"); BFS_ERANGE
+ * beyond NODETYPES_MAX_HOSTS nodes (each reported in e).  A node given
+ * the same type again is fine. */
+int nodetypes_add(struct nodetypes *m, const char *name, const char *type,
+                  size_t line, struct bfs_error *e);
+
+/* The path given to nodetypes_load or nodetypes_new (borrowed). */
 const char *nodetypes_path(const struct nodetypes *m);
 
-/* "sinfo" or "hostlist": the file's form. */
+/* "sinfo" or "hostlist": the file's form ("built" for nodetypes_new). */
 const char *nodetypes_form(const struct nodetypes *m);
 
 /* The rule applied: a sinfo file's (DEFAULT resolved to GRES), or

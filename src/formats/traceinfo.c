@@ -15,6 +15,11 @@
  * "ever idle" flag.  The pool histogram has nodes + 1
  * entries.  Percentiles: nearest rank, exact (integers throughout).
  *
+ * Types: each type's idle pool is integrated lazily, only when one of
+ * its nodes changes (from the type's last change, or the window start,
+ * to now) and once at the end, so an event costs O(its changes) however
+ * many types there are; the types' integrals add up to the total's.
+ *
  * JSON keys (traceinfo_json): trace, nodes, nodes_total, node_skip,
  * start, end, start_utc, end_utc, span_s, span_h, events,
  * events_with_changes, events_per_day, joins, leaves, idle_node_s,
@@ -23,7 +28,9 @@
  * total_s, mean_s, min_s, p5_s, p25_s, median_s, p75_s, p95_s, p99_s,
  * max_s, short_share [{minutes, share}], histogram [{lo_s, hi_s, count,
  * total_s}]}, busy {count, mean_s, min_s, p5_s, p25_s, median_s, p75_s,
- * p95_s, max_s}.  Histogram bins are [lo_s, hi_s) with hi_s = 2 lo_s.
+ * p95_s, max_s}, and for a typed trace only, types [{type, nodes,
+ * idle_node_s, idle_node_h}].  Histogram bins are [lo_s, hi_s) with hi_s =
+ * 2 lo_s.
  */
 #include "config.h"
 
@@ -206,8 +213,28 @@ struct pass {
     int64_t *pool_time; /* owned; seconds spent at each pool size */
     size_t pool;
     int opened;
-    int64_t prev; /* time the pool last changed (once opened) */
+    int64_t prev;                 /* time the pool last changed (once opened) */
+    const struct trace_reader *r; /* borrowed: node types */
+    size_t *tpool;                /* owned; idle subset nodes per type */
+    int64_t *tlast;               /* owned; time tpool was integrated to */
 };
+
+/* Node i (of the trace) changes at t: integrates its type's pool up to t
+ * (once the window is open) and moves the pool by delta. */
+static void type_change(struct pass *p, uint32_t i, int64_t t, int delta)
+{
+    uint32_t ty;
+
+    if (!p->tpool)
+        return;
+    ty = trace_node_type(p->r, i);
+    if (p->opened) {
+        p->ti->type_idle_node_s[ty] +=
+            (int64_t)p->tpool[ty] * (t - p->tlast[ty]);
+        p->tlast[ty] = t;
+    }
+    p->tpool[ty] = delta > 0 ? p->tpool[ty] + 1 : p->tpool[ty] - 1;
+}
 
 /* Starts integrating at the window start. */
 static void open_window(struct pass *p)
@@ -217,6 +244,8 @@ static void open_window(struct pass *p)
     p->opened = 1;
     p->prev = ti->start;
     ti->pool_start = p->pool;
+    for (size_t t = 0; t < ti->n_types; t++)
+        p->tlast[t] = ti->start;
     for (size_t k = 0; k < ti->nodes; k++)
         if (p->idle[k])
             p->ever[k] = 1;
@@ -316,6 +345,18 @@ int traceinfo_compute(const char *path, const struct traceinfo_opts *o,
     p.idle = xcalloc(ti.nodes, 1);
     p.ever = xcalloc(ti.nodes, 1);
     p.pool_time = xcalloc(ti.nodes + 1, sizeof *p.pool_time);
+    p.r = r;
+    if ((ti.n_types = trace_type_count(r)) > 0) {
+        ti.type_names = xcalloc(ti.n_types, sizeof *ti.type_names);
+        ti.type_nodes = xcalloc(ti.n_types, sizeof *ti.type_nodes);
+        ti.type_idle_node_s = xcalloc(ti.n_types, sizeof *ti.type_idle_node_s);
+        p.tpool = xcalloc(ti.n_types, sizeof *p.tpool);
+        p.tlast = xcalloc(ti.n_types, sizeof *p.tlast);
+        for (size_t t = 0; t < ti.n_types; t++)
+            ti.type_names[t] = xstrdup(trace_type_name(r, t));
+        for (size_t i = lo; i < hi; i++)
+            ti.type_nodes[trace_node_type(r, i)]++;
+    }
 
     while ((rc = trace_next(r, &ev, e)) == 1) {
         int64_t t = ev.time;
@@ -347,6 +388,7 @@ int traceinfo_compute(const char *path, const struct traceinfo_opts *o,
             p.since[i - lo] = t;
             p.idle[i - lo] = 0;
             p.pool--;
+            type_change(&p, i, t, -1);
             nl++;
         }
         for (size_t j = 0; j < ev.n_join; j++) {
@@ -359,6 +401,7 @@ int traceinfo_compute(const char *path, const struct traceinfo_opts *o,
             p.since[i - lo] = t;
             p.idle[i - lo] = 1;
             p.pool++;
+            type_change(&p, i, t, +1);
             if (p.opened)
                 p.ever[i - lo] = 1;
             nj++;
@@ -395,6 +438,8 @@ int traceinfo_compute(const char *path, const struct traceinfo_opts *o,
     p.pool_time[p.pool] += ti.end - p.prev;
     ti.idle_node_s += (int64_t)p.pool * (ti.end - p.prev);
     ti.pool_end = p.pool;
+    for (size_t t = 0; t < ti.n_types; t++)
+        ti.type_idle_node_s[t] += (int64_t)p.tpool[t] * (ti.end - p.tlast[t]);
     for (size_t k = 0; k < ti.nodes; k++) {
         if (!p.idle[k])
             continue;
@@ -413,6 +458,8 @@ int traceinfo_compute(const char *path, const struct traceinfo_opts *o,
 fail:
     traceinfo_release(&ti);
 done:
+    xfree(p.tlast);
+    xfree(p.tpool);
     xfree(p.pool_time);
     xfree(p.ever);
     xfree(p.idle);
@@ -424,6 +471,11 @@ done:
 void traceinfo_release(struct traceinfo *ti)
 {
     xfree(ti->path);
+    for (size_t t = 0; t < ti->n_types; t++)
+        xfree(ti->type_names[t]);
+    xfree(ti->type_names);
+    xfree(ti->type_nodes);
+    xfree(ti->type_idle_node_s);
     traceinfo_hist_release(&ti->holes);
     traceinfo_hist_release(&ti->busy);
     memset(ti, 0, sizeof *ti);
@@ -501,5 +553,16 @@ json_t *traceinfo_json(const struct traceinfo *ti)
         (json_int_t)ti->idle_node_s, "idle_node_h",
         (double)ti->idle_node_s / 3600.0, "pool", pool, "nodes_ever_idle",
         (json_int_t)ti->nodes_ever_idle, "holes", holes, "busy", busy);
+    if (ti->n_types > 0) {
+        json_t *types = json_array();
+        for (size_t t = 0; t < ti->n_types; t++)
+            json_array_append_new(
+                types,
+                json_pack("{s:s, s:I, s:I, s:f}", "type", ti->type_names[t],
+                          "nodes", (json_int_t)ti->type_nodes[t], "idle_node_s",
+                          (json_int_t)ti->type_idle_node_s[t], "idle_node_h",
+                          (double)ti->type_idle_node_s[t] / 3600.0));
+        json_object_set_new(root, "types", types);
+    }
     return root;
 }

@@ -5,7 +5,8 @@
  * the time-weighted distribution of the idle pool's size, the nodes ever
  * idle, and the exact length distribution of idle intervals ("holes") and
  * of busy intervals.  Memory: O(nodes) plus the length histograms (see
- * struct traceinfo_hist), never O(events).
+ * struct traceinfo_hist), never O(events).  A typed trace (trace.h) also
+ * gets, per type, the subset's nodes and their idle node-seconds.
  */
 #ifndef BFS_TRACEINFO_H
 #define BFS_TRACEINFO_H
@@ -113,6 +114,12 @@ struct traceinfo {
      * wholly within the window. */
     struct traceinfo_hist busy;
     int64_t busy_pct[TRACEINFO_N_PCT];
+    /* Node types, in the trace's numbering; all 0 / NULL when untyped.
+     * The idle node-seconds of the types add up to idle_node_s. */
+    size_t n_types;
+    char **type_names;         /* owned */
+    size_t *type_nodes;        /* owned: subset nodes of each type */
+    int64_t *type_idle_node_s; /* owned: their idle node-seconds */
 };
 
 /* Computes the statistics of the trace at path.  Returns 0 or a negative

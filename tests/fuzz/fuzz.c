@@ -7,7 +7,10 @@
  * reader may reject the input with an error: only a crash, a leak or an
  * undefined-behaviour report is a finding.  Inputs of several files are
  * split at NUL bytes (which every reader refuses inside a file anyway).
- * Outputs of the converters are removed after each input.
+ * Outputs of the converters are removed after each input.  SWF and Slurm
+ * logs are converted twice, the second time with node types (SWF
+ * partitions, Slurm's Partition column), so that one corpus reaches both
+ * paths.  A mapping file's type rule is its first byte modulo 4.
  */
 #include "config.h"
 
@@ -16,6 +19,7 @@
 #include "formats/hostlist.h"
 #include "formats/import.h"
 #include "formats/jobs.h"
+#include "formats/nodetypes.h"
 #include "formats/trace.h"
 #include "sweep/sweep.h"
 
@@ -33,8 +37,9 @@ static char dir[64];
 static void cleanup(void)
 {
     static const char *const names[] = {
-        "in.trace",  "bnd.csv",   "long.csv", "in.jobs", "in.log",
-        "out.trace", "nodes.csv", "rows.csv", "in.json", "transitions.csv"};
+        "in.trace", "bnd.csv",         "long.csv",  "in.jobs",
+        "in.log",   "out.trace",       "nodes.csv", "rows.csv",
+        "in.json",  "transitions.csv", "in.map"};
     char p[256];
 
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
@@ -84,6 +89,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct trace_reader *r;
         struct trace_event ev;
         if (trace_open(put(0, "in.trace", data, size), &r, &e) == 0) {
+            /* The type table must be whole: a name for every type, and
+             * every node's type one of them. */
+            for (size_t t = 0; t < trace_type_count(r); t++)
+                if (!trace_type_name(r, t)[0])
+                    abort();
+            for (size_t i = 0; i < trace_node_count(r); i++)
+                if (trace_node_type(r, i) >=
+                    (trace_type_count(r) ? trace_type_count(r) : 1))
+                    abort();
             while (trace_next(r, &ev, &e) == 1)
                 ;
             trace_close(r);
@@ -126,7 +140,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(out, sizeof out, "%s/out.trace", dir);
 #if defined(FUZZ_SWF)
         import_swf(in, out, NULL, &o, NULL, NULL, &e);
+        unlink(out);
+        bfs_error_clear(&e);
+        o.partition_nodes = "1=3,2=2:8,3=1";
+        import_swf(in, out, NULL, &o, NULL, NULL, &e);
 #else
+        import_slurm(in, out, NULL, &o, NULL, NULL, &e);
+        unlink(out);
+        bfs_error_clear(&e);
+        o.types_from_partition = 1;
         import_slurm(in, out, NULL, &o, NULL, NULL, &e);
 #endif
         unlink(out);
@@ -185,6 +207,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(out, sizeof out, "%s/out.trace", dir);
         import_bftrainer(dir, out, NULL, NULL, &e);
         unlink(out);
+    }
+#elif defined(FUZZ_NODETYPES)
+    {
+        static const char *const names[] = {"n1", "gpu01", "cpu001", "gpu-a01"};
+        const char *in = put(0, "in.map", data, size);
+        enum nodetypes_rule rule = NODETYPES_RULE_DEFAULT;
+        struct nodetypes *m;
+        struct nodetypes_table t;
+        if (size > 0)
+            rule = (enum nodetypes_rule)(data[0] % 4);
+        if (nodetypes_load(in, rule, &m, &e) == 0) {
+            for (size_t k = 0; k < 4; k++)
+                nodetypes_find(m, names[k]);
+            if (nodetypes_apply(m, names, 4, &t, &e) == 0)
+                nodetypes_table_release(&t);
+            nodetypes_free(m);
+        }
     }
 #elif defined(FUZZ_INSTANCE)
     {
