@@ -140,21 +140,21 @@ START_TEST(test_distribution)
 END_TEST
 
 /* The bundled data (traces/, datasets/ of the source tree, which a build
- * run from its build directory reads) holds one trace and four job
+ * run from its build directory reads) holds two traces and six job
  * sets. */
 START_TEST(test_bundled_names)
 {
     static const char sets[] =
-        "(bundled job sets: hps-shufflenet-1000J, hps-shufflenet-10J, "
-        "imagenet-imgps-1001J, imagenet-spdup-1001J)";
+        "(bundled job sets: hetero-1000J, hetero-10J, hps-shufflenet-1000J, "
+        "hps-shufflenet-10J, imagenet-imgps-1001J, imagenet-spdup-1001J)";
     char want[512];
 
     expect("replay -q --trace summit-2021-03", 1,
            "--trace summit-2021-03: no such file, nor a bundled trace of "
-           "that name (bundled traces: summit-2021-02)");
+           "that name (bundled traces: summit-2021-02, summit-2021-02-2types)");
     expect("info summit", 1,
            "TRACE summit: no such file, nor a bundled trace of that name "
-           "(bundled traces: summit-2021-02)");
+           "(bundled traces: summit-2021-02, summit-2021-02-2types)");
     snprintf(want, sizeof want,
              "--jobs hps-shufflenet-100J: no such file, nor a bundled job "
              "set of that name %s",

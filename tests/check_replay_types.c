@@ -234,6 +234,43 @@ START_TEST(test_split_even)
 }
 END_TEST
 
+static int last_objective(void *arg, const struct rec_solve *rs)
+{
+    *(double *)arg = rs->objective;
+    return 0;
+}
+
+/* A trace of one type: the allocator's table is the type's.  J (the
+ * "move" job) on the only node, of type B, is worth Tfwd O_B(1) = 100 x
+ * 5 = 500 (the reference table would give 1000), and trains at 5 for the
+ * 100 s until the node leaves. */
+START_TEST(test_one_type)
+{
+    const char *trace = tu_write("one.trace", "bfsim-trace 1\n"
+                                              "node n1 B\n" T " +0\n"
+                                              "1612988500 -0\n");
+    double objective = 0;
+    struct rec_sink ss = {.arg = &objective, .solve = last_objective};
+    struct rec_sink *sinks[] = {&ss};
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+
+    replay_opts_default(&o);
+    o.alloc.name = "dp";
+    o.trace_path = trace;
+    o.jobs_path = move_jobs();
+    o.tfwd = 100;
+    o.sinks = sinks;
+    o.n_sinks = 1;
+    bfs_error_clear(&e);
+    ck_assert_msg(tu_replay(&o, NULL, &st, &e) == 0, "%s", e.msg);
+    ck_assert_double_eq(objective, 500.0);
+    ck_assert_double_eq(st.samples_trained, 500.0);
+    ck_assert_uint_eq(st.n_types, 1);
+}
+END_TEST
+
 /* What a typed trace cannot be replayed with is refused by name. */
 START_TEST(test_refused)
 {
@@ -286,6 +323,7 @@ static Suite *types_suite(void)
 #if defined(HAVE_GLPK)
     tcase_add_test(tc, test_aware_glpk);
 #endif
+    tcase_add_test(tc, test_one_type);
     tcase_add_test(tc, test_refused);
     suite_add_tcase(s, tc);
     return s;

@@ -614,7 +614,8 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
             .jmax = rj->jmax,
             .tcup = rj->def->tcup,
             .tcdw = rj->def->tcdw,
-            .o = rj->o,
+            /* one type, typed: its table (the problem is untyped) */
+            .o = r->aware && r->n_types == 1 ? rj->otp[0] : rj->o,
         };
         if (r->aware) {
             r->ajobs[a].ot = rj->otp;
