@@ -68,6 +68,9 @@ struct alloc_problem {
      * (the node model does not take types). */
     int n_types;
     const int *pools; /* borrowed, n_types entries */
+    /* the types' names, for what writes the problem (an instance file);
+     * n_types entries, borrowed, or NULL; no allocator reads them */
+    const char *const *type_names;
 };
 
 struct alloc_result {

@@ -581,6 +581,7 @@ int instance_read(const char *path, struct instance *out, struct bfs_error *e)
     out->p.jobs = out->jobs;
     out->p.owner = out->owner;
     out->p.pools = out->pools;
+    out->p.type_names = (const char *const *)out->type_names;
     return 0;
 }
 
@@ -665,7 +666,7 @@ int instance_write(const char *path, const struct alloc_problem *p,
                    const char *const *names, const char *note,
                    struct bfs_error *e)
 {
-    return instance_write_typed(path, p, names, NULL, note, e);
+    return instance_write_typed(path, p, names, p->type_names, note, e);
 }
 
 int instance_write_typed(const char *path, const struct alloc_problem *p,

@@ -107,7 +107,8 @@ int instance_read(const char *path, struct instance *out, struct bfs_error *e);
  * (p->n_jobs entries, NULL entries skipped) and note may be NULL.  The
  * problem must pass alloc_problem_check.  Returns 0 or a negative code
  * (reported in e).  This is what `bfsim replay --dump-instances DIR`
- * calls for every instance it solves. */
+ * calls for every instance it solves.  A typed problem's type names are
+ * written when p->type_names gives them. */
 int instance_write(const char *path, const struct alloc_problem *p,
                    const char *const *names, const char *note,
                    struct bfs_error *e);

@@ -641,6 +641,7 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         .owner = owner_map_read(r) ? r->owner_pos : NULL,
         .n_types = r->aware ? (int)r->n_types : 0,
         .pools = r->aware ? r->pools_t : NULL,
+        .type_names = r->aware ? r->type_names : NULL,
     };
     if (r->o->instance) {
         rc = r->o->instance(r->o->instance_arg, &p, r->anames, evt, t, r->e);
