@@ -120,12 +120,16 @@ int replay_h5_attrs(struct h5out *h, int argc, char **argv,
 }
 
 /* The summary's measures as attributes of /summary (the run's
- * description is among the root attributes). */
+ * description is among the root attributes, those known only after the
+ * run too: types_aware, on a trace with node types). */
 int replay_h5_summary(struct h5out *h, const struct replay_stats *st)
 {
     struct summary_value v[MEASURES_MAX_VALUES];
+    int rc = h5out_summary_values(h, v, measures_values(st, v));
 
-    return h5out_summary_values(h, v, measures_values(st, v));
+    if (rc == 0 && st->n_types > 0)
+        rc = h5out_attr_int(h, "types_aware", st->types_aware);
+    return rc;
 }
 
 int replay_write_summary(FILE *f, const char *path,
