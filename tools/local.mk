@@ -30,6 +30,18 @@ EXTRA_DIST += tools/solver-study-2026-11-27.md \
 	tools/figures/solver-profile-nodes.png \
 	tools/figures/solver-profile-nodes.csv
 
+# Node types (README, "Node types"): the study of type-awareness and of
+# the allocator's cost as types are added (its command, report script,
+# dated results and figure), and the side-by-side benchmark of one type
+# against two (`make bench-types`).
+dist_noinst_SCRIPTS += tools/types-study tools/types-study-report \
+	tools/bench-types
+BENCH_TYPES_FLAGS =
+bench-types: bfsim$(EXEEXT)
+	$(BENCH_PYTHON3) $(srcdir)/tools/bench-types --bfsim ./bfsim$(EXEEXT) \
+	  --srcdir $(srcdir) $(BENCH_TYPES_FLAGS)
+.PHONY: bench-types
+
 # check-deps: the dependency rules between the folders of src/ and
 # solvers/, run by tests/deps.test (a shell script printing TAP) on the
 # tree and on copies with violations added.  DESIGN.md: what a replay
