@@ -413,8 +413,10 @@ static double bf_tol(const struct tinst *in)
     return 1e-7 * (s > 1.0 ? s : 1.0);
 }
 
-/* The rule's choice for in into n, t; returns its value. */
-static double brute_force(const struct tinst *in, int *n, int *t)
+/* The rule's choice for in into n, t; returns its value, and the best
+ * value z* in *zmax when not NULL. */
+static double brute_force_z(const struct tinst *in, int *n, int *t,
+                            double *zmax)
 {
     struct bf b;
 
@@ -427,7 +429,14 @@ static double brute_force(const struct tinst *in, int *n, int *t)
     bf_rec(&b, 0);
     memcpy(n, b.bn, sizeof b.bn);
     memcpy(t, b.bt, sizeof b.bt);
+    if (zmax)
+        *zmax = b.zmax;
     return b.bz;
+}
+
+static double brute_force(const struct tinst *in, int *n, int *t)
+{
+    return brute_force_z(in, n, t, NULL);
 }
 
 /* ---- random instances
@@ -604,6 +613,109 @@ START_TEST(test_values)
                 }
         }
     }
+}
+END_TEST
+
+/* ---- reduced-cost fixing (alloc/objective.h) -------------------------------
+ */
+
+/* Every allocation of in of value >= thr (the brute force's values):
+ * counts the options it uses that the table v (rows of W, as
+ * alloc_values_t lays it out) has dropped. */
+struct tie_walk {
+    const struct tinst *in;
+    const double *v;
+    size_t W;
+    double thr;
+    int n[MAXJ], t[MAXJ], used[MAXT];
+    long ties, lost;
+};
+
+static void tie_rec(struct tie_walk *w, size_t j)
+{
+    const struct tinst *in = w->in;
+    size_t nj = in->p.n_jobs, nt = (size_t)in->p.n_types;
+
+    if (j == nj) {
+        double z = 0.0;
+        for (size_t i = 0; i < nj; i++)
+            z += bf_value(in, i, w->t[i], w->n[i]);
+        if (!(z >= w->thr))
+            return;
+        w->ties++;
+        for (size_t i = 0; i < nj; i++) {
+            size_t t = w->n[i] > 0 ? (size_t)w->t[i] : 0;
+            w->lost += w->v[(i * nt + t) * w->W + (size_t)w->n[i]] == -HUGE_VAL;
+        }
+        return;
+    }
+    w->n[j] = 0;
+    w->t[j] = -1;
+    tie_rec(w, j + 1);
+    for (int t = 0; t < in->p.n_types; t++)
+        for (int n = in->jobs[j].jmin;
+             in->jobs[j].ot[t] && n <= in->jobs[j].jmax &&
+             w->used[t] + n <= in->pools[t];
+             n++) {
+            w->n[j] = n;
+            w->t[j] = t;
+            w->used[t] += n;
+            tie_rec(w, j + 1);
+            w->used[t] -= n;
+        }
+}
+
+/* The fixing on the random instances, against the brute force: its
+ * bound L is at least z*; its greedy allocation is feasible, worth what
+ * it says and at most z*; and fixed for that value, or for z* (as the
+ * MILP does with dp's optimum), it keeps every option of every
+ * allocation of value >= z* - tol (the tie set).  It must drop some
+ * options over the 300 instances, or nothing is tested. */
+START_TEST(test_fixing)
+{
+    enum { W = MAXN + 1 };
+    long dropped = 0, ties = 0;
+
+    for (int s = 0; s < N_RANDOM; s++) {
+        struct tinst in;
+        struct alloc_lagr g;
+        int wn[MAXJ], wt[MAXJ], gn[MAXJ], gt[MAXJ];
+        double v[MAXJ * MAXT * W], w[MAXJ * MAXT * W], zmax, zg, tol;
+        size_t cells;
+        gen(&in, (unsigned)s);
+        cells = in.p.n_jobs * (size_t)in.p.n_types * W;
+        brute_force_z(&in, wn, wt, &zmax);
+        tol = bf_tol(&in);
+        alloc_values_t(&in.p, W, v);
+        alloc_lagr_init(&g, &in.p, W, v);
+        ck_assert_msg(g.L >= zmax - tol, "seed %d: bound %.17g < z* %.17g", s,
+                      g.L, zmax);
+        zg = alloc_lagr_greedy(&g, &in.p, v, gn, gt);
+        ck_assert_msg(alloc_feasible_t(&in.p, gn, gt), "seed %d", s);
+        ck_assert(fabs(alloc_objective_t(&in.p, gn, gt) - zg) <= tol);
+        ck_assert(zg <= zmax + tol);
+        for (int k = 0; k < 2; k++) {
+            struct tie_walk tw;
+            memcpy(w, v, cells * sizeof *w);
+            alloc_lagr_fix(&g, k ? zmax : zg, tol, w);
+            memset(&tw, 0, sizeof tw);
+            tw.in = &in;
+            tw.v = w;
+            tw.W = W;
+            tw.thr = zmax - tol;
+            tie_rec(&tw, 0);
+            ck_assert_msg(tw.lost == 0 && tw.ties > 0,
+                          "seed %d, zlb %s: %ld options of the %ld tied "
+                          "allocations dropped",
+                          s, k ? "z*" : "greedy", tw.lost, tw.ties);
+            ties += tw.ties;
+            for (size_t i = 0; i < cells; i++)
+                dropped += v[i] != -HUGE_VAL && w[i] == -HUGE_VAL;
+        }
+        alloc_lagr_release(&g);
+    }
+    ck_assert_msg(dropped > 0 && ties > 0, "dropped %ld, ties %ld", dropped,
+                  ties);
 }
 END_TEST
 
@@ -1087,6 +1199,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_check);
     tcase_add_loop_test(tc, test_order, 0, N_EXACT);
     tcase_add_test(tc, test_node_model_refused);
+    tcase_add_test(tc, test_fixing);
     tcase_add_test(tc, test_dp_bound);
     tcase_add_test(tc, test_dp_time_limit);
     tcase_add_test(tc, test_instance_round_trip);
