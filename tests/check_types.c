@@ -413,8 +413,10 @@ static double bf_tol(const struct tinst *in)
     return 1e-7 * (s > 1.0 ? s : 1.0);
 }
 
-/* The rule's choice for in into n, t; returns its value. */
-static double brute_force(const struct tinst *in, int *n, int *t)
+/* The rule's choice for in into n, t; returns its value, and the best
+ * value z* in *zmax when not NULL. */
+static double brute_force_z(const struct tinst *in, int *n, int *t,
+                            double *zmax)
 {
     struct bf b;
 
@@ -427,7 +429,14 @@ static double brute_force(const struct tinst *in, int *n, int *t)
     bf_rec(&b, 0);
     memcpy(n, b.bn, sizeof b.bn);
     memcpy(t, b.bt, sizeof b.bt);
+    if (zmax)
+        *zmax = b.zmax;
     return b.bz;
+}
+
+static double brute_force(const struct tinst *in, int *n, int *t)
+{
+    return brute_force_z(in, n, t, NULL);
 }
 
 /* ---- random instances
@@ -604,6 +613,186 @@ START_TEST(test_values)
                 }
         }
     }
+}
+END_TEST
+
+/* ---- reduced-cost fixing (alloc/objective.h) -------------------------------
+ */
+
+/* Every allocation of in of value >= thr (the brute force's values):
+ * counts the options it uses that the table v (rows of W, as
+ * alloc_values_t lays it out) has dropped. */
+struct tie_walk {
+    const struct tinst *in;
+    const double *v;
+    size_t W;
+    double thr;
+    int n[MAXJ], t[MAXJ], used[MAXT];
+    long ties, lost;
+};
+
+static void tie_rec(struct tie_walk *w, size_t j)
+{
+    const struct tinst *in = w->in;
+    size_t nj = in->p.n_jobs, nt = (size_t)in->p.n_types;
+
+    if (j == nj) {
+        double z = 0.0;
+        for (size_t i = 0; i < nj; i++)
+            z += bf_value(in, i, w->t[i], w->n[i]);
+        if (!(z >= w->thr))
+            return;
+        w->ties++;
+        for (size_t i = 0; i < nj; i++) {
+            size_t t = w->n[i] > 0 ? (size_t)w->t[i] : 0;
+            w->lost += w->v[(i * nt + t) * w->W + (size_t)w->n[i]] == -HUGE_VAL;
+        }
+        return;
+    }
+    w->n[j] = 0;
+    w->t[j] = -1;
+    tie_rec(w, j + 1);
+    for (int t = 0; t < in->p.n_types; t++)
+        for (int n = in->jobs[j].jmin;
+             in->jobs[j].ot[t] && n <= in->jobs[j].jmax &&
+             w->used[t] + n <= in->pools[t];
+             n++) {
+            w->n[j] = n;
+            w->t[j] = t;
+            w->used[t] += n;
+            tie_rec(w, j + 1);
+            w->used[t] -= n;
+        }
+}
+
+/* The fixing on the random instances, against the brute force: its
+ * bound L is at least z*; its greedy allocation is feasible, worth what
+ * it says and at most z*; and fixed for that value, or for z* (as the
+ * MILP does with dp's optimum), it keeps every option of every
+ * allocation of value >= z* - tol (the tie set).  It must drop some
+ * options over the 300 instances, or nothing is tested. */
+START_TEST(test_fixing)
+{
+    enum { W = MAXN + 1 };
+    long dropped = 0, ties = 0;
+
+    for (int s = 0; s < N_RANDOM; s++) {
+        struct tinst in;
+        struct alloc_lagr g;
+        int wn[MAXJ], wt[MAXJ], gn[MAXJ], gt[MAXJ];
+        double v[MAXJ * MAXT * W], w[MAXJ * MAXT * W], zmax, zg, tol;
+        size_t cells;
+        gen(&in, (unsigned)s);
+        cells = in.p.n_jobs * (size_t)in.p.n_types * W;
+        brute_force_z(&in, wn, wt, &zmax);
+        tol = bf_tol(&in);
+        alloc_values_t(&in.p, W, v);
+        alloc_lagr_init(&g, &in.p, W, v);
+        ck_assert_msg(g.L >= zmax - tol, "seed %d: bound %.17g < z* %.17g", s,
+                      g.L, zmax);
+        zg = alloc_lagr_greedy(&g, &in.p, v, gn, gt);
+        ck_assert_msg(alloc_feasible_t(&in.p, gn, gt), "seed %d", s);
+        ck_assert(fabs(alloc_objective_t(&in.p, gn, gt) - zg) <= tol);
+        ck_assert(zg <= zmax + tol);
+        for (int k = 0; k < 2; k++) {
+            struct tie_walk tw;
+            memcpy(w, v, cells * sizeof *w);
+            alloc_lagr_fix(&g, k ? zmax : zg, tol, w);
+            memset(&tw, 0, sizeof tw);
+            tw.in = &in;
+            tw.v = w;
+            tw.W = W;
+            tw.thr = zmax - tol;
+            tie_rec(&tw, 0);
+            ck_assert_msg(tw.lost == 0 && tw.ties > 0,
+                          "seed %d, zlb %s: %ld options of the %ld tied "
+                          "allocations dropped",
+                          s, k ? "z*" : "greedy", tw.lost, tw.ties);
+            ties += tw.ties;
+            for (size_t i = 0; i < cells; i++)
+                dropped += v[i] != -HUGE_VAL && w[i] == -HUGE_VAL;
+        }
+        alloc_lagr_release(&g);
+    }
+    ck_assert_msg(dropped > 0 && ties > 0, "dropped %ld, ties %ld", dropped,
+                  ties);
+}
+END_TEST
+
+/* ---- a medium instance --------------------------------------------------- */
+
+/* 10 jobs, Jmax 100 to 200, on pools of 500 and 800 nodes: curves O(n)
+ * = s_t (1000 n - 2 n^2) with a speed s_t per type (0.5 to 2), the
+ * fifth and tenth job on type 0 only, six jobs holding 10 to 49 nodes
+ * with costs; the jobs want some 1,500 nodes of 1,300.  The table of
+ * usage vectors the dense dp made (501 x 801 states, 11 keep counts, 11
+ * jobs) was past its bound; with the fixing, dp answers, and the MILP
+ * on every backend, with and without dp's start, agrees. */
+static struct alloc_problem *medium_problem(void)
+{
+    static struct alloc_job jobs[10];
+    static double o[10][2][201];
+    static const double *ot[10][2];
+    static int pools[2] = {500, 800};
+    static struct alloc_problem p;
+
+    rng = 0x2545F4914F6CDD1Dull;
+    for (int j = 0; j < 10; j++) {
+        struct alloc_job *jb = &jobs[j];
+        jb->jmin = 1 + (int)rnd(4);
+        jb->jmax = 100 + (int)rnd(101);
+        for (int t = 0; t < 2; t++) {
+            double sp = 0.5 + rnd(16) / 10.0;
+            for (int n = 1; n <= jb->jmax; n++)
+                o[j][t][n] = sp * (1000.0 * n - 2.0 * n * n);
+            ot[j][t] = t == 1 && j % 5 == 4 ? NULL : o[j][t];
+        }
+        jb->ot = ot[j];
+        jb->tcup = 18;
+        jb->tcdw = 12;
+        jb->ctype = j % 5 == 4 ? 0 : j % 2;
+        jb->cur = j < 6 ? 10 + (int)rnd(40) : 0;
+    }
+    p = (struct alloc_problem){.pool = 1300,
+                               .tfwd = 10,
+                               .n_jobs = 10,
+                               .jobs = jobs,
+                               .n_types = 2,
+                               .pools = pools};
+    return &p;
+}
+
+START_TEST(test_medium)
+{
+    struct alloc_problem *p = medium_problem();
+    struct alloc_result r;
+    struct bfs_error e;
+    int dn[10], dt[10], n[10], t[10], used[2] = {0, 0};
+
+    memset(&r, 0, sizeof r);
+    r.counts = dn;
+    r.types = dt;
+    for (int i = 0; i < (int)N_EXACT; i++) {
+        struct allocator *a = make(i);
+        if (!a)
+            continue;
+        r.counts = i ? n : dn;
+        r.types = i ? t : dt;
+        bfs_error_clear(&e);
+        ck_assert_msg(allocator_solve(a, p, &r, &e) == 0, "%s: %s", desc(i),
+                      e.msg);
+        ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
+        for (size_t j = 0; i > 0 && j < 10; j++)
+            ck_assert_msg(n[j] == dn[j] && t[j] == dt[j],
+                          "%s job %zu: %d on %d, dp %d on %d", desc(i), j, n[j],
+                          t[j], dn[j], dt[j]);
+        allocator_free(a);
+    }
+    /* not a trivial answer: the pools bind */
+    for (size_t j = 0; j < 10; j++)
+        if (dn[j] > 0)
+            used[dt[j]] += dn[j];
+    ck_assert_msg(used[0] + used[1] > 1200, "%d + %d nodes", used[0], used[1]);
 }
 END_TEST
 
@@ -785,46 +974,51 @@ END_TEST
 /* ---- dp's bounds ----------------------------------------------------------
  */
 
-/* 8 idle jobs of Jmax 12 on nt types of per idle nodes each, O(n) = n
- * (13 - n) on every type.  With 4 types of 100, each type's state runs
- * to min(100, 8 x 12) = 96 and there are 97^4 > 2^24 states: dp's table
- * is past its bound. */
-static struct alloc_problem *big_problem(int nt, int per)
+/* nj (<= 16) idle jobs of Jmax jmax (<= 30) on nt types of per idle nodes
+ * each, O(n) = n (13 - n) on every type, or O(n) = n when flat. */
+static struct alloc_problem *big_problem(int nj, int jmax, int nt, int per,
+                                         int flat)
 {
-    static struct alloc_job jobs[8];
-    static double o[13];
+    static struct alloc_job jobs[16];
+    static double o[31];
     static const double *ot[4] = {o, o, o, o};
     static int pools[4];
     static struct alloc_problem p;
 
     for (int t = 0; t < 4; t++)
         pools[t] = per;
-
-    for (int n = 1; n <= 12; n++)
-        o[n] = n * (13 - n); /* concave, peaks at 6-7 */
-    for (int j = 0; j < 8; j++)
-        jobs[j] = (struct alloc_job){.jmin = 1, .jmax = 12, .ot = ot};
+    for (int n = 1; n <= jmax; n++)
+        o[n] = flat ? n : n * (13 - n); /* concave, peaks at 6-7 */
+    for (int j = 0; j < nj; j++)
+        jobs[j] = (struct alloc_job){.jmin = 1, .jmax = jmax, .ot = ot};
     p = (struct alloc_problem){.pool = nt * per,
                                .tfwd = 1,
-                               .n_jobs = 8,
+                               .n_jobs = (size_t)nj,
                                .jobs = jobs,
                                .n_types = nt,
                                .pools = pools};
     return &p;
 }
 
-/* dp refuses it (BFS_ERANGE, naming --allocator milp); milp with its
- * default start=yes then solves the whole model without a start: each
- * job's best count, 6 or 7 nodes (both 42), fits, 6 by key 3; the types
- * by key 5, in job order: 8 jobs x 6 nodes on 4 types of 100 all on
- * type 0. */
+/* 16 idle jobs of Jmax 30, O(n) = n, on 4 types of 100 nodes: they
+ * want 480 nodes of 400, every allocation filling the pools ties (the
+ * fixing's price is 1 a node, every option's loss 0: nothing is
+ * dropped), and the states of the table are some 101^4 (each type's
+ * nodes used, 0..100, by 4 jobs each) times 17 keep counts, past 2^24.
+ * dp refuses it at once (BFS_ERANGE, naming --allocator milp).  Then 8
+ * jobs of Jmax 12, O(n) = n (13 - n), on 4 types of 100 nodes, which
+ * the dense table of 97^4 states refused before the fixing: each job's
+ * best count is 6 or 7 (both 42), the others lose 2 or more, so the
+ * fixing leaves those two; 6 by key 3, and the types by key 5, in job
+ * order: all 8 jobs on 6 nodes of type 0 (48 of its 100).  dp and milp
+ * (default start=yes) give it. */
 START_TEST(test_dp_bound)
 {
-    struct alloc_problem *p = big_problem(4, 100);
+    struct alloc_problem *p = big_problem(16, 30, 4, 100, 1);
     struct allocator *d = make(0), *m = make(1);
     struct alloc_result r;
     struct bfs_error e;
-    int n[8], t[8];
+    int n[16], t[16];
 
     memset(&r, 0, sizeof r);
     r.counts = n;
@@ -832,26 +1026,32 @@ START_TEST(test_dp_bound)
     bfs_error_clear(&e);
     ck_assert_int_eq(allocator_solve(d, p, &r, &e), BFS_ERANGE);
     ck_assert_msg(strstr(e.msg, "--allocator milp"), "%s", e.msg);
+    p = big_problem(8, 12, 4, 100, 0);
+    for (int i = 0; i < 2; i++) {
+        struct allocator *a = i ? m : d;
+        if (!a)
+            continue;
+        ck_assert_int_eq(allocator_solve(a, p, &r, NULL), 0);
+        ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
+        for (int j = 0; j < 8; j++)
+            ck_assert_msg(n[j] == 6 && t[j] == 0, "%s: job %d: %d on %d",
+                          desc(i), j, n[j], t[j]);
+        ck_assert(r.objective == 8 * 42);
+    }
     allocator_free(d);
-    if (!m)
-        return;
-    ck_assert_int_eq(allocator_solve(m, p, &r, NULL), 0);
-    ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
-    for (int j = 0; j < 8; j++)
-        ck_assert_msg(n[j] == 6 && t[j] == 0, "job %d: %d on %d", j, n[j],
-                      t[j]);
-    ck_assert(r.objective == 8 * 42);
     allocator_free(m);
 }
 END_TEST
 
 /* A limit dp cannot meet: its incumbent, FEASIBLE, feasible, with a
- * bound at least its objective (the jobs' best values summed: 8 x 42).
- * 2 types of 40 nodes, 8 jobs of Jmax 12: 41^2 states, a fill of some
+ * bound at least its objective and at most the jobs' best values
+ * summed (8 x 12).  8 idle jobs of Jmax 12, O(n) = n, on 2 types of 40
+ * nodes: every option's loss is 0 (the price is 1 a node), so nothing
+ * is dropped, and the table has up to 41^2 states a job, a fill of some
  * 10^6 steps, far past the first reading of the clock. */
 START_TEST(test_dp_time_limit)
 {
-    struct alloc_problem *p = big_problem(2, 40);
+    struct alloc_problem *p = big_problem(8, 12, 2, 40, 1);
     struct alloc_opts o;
     struct allocator *d;
     struct alloc_result r;
@@ -868,7 +1068,7 @@ START_TEST(test_dp_time_limit)
     ck_assert_int_eq(r.status, SOLVE_FEASIBLE);
     ck_assert(alloc_feasible_t(p, n, t));
     ck_assert(r.objective == alloc_objective_t(p, n, t));
-    ck_assert(r.bound >= r.objective && r.bound <= 8 * 42);
+    ck_assert(r.bound >= r.objective && r.bound <= 8 * 12);
     allocator_free(d);
 }
 END_TEST
@@ -1087,6 +1287,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_check);
     tcase_add_loop_test(tc, test_order, 0, N_EXACT);
     tcase_add_test(tc, test_node_model_refused);
+    tcase_add_test(tc, test_fixing);
+    tcase_add_test(tc, test_medium);
     tcase_add_test(tc, test_dp_bound);
     tcase_add_test(tc, test_dp_time_limit);
     tcase_add_test(tc, test_instance_round_trip);

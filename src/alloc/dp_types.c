@@ -3,20 +3,61 @@
  * dp (alloc/dp.c) hands every problem with p->n_types > 1 here.  Each job
  * j picks one option o = (t, n): count 0 (no type), or an admissible
  * count on a type it can use (alloc_admissible_t), of value v_j(t, n)
- * (alloc_value_t) and keep flag alloc_keeps_t.  The capacity is a vector:
- * the nodes used on each type.  A state s is such a vector, u_t in
- * 0..cap_t, cap_t = min(pools[t], sum over the jobs of their largest
- * count on t), numbered in mixed radix (type 0 the lowest digit): S =
- * prod_t (cap_t + 1) states.  K is the number of keepable jobs (those
- * with an option that keeps their holding).  The table is
+ * (read from one dense table, alloc_values_t) and keep flag
+ * alloc_keeps_t.  tol is alloc_tie_tol_t (tie_tol(), from the table).
+ *
+ * The shortcut first (shortcut(), dp.c's with types): when every job's
+ * best option beats its others by more than tol and a rounding slack and
+ * the bests fit the pools, they are the answer, alone in the tie set.
+ *
+ * Reduced-cost fixing (alloc/objective.h, alloc_lagr_*): prices lambda_t
+ * >= 0, one per type, give each option a loss l >= 0 and a bound L >= z*
+ * such that no allocation of value >= zlb - 3 tol uses an option of loss
+ * above delta = L - zlb + 3 tol.  When zlb <= z*, the instance reduced to
+ * the other options has the same optimum and the same tie set (every
+ * allocation of value >= z* - tol >= zlb - tol keeps all its options),
+ * hence the same answer: the tie-break below runs on the reduced
+ * instance with the whole problem's tol.  The same prices bound a part
+ * of an allocation: jobs 0..j-1 using at most cap - s nodes are worth at
+ * most pre_j + lambda (cap - s), pre_j = sum_{i<j} phi_i (objective.h);
+ * so a state s of jobs j..J-1 (below) whose best value g plus that bound
+ * (its score) is below thr = zlb - 3 tol is on no such allocation, and
+ * an option of loss l adds to a state of score S a state of score S - l.
+ * Such states are never stored: every entry a test below can pass is
+ * on an allocation of the tie set, whose states all stay with their
+ * values (the argument of dp.c's narrow()).
+ *
+ * zlb: the greedy allocation's value (alloc_lagr_greedy) is often far
+ * below z* (the bound L is loose by the leftover of the packing), which
+ * would keep most options.  So search() first solves the instance
+ * reduced for zlb on a small work budget (enough when the greedy is
+ * optimal and the table small, the most common case), then makes
+ * claims: zc = L - delta, delta from 1/256 of the gap L - zlb up, by
+ * half each time, while zc > zlb.  A claim is solved on the instance
+ * reduced for zlb = zc: when that instance's optimum reaches zc, z* >=
+ * zc and the answer is right (the claim's instance holds the tie set);
+ * else z* < zc, and the instance's optimum, when it has one, is a
+ * feasible value: zlb from then on.  Last, when no claim held, the
+ * instance reduced for zlb is solved without a budget.  On the Summit
+ * replays L - z* is a few per cent of z*, and the claims take a small
+ * fraction of the options the greedy's value keeps.
+ *
+ * The table.  The capacity is a vector: the nodes used on each type.  A
+ * state s is such a vector, u_t in 0..cap_t, cap_t = min(pools[t], sum
+ * over the jobs of their largest option kept on t).  K is the number of
+ * keepable jobs (those with a kept option that keeps their holding).
  *
  *   G[j][s][k] = best sum_{i >= j} v_i over the options of jobs j..J-1
  *                using exactly state s and keeping exactly k jobs
  *
- * (-HUGE_VAL when none), filled from G[J][0][0] = 0 backwards, each entry
- * the largest of v_o + G[j+1][s - o][k - keep_o] over job j's options in
- * a fixed order (replaced only when strictly greater, so the doubles are
- * reproducible).  z* = max G[0]; target = z* - tol (alloc_tie_tol_t).
+ * (-HUGE_VAL when none), stored for the states jobs j..J-1 reach whose
+ * score passes (layer j: a hash of its usage vectors, each with its row
+ * of K+1 keep counts), from layer J = {0} with G[J][0][0] = 0 backwards:
+ * each state of layer j+1 plus each option of job j that fits the caps
+ * (by increasing loss, while the score passes) is a state of layer j,
+ * and each entry is the largest v_o + G[j+1][s - o][k - keep_o] (a
+ * maximum of the same sums whatever their order, so the same doubles).
+ * z* = max G[0]; target = z* - tol.
  *
  * Choosing by the tie-break rule (alloc/objective.h, keys 2-5):
  *   - Kb, the most keeps k with some G[0][s][k] >= target, then T, the
@@ -25,42 +66,49 @@
  *     type and some completion reach the target with Kb keeps and T
  *     nodes.  The types are not fixed yet, so the prefix is a set of
  *     configurations (u, k): the state and keeps of jobs 0..j-1 for some
- *     types with the counts chosen; each carries the value its
- *     completion must still reach, R(u, k).  An option from (u, k) to
- *     (u', k') passes when v_o + g(u', k') >= R(u, k), g(u', k') being
- *     the best completion, max G[j+1][s'][Kb - k'] over the states s'
- *     with u' + s' within the caps and T nodes in all; (u', k') then
- *     needs min(R - v_o, g(u', k')) (the smallest over its ways in).
- *     The clamp to g, as in dp.c's choose(), keeps the next step from
- *     failing on a rounding: the entry g is, as filled, v + G[j+2][..]
- *     for some option of job j+1, which passes the same test;
- *   - the types (key 5), the counts now fixed: G is filled again with
- *     each job's options at its chosen count only, and the same walk
- *     takes, job by job, the smallest type that passes (from the one
- *     configuration left), starting from min(target, its best value with
- *     Kb keeps).
+ *     types with the counts chosen (kept in a hash); each carries the
+ *     value its completion must still reach, R(u, k).  An option from (u,
+ *     k) to (u', k') passes when v_o + g(u', k') >= R(u, k), g(u', k')
+ *     being the best completion, max G[j+1][s'][Kb - k'] over the states
+ *     s' of layer j+1 with u' + s' within the caps and T nodes in all;
+ *     (u', k') then needs min(R - v_o, g(u', k')) (the smallest over its
+ *     ways in).  The clamp to g, as in dp.c's choose(), keeps the next
+ *     step from failing on a rounding: the entry g is, as filled, v +
+ *     G[j+2][..] for some option of job j+1, which passes the same test;
+ *   - the types (key 5), the counts now fixed: the layers are made again
+ *     with each job's options at its chosen count only (a subset of the
+ *     first layers), and the same walk takes, job by job, the smallest
+ *     type that passes (from the one configuration left), starting from
+ *     min(target, its best value with Kb keeps).
  * So the keys are applied in their order: all the counts before any
  * type, as key 5 comes after key 4 (choosing a job's count and type
- * together could give a later job fewer nodes).
+ * together could give a later job fewer nodes).  When the reduced
+ * instance leaves one option a job, that allocation is the answer
+ * without a table.
  *
- * Cost.  Filling G takes J S O (K+1) steps, O the options of a job (at
- * most 1 + sum_t (Jmax - Jmin + 1)), twice.  Choosing computes each
- * g(u', k') once per job by a scan of the states of one node total: at
- * most J S^2 (K+1) steps, far fewer when few configurations stay alive
+ * Cost.  Making layer j takes |layer j+1| O (K+1) steps at most, O job
+ * j's kept options, twice.  Choosing computes each g(u', k') once per
+ * job by a scan of the states of layer j+1 with the nodes it needs (an
+ * index by nodes made when first needed); few configurations stay alive
  * (usually one or a few).
  *
- * Memory bound.  G holds (J+1) S (K+1) doubles, at most DPT_MAX_ENTRIES
- * (2^24, 128 MiB); past it the solve is refused with BFS_ERANGE and a
- * message naming --allocator milp, which has no such bound.  The rest is
- * a few arrays of S (K+1) entries.
+ * Memory bound.  The layers hold sum_j |layer j| (K+1) entries of G, at
+ * most DPT_MAX_ENTRIES (2^24, 128 MiB; the states' vectors and hashes
+ * come on top), and the value table J nt W doubles (W the largest count
+ * + 1), at most as many.  Past either the solve is refused with
+ * BFS_ERANGE and a message naming --allocator milp, which has no such
+ * bound.  The refusal comes before the heavy work: a lower bound on the
+ * states layer 0 would hold without the scores' test (states_lb())
+ * refuses at once what clearly does not fit, and making the layers
+ * stops as soon as they pass the bound, after at most 2^24 / (K+1)
+ * states.
  *
  * Time limit: the work is counted and the clock read every DPT_CLOCK_WORK
  * units, as in dp.c.  Past the limit the solve returns its incumbent as
- * FEASIBLE: first a greedy allocation (every job keeping its holding
- * where that fits, else idle; then each job in turn takes its best
- * option within the room left), then, once G is filled, an optimum read
- * off G (only the tie-break then undecided).  The bound is z* when G is
- * filled, else the sum of the jobs' best values.
+ * FEASIBLE: the greedy allocation, or a reduced instance's optimum read
+ * off G when that is better (an optimum once z* is known, only the
+ * tie-break then undecided).  The bound is z* once known, else the
+ * fixing's L.
  */
 #include "config.h"
 
@@ -69,44 +117,197 @@
 #include "alloc/objective.h"
 #include "base/util.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* Most entries of G: 2^24 doubles, 128 MiB. */
+/* Most entries of G, and of the value table: 2^24 doubles, 128 MiB. */
 #define DPT_MAX_ENTRIES ((size_t)1 << 24)
 
 /* Work units between two readings of the clock (see dp.c). */
 #define DPT_CLOCK_WORK ((size_t)1 << 16)
 
+/* Work units of the first reduced solve (search()), some 20 to 50
+ * microseconds: enough for the instances whose greedy allocation is
+ * optimal and whose table is small, the most common. */
+#define DPT_BUDGET ((size_t)20000)
+
+#define NONE SIZE_MAX /* no such vector */
+
+/* ---- sets of integer vectors ------------------------------------------ */
+
+/* Vectors of w ints, numbered in the order added, with a hash (open
+ * addressing, linear probing) to find them. */
+struct vset {
+    size_t w;     /* ints per vector */
+    size_t n;     /* vectors stored */
+    int *key;     /* owned: n x w ints, the vectors */
+    size_t kcap;  /* room in key, in ints */
+    size_t *slot; /* owned: nslot entries, index + 1 of a vector or 0 */
+    size_t nslot; /* 0 or a power of two > 2 n */
+    int shift;    /* 64 - log2(nslot) */
+};
+
+static void vset_init(struct vset *s, size_t w)
+{
+    memset(s, 0, sizeof *s);
+    s->w = w;
+}
+
+static void vset_release(struct vset *s)
+{
+    xfree(s->key);
+    xfree(s->slot);
+    vset_init(s, s->w);
+}
+
+/* A hash of vector k of w ints, in its high bits (multiplicative
+ * hashing): vset_slot takes the top ones. */
+static uint64_t vhash(const int *k, size_t w)
+{
+    uint64_t h = 0;
+
+    for (size_t i = 0; i < w; i++)
+        h = (h + (uint32_t)k[i]) * 0x9E3779B97F4A7C15u;
+    return h;
+}
+
+/* The slot of vector k in s (nslot > 0): where it is, or the empty slot
+ * where it would go. */
+static size_t vset_slot(const struct vset *s, const int *k)
+{
+    size_t m = s->nslot - 1, i = (size_t)(vhash(k, s->w) >> s->shift);
+
+    for (; s->slot[i]; i = (i + 1) & m) {
+        const int *x = &s->key[(s->slot[i] - 1) * s->w];
+        size_t c = 0;
+        while (c < s->w && x[c] == k[c])
+            c++;
+        if (c == s->w)
+            break;
+    }
+    return i;
+}
+
+/* The index of vector k in s, or NONE. */
+static size_t vset_find(const struct vset *s, const int *k)
+{
+    size_t i;
+
+    if (s->n == 0)
+        return NONE;
+    i = vset_slot(s, k);
+    return s->slot[i] ? s->slot[i] - 1 : NONE;
+}
+
+/* Makes the hash of s again, with nslot slots. */
+static void vset_rehash(struct vset *s, size_t nslot)
+{
+    xfree(s->slot);
+    s->slot = xcalloc(nslot, sizeof *s->slot);
+    s->nslot = nslot;
+    s->shift = 64;
+    while (nslot > 1) {
+        nslot >>= 1;
+        s->shift--;
+    }
+    for (size_t x = 0; x < s->n; x++)
+        s->slot[vset_slot(s, &s->key[x * s->w])] = x + 1;
+}
+
+/* Adds vector k to s unless it is there; returns its index, with *added
+ * 1 when it is new. */
+static size_t vset_add(struct vset *s, const int *k, int *added)
+{
+    size_t i;
+
+    if (2 * (s->n + 1) > s->nslot)
+        vset_rehash(s, s->nslot ? 2 * s->nslot : 16);
+    i = vset_slot(s, k);
+    *added = !s->slot[i];
+    if (*added) {
+        BFS_GROW(s->key, s->kcap, (s->n + 1) * s->w);
+        memcpy(&s->key[s->n * s->w], k, s->w * sizeof *k);
+        s->slot[i] = ++s->n;
+    }
+    return s->slot[i] - 1;
+}
+
+/* Empties s, keeping its vectors' memory; its hash too unless it is
+ * far larger than they needed (clearing it would then cost more than
+ * growing it again). */
+static void vset_clear(struct vset *s)
+{
+    if (s->nslot > 8 * s->n + 64) {
+        xfree(s->slot);
+        s->slot = NULL;
+        s->nslot = 0;
+    } else if (s->nslot)
+        memset(s->slot, 0, s->nslot * sizeof *s->slot);
+    s->n = 0;
+}
+
+/* ---- the table --------------------------------------------------------- */
+
 /* One choice of a job: count n on type t (t = -1 for n = 0). */
 struct dpt_opt {
     int t, n;
     size_t keep; /* 1 when it keeps the job's holding */
-    size_t d;    /* the state it uses: n in digit t */
     double v;    /* v_j(t, n) */
+    double loss; /* its loss at the fixing's prices (alloc_impl.h) */
+};
+
+/* The states jobs j..J-1 reach, and their rows of G. */
+struct layer {
+    struct vset st; /* the usage vectors */
+    int *tot;       /* the nodes of each state */
+    double *G;      /* st.n x L */
+    size_t tot_cap, G_cap;
+    /* made when the walk first needs it (by_tot()): the states ordered
+     * by their nodes, those with c nodes at byt[toff[c]..toff[c+1]) */
+    int indexed;
+    size_t *byt, *toff;
+    size_t byt_cap, toff_cap;
+    int tmax; /* the most nodes of a state */
+};
+
+/* A set of configurations (u, k) (a vector of nt + 1 ints) with a
+ * number each: a requirement, or a cached best completion. */
+struct cfgs {
+    struct vset key;
+    double *x;
+    size_t x_cap;
 };
 
 struct dpt {
     const struct alloc_problem *p;
-    size_t nj, nt;
-    int *cap;          /* nt: the largest state digit per type */
-    size_t *radix;     /* nt: the weight of each digit */
-    size_t S, K, L;    /* states, keepable jobs, L = K + 1 */
-    int *dig;          /* S x nt: the digits of each state */
-    int *tot;          /* S: the nodes of each state */
-    size_t *bytot;     /* S: the states ordered by their nodes */
-    size_t maxtot;     /* sum of cap: the most nodes of a state */
-    size_t *totoff;    /* maxtot + 2: where each total starts in bytot */
-    struct dpt_opt *o; /* every job's options, job after job */
-    size_t *ooff;      /* nj + 1: job j's options are o[ooff[j]..] */
-    double *G;         /* (nj + 1) x S x L */
-    int Kb, T;         /* the keeps and nodes chosen */
+    size_t nj, nt, W;
+    struct dpt_opt *all; /* every admissible option, job after job */
+    size_t *aoff;        /* nj + 1: job j's are all[aoff[j]..] */
+    double delta;        /* alloc_lagr_delta: the most loss kept */
+    double tol;          /* alloc_tie_tol_t */
+    double lbound;       /* the Lagrangian bound (alloc_lagr_init) */
+    int *cap;            /* nt: the largest state digit per type */
+    size_t K, L;         /* keepable jobs, L = K + 1 */
+    struct dpt_opt *o;   /* the options kept, job after job, by loss */
+    size_t *ooff;        /* nj + 1: job j's options are o[ooff[j]..] */
+    size_t o_cap;
+    struct layer *lay; /* nj + 1 */
+    size_t states;     /* in all the layers */
+    const double *lam; /* borrowed, nt: the fixing's prices */
+
+    double *pre;   /* nj + 1: sum_{i < j} phi_i, the fixing's */
+    double thr;    /* zlb - 3 tol: a state below it is dropped */
+    size_t budget; /* the work at which fill() gives up */
+    int Kb, T;     /* the keeps and nodes chosen */
     double limit, t0;
     size_t work, next;
     int expired;
     int *inc, *inct; /* the incumbent's counts and types */
-    double zub;      /* sum of the jobs' best values */
+    double zinc;     /* and its value */
+    int *u;          /* scratch: nt + 1 ints */
 };
 
 /* Counts n units of work; 1 once the time is used up (see dp.c). */
@@ -121,272 +322,412 @@ static int spend(struct dpt *d, size_t n)
     return d->expired;
 }
 
-static double *g_row(const struct dpt *d, size_t j, size_t s)
+static const int *dig(const struct layer *l, size_t s)
 {
-    return &d->G[(j * d->S + s) * d->L];
+    return &l->st.key[s * l->st.w];
 }
 
-/* The options of every job and the state space; the greedy incumbent.
- * Returns 0 or BFS_ERANGE past the bound. */
-static int setup(struct dpt *d, struct bfs_error *e)
+static double *g_row(const struct dpt *d, size_t j, size_t s)
+{
+    return &d->lay[j].G[s * d->L];
+}
+
+/* The refusal past the memory bound. */
+static int too_big(const struct dpt *d, struct bfs_error *e)
+{
+    return bfs_fail(e, BFS_ERANGE,
+                    "dp: %zu jobs on %zu node types need a table of more "
+                    "than %zu entries (%zu MiB), the most dp takes with node "
+                    "types; use --allocator milp",
+                    d->nj, d->nt, DPT_MAX_ENTRIES,
+                    DPT_MAX_ENTRIES * sizeof(double) >> 20);
+}
+
+/* out |= in shifted up by n bits, both of words 64-bit words. */
+static void shift_or(uint64_t *out, const uint64_t *in, size_t words, size_t n)
+{
+    size_t q = n / 64, r = n % 64;
+
+    for (size_t w = words; w-- > q;) {
+        uint64_t x = in[w - q] << r;
+        if (r && w > q)
+            x |= in[w - q - 1] >> (64 - r);
+        out[w] |= x;
+    }
+}
+
+/* A lower bound on the states of layer 0 (see the top): each job is
+ * given the type where it has the most options (on ties the one whose
+ * jobs so far reach the fewest nodes, then the lowest); on
+ * each type t, the sums within cap_t of one option on t (or idle, when
+ * it survives) of each of its jobs, as a bitset; the product of their
+ * sizes.  Every such vector is the state of an allocation of the
+ * reduced instance, its partial sums within the caps. */
+static double states_lb(const struct dpt *d)
+{
+    double lb = 1.0;
+    size_t *on = xcalloc(d->nt, sizeof *on);
+    long *reach = xcalloc(d->nt, sizeof *reach);
+    int *group = xcalloc(d->nj + 1, sizeof *group);
+
+    for (size_t j = 0; j < d->nj; j++) {
+        int top = 0;
+        memset(on, 0, d->nt * sizeof *on);
+        group[j] = -1;
+        for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++)
+            if (d->o[i].n > 0)
+                on[d->o[i].t]++;
+        for (size_t t = 0; t < d->nt; t++)
+            if (on[t] > 0 &&
+                (group[j] < 0 || on[t] > on[group[j]] ||
+                 (on[t] == on[group[j]] && reach[t] < reach[group[j]])))
+                group[j] = (int)t;
+        for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++)
+            if (d->o[i].t == group[j] && d->o[i].n > top)
+                top = d->o[i].n;
+        if (group[j] >= 0)
+            reach[group[j]] += top;
+    }
+    for (size_t t = 0; t < d->nt; t++) {
+        size_t words = (size_t)d->cap[t] / 64 + 1, count = 0;
+        uint64_t *set = xcalloc(words, sizeof *set);
+        uint64_t *next = xcalloc(words, sizeof *next);
+        set[0] = 1;
+        for (size_t j = 0; j < d->nj; j++) {
+            int idle = 0;
+            for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++)
+                idle |= d->o[i].n == 0;
+            if (group[j] != (int)t)
+                continue;
+            memset(next, 0, words * sizeof *next);
+            if (idle)
+                memcpy(next, set, words * sizeof *next);
+            for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++)
+                if (d->o[i].n > 0 && (size_t)d->o[i].t == t)
+                    shift_or(next, set, words, (size_t)d->o[i].n);
+            if (d->cap[t] % 64 != 63) /* drop the sums past cap_t */
+                next[words - 1] &= ((uint64_t)1 << (d->cap[t] % 64 + 1)) - 1;
+            memcpy(set, next, words * sizeof *set);
+        }
+        for (size_t w = 0; w < words; w++)
+            for (uint64_t x = set[w]; x; x &= x - 1)
+                count++;
+        lb *= (double)count;
+        xfree(next);
+        xfree(set);
+    }
+    xfree(group);
+    xfree(reach);
+    xfree(on);
+    return lb;
+}
+
+/* Every admissible option of each job (the entries of the value table
+ * v), with its loss at g's prices, into d->all. */
+static void all_options(struct dpt *d, const double *v,
+                        const struct alloc_lagr *g)
 {
     const struct alloc_problem *p = d->p;
-    size_t nt = d->nt, no = 0, maxtot = 0;
-    long *room;
+    size_t nt = d->nt, W = d->W, no = 0;
 
-    d->cap = xcalloc(nt, sizeof *d->cap);
-    d->radix = xcalloc(nt, sizeof *d->radix);
-    d->ooff = xcalloc(d->nj + 1, sizeof *d->ooff);
+    for (size_t i = 0; i < d->nj * nt * W; i++)
+        no += v[i] != -HUGE_VAL;
+    d->all = xcalloc(no + 1, sizeof *d->all);
+    d->aoff = xcalloc(d->nj + 1, sizeof *d->aoff);
+    no = 0;
     for (size_t j = 0; j < d->nj; j++) {
-        no++;
-        for (int t = 0; t < (int)nt; t++) {
+        d->aoff[j] = no;
+        for (int t = 0; t < (int)nt; t++)
+            for (int n = t > 0; (size_t)n < W; n++) {
+                double x = v[(j * nt + (size_t)t) * W + (size_t)n];
+                int tt = n > 0 ? t : -1;
+                if (x == -HUGE_VAL)
+                    continue;
+                d->all[no++] =
+                    (struct dpt_opt){tt, n, (size_t)alloc_keeps_t(p, j, tt, n),
+                                     x, alloc_lagr_loss(g, j, tt, n, x)};
+            }
+    }
+    d->aoff[d->nj] = no;
+}
+
+/* The options kept, those of loss at most d->delta, each job's by loss
+ * (then in the order idle, type 0's counts, type 1's, ...); K and the
+ * caps; then the memory bound's first check.  Returns 0 or BFS_ERANGE. */
+static int options(struct dpt *d, struct bfs_error *e)
+{
+    const struct alloc_problem *p = d->p;
+    size_t nt = d->nt, no = 0;
+    double grid = 1.0;
+
+    memset(d->cap, 0, nt * sizeof *d->cap);
+    d->K = 0;
+    for (size_t j = 0; j < d->nj; j++) {
+        size_t keepable = 0;
+        d->ooff[j] = no;
+        for (size_t i = d->aoff[j]; i < d->aoff[j + 1]; i++) {
+            const struct dpt_opt *x = &d->all[i];
+            size_t at = no;
+            if (!(x->loss <= d->delta))
+                continue;
+            BFS_GROW(d->o, d->o_cap, no + 1);
+            for (; at > d->ooff[j] && d->o[at - 1].loss > x->loss; at--)
+                d->o[at] = d->o[at - 1];
+            d->o[at] = *x;
+            no++;
+            keepable |= x->keep;
+        }
+        d->K += keepable;
+        for (size_t t = 0; t < nt; t++) {
             int top = 0;
-            for (int n = 1; n <= p->jobs[j].jmax; n++)
-                if (alloc_admissible_t(p, j, t, n)) {
-                    no++;
-                    top = n;
-                }
+            for (size_t i = d->ooff[j]; i < no; i++)
+                if (d->o[i].t == (int)t && d->o[i].n > top)
+                    top = d->o[i].n;
             if ((long)d->cap[t] + top > p->pools[t])
                 d->cap[t] = p->pools[t];
             else
                 d->cap[t] += top;
         }
     }
-    d->o = xcalloc(no + 1, sizeof *d->o);
-    d->S = 1;
-    for (size_t t = 0; t < nt; t++) {
-        d->radix[t] = d->S;
-        if (d->S > DPT_MAX_ENTRIES / ((size_t)d->cap[t] + 1))
-            d->S = DPT_MAX_ENTRIES + 1;
-        else
-            d->S *= (size_t)d->cap[t] + 1;
-        maxtot += (size_t)d->cap[t];
-    }
-    d->maxtot = maxtot;
-    no = 0;
-    d->K = 0;
-    d->zub = 0.0;
-    for (size_t j = 0; j < d->nj; j++) {
-        size_t keepable = 0;
-        double best;
-        d->ooff[j] = no;
-        d->o[no] = (struct dpt_opt){-1, 0, (size_t)alloc_keeps_t(p, j, -1, 0),
-                                    0, alloc_value_t(p, j, -1, 0)};
-        best = d->o[no].v;
-        keepable |= d->o[no++].keep;
-        for (int t = 0; t < (int)nt; t++)
-            for (int n = 1; n <= p->jobs[j].jmax; n++)
-                if (alloc_admissible_t(p, j, t, n)) {
-                    struct dpt_opt *x = &d->o[no++];
-                    x->t = t;
-                    x->n = n;
-                    x->keep = (size_t)alloc_keeps_t(p, j, t, n);
-                    x->d = (size_t)n * d->radix[t];
-                    x->v = alloc_value_t(p, j, t, n);
-                    best = x->v > best ? x->v : best;
-                    keepable |= x->keep;
-                }
-        d->K += keepable;
-        d->zub += best;
-    }
     d->ooff[d->nj] = no;
     d->L = d->K + 1;
-    if (d->S > DPT_MAX_ENTRIES / d->L / (d->nj + 1))
-        return bfs_fail(e, BFS_ERANGE,
-                        "dp: %zu jobs on %zu node types need a table of "
-                        "more than %zu entries (%zu MiB), the most dp takes "
-                        "with node types; use --allocator milp",
-                        d->nj, nt, DPT_MAX_ENTRIES,
-                        DPT_MAX_ENTRIES * sizeof(double) >> 20);
-    d->dig = xcalloc(d->S * nt, sizeof *d->dig);
-    d->tot = xcalloc(d->S, sizeof *d->tot);
-    d->bytot = xcalloc(d->S, sizeof *d->bytot);
-    d->totoff = xcalloc(maxtot + 2, sizeof *d->totoff);
-    for (size_t s = 0; s < d->S; s++) {
-        size_t r = s;
-        for (size_t t = 0; t < nt; t++) {
-            d->dig[s * nt + t] = (int)(r % ((size_t)d->cap[t] + 1));
-            r /= (size_t)d->cap[t] + 1;
-            d->tot[s] += d->dig[s * nt + t];
-        }
-        d->totoff[d->tot[s] + 1]++;
-    }
-    for (size_t c = 0; c <= maxtot; c++)
-        d->totoff[c + 1] += d->totoff[c];
-    {
-        size_t *at = xcalloc(maxtot + 1, sizeof *at);
-        for (size_t s = 0; s < d->S; s++)
-            d->bytot[d->totoff[d->tot[s]] + at[d->tot[s]]++] = s;
-        xfree(at);
-    }
-    /* the greedy incumbent */
-    room = xcalloc(nt, sizeof *room);
-    for (size_t t = 0; t < nt; t++)
-        room[t] = p->pools[t];
-    for (size_t j = 0; j < d->nj; j++) {
-        const struct alloc_job *jb = &p->jobs[j];
-        d->inc[j] = d->inct[j] = 0;
-        if (jb->cur > 0 && alloc_admissible_t(p, j, jb->ctype, jb->cur) &&
-            room[jb->ctype] >= jb->cur) {
-            d->inc[j] = jb->cur;
-            d->inct[j] = jb->ctype;
-            room[jb->ctype] -= jb->cur;
-        }
-    }
-    for (size_t j = 0; j < d->nj; j++) {
-        int n0 = d->inc[j], t0 = d->inct[j];
-        double best = alloc_value_t(p, j, t0, n0);
-        for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
-            const struct dpt_opt *x = &d->o[i];
-            long free = x->n == 0 ? 0 : room[x->t] + (x->t == t0 ? n0 : 0);
-            if (x->n <= free && x->v > best) {
-                best = x->v;
-                d->inc[j] = x->n;
-                d->inct[j] = x->t;
-            }
-        }
-        if (n0 > 0)
-            room[t0] += n0;
-        if (d->inc[j] > 0)
-            room[d->inct[j]] -= d->inc[j];
-    }
-    xfree(room);
+    for (size_t t = 0; t < nt; t++) /* the states' grid: at most */
+        grid *= (double)d->cap[t] + 1.0;
+    if (grid * (double)d->L > (double)DPT_MAX_ENTRIES &&
+        states_lb(d) * (double)d->L > (double)DPT_MAX_ENTRIES)
+        return too_big(d, e);
     return 0;
 }
 
-/* Whether state s has room for option x on top of it. */
-static int fits(const struct dpt *d, size_t s, const struct dpt_opt *x)
+/* Indexes layer l's states by their nodes (a counting sort), once. */
+static void by_tot(struct dpt *d, struct layer *l)
 {
-    return x->n == 0 || d->dig[s * d->nt + (size_t)x->t] + x->n <= d->cap[x->t];
+    size_t n = l->st.n;
+
+    if (l->indexed)
+        return;
+    l->tmax = 0;
+    for (size_t s = 0; s < n; s++)
+        l->tmax = l->tot[s] > l->tmax ? l->tot[s] : l->tmax;
+    BFS_GROW(l->toff, l->toff_cap, (size_t)l->tmax + 2);
+    BFS_GROW(l->byt, l->byt_cap, n + 1);
+    memset(l->toff, 0, ((size_t)l->tmax + 2) * sizeof *l->toff);
+    for (size_t s = 0; s < n; s++)
+        l->toff[l->tot[s] + 1]++;
+    for (int c = 0; c <= l->tmax; c++)
+        l->toff[c + 1] += l->toff[c];
+    for (size_t s = 0; s < n; s++)
+        l->byt[l->toff[l->tot[s]]++] = s;
+    for (int c = l->tmax; c >= 0; c--) /* back to the starts */
+        l->toff[c + 1] = l->toff[c];
+    l->toff[0] = 0;
+    l->indexed = 1;
+    spend(d, 2 * n + (size_t)l->tmax + 2);
 }
 
-/* Fills G with every option of each job, or with counts (not NULL) only
- * the options at counts[j].  Returns 0, or 1 when the time ran out. */
-static int fill(struct dpt *d, const int *counts)
+/* Makes the layers and G with every option of each job, or with counts
+ * (not NULL) only the options at counts[j].  Returns 0, 1 when the time
+ * ran out, or BFS_ERANGE (in e) past the memory bound. */
+static int fill(struct dpt *d, const int *counts, struct bfs_error *e)
 {
-    size_t S = d->S, L = d->L;
+    size_t nt = d->nt, L = d->L;
+    int *u = d->u, added;
+    struct layer *last = &d->lay[d->nj];
 
-    for (size_t s = 0; s < S; s++)
-        for (size_t k = 0; k < L; k++)
-            g_row(d, d->nj, s)[k] = -HUGE_VAL;
-    g_row(d, d->nj, 0)[0] = 0.0;
+    d->states = 1;
+    for (size_t j = 0; j <= d->nj; j++)
+        vset_clear(&d->lay[j].st);
+    memset(u, 0, nt * sizeof *u);
+    vset_add(&last->st, u, &added);
+    BFS_GROW(last->tot, last->tot_cap, 1);
+    BFS_GROW(last->G, last->G_cap, L);
+    last->tot[0] = 0;
+    last->indexed = 0;
+    last->G[0] = 0.0;
+    for (size_t k = 1; k < L; k++)
+        last->G[k] = -HUGE_VAL;
     for (size_t j = d->nj; j-- > 0;) {
-        for (size_t s = 0; s < S; s++) {
-            double *row = g_row(d, j, s);
+        struct layer *a = &d->lay[j + 1], *b = &d->lay[j];
+        for (size_t s = 0; s < a->st.n; s++) {
+            /* the state's score: its best completion, plus the bound on
+             * its best prefix; an option of job j adds a state of score
+             * this less its loss, kept when at least thr */
+            const double *src = &a->G[s * L];
+            double score = d->pre[j + 1], gmax = -HUGE_VAL;
+            size_t i0 = d->ooff[j], i1 = i0, klo = L, khi = 0;
+            for (size_t t = 0; t < nt; t++)
+                score += d->lam[t] * (double)(d->cap[t] - dig(a, s)[t]);
             for (size_t k = 0; k < L; k++)
-                row[k] = -HUGE_VAL;
-            for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
-                const struct dpt_opt *x = &d->o[i];
-                const double *src;
+                if (src[k] != -HUGE_VAL) { /* the finite keep counts */
+                    klo = klo < L ? klo : k;
+                    khi = k;
+                    gmax = src[k] > gmax ? src[k] : gmax;
+                }
+            score += gmax;
+            for (; i1 < d->ooff[j + 1] && score - d->o[i1].loss >= d->thr;
+                 i1++) {
+                const struct dpt_opt *x = &d->o[i1];
+                double *row;
+                size_t at;
                 if (counts && x->n != counts[j])
                     continue;
-                if (x->n > 0 && d->dig[s * d->nt + (size_t)x->t] < x->n)
-                    continue;
-                src = g_row(d, j + 1, s - x->d);
-                for (size_t k = x->keep; k < L; k++) {
-                    double g = src[k - x->keep];
+                for (size_t t = 0; t < nt; t++)
+                    u[t] = dig(a, s)[t];
+                if (x->n > 0) {
+                    if (u[x->t] + x->n > d->cap[x->t])
+                        continue;
+                    u[x->t] += x->n;
+                }
+                at = vset_add(&b->st, u, &added);
+                if (added) {
+                    if (d->states + b->st.n > DPT_MAX_ENTRIES / L)
+                        return too_big(d, e);
+                    if (at + 1 > b->tot_cap)
+                        BFS_GROW(b->tot, b->tot_cap, at + 1);
+                    if ((at + 1) * L > b->G_cap)
+                        BFS_GROW(b->G, b->G_cap, (at + 1) * L);
+                    b->tot[at] = a->tot[s] + x->n;
+                    for (size_t k = 0; k < L; k++)
+                        b->G[at * L + k] = -HUGE_VAL;
+                }
+                row = &b->G[at * L + x->keep];
+                for (size_t k = klo; k <= khi && k + x->keep < L; k++) {
+                    double g = src[k];
                     if (g != -HUGE_VAL && x->v + g > row[k])
                         row[k] = x->v + g;
                 }
             }
-            if (spend(d, (d->ooff[j + 1] - d->ooff[j]) * L + 1))
+            if (spend(d, (i1 - i0) * (L + nt) + L + nt))
                 return 1;
+            if (d->work > d->budget)
+                return 2;
         }
+        b->indexed = 0;
+        d->states += b->st.n;
     }
     return 0;
 }
 
 /* Makes an optimum read off the filled G the incumbent (see the top),
- * from its best entry G[0][s][k]. */
+ * from its best entry G[0][s][k]: job by job, the first option whose
+ * value and the next layer's entry reach the entry's value (one does:
+ * each entry is such a sum, from a stored state). */
 static void g_optimum(struct dpt *d, size_t s, size_t k)
 {
     double target = g_row(d, 0, s)[k];
+    int *u = d->u, *n = xcalloc(d->nj + 1, sizeof *n);
+    int *t = xcalloc(d->nj + 1, sizeof *t);
 
     for (size_t j = 0; j < d->nj; j++) {
         const struct dpt_opt *pick = NULL;
+        size_t next = NONE;
         for (size_t i = d->ooff[j]; i < d->ooff[j + 1] && !pick; i++) {
             const struct dpt_opt *x = &d->o[i];
+            size_t s2;
             double g;
-            if (x->n > 0 && d->dig[s * d->nt + (size_t)x->t] < x->n)
-                continue;
             if (x->keep > k)
                 continue;
-            g = g_row(d, j + 1, s - x->d)[k - x->keep];
+            memcpy(u, dig(&d->lay[j], s), d->nt * sizeof *u);
+            if (x->n > 0 && (u[x->t] -= x->n) < 0)
+                continue;
+            s2 = vset_find(&d->lay[j + 1].st, u);
+            if (s2 == NONE)
+                continue;
+            g = g_row(d, j + 1, s2)[k - x->keep];
             if (g != -HUGE_VAL && x->v + g >= target) {
                 pick = x;
                 target = g;
+                next = s2;
             }
         }
         if (!pick)
-            return; /* never: G[j][s][k] is one of these sums */
-        d->inc[j] = pick->n;
-        d->inct[j] = pick->t;
-        s -= pick->d;
+            break; /* never: G[j][s][k] is one of these sums */
+        n[j] = pick->n;
+        t[j] = pick->t;
+        s = next;
         k -= pick->keep;
+        if (j + 1 == d->nj) {
+            memcpy(d->inc, n, d->nj * sizeof *n);
+            memcpy(d->inct, t, d->nj * sizeof *t);
+        }
     }
+    xfree(t);
+    xfree(n);
 }
 
 /* g(u, k) of the top for the walk at job j (the best completion by jobs
- * j..J-1 of configuration (u, k)), cached in gb (NaN: not yet known). */
-static double best_completion(struct dpt *d, size_t j, size_t u, size_t k,
-                              double *gb)
+ * j..J-1 of configuration uk = (u, k)), cached in gb. */
+static double best_completion(struct dpt *d, size_t j, const int *uk,
+                              struct cfgs *gb)
 {
-    double *g = &gb[u * d->L + k], best = -HUGE_VAL;
-    long rem = (long)d->T - d->tot[u];
+    struct layer *l = &d->lay[j];
+    size_t nt = d->nt, k = (size_t)uk[nt], at;
+    long rem = d->T;
+    double best = -HUGE_VAL;
+    int added;
 
-    if (!isnan(*g))
-        return *g;
-    if (rem >= 0 && (size_t)rem <= d->maxtot && (size_t)d->Kb >= k) {
+    at = vset_add(&gb->key, uk, &added);
+    if (!added)
+        return gb->x[at];
+    for (size_t t = 0; t < nt; t++)
+        rem -= uk[t];
+    by_tot(d, l);
+    if (rem >= 0 && rem <= l->tmax && (size_t)d->Kb >= k) {
         size_t kk = (size_t)d->Kb - k;
-        for (size_t i = d->totoff[rem]; i < d->totoff[rem + 1]; i++) {
-            size_t s = d->bytot[i], t;
-            for (t = 0; t < d->nt; t++)
-                if (d->dig[s * d->nt + t] + d->dig[u * d->nt + t] > d->cap[t])
+        for (size_t i = l->toff[rem]; i < l->toff[rem + 1]; i++) {
+            size_t s = l->byt[i];
+            const int *sd = dig(l, s);
+            size_t t;
+            for (t = 0; t < nt; t++)
+                if (sd[t] + uk[t] > d->cap[t])
                     break;
-            if (t == d->nt && g_row(d, j, s)[kk] > best)
+            if (t == nt && g_row(d, j, s)[kk] > best)
                 best = g_row(d, j, s)[kk];
+            spend(d, nt);
         }
-        spend(d, d->totoff[rem + 1] - d->totoff[rem] + 1);
     }
-    *g = best;
+    BFS_GROW(gb->x, gb->x_cap, at + 1);
+    gb->x[at] = best;
     return best;
 }
 
-/* One step of the walk at job j: from the configurations alive in R
- * (their requirements; HUGE_VAL: not alive), through the options of job j
- * with count n, and type t unless t < -1 (any type), into R2.  Returns
- * the number of configurations alive in R2. */
-static size_t walk(struct dpt *d, size_t j, int n, int t, const double *R,
-                   double *R2, double *gb)
+/* One step of the walk at job j: from the configurations in R (with
+ * their requirements), through the options of job j with count n, and
+ * type t unless t < -1 (any type), into R2 (emptied first).  Returns the
+ * number of configurations in R2. */
+static size_t walk(struct dpt *d, size_t j, int n, int t, const struct cfgs *R,
+                   struct cfgs *R2, struct cfgs *gb)
 {
-    size_t alive = 0, SL = d->S * d->L;
+    size_t nt = d->nt;
+    int *u = d->u, added;
 
-    for (size_t i = 0; i < SL; i++)
-        R2[i] = HUGE_VAL;
-    for (size_t u = 0; u < d->S; u++)
-        for (size_t k = 0; k < d->L; k++) {
-            double r = R[u * d->L + k];
-            if (r == HUGE_VAL)
+    vset_clear(&R2->key);
+    for (size_t c = 0; c < R->key.n; c++) {
+        const int *uk = &R->key.key[c * (nt + 1)];
+        double r = R->x[c];
+        for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
+            const struct dpt_opt *x = &d->o[i];
+            double g, need;
+            size_t at;
+            if (x->n != n || (t >= -1 && x->t != t) ||
+                (size_t)uk[nt] + x->keep > (size_t)d->Kb)
                 continue;
-            for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
-                const struct dpt_opt *x = &d->o[i];
-                size_t u2 = u + x->d, k2 = k + x->keep;
-                double g, need;
-                if (x->n != n || (t >= -1 && x->t != t) || !fits(d, u, x) ||
-                    k2 > (size_t)d->Kb)
-                    continue;
-                g = best_completion(d, j + 1, u2, k2, gb);
-                if (g == -HUGE_VAL || !(x->v + g >= r))
-                    continue;
-                need = r - x->v < g ? r - x->v : g;
-                if (R2[u2 * d->L + k2] == HUGE_VAL)
-                    alive++;
-                if (need < R2[u2 * d->L + k2])
-                    R2[u2 * d->L + k2] = need;
-            }
+            memcpy(u, uk, (nt + 1) * sizeof *u);
+            if (x->n > 0 && (u[x->t] += x->n) > d->cap[x->t])
+                continue;
+            u[nt] += (int)x->keep;
+            g = best_completion(d, j + 1, u, gb);
+            if (g == -HUGE_VAL || !(x->v + g >= r))
+                continue;
+            need = r - x->v < g ? r - x->v : g;
+            at = vset_add(&R2->key, u, &added);
+            BFS_GROW(R2->x, R2->x_cap, at + 1);
+            if (added || need < R2->x[at])
+                R2->x[at] = need;
         }
-    spend(d, SL);
-    return alive;
+        spend(d, d->ooff[j + 1] - d->ooff[j] + 1);
+    }
+    return R2->key.n;
 }
 
 /* The walk of the top from requirement r0 at the empty configuration:
@@ -396,34 +737,36 @@ static size_t walk(struct dpt *d, size_t j, int n, int t, const double *R,
  * (never, see the top). */
 static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
 {
-    size_t SL = d->S * d->L;
-    double *R = xmalloc(SL * sizeof *R), *R2 = xmalloc(SL * sizeof *R2);
-    double *gb = xmalloc(SL * sizeof *gb);
-    int rc = 0;
+    struct cfgs c[3];
+    struct cfgs *R = &c[0], *R2 = &c[1], *gb = &c[2];
+    int rc = 0, added;
 
-    for (size_t i = 0; i < SL; i++)
-        R[i] = HUGE_VAL;
-    R[0] = r0;
+    memset(c, 0, sizeof c);
+    for (int i = 0; i < 3; i++)
+        vset_init(&c[i].key, d->nt + 1);
+    memset(d->u, 0, (d->nt + 1) * sizeof *d->u);
+    vset_add(&R->key, d->u, &added);
+    BFS_GROW(R->x, R->x_cap, 1);
+    R->x[0] = r0;
     for (size_t j = 0; j < d->nj && rc == 0; j++) {
         int found = 0;
-        for (size_t i = 0; i < SL; i++)
-            gb[i] = nan("");
+        vset_clear(&gb->key);
         if (!counts) {
             int top = 0;
             for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++)
                 top = d->o[i].n > top ? d->o[i].n : top;
-            for (int c = top; c >= 0 && !found && !d->expired; c--)
-                if (walk(d, j, c, -2, R, R2, gb) > 0) {
-                    n[j] = c;
+            for (int k = top; k >= 0 && !found && !d->expired; k--)
+                if (walk(d, j, k, -2, R, R2, gb) > 0) {
+                    n[j] = k;
                     found = 1;
                 }
         } else if (counts[j] == 0) {
             found = walk(d, j, 0, -1, R, R2, gb) > 0;
             t[j] = -1;
         } else
-            for (int c = 0; c < (int)d->nt && !found && !d->expired; c++)
-                if (walk(d, j, counts[j], c, R, R2, gb) > 0) {
-                    t[j] = c;
+            for (int k = 0; k < (int)d->nt && !found && !d->expired; k++)
+                if (walk(d, j, counts[j], k, R, R2, gb) > 0) {
+                    t[j] = k;
                     found = 1;
                 }
         if (d->expired)
@@ -431,14 +774,15 @@ static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
         else if (!found)
             rc = -1;
         else {
-            double *x = R;
+            struct cfgs *x = R;
             R = R2;
             R2 = x;
         }
     }
-    xfree(gb);
-    xfree(R2);
-    xfree(R);
+    for (int i = 0; i < 3; i++) {
+        vset_release(&c[i].key);
+        xfree(c[i].x);
+    }
     return rc;
 }
 
@@ -456,37 +800,135 @@ static int incumbent(struct dpt *d, double b, struct alloc_result *res)
     return SOLVE_FEASIBLE;
 }
 
-/* The solve once set up: a status, or BFS_ERANGE. */
-static int solve(struct dpt *d, struct alloc_result *res)
+/* alloc_tie_tol_t(p), the same double, from p's value table v: the
+ * largest |v| of each job's admissible options, summed in job order. */
+static double tie_tol(const struct dpt *d, const double *v)
 {
-    double z = -HUGE_VAL, target, tol = alloc_tie_tol_t(d->p), zb = -HUGE_VAL;
-    size_t zs = 0, zk = 0, SL = d->S * d->L;
+    double sum = 0.0;
+
+    for (size_t j = 0; j < d->nj; j++) {
+        double big = 0.0;
+        for (size_t i = j * d->nt * d->W; i < (j + 1) * d->nt * d->W; i++)
+            if (v[i] != -HUGE_VAL && fabs(v[i]) > big)
+                big = fabs(v[i]);
+        sum += big;
+    }
+    return ALLOC_TIE_REL * (sum > 1.0 ? sum : 1.0);
+}
+
+/* The shortcut, dp.c's shortcut() with types: when each job's best
+ * option beats its others by more than tol + slack and the bests fit the
+ * pools, every other allocation is below the bests' value by more than
+ * tol + slack, so the bests are alone in the tie set, in exact sums and
+ * in the rounded ones (slack as in dp.c).  Writes the bests into n, t
+ * and returns 1 then; else 0. */
+static int shortcut(const struct dpt *d, const double *v, int *n, int *t)
+{
+    double S = d->tol / ALLOC_TIE_REL;
+    double slack =
+        8.0 * (double)(d->nj + 1) * DBL_EPSILON * (S > 1.0 ? S : 1.0);
+    long *used = xcalloc(d->nt, sizeof *used);
+    int ok = 1;
+
+    for (size_t j = 0; j < d->nj && ok; j++) {
+        const double *vj = &v[j * d->nt * d->W];
+        double best = -HUGE_VAL, next = -HUGE_VAL;
+        for (size_t i = 0; i < d->nt * d->W; i++) {
+            if (vj[i] > best) {
+                next = best;
+                best = vj[i];
+                n[j] = (int)(i % d->W);
+                t[j] = n[j] > 0 ? (int)(i / d->W) : -1;
+            } else if (vj[i] > next)
+                next = vj[i];
+        }
+        ok = best - next > d->tol + slack;
+        if (ok && n[j] > 0)
+            used[t[j]] += n[j];
+    }
+    for (size_t k = 0; k < d->nt && ok; k++)
+        ok = used[k] <= d->p->pools[k];
+    xfree(used);
+    return ok;
+}
+
+/* solve()'s answer when the optimum of the reduced instance is below
+ * the value claimed for it. */
+#define DPT_RETRY SOLVE_N_STATUSES
+
+/* The solve on the value table d->v, reduced for an optimum of at least
+ * zclaim (see the top): a status; DPT_RETRY, with the reduced
+ * instance's optimum in *zfound (-HUGE_VAL when it has no allocation),
+ * when that is below zclaim; or BFS_ERANGE (in e). */
+static int solve(struct dpt *d, double zclaim, double *zfound,
+                 struct alloc_result *res, struct bfs_error *e)
+{
+    const struct layer *l0 = &d->lay[0];
+    double z = -HUGE_VAL, target, zb = -HUGE_VAL;
+    size_t zs = 0, zk = 0;
     int *n = xcalloc(d->nj + 1, sizeof *n), *t = xcalloc(d->nj + 1, sizeof *t);
     int rc, status = SOLVE_OPTIMAL;
 
-    if (fill(d, NULL)) {
-        status = incumbent(d, d->zub, res);
+    rc = options(d, e);
+    if (rc == 0 && d->ooff[d->nj] == d->nj) {
+        /* one option a job: at most one allocation left (the greedy one
+         * when zclaim is -HUGE_VAL: it stays) */
+        for (size_t j = 0; j < d->nj; j++) {
+            n[j] = d->o[j].n;
+            t[j] = d->o[j].t;
+        }
+        z = alloc_feasible_t(d->p, n, t) ? alloc_objective_t(d->p, n, t)
+                                         : -HUGE_VAL;
+        if (!(z >= zclaim)) {
+            *zfound = z;
+            status = DPT_RETRY;
+            goto out;
+        }
+        memcpy(res->counts, n, d->nj * sizeof *n);
+        memcpy(res->types, t, d->nj * sizeof *t);
+        res->objective = res->bound = z;
         goto out;
     }
-    for (size_t i = 0; i < SL; i++)
-        if (d->G[i] > z) {
-            z = d->G[i];
-            zs = i / d->L;
-            zk = i % d->L;
-        }
-    g_optimum(d, zs, zk);
-    target = z - tol;
+    if (rc == 0)
+        rc = fill(d, NULL, e);
+    if (rc == 2) { /* past the budget */
+        *zfound = -HUGE_VAL;
+        status = DPT_RETRY;
+        goto out;
+    }
+    d->budget = SIZE_MAX; /* the rest is cheaper than the fill */
+    if (rc) {
+        status = rc < 0 ? rc : incumbent(d, d->lbound, res);
+        goto out;
+    }
+    for (size_t s = 0; s < l0->st.n; s++)
+        for (size_t k = 0; k < d->L; k++)
+            if (g_row(d, 0, s)[k] > z) {
+                z = g_row(d, 0, s)[k];
+                zs = s;
+                zk = k;
+            }
+    if (z > d->zinc) {
+        g_optimum(d, zs, zk);
+        d->zinc = z;
+    }
+    if (!(z >= zclaim)) {
+        *zfound = z;
+        status = DPT_RETRY;
+        goto out;
+    }
+    target = z - d->tol;
     d->Kb = -1;
-    for (size_t s = 0; s < d->S; s++)
+    for (size_t s = 0; s < l0->st.n; s++)
         for (size_t k = 0; k < d->L; k++)
             if (g_row(d, 0, s)[k] >= target &&
-                ((int)k > d->Kb || ((int)k == d->Kb && d->tot[s] < d->T))) {
+                ((int)k > d->Kb || ((int)k == d->Kb && l0->tot[s] < d->T))) {
                 d->Kb = (int)k;
-                d->T = d->tot[s];
+                d->T = l0->tot[s];
             }
     rc = choose(d, target, NULL, n, NULL);
-    if (rc == 0 && fill(d, n) == 0) {
-        for (size_t s = 0; s < d->S; s++)
+    if (rc == 0 && fill(d, n, NULL) == 0) {
+        for (size_t s = 0; s < l0->st.n; s++)
             if (g_row(d, 0, s)[d->Kb] > zb)
                 zb = g_row(d, 0, s)[d->Kb];
         rc = choose(d, zb < target ? zb : target, n, NULL, t);
@@ -512,11 +954,52 @@ out:
     return status;
 }
 
+/* Keeps the options no allocation of value >= zlb - 3 tol leaves out
+ * (alloc_lagr_delta) and solves (solve()), within budget more work
+ * (SIZE_MAX: no limit).  Returns as solve(). */
+static int reduce_solve(struct dpt *d, const struct alloc_lagr *g, double zlb,
+                        double zclaim, size_t budget, double *zfound,
+                        struct alloc_result *res, struct bfs_error *e)
+{
+    d->budget = budget == SIZE_MAX ? SIZE_MAX : d->work + budget;
+    d->delta = alloc_lagr_delta(g, zlb, d->tol);
+    d->thr = zlb - 3.0 * d->tol;
+    return solve(d, zclaim, zfound, res, e);
+}
+
+/* The reduced solves (see the top): the greedy's value zlb as the
+ * bound of the loss, first on a budget; then claims, the bound less
+ * delta, delta from 1/256 of the gap up by half each time while the
+ * claim is above zlb (a claim's optimum, when below the claim, is a
+ * feasible value: zlb from then on); then zlb without a budget.
+ * Returns as solve(), never DPT_RETRY. */
+static int search(struct dpt *d, const struct alloc_lagr *g, double zlb,
+                  struct alloc_result *res, struct bfs_error *e)
+{
+    double zfound = -HUGE_VAL, gap = g->L - zlb;
+    int rc = DPT_RETRY;
+
+    if (gap > d->tol)
+        rc = reduce_solve(d, g, zlb, -HUGE_VAL, DPT_BUDGET, &zfound, res, e);
+    for (double delta = gap / 256;
+         rc == DPT_RETRY && gap > d->tol && g->L - delta > zlb; delta *= 1.5) {
+        double zc = g->L - (delta > d->tol ? delta : d->tol);
+        rc = reduce_solve(d, g, zc, zc, SIZE_MAX, &zfound, res, e);
+        if (rc == DPT_RETRY && zfound > zlb)
+            zlb = zfound;
+    }
+    if (rc == DPT_RETRY)
+        rc = reduce_solve(d, g, zlb, -HUGE_VAL, SIZE_MAX, &zfound, res, e);
+    return rc;
+}
+
 int alloc_dp_types_solve(const struct alloc_problem *p, double limit,
                          struct alloc_result *res, struct bfs_error *e)
 {
     struct dpt d;
-    int rc;
+    struct alloc_lagr g;
+    double *v, zlb;
+    int rc = 0, maxpool = 0;
 
     memset(&d, 0, sizeof d);
     d.p = p;
@@ -524,28 +1007,73 @@ int alloc_dp_types_solve(const struct alloc_problem *p, double limit,
     d.nt = (size_t)p->n_types;
     d.limit = limit;
     d.t0 = bfs_now();
+    for (size_t t = 0; t < d.nt; t++)
+        maxpool = p->pools[t] > maxpool ? p->pools[t] : maxpool;
+    d.W = 1;
+    for (size_t j = 0; j < d.nj; j++) {
+        int top = p->jobs[j].jmax < maxpool ? p->jobs[j].jmax : maxpool;
+        d.W = (size_t)top + 1 > d.W ? (size_t)top + 1 : d.W;
+    }
+    if (d.nj > DPT_MAX_ENTRIES / d.nt / d.W)
+        return bfs_fail(e, BFS_ERANGE,
+                        "dp: %zu jobs with counts up to %zu on %zu node types "
+                        "need a value table of more than %zu entries (%zu "
+                        "MiB); use --allocator milp",
+                        d.nj, d.W - 1, d.nt, DPT_MAX_ENTRIES,
+                        DPT_MAX_ENTRIES * sizeof(double) >> 20);
+    v = xmalloc((d.nj * d.nt * d.W + 1) * sizeof *v);
+    d.cap = xcalloc(d.nt, sizeof *d.cap);
+    d.ooff = xcalloc(d.nj + 1, sizeof *d.ooff);
     d.inc = xcalloc(d.nj + 1, sizeof *d.inc);
     d.inct = xcalloc(d.nj + 1, sizeof *d.inct);
-    rc = setup(&d, e);
-    if (rc == 0) {
-        d.G = xmalloc((d.nj + 1) * d.S * d.L * sizeof *d.G);
-        rc = solve(&d, res);
+    d.u = xcalloc(d.nt + 1, sizeof *d.u);
+    d.lay = xcalloc(d.nj + 1, sizeof *d.lay);
+    for (size_t j = 0; j <= d.nj; j++)
+        vset_init(&d.lay[j].st, d.nt);
+    alloc_values_t(p, d.W, v);
+    d.tol = tie_tol(&d, v);
+    if (shortcut(&d, v, d.inc, d.inct)) {
+        memcpy(res->counts, d.inc, d.nj * sizeof *d.inc);
+        memcpy(res->types, d.inct, d.nj * sizeof *d.inct);
+        res->objective = res->bound = alloc_objective_t(p, d.inc, d.inct);
+        res->status = SOLVE_OPTIMAL;
+        goto out;
+    }
+    alloc_lagr_init(&g, p, d.W, v);
+    d.lbound = g.L;
+    d.lam = g.lam;
+    all_options(&d, v, &g);
+    d.pre = xcalloc(d.nj + 1, sizeof *d.pre);
+    for (size_t j = 0; j < d.nj; j++)
+        d.pre[j + 1] = d.pre[j] + g.phi[j];
+    zlb = d.zinc = alloc_lagr_greedy(&g, p, v, d.inc, d.inct);
+    rc = search(&d, &g, zlb, res, e);
+    if (rc >= 0) {
         res->status = rc;
         rc = 0;
     }
+    alloc_lagr_release(&g);
+out:
     res->build_s = 0.0;
     res->solve_s = bfs_now() - d.t0;
     res->rows = res->cols = res->nnz = 0;
-    xfree(d.G);
+    xfree(d.pre);
+    for (size_t j = 0; j <= d.nj; j++) {
+        vset_release(&d.lay[j].st);
+        xfree(d.lay[j].tot);
+        xfree(d.lay[j].byt);
+        xfree(d.lay[j].toff);
+        xfree(d.lay[j].G);
+    }
+    xfree(d.lay);
+    xfree(d.u);
     xfree(d.inct);
     xfree(d.inc);
-    xfree(d.totoff);
-    xfree(d.bytot);
-    xfree(d.tot);
-    xfree(d.dig);
+    xfree(d.aoff);
+    xfree(d.all);
     xfree(d.ooff);
     xfree(d.o);
-    xfree(d.radix);
     xfree(d.cap);
+    xfree(v);
     return rc;
 }

@@ -9,7 +9,20 @@
  *
  * With node types the _t functions price a job's (type, count) pair by
  * the rules of objective.h; with one type each returns its one-type
- * counterpart's result, so no one-type number changes.
+ * counterpart's result, so no one-type number changes.  alloc_values_t
+ * tabulates alloc_value_t, the same doubles.
+ *
+ * Reduced-cost fixing with node types (alloc_lagr_*, see objective.h).
+ * Each job's options on each type enter through their upper hull in (n,
+ * v) (fix_hulls(): the maximisers of v - lambda n are hull points for
+ * every lambda; a point dropped by a rounding is within a few ulps of
+ * it, far below tol, so phi is the maximum to that precision).  Along
+ * one price (one type's, or all types' at once), each job's best option
+ * follows the upper hull of its options priced that way (the others at
+ * their best as one point at n = 0): as the price passes the slope into
+ * a hull point, the job's nodes fall to the previous point's.  Sorting
+ * these falls gives the exact minimum of L along the price (line()),
+ * where the nodes the jobs use first fit the capacity.
  */
 #include "config.h"
 
@@ -18,6 +31,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* r_j: the rate a rescale of job j pauses. */
 static double rescale_rate(const struct alloc_job *jb)
@@ -279,4 +293,352 @@ int alloc_tie_cmp_t(const struct alloc_problem *p, const int *an, const int *at,
                     const int *bn, const int *bt)
 {
     return tie_cmp(p, an, at, bn, bt);
+}
+
+void alloc_values_t(const struct alloc_problem *p, size_t W, double *v)
+{
+    size_t nt = alloc_typed(p) ? (size_t)p->n_types : 1;
+
+    for (size_t i = 0; i < p->n_jobs * nt * W; i++)
+        v[i] = -HUGE_VAL;
+    for (size_t j = 0; j < p->n_jobs; j++)
+        for (int t = 0; t < (int)nt; t++)
+            for (int n = t > 0; (size_t)n < W && n <= p->jobs[j].jmax; n++)
+                if (alloc_admissible_t(p, j, t, n))
+                    v[(j * nt + (size_t)t) * W + (size_t)n] =
+                        alloc_value_t(p, j, t, n);
+}
+
+/* ---- reduced-cost fixing with node types --------------------------------- */
+
+/* Most rounds of price changes, one type at a time (alloc_lagr_init). */
+#define FIX_ROUNDS 8
+
+/* A point: n nodes, value y (or, for line()'s events, a fall of n
+ * nodes at price y). */
+struct pt {
+    int n;
+    double y;
+};
+
+/* alloc_lagr_init's working state. */
+struct fix {
+    size_t nj, nt, W;
+    const double *v;       /* borrowed: the value table */
+    long *cap;             /* nt: the most nodes the jobs can use per type */
+    struct pt *hp;         /* the upper hulls' points */
+    size_t *hoff;          /* nj nt + 1: (j, t)'s hull starts at hp[hoff[..]] */
+    double *lam;           /* nt: the prices */
+    double *phi;           /* nj: max_o v_j(o) - lam_t n at the prices */
+    struct pt *pts, *hull; /* scratch: one job's points, its hull */
+    struct pt *ev;         /* scratch: the slopes where jobs drop nodes */
+};
+
+/* Adds point (n, y) to the upper hull h[0..*m-1] (monotone chain: the
+ * points come by n, and of two at one n the larger y stays). */
+static void hull_push(struct pt *h, size_t *m, int n, double y)
+{
+    if (*m > 0 && h[*m - 1].n == n) {
+        if (y <= h[*m - 1].y)
+            return;
+        (*m)--;
+    }
+    while (*m >= 2) {
+        struct pt a = h[*m - 2], b = h[*m - 1];
+        if ((b.y - a.y) * (double)(n - b.n) > (y - b.y) * (double)(b.n - a.n))
+            break;
+        (*m)--;
+    }
+    h[(*m)++] = (struct pt){n, y};
+}
+
+/* Each job's upper hull of (n, v_j(t, n)) on each type (monotone chain,
+ * points on a chord dropped): the maximisers of v - lam n over the
+ * counts on t are among its points, for any lam.  Also cap: the sum of
+ * the jobs' largest counts per type, within the pools. */
+static void fix_hulls(struct fix *f, const struct alloc_problem *p)
+{
+    size_t nh = 0, W = f->W;
+
+    f->hp = xmalloc((f->nj * f->nt * W + 1) * sizeof *f->hp);
+    f->hoff = xcalloc(f->nj * f->nt + 1, sizeof *f->hoff);
+    for (size_t jt = 0; jt < f->nj * f->nt; jt++) {
+        const double *vt = &f->v[jt * W];
+        size_t m = 0;
+        f->hoff[jt] = nh;
+        for (int n = 1; (size_t)n < W; n++)
+            if (vt[n] != -HUGE_VAL)
+                hull_push(&f->hp[nh], &m, n, vt[n]);
+        /* the largest count: the hull's last point */
+        f->cap[jt % f->nt] += m ? f->hp[nh + m - 1].n : 0;
+        nh += m;
+    }
+    f->hoff[f->nj * f->nt] = nh;
+    for (size_t t = 0; t < f->nt; t++)
+        if (f->cap[t] > p->pools[t])
+            f->cap[t] = p->pools[t];
+}
+
+/* Prices every job at f->lam, over the hulls' points: phi.  Returns
+ * L(lam). */
+static double price(struct fix *f)
+{
+    size_t nt = f->nt;
+    double L = 0.0;
+
+    for (size_t t = 0; t < nt; t++)
+        L += f->lam[t] * (double)f->cap[t];
+    for (size_t j = 0; j < f->nj; j++) {
+        double best = f->v[j * nt * f->W];
+        for (size_t t = 0; t < nt; t++)
+            for (size_t k = f->hoff[j * nt + t]; k < f->hoff[j * nt + t + 1];
+                 k++) {
+                double x = f->hp[k].y - f->lam[t] * f->hp[k].n;
+                best = x > best ? x : best;
+            }
+        f->phi[j] = best;
+        L += best;
+    }
+    return L;
+}
+
+static void set_price(struct fix *f, size_t t0, size_t t1, double mu)
+{
+    for (size_t t = t0; t < t1; t++)
+        f->lam[t] = mu;
+}
+
+static int pt_cmp(const void *a, const void *b)
+{
+    const struct pt *x = a, *y = b;
+
+    if (x->n != y->n)
+        return x->n < y->n ? -1 : 1;
+    return x->y > y->y ? -1 : x->y < y->y;
+}
+
+static int ev_cmp(const void *a, const void *b)
+{
+    const struct pt *x = a, *y = b;
+
+    return x->y < y->y ? -1 : x->y > y->y;
+}
+
+/* Gives types t0..t1-1 (one type, or all) one price mu, the others'
+ * fixed, that makes L smallest, and returns L there.  Along mu each job
+ * takes the best point of the upper hull of its options priced so: its
+ * options on those types at (n, v), and the best of the others, at (0,
+ * their best v - lam_t n); as mu passes the slope into the hull's point
+ * k, the job's nodes on the types fall from n_k to n_{k-1}.  L's slope
+ * is sum_t cap_t - the jobs' nodes: mu is 0 when that is >= 0 there,
+ * else the slope where it turns >= 0. */
+static double line(struct fix *f, size_t t0, size_t t1)
+{
+    size_t nt = f->nt, ne = 0;
+    long U = 0, C = 0;
+    double mu = 0.0;
+
+    for (size_t t = t0; t < t1; t++)
+        C += f->cap[t];
+    for (size_t j = 0; j < f->nj; j++) {
+        double c = f->v[j * nt * f->W];
+        size_t np = 0, m = 0, k0 = 0;
+        for (size_t t = 0; t < nt; t++)
+            for (size_t k = f->hoff[j * nt + t];
+                 k < f->hoff[j * nt + t + 1] && (t < t0 || t >= t1); k++) {
+                double y = f->hp[k].y - f->lam[t] * f->hp[k].n;
+                c = y > c ? y : c;
+            }
+        f->pts[np++] = (struct pt){0, c};
+        for (size_t t = t0; t < t1; t++)
+            for (size_t k = f->hoff[j * nt + t]; k < f->hoff[j * nt + t + 1];
+                 k++)
+                f->pts[np++] = f->hp[k];
+        if (t1 - t0 > 1)
+            qsort(f->pts, np, sizeof *f->pts, pt_cmp);
+        for (size_t i = 0; i < np; i++)
+            hull_push(f->hull, &m, f->pts[i].n, f->pts[i].y);
+        for (size_t k = 1; k < m; k++) {
+            double s = (f->hull[k].y - f->hull[k - 1].y) /
+                       (double)(f->hull[k].n - f->hull[k - 1].n);
+            if (!(s > 0.0))
+                break; /* the slopes fall along the hull */
+            f->ev[ne++] = (struct pt){f->hull[k].n - f->hull[k - 1].n, s};
+            k0 = k;
+        }
+        U += f->hull[k0].n;
+    }
+    if (U > C) {
+        qsort(f->ev, ne, sizeof *f->ev, ev_cmp);
+        for (size_t i = 0; i < ne && U > C; i++) {
+            U -= f->ev[i].n;
+            mu = f->ev[i].y;
+        }
+    }
+    set_price(f, t0, t1, mu);
+    return price(f);
+}
+
+void alloc_lagr_init(struct alloc_lagr *g, const struct alloc_problem *p,
+                     size_t W, const double *v)
+{
+    struct fix f;
+    size_t nj = p->n_jobs, nt = (size_t)p->n_types;
+    double L;
+
+    memset(&f, 0, sizeof f);
+    f.nj = nj;
+    f.nt = nt;
+    f.W = W;
+    f.v = v;
+    f.cap = xcalloc(nt, sizeof *f.cap);
+    f.lam = xcalloc(nt, sizeof *f.lam);
+    f.phi = xcalloc(nj + 1, sizeof *f.phi);
+    fix_hulls(&f, p);
+    f.pts = xmalloc((f.hoff[nj * nt] + nj + 1) * sizeof *f.pts);
+    f.hull = xmalloc((f.hoff[nj * nt] + nj + 1) * sizeof *f.hull);
+    f.ev = xmalloc((f.hoff[nj * nt] + nj + 1) * sizeof *f.ev);
+    L = line(&f, 0, nt);
+    for (int round = 0; round < FIX_ROUNDS; round++) {
+        int fell = 0;
+        for (size_t t = 0; t < nt; t++) {
+            double was = f.lam[t], Lt = line(&f, t, t + 1);
+            if (Lt < L) {
+                L = Lt;
+                fell = 1;
+            } else
+                f.lam[t] = was;
+        }
+        if (!fell)
+            break;
+    }
+    g->nj = nj;
+    g->nt = nt;
+    g->W = W;
+    g->L = price(&f);
+    g->lam = f.lam;
+    g->phi = f.phi;
+    xfree(f.ev);
+    xfree(f.hull);
+    xfree(f.pts);
+    xfree(f.hoff);
+    xfree(f.hp);
+    xfree(f.cap);
+}
+
+void alloc_lagr_release(struct alloc_lagr *g)
+{
+    xfree(g->phi);
+    xfree(g->lam);
+    memset(g, 0, sizeof *g);
+}
+
+/* Job j's option of highest value within room (the free nodes per type,
+ * its own not counted) into *bn, *bt, by v - lam_t n when lam is not
+ * NULL: the first found among equals, in the order idle, type 0's
+ * counts, type 1's, ...  Returns its value v. */
+static double fit_best(const struct alloc_lagr *g, const double *v, size_t j,
+                       const long *room, const double *lam, int *bn, int *bt)
+{
+    const double *vj = &v[j * g->nt * g->W];
+    double best = vj[0], bv = vj[0];
+
+    *bn = 0;
+    *bt = -1;
+    for (size_t t = 0; t < g->nt; t++)
+        for (int n = 1; (size_t)n < g->W && n <= room[t]; n++) {
+            double x = vj[t * g->W + (size_t)n];
+            double y = lam ? x - lam[t] * n : x;
+            if (x != -HUGE_VAL && y > best) {
+                best = y;
+                bv = x;
+                *bn = n;
+                *bt = (int)t;
+            }
+        }
+    return bv;
+}
+
+/* A greedy allocation into n, t: every job keeping its holding where
+ * that fits (keeps set), else idle, or each job in turn the option of
+ * highest v - lam_t n within the room left (keeps unset); then each job
+ * in turn moves to its option of highest value within its own nodes and
+ * the room left.  Returns its value (the sum of the v in job order). */
+static double greedy(const struct alloc_lagr *g, const struct alloc_problem *p,
+                     const double *v, int keeps, int *n, int *t)
+{
+    long *room = xcalloc(g->nt, sizeof *room);
+    double z = 0.0;
+
+    for (size_t k = 0; k < g->nt; k++)
+        room[k] = p->pools[k];
+    for (size_t j = 0; j < g->nj; j++) {
+        const struct alloc_job *jb = &p->jobs[j];
+        if (!keeps)
+            fit_best(g, v, j, room, g->lam, &n[j], &t[j]);
+        else if (jb->cur > 0 && alloc_admissible_t(p, j, jb->ctype, jb->cur) &&
+                 room[jb->ctype] >= jb->cur) {
+            n[j] = jb->cur;
+            t[j] = jb->ctype;
+        } else {
+            n[j] = 0;
+            t[j] = -1;
+        }
+        if (n[j] > 0)
+            room[t[j]] -= n[j];
+    }
+    for (size_t j = 0; j < g->nj; j++) {
+        if (n[j] > 0)
+            room[t[j]] += n[j];
+        z += fit_best(g, v, j, room, NULL, &n[j], &t[j]);
+        if (n[j] > 0)
+            room[t[j]] -= n[j];
+    }
+    xfree(room);
+    return z;
+}
+
+double alloc_lagr_greedy(const struct alloc_lagr *g,
+                         const struct alloc_problem *p, const double *v, int *n,
+                         int *t)
+{
+    int *n2 = xcalloc(g->nj + 1, sizeof *n2),
+        *t2 = xcalloc(g->nj + 1, sizeof *t2);
+    double z = greedy(g, p, v, 1, n, t), z2 = greedy(g, p, v, 0, n2, t2);
+
+    if (z2 > z) {
+        z = z2;
+        memcpy(n, n2, g->nj * sizeof *n);
+        memcpy(t, t2, g->nj * sizeof *t);
+    }
+    xfree(t2);
+    xfree(n2);
+    return z;
+}
+
+double alloc_lagr_loss(const struct alloc_lagr *g, size_t j, int t, int n,
+                       double x)
+{
+    return n > 0 ? g->phi[j] - (x - g->lam[t] * n) : g->phi[j] - x;
+}
+
+double alloc_lagr_delta(const struct alloc_lagr *g, double zlb, double tol)
+{
+    return g->L - zlb + 3.0 * tol;
+}
+
+void alloc_lagr_fix(const struct alloc_lagr *g, double zlb, double tol,
+                    double *v)
+{
+    double delta = alloc_lagr_delta(g, zlb, tol);
+    size_t nt = g->nt, W = g->W;
+
+    for (size_t j = 0; j < g->nj; j++)
+        for (size_t t = 0; t < nt; t++)
+            for (int n = t > 0; (size_t)n < W; n++) {
+                double *x = &v[(j * nt + t) * W + (size_t)n];
+                if (*x != -HUGE_VAL &&
+                    alloc_lagr_loss(g, j, (int)t, n, *x) > delta)
+                    *x = -HUGE_VAL;
+            }
 }

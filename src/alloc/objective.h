@@ -1,6 +1,7 @@
 /* objective.h - the objective term and the tie-break rule of the
  * allocation problem (alloc.h), written once: dp, both MILP models and
- * the tests use these functions and nothing else for them.
+ * the tests use these functions and nothing else for them; and, with
+ * node types, the reduced-cost fixing dp and the count model share.
  *
  * The objective term of job j at count n (its value):
  *
@@ -160,5 +161,78 @@ double alloc_tie_tol_t(const struct alloc_problem *p);
  * not read, may be NULL). */
 int alloc_tie_cmp_t(const struct alloc_problem *p, const int *an, const int *at,
                     const int *bn, const int *bt);
+
+/* Every job's values in one dense table, v[(j * nt + t) * W + n] =
+ * v_j(t, n) (alloc_value_t) for the admissible pairs with n >= 1,
+ * v[j * nt * W] = v_j(idle) (count 0, stored at type 0), and -HUGE_VAL
+ * everywhere else (count 0 at types t > 0 included); nt = p->n_types
+ * with node types, else 1, and W > every job's largest admissible
+ * count.  Fills v (p->n_jobs * nt * W entries, caller-allocated). */
+void alloc_values_t(const struct alloc_problem *p, size_t W, double *v);
+
+/* ---- reduced-cost fixing with node types ------------------------------ */
+
+/* Reduced-cost fixing with node types, written once for dp
+ * (alloc/dp_types.c), the MILP's count model (alloc/milp.c) and the
+ * tests.  For prices lambda_t >= 0, one per type, every feasible
+ * allocation o has value at most L - sum_j l_j(o_j), with
+ *
+ *   L = sum_t lambda_t cap_t + sum_j phi_j,
+ *   phi_j = max over job j's options o = (t, n) of v_j(o) - lambda_t n
+ *           (the idle option priced 0),
+ *   l_j(o) = phi_j - (v_j(o) - lambda_t n) >= 0, the option's loss,
+ *
+ * cap_t the most nodes the jobs can use on type t (min(pools[t], the
+ * sum of their largest counts there)): the allocation uses at most cap_t
+ * nodes of each type.  So no allocation of value >= zlb - 3 tol uses an
+ * option of loss above L - zlb + 3 tol, and when zlb is at most the
+ * optimum z* the tie set (value >= z* - tol) keeps all its options.
+ * The margin is 3 tol where tol would do, for the roundings (a few ulps
+ * of sums far larger than tol / ALLOC_TIE_REL: far below tol).  Likewise
+ * jobs 0..j-1 using at most r_t nodes of each type are worth at most
+ * sum_{i<j} phi_i + sum_t lambda_t r_t. */
+struct alloc_lagr {
+    size_t nj, nt, W; /* the value table's shape (alloc_values_t) */
+    double *lam;      /* owned: nt prices */
+    double *phi;      /* owned: nj maxima */
+    double L;         /* the bound */
+};
+
+/* Prices for p (node types) and its value table v (alloc_values_t, rows
+ * of W), chosen to make L small: one price for all types, then each
+ * type's in turn while L falls, each the exact minimum of L along it
+ * (where its slope, sum_t cap_t - the nodes the jobs' maximisers use,
+ * turns >= 0); any prices give a valid test, a lower L drops more.  v
+ * is not changed.  Release g with alloc_lagr_release. */
+void alloc_lagr_init(struct alloc_lagr *g, const struct alloc_problem *p,
+                     size_t W, const double *v);
+
+/* A feasible allocation of p into counts n and types t (-1 for count
+ * 0) by two greedy rules, the better kept: every job keeping its
+ * holding where it fits, or each job in turn taking the option of best
+ * v - lambda_t n in the room left; then each job in turn moving to its
+ * option of best value in its room.  Returns its value, the sum of its
+ * v in job order (within rounding of alloc_objective_t). */
+double alloc_lagr_greedy(const struct alloc_lagr *g,
+                         const struct alloc_problem *p, const double *v, int *n,
+                         int *t);
+
+/* The loss l_j(o) above of job j's option o = (t, n) of value x (t not
+ * read when n == 0). */
+double alloc_lagr_loss(const struct alloc_lagr *g, size_t j, int t, int n,
+                       double x);
+
+/* The most loss an option of an allocation of value >= zlb - 3 tol can
+ * have: L - zlb + 3 tol. */
+double alloc_lagr_delta(const struct alloc_lagr *g, double zlb, double tol);
+
+/* Sets to -HUGE_VAL every option of v (the table g was made for) of
+ * loss above alloc_lagr_delta(g, zlb, tol), tol = alloc_tie_tol_t(p):
+ * when zlb is at most the optimum, what is left holds every allocation
+ * of value >= zlb - 3 tol, hence the whole tie set of the rule. */
+void alloc_lagr_fix(const struct alloc_lagr *g, double zlb, double tol,
+                    double *v);
+
+void alloc_lagr_release(struct alloc_lagr *g);
 
 #endif
