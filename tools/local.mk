@@ -36,6 +36,8 @@ EXTRA_DIST += tools/solver-study-2026-11-27.md \
 # against two (`make bench-types`).
 dist_noinst_SCRIPTS += tools/types-study tools/types-study-report \
 	tools/bench-types
+EXTRA_DIST += tools/types-study-2026-11-27.md tools/bench-types-2026-11-27.md \
+	tools/figures/types-study.png
 BENCH_TYPES_FLAGS =
 bench-types: bfsim$(EXEEXT)
 	$(BENCH_PYTHON3) $(srcdir)/tools/bench-types --bfsim ./bfsim$(EXEEXT) \
