@@ -287,8 +287,12 @@ START_TEST(test_write_bad_name)
 
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         double N[] = {0, 1}, P[] = {0, 1};
-        struct job j = {
-            (char *)(uintptr_t)bad[i], 0, 1, 1, 1, 0, 0, {2, N, P, P}, 1};
+        struct job j = {.name = (char *)(uintptr_t)bad[i],
+                        .jmin = 1,
+                        .jmax = 1,
+                        .pmax = 1,
+                        .curve = {2, N, P, P},
+                        .line = 1};
         struct jobset js = {1, &j};
         const char *p = tu_tmp("bad-name.jobs");
         struct bfs_error e;
