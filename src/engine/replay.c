@@ -659,6 +659,10 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
     rc = allocator_solve_order(r->alloc, &p, tie_order(r, evt), &res, r->e);
     if (rc)
         return rc;
+    /* a trace of one type: an untyped problem, whose answer has no types
+     * (any node will do: they are all of that type) */
+    for (size_t a = 0; r->aware && p.n_types <= 1 && a < r->n_act; a++)
+        r->types[a] = -1;
     record_solve(r, &res);
     if (res.status != SOLVE_OPTIMAL) {
         struct replay_stats *st = r->st;
