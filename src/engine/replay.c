@@ -872,13 +872,13 @@ void core_account(struct replay *r, int64_t prev, int64_t t)
         struct rjob *rj = &r->jobs[r->act[a]];
         rj->node_seconds += dt * rj->held;
         r->st->samples_ideal += dt * job_full_rate(r, rj);
-        for (size_t k = 0; rj->held_t && k < r->n_types; k++) {
+        for (size_t k = 0; rj->held_t && k < r->n_types; k++)
             rj->ns_t[k] += dt * rj->held_t[k];
-            r->st->alloc_ns_t[k] += dt * rj->held_t[k];
-        }
     }
-    for (size_t k = 0; k < r->n_types; k++)
+    for (size_t k = 0; k < r->n_types; k++) {
         r->st->idle_ns_t[k] += dt * r->pools_t[k];
+        r->st->alloc_ns_t[k] += dt * r->used_t[k];
+    }
 }
 
 size_t core_departures(struct replay *r, int64_t t,
@@ -972,10 +972,6 @@ size_t core_joins_admit(struct replay *r, int64_t t, int trace_now)
 int core_emit(struct replay *r)
 {
     if (r->n_types > 0) {
-        memset(r->used_t, 0, r->n_types * sizeof *r->used_t);
-        for (size_t a = 0; a < r->n_act; a++)
-            for (size_t t = 0; t < r->n_types; t++)
-                r->used_t[t] += r->jobs[r->act[a]].held_t[t];
         r->row.n_types = r->n_types;
         r->row.pool_t = r->pools_t;
         r->row.used_t = r->used_t;

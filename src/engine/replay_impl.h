@@ -97,7 +97,8 @@ struct replay {
     size_t n_types;
     uint32_t *ntype;
     int *pools_t;
-    int *used_t; /* per type, the nodes jobs hold (core_emit) */
+    int *used_t; /* per type, the nodes jobs hold (the sum of their
+                    held_t, kept by job_take_node and job_drop_node) */
     const char *type_names[BFS_MAX_TYPES]; /* r->st's, for the sinks */
     int aware;
     int32_t *owner; /* per subset node: job index, -1 free */
@@ -184,16 +185,20 @@ static inline void pool_mark(struct replay *r, uint32_t k)
 static inline void job_take_node(struct replay *r, struct rjob *rj, uint32_t k)
 {
     rj->held++;
-    if (rj->held_t)
+    if (rj->held_t) {
         rj->held_t[r->ntype[k]]++;
+        r->used_t[r->ntype[k]]++;
+    }
 }
 
 /* Notes that rj loses node k (its count drops by one). */
 static inline void job_drop_node(struct replay *r, struct rjob *rj, uint32_t k)
 {
     rj->held--;
-    if (rj->held_t)
+    if (rj->held_t) {
         rj->held_t[r->ntype[k]]--;
+        r->used_t[r->ntype[k]]--;
+    }
 }
 
 /* The rate rj would train at on the nodes it holds, at full speed: P(n)
