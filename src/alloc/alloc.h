@@ -49,6 +49,11 @@ struct alloc_job {
      * are then not read.  Borrowed. */
     int ctype;
     const double *const *ot;
+    /* Spanning types (struct alloc_problem.mixed only; ignored
+     * otherwise): cur_t[t] the nodes of type t held now, n_types entries
+     * summing to cur, each 0 on a type the job cannot use; NULL means
+     * all cur nodes are of ctype.  Borrowed. */
+    const int *cur_t;
 };
 
 struct alloc_problem {
@@ -64,13 +69,19 @@ struct alloc_problem {
     /* Node types (tools/DESIGN.md, "Node types"): n_types <= 1 is one
      * type of `pool` nodes, and pools is not read.  n_types > 1: pools[t]
      * idle nodes of type t, summing to pool; every job then gets a type
-     * and a count, on one type at a time; cap must be 0 and owner NULL
-     * (the node model does not take types). */
+     * and a count, on one type at a time (unless mixed); cap must be 0. */
     int n_types;
     const int *pools; /* borrowed, n_types entries */
     /* the types' names, for what writes the problem (an instance file);
      * n_types entries, borrowed, or NULL; no allocator reads them */
     const char *const *type_names;
+    /* With owner and n_types > 1 (required then): pos_type[p] is the
+     * type of pool position p, pool entries.  Borrowed. */
+    const int *pos_type;
+    /* Spanning types (--mixed-types; n_types > 1 only, tools/DESIGN.md,
+     * "Spanning types"): 1 lets a job hold nodes of several types at
+     * once, paced by its slowest; 0 one type at a time. */
+    int mixed;
 };
 
 struct alloc_result {
@@ -82,7 +93,8 @@ struct alloc_result {
     int *types;       /* caller-allocated, n_jobs entries, required when
                          n_types > 1 (else not read): written with the
                          counts, the type of job j's nodes, -1 when
-                         counts[j] == 0 */
+                         counts[j] == 0; with mixed, the lowest type
+                         it holds nodes of */
     double build_s;   /* seconds spent building the model */
     double solve_s;   /* seconds spent solving (by the solver: in an
                          isolated solver's child process) */
@@ -98,6 +110,9 @@ struct alloc_result {
                                objective units; NaN when unknown */
     long cuts;              /* its root cuts; -1 when unknown */
     size_t rows, cols, nnz; /* model size (0 for methods without one) */
+    int *type_counts;       /* caller-allocated, n_jobs * n_types entries,
+                               required when mixed (else not read): job j's
+                               nodes of type t at [j * n_types + t] */
 };
 
 /* Checks that p is well formed (bounds, cur <= jmax, o[0] == 0, pool and
