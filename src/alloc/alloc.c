@@ -11,7 +11,10 @@
  * with the most idle nodes per job dealt to it so far, itself counted
  * (pools[t] / (jobs on t + 1), compared exactly; ties to the lower
  * type); then each type's pool is shared as above among its jobs, in job
- * order.  A job that can use no type gets 0.
+ * order.  A job that can use no type gets 0.  With spanning types
+ * (p->mixed) it gives the same one-type answer, which the problem admits,
+ * and its type counts; dp refuses them (alloc_ops.mixed unset), milp's
+ * count model solves them (alloc/milp.c).
  */
 #include "config.h"
 
@@ -85,8 +88,53 @@ static int check_types(const struct alloc_problem *p, struct bfs_error *e)
     return 0;
 }
 
+/* The spanning-types fields of a typed p (p->mixed): every job's cur_t
+ * summing to cur, 0 on the types it cannot use, and the jobs' nodes of
+ * each type within its pool. */
+static int check_mixed(const struct alloc_problem *p, struct bfs_error *e)
+{
+    long *held;
+    int rc = 0;
+
+    if (p->n_types > ALLOC_MIXED_MAX_TYPES)
+        return bfs_fail(e, BFS_EINVAL,
+                        "spanning types (--mixed-types) with %d node types; "
+                        "at most %d are supported",
+                        p->n_types, ALLOC_MIXED_MAX_TYPES);
+    held = xcalloc((size_t)p->n_types, sizeof *held);
+    for (size_t j = 0; j < p->n_jobs && rc == 0; j++) {
+        const struct alloc_job *jb = &p->jobs[j];
+        long sum = 0;
+        for (int t = 0; jb->cur_t && t < p->n_types && rc == 0; t++) {
+            if (jb->cur_t[t] < 0 || (jb->cur_t[t] > 0 && !jb->ot[t]))
+                rc = bfs_fail(e, BFS_EINVAL,
+                              "job %zu: holds %d nodes of type %d, %s", j,
+                              jb->cur_t[t], t,
+                              jb->cur_t[t] < 0 ? "fewer than 0"
+                                               : "a type it cannot run on");
+            sum += jb->cur_t[t];
+        }
+        if (rc == 0 && jb->cur_t && sum != jb->cur)
+            rc = bfs_fail(e, BFS_EINVAL,
+                          "job %zu: its nodes per type (cur_t) sum to %ld, "
+                          "not to its %d nodes (cur)",
+                          j, sum, jb->cur);
+        for (int t = 0; rc == 0 && t < p->n_types; t++)
+            held[t] += alloc_cur_m(p, j, t);
+    }
+    for (int t = 0; rc == 0 && t < p->n_types; t++)
+        if (held[t] > p->pools[t])
+            rc = bfs_fail(e, BFS_EINVAL,
+                          "the jobs hold %ld nodes of type %d, its pool has %d",
+                          held[t], t, p->pools[t]);
+    xfree(held);
+    return rc;
+}
+
 int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
 {
+    int rc;
+
     if (p->pool < 0)
         return bfs_fail(e, BFS_EINVAL, "pool size %d < 0", p->pool);
     if (!(p->tfwd > 0) || !isfinite(p->tfwd))
@@ -119,7 +167,15 @@ int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
                                 "number >= 0",
                                 j, n, jb->h[n]);
     }
-    return p->n_types > 1 ? check_types(p, e) : 0;
+    if (p->mixed && p->n_types <= 1)
+        return bfs_fail(e, BFS_EINVAL,
+                        "spanning types (--mixed-types) with %d node type; "
+                        "they need at least two",
+                        p->n_types > 1 ? p->n_types : 1);
+    if (p->n_types <= 1)
+        return 0;
+    rc = check_types(p, e);
+    return rc == 0 && p->mixed ? check_mixed(p, e) : rc;
 }
 
 void alloc_opts_default(struct alloc_opts *o)
@@ -247,8 +303,15 @@ static int even_solve(void *state, const struct alloc_problem *p,
     (void)state;
     (void)e;
     alloc_even(p, res->counts, res->types);
+    if (alloc_mixed(p)) /* one type per job, which the problem admits */
+        for (size_t j = 0; j < p->n_jobs; j++)
+            for (int t = 0; t < p->n_types; t++)
+                res->type_counts[j * (size_t)p->n_types + (size_t)t] =
+                    t == res->types[j] ? res->counts[j] : 0;
     res->status = SOLVE_OPTIMAL; /* the baseline's answer is always taken */
-    res->objective = res->bound = alloc_objective_t(p, res->counts, res->types);
+    res->objective = res->bound =
+        alloc_mixed(p) ? alloc_objective_m(p, res->type_counts)
+                       : alloc_objective_t(p, res->counts, res->types);
     res->build_s = 0.0;
     res->solve_s = bfs_now() - t0;
     res->rows = res->cols = res->nnz = 0;
@@ -262,6 +325,7 @@ static void even_destroy(void *state)
 
 static const struct alloc_ops even_ops = {
     .name = "even",
+    .mixed = 1, /* its one-type answer is a spanning one */
     .create = even_create,
     .solve = even_solve,
     .destroy = even_destroy,
@@ -366,6 +430,13 @@ int allocator_solve(struct allocator *a, const struct alloc_problem *p,
 
     if (rc)
         return rc;
+    if (alloc_mixed(p) && !a->ops->mixed)
+        return bfs_fail(e, BFS_EUNSUP,
+                        "--mixed-types: allocator '%s' does not solve "
+                        "spanning node types (it would need a table over "
+                        "every type's usage at once); milp's count model "
+                        "solves them (--allocator milp --model count)",
+                        a->ops->name);
     /* the solver's measures, for an allocator that makes no MILP */
     res->cpu_s = res->ipc_s = 0.0;
     res->mip_solves = 0;
@@ -383,6 +454,8 @@ int allocator_solve_order(struct allocator *a, const struct alloc_problem *p,
     size_t *inv;
     int *owner = NULL, *counts, *given = res->counts, rc;
     int *types = NULL, *given_t = res->types;
+    int *tcounts = NULL, *given_tc = res->type_counts;
+    size_t nt = alloc_mixed(p) ? (size_t)p->n_types : 0;
     size_t k;
 
     for (k = 0; order && k < p->n_jobs && order[k] == k; k++)
@@ -411,16 +484,25 @@ int allocator_solve_order(struct allocator *a, const struct alloc_problem *p,
         types = xmalloc(p->n_jobs * sizeof *types);
         res->types = types;
     }
+    if (nt) { /* job k's row of the type counts is job order[k]'s */
+        tcounts = xmalloc(p->n_jobs * nt * sizeof *tcounts);
+        res->type_counts = tcounts;
+    }
     rc = allocator_solve(a, &q, res, e);
     res->counts = given;
     res->types = given_t;
+    res->type_counts = given_tc;
     if (rc == 0 &&
         (res->status == SOLVE_OPTIMAL || res->status == SOLVE_FEASIBLE))
         for (k = 0; k < p->n_jobs; k++) {
             given[order[k]] = counts[k];
             if (types)
                 given_t[order[k]] = types[k];
+            if (nt)
+                memcpy(&given_tc[order[k] * nt], &tcounts[k * nt],
+                       nt * sizeof *tcounts);
         }
+    xfree(tcounts);
     xfree(types);
     xfree(owner);
     xfree(counts);

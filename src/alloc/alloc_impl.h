@@ -9,6 +9,9 @@
 struct alloc_ops {
     const char *name; /* as given to --allocator */
     int reads_owner;  /* 1: solve may read the problem's owner view */
+    int mixed;        /* 1: solve takes spanning types (p->mixed, filling
+                         res->type_counts); 0: allocator_solve refuses
+                         them (BFS_EUNSUP) */
     /* Creates the state; returns 0 or a negative code (reported in e). */
     int (*create)(const struct alloc_opts *o, void **state,
                   struct bfs_error *e);

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include "alloc/instance.h"
+#include "alloc/objective.h"
 #include "base/out.h"
 #include "base/util.h"
 
@@ -682,6 +683,12 @@ int instance_write_typed(const char *path, const struct alloc_problem *p,
     rc = alloc_problem_check(p, e);
     if (rc)
         return rc;
+    if (alloc_mixed(p)) /* the format has no holdings per type */
+        return bfs_fail_at(e, BFS_EUNSUP, path, 0,
+                           "a problem with spanning node types "
+                           "(--mixed-types) cannot be written as an "
+                           "instance file (the format has no mixed flag "
+                           "and no nodes held per type)");
     rc = bfs_out_open(&out, path, e);
     if (rc)
         return rc;

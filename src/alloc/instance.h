@@ -108,7 +108,9 @@ int instance_read(const char *path, struct instance *out, struct bfs_error *e);
  * problem must pass alloc_problem_check.  Returns 0 or a negative code
  * (reported in e).  This is what `bfsim replay --dump-instances DIR`
  * calls for every instance it solves.  A typed problem's type names are
- * written when p->type_names gives them. */
+ * written when p->type_names gives them.  A problem with spanning types
+ * (p->mixed) is refused (BFS_EUNSUP): the format has no mixed flag and
+ * no nodes held per type. */
 int instance_write(const char *path, const struct alloc_problem *p,
                    const char *const *names, const char *note,
                    struct bfs_error *e);

@@ -642,3 +642,281 @@ void alloc_lagr_fix(const struct alloc_lagr *g, double zlb, double tol,
                     *x = -HUGE_VAL;
             }
 }
+
+/* ---- spanning types ------------------------------------------------------ */
+
+int alloc_mixed(const struct alloc_problem *p)
+{
+    return alloc_typed(p) && p->mixed;
+}
+
+int alloc_cur_m(const struct alloc_problem *p, size_t j, int t)
+{
+    const struct alloc_job *jb = &p->jobs[j];
+
+    if (p->mixed && jb->cur_t)
+        return jb->cur_t[t];
+    return jb->cur > 0 && t == jb->ctype ? jb->cur : 0;
+}
+
+/* r_j with spanning types: the least O_{j,t}(C_j) over the types job j
+ * holds, when C_j >= Jmin_j, else 0. */
+static double rescale_rate_m(const struct alloc_problem *p, size_t j)
+{
+    const struct alloc_job *jb = &p->jobs[j];
+    double r = HUGE_VAL;
+
+    if (jb->cur < jb->jmin)
+        return 0.0;
+    for (int t = 0; t < p->n_types; t++)
+        if (alloc_cur_m(p, j, t) > 0 && jb->ot[t][jb->cur] < r)
+            r = jb->ot[t][jb->cur];
+    return r;
+}
+
+double alloc_cost_up_m(const struct alloc_problem *p, size_t j)
+{
+    return p->jobs[j].tcup * rescale_rate_m(p, j);
+}
+
+double alloc_cost_down_m(const struct alloc_problem *p, size_t j)
+{
+    return p->jobs[j].tcdw * rescale_rate_m(p, j);
+}
+
+/* The cost of a change of job j that grows some type (up) and shrinks
+ * some type (down): the expressions of alloc_rescale_cost_t, in its
+ * order of operations. */
+static double cost_m(const struct alloc_problem *p, size_t j, int up, int down)
+{
+    const struct alloc_job *jb = &p->jobs[j];
+
+    if (up && down) /* a stop and a start */
+        return (jb->tcdw + jb->tcup) * rescale_rate_m(p, j);
+    if (up)
+        return jb->tcup * rescale_rate_m(p, j);
+    if (down)
+        return jb->tcdw * rescale_rate_m(p, j);
+    return 0.0;
+}
+
+/* Tfwd times the least O_{j,t}(n) over the types in mask (bit t), 0 for
+ * n = 0. */
+static double gain_m(const struct alloc_problem *p, size_t j,
+                     unsigned long long mask, int n)
+{
+    double o = HUGE_VAL;
+
+    if (n == 0)
+        return 0.0;
+    for (int t = 0; t < p->n_types; t++)
+        if ((mask >> t & 1) && p->jobs[j].ot[t][n] < o)
+            o = p->jobs[j].ot[t][n];
+    return p->tfwd * o;
+}
+
+/* The types x uses, as a mask (bit t), and its total in *n. */
+static unsigned long long used_m(const struct alloc_problem *p, const int *x,
+                                 int *n)
+{
+    unsigned long long mask = 0;
+
+    *n = 0;
+    for (int t = 0; t < p->n_types; t++)
+        if (x[t] > 0) {
+            mask |= 1ull << t;
+            *n += x[t];
+        }
+    return mask;
+}
+
+double alloc_gain_m(const struct alloc_problem *p, size_t j, const int *x)
+{
+    int n;
+    unsigned long long mask = used_m(p, x, &n);
+
+    return gain_m(p, j, mask, n);
+}
+
+double alloc_rescale_cost_m(const struct alloc_problem *p, size_t j,
+                            const int *x)
+{
+    int up = 0, down = 0;
+
+    for (int t = 0; t < p->n_types; t++) {
+        up |= x[t] > alloc_cur_m(p, j, t);
+        down |= x[t] < alloc_cur_m(p, j, t);
+    }
+    return cost_m(p, j, up, down);
+}
+
+double alloc_value_m(const struct alloc_problem *p, size_t j, const int *x)
+{
+    return alloc_gain_m(p, j, x) - alloc_rescale_cost_m(p, j, x);
+}
+
+int alloc_keeps_m(const struct alloc_problem *p, size_t j, const int *x)
+{
+    for (int t = 0; t < p->n_types; t++)
+        if (x[t] != alloc_cur_m(p, j, t))
+            return 0;
+    return 1;
+}
+
+int alloc_admissible_m(const struct alloc_problem *p, size_t j, const int *x)
+{
+    const struct alloc_job *jb = &p->jobs[j];
+    long n = 0;
+
+    for (int t = 0; t < p->n_types; t++) {
+        if (x[t] < 0 || x[t] > p->pools[t] || (x[t] > 0 && !jb->ot[t]))
+            return 0;
+        n += x[t];
+    }
+    return n == 0 || (n >= jb->jmin && n <= jb->jmax);
+}
+
+int alloc_feasible_m(const struct alloc_problem *p, const int *x)
+{
+    size_t nt = (size_t)p->n_types;
+
+    for (size_t j = 0; j < p->n_jobs; j++)
+        if (!alloc_admissible_m(p, j, &x[j * nt]))
+            return 0;
+    for (size_t t = 0; t < nt; t++) {
+        long used = 0;
+        for (size_t j = 0; j < p->n_jobs; j++)
+            used += x[j * nt + t];
+        if (used > p->pools[t])
+            return 0;
+    }
+    return 1;
+}
+
+double alloc_objective_m(const struct alloc_problem *p, const int *x)
+{
+    size_t nt = (size_t)p->n_types;
+    double z = 0.0;
+
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        z += alloc_gain_m(p, j, &x[j * nt]);
+        z -= alloc_rescale_cost_m(p, j, &x[j * nt]);
+    }
+    return z;
+}
+
+/* alloc_tie_tol_m's search over job j's holdings by the way each type
+ * compares with the holding now: absent (x_t = 0), kept (x_t = C_t >=
+ * 1), grown (C_t < x_t, at least 1) or shrunk (1 <= x_t < C_t).  Each
+ * choice is a range of x_t, so the types chosen give a range of totals;
+ * the gain depends on the types used and the total, the cost on whether
+ * some type grows and some shrinks. */
+struct tol_m {
+    const struct alloc_problem *p;
+    size_t j;
+    int *hi; /* per type: the most nodes x_t can be, 0 if unusable */
+    double big;
+};
+
+static void tol_rec(struct tol_m *s, int t, unsigned long long mask, long lo,
+                    long hs, int up, int down)
+{
+    const struct alloc_problem *p = s->p;
+    const struct alloc_job *jb = &p->jobs[s->j];
+    int c, a;
+
+    if (t == p->n_types) {
+        double cost = cost_m(p, s->j, up, down);
+        if (!mask) { /* idle */
+            s->big = fabs(0.0 - cost) > s->big ? fabs(0.0 - cost) : s->big;
+            return;
+        }
+        for (long n = lo > jb->jmin ? lo : jb->jmin; n <= hs && n <= jb->jmax;
+             n++) {
+            double v = fabs(gain_m(p, s->j, mask, (int)n) - cost);
+            s->big = v > s->big ? v : s->big;
+        }
+        return;
+    }
+    c = alloc_cur_m(p, s->j, t);
+    tol_rec(s, t + 1, mask, lo, hs, up, down || c > 0); /* absent */
+    if (s->hi[t] < 1)
+        return;
+    mask |= 1ull << t;
+    if (c >= 1 && c <= s->hi[t]) /* kept */
+        tol_rec(s, t + 1, mask, lo + c, hs + c, up, down);
+    a = c + 1 > 1 ? c + 1 : 1;
+    if (a <= s->hi[t]) /* grown */
+        tol_rec(s, t + 1, mask, lo + a, hs + s->hi[t], 1, down);
+    if (c >= 2) /* shrunk */
+        tol_rec(s, t + 1, mask, lo + 1, hs + c - 1, up, 1);
+}
+
+double alloc_tie_tol_m(const struct alloc_problem *p)
+{
+    struct tol_m s = {.p = p};
+    double sum = 0.0;
+
+    s.hi = xcalloc((size_t)p->n_types, sizeof *s.hi);
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        const struct alloc_job *jb = &p->jobs[j];
+        for (int t = 0; t < p->n_types; t++)
+            s.hi[t] = !jb->ot[t]               ? 0
+                      : p->pools[t] < jb->jmax ? p->pools[t]
+                                               : jb->jmax;
+        s.j = j;
+        s.big = 0.0;
+        tol_rec(&s, 0, 0, 0, 0, 0, 0);
+        sum += s.big;
+    }
+    xfree(s.hi);
+    return ALLOC_TIE_REL * (sum > 1.0 ? sum : 1.0);
+}
+
+int alloc_tie_cmp_m(const struct alloc_problem *p, const int *a, const int *b)
+{
+    size_t nt = (size_t)p->n_types, nj = p->n_jobs;
+    long ka = 0, kb = 0, sa = 0, sb = 0;
+
+    for (size_t j = 0; j < nj; j++) {
+        ka += alloc_keeps_m(p, j, &a[j * nt]);
+        kb += alloc_keeps_m(p, j, &b[j * nt]);
+        for (size_t t = 0; t < nt; t++) {
+            sa += a[j * nt + t];
+            sb += b[j * nt + t];
+        }
+    }
+    if (ka != kb)
+        return ka > kb ? 1 : -1;
+    if (sa != sb)
+        return sa < sb ? 1 : -1;
+    for (size_t j = 0; j < nj; j++) {
+        long na = 0, nb = 0;
+        for (size_t t = 0; t < nt; t++) {
+            na += a[j * nt + t];
+            nb += b[j * nt + t];
+        }
+        if (na != nb)
+            return na > nb ? 1 : -1;
+    }
+    for (size_t i = 0; i < nj * nt; i++)
+        if (a[i] != b[i])
+            return a[i] > b[i] ? 1 : -1;
+    return 0;
+}
+
+void alloc_counts_m(const struct alloc_problem *p, const int *x, int *counts,
+                    int *types)
+{
+    size_t nt = (size_t)p->n_types;
+
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        counts[j] = 0;
+        types[j] = -1;
+        for (size_t t = 0; t < nt; t++) {
+            if (x[j * nt + t] > 0 && types[j] < 0)
+                types[j] = (int)t;
+            counts[j] += x[j * nt + t];
+        }
+    }
+}

@@ -57,6 +57,31 @@
  *      over the jobs with n_j > 0.
  * With n_types <= 1 every _t function is its one-type counterpart (the
  * types are then not read and may be NULL), to the last bit.
+ *
+ * Spanning types (p->mixed, --mixed-types; tools/DESIGN.md, "Spanning
+ * types").  A job's holding is a vector x_j of n_types counts, x_{j,t}
+ * its nodes of type t, and the functions ending in _m take it (one job's:
+ * n_types entries; every job's: n_jobs * n_types, job j's at j *
+ * n_types).  With n_j = sum_t x_{j,t} and C_{j,t} its nodes of type t
+ * now (alloc_cur_m):
+ *
+ *   v_j(x) = Tfwd min_{t : x_{j,t} > 0} O_{j,t}(n_j) - cost_j(x),
+ *   r_j = min over the types it holds of O_{j,t}(C_j) if C_j >= Jmin_j,
+ *         else 0;
+ *   cost_j = 0 when x_j = C_j, Tcup_j r_j when some type grows and none
+ *            shrinks, Tcdw_j r_j when some type shrinks and none grows,
+ *            (Tcdw_j + Tcup_j) r_j when one grows and another shrinks
+ *
+ * (gain 0 at n_j = 0).  x_j is admissible when it is 0 on the types the
+ * job cannot use, within pools[t] on each, and n_j is 0 or Jmin..Jmax; a
+ * holding is feasible when every job's is admissible and the jobs use at
+ * most pools[t] nodes of each type t.  The tie tolerance is
+ * ALLOC_TIE_REL * max(1, sum_j max |v_j(x)|) over the admissible x_j,
+ * and keys 2-5 of the rule become: 2. the most jobs keeping their
+ * holding (x_j = C_j); 3. the fewest nodes; 4. the lexicographically
+ * largest vector of the n_j; 5. the lexicographically largest vector
+ * (x_{0,0}, x_{0,1}, ..., x_{1,0}, ...).  When every job holds one type
+ * (now and in x) these are the _t functions' values, to the last bit.
  */
 #ifndef BFS_OBJECTIVE_H
 #define BFS_OBJECTIVE_H
@@ -67,6 +92,9 @@
 
 /* Relative tie tolerance. */
 #define ALLOC_TIE_REL 1e-7
+
+/* The most node types a problem with spanning types may have. */
+#define ALLOC_MIXED_MAX_TYPES 64
 
 /* Tcup_j r_j and Tcdw_j r_j: what job j loses by growing or by shrinking
  * (to 0 included) from its current count. */
@@ -234,5 +262,59 @@ void alloc_lagr_fix(const struct alloc_lagr *g, double zlb, double tol,
                     double *v);
 
 void alloc_lagr_release(struct alloc_lagr *g);
+
+/* ---- spanning types (see the top) ------------------------------------- */
+
+/* 1 when p is a problem with spanning types (node types and p->mixed). */
+int alloc_mixed(const struct alloc_problem *p);
+
+/* C_{j,t}: job j's nodes of type t now: cur_t[t] when p->mixed and the
+ * job gives cur_t, else cur on ctype (0 on the other types). */
+int alloc_cur_m(const struct alloc_problem *p, size_t j, int t);
+
+/* Tcup_j r_j and Tcdw_j r_j with spanning types (r_j from the top). */
+double alloc_cost_up_m(const struct alloc_problem *p, size_t j);
+double alloc_cost_down_m(const struct alloc_problem *p, size_t j);
+
+/* Job j's gain at holding x (n_types entries, admissible): Tfwd times the
+ * least O_{j,t}(n_j) over the types it uses, 0 when n_j = 0. */
+double alloc_gain_m(const struct alloc_problem *p, size_t j, const int *x);
+
+/* Job j's cost of moving to holding x, cost_j(x) at the top. */
+double alloc_rescale_cost_m(const struct alloc_problem *p, size_t j,
+                            const int *x);
+
+/* v_j(x): alloc_gain_m minus alloc_rescale_cost_m. */
+double alloc_value_m(const struct alloc_problem *p, size_t j, const int *x);
+
+/* 1 when x (n_types entries) is job j's holding now, x = C_j. */
+int alloc_keeps_m(const struct alloc_problem *p, size_t j, const int *x);
+
+/* Whether x (n_types entries) is admissible for job j (see the top). */
+int alloc_admissible_m(const struct alloc_problem *p, size_t j, const int *x);
+
+/* Whether x (n_jobs * n_types entries) is feasible: every job's
+ * admissible and each type's pool holding its jobs' nodes. */
+int alloc_feasible_m(const struct alloc_problem *p, const int *x);
+
+/* The objective of x (n_jobs * n_types entries): the gains and costs
+ * summed in job order, as alloc_objective_t. */
+double alloc_objective_m(const struct alloc_problem *p, const int *x);
+
+/* The tie tolerance of p with spanning types: ALLOC_TIE_REL * max(1,
+ * sum_j max |v_j(x)|) over job j's admissible holdings.  Computed per
+ * job over the ways each type can compare with its holding (absent,
+ * kept, grown, shrunk), each a range of totals, not over every vector. */
+double alloc_tie_tol_m(const struct alloc_problem *p);
+
+/* Compares feasible holdings a and b (n_jobs * n_types entries) by the
+ * tie-break keys 2-5 with spanning types: > 0 when a comes first, < 0
+ * when b does, 0 when a == b. */
+int alloc_tie_cmp_m(const struct alloc_problem *p, const int *a, const int *b);
+
+/* The counts and types of holding x (n_jobs * n_types entries): counts[j]
+ * = n_j, types[j] the lowest type job j has nodes of, -1 when none. */
+void alloc_counts_m(const struct alloc_problem *p, const int *x, int *counts,
+                    int *types);
 
 #endif
