@@ -34,6 +34,7 @@ check_PROGRAMS += \
 	tests/check_nodepick \
 	tests/check_instance \
 	tests/check_types \
+	tests/check_mixed \
 	tests/check_replay \
 	tests/check_replay_types \
 	tests/check_belief \
@@ -149,6 +150,9 @@ tests_check_instance_LDADD = $(BFS_TESTLIBS)
 tests_check_types_SOURCES = tests/check_types.c $(BFS_TESTHDRS)
 tests_check_types_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_types_LDADD = $(BFS_TESTLIBS)
+tests_check_mixed_SOURCES = tests/check_mixed.c $(BFS_TESTHDRS)
+tests_check_mixed_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_mixed_LDADD = $(BFS_TESTLIBS)
 tests_check_options_SOURCES = tests/check_options.c $(BFS_TESTHDRS)
 tests_check_options_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_options_LDADD = $(BFS_TESTLIBS)
