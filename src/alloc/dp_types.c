@@ -26,6 +26,15 @@
  * Such states are never stored: every entry a test below can pass is
  * on an allocation of the tie set, whose states all stay with their
  * values (the argument of dp.c's narrow()).
+ * Two tighter bounds on the prefix (semi(), over the options kept) test
+ * each new state too: pre0_j, jobs 0..j-1 each at its best option; and
+ * per type t, A_t[j][r] + sum_{k != t} lambda_k (cap_k - s_k), A_t the
+ * exact best of jobs 0..j-1 within r = cap_t - s_t nodes of type t, their
+ * options on the other types priced by lambda (a one-type knapsack, O(J
+ * cap_t) per option).  Exact on one type, these are far below the
+ * Lagrangian bound (on the Summit replays, the gap to z* is a third of
+ * L's), and they bound z* too: a claim above A_t[J][cap_t] + ... fails
+ * without a table.
  *
  * zlb: the greedy allocation's value (alloc_lagr_greedy) is often far
  * below z* (the bound L is loose by the leftover of the packing), which
@@ -301,6 +310,14 @@ struct dpt {
     double *pre;   /* nj + 1: sum_{i < j} phi_i, the fixing's */
     double thr;    /* zlb - 3 tol: a state below it is dropped */
     size_t budget; /* the work at which fill() gives up */
+    /* the prefix bounds of the kept options (semi()): pre0[j], jobs
+     * 0..j-1 at their best; and per type t, A_t[j][r] at semi[soff[t] +
+     * j (cap_t + 1) + r], jobs 0..j-1 within r nodes of t, the other
+     * types priced by lam */
+    double *pre0, *semi;
+    size_t *soff;
+    size_t pre0_cap, semi_cap;
+    double ubound; /* the kept options' bound on z*, from semi */
     int Kb, T;     /* the keeps and nodes chosen */
     double limit, t0;
     size_t work, next;
@@ -525,6 +542,86 @@ static void by_tot(struct dpt *d, struct layer *l)
     spend(d, 2 * n + (size_t)l->tmax + 2);
 }
 
+/* The prefix bounds of the kept options (see the top): d->pre0, d->semi
+ * and d->ubound. */
+static void semi(struct dpt *d)
+{
+    size_t nt = d->nt, nj = d->nj, size = 0;
+
+    BFS_GROW(d->pre0, d->pre0_cap, nj + 1);
+    d->pre0[0] = 0.0;
+    for (size_t j = 0; j < nj; j++) {
+        double best = -HUGE_VAL;
+        for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++)
+            best = d->o[i].v > best ? d->o[i].v : best;
+        d->pre0[j + 1] = d->pre0[j] + best;
+    }
+    for (size_t t = 0; t < nt; t++) {
+        d->soff[t] = size;
+        size += (nj + 1) * ((size_t)d->cap[t] + 1);
+    }
+    BFS_GROW(d->semi, d->semi_cap, size + 1);
+    d->ubound = HUGE_VAL;
+    for (size_t t = 0; t < nt; t++) {
+        size_t w = (size_t)d->cap[t] + 1;
+        double *A = &d->semi[d->soff[t]], u;
+        for (size_t r = 0; r < w; r++)
+            A[r] = 0.0;
+        for (size_t j = 0; j < nj; j++) {
+            const double *a = &A[j * w];
+            double *b = &A[(j + 1) * w], c = -HUGE_VAL;
+            for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
+                const struct dpt_opt *x = &d->o[i];
+                double y = x->n > 0 ? x->v - d->lam[x->t] * x->n : x->v;
+                if (x->t != (int)t && y > c)
+                    c = y;
+            }
+            for (size_t r = 0; r < w; r++)
+                b[r] = c + a[r];
+            for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
+                const struct dpt_opt *x = &d->o[i];
+                if (x->t != (int)t)
+                    continue;
+                for (size_t r = (size_t)x->n; r < w; r++)
+                    if (x->v + a[r - (size_t)x->n] > b[r])
+                        b[r] = x->v + a[r - (size_t)x->n];
+            }
+            spend(d, (d->ooff[j + 1] - d->ooff[j] + 1) * w);
+        }
+        u = A[nj * w + w - 1];
+        for (size_t k = 0; k < nt; k++)
+            if (k != t)
+                u += d->lam[k] * (double)d->cap[k];
+        d->ubound = u < d->ubound ? u : d->ubound;
+    }
+}
+
+/* Whether the state s + x of layer j (s a state of layer j + 1 of best
+ * value gmax, x an option of job j) passes the prefix bounds of semi():
+ * some allocation of the kept options through it may reach thr. */
+static int semi_pass(const struct dpt *d, size_t j, const int *s, double gmax,
+                     const struct dpt_opt *x)
+{
+    size_t nt = d->nt;
+    double y = gmax + x->v;
+
+    if (y + d->pre0[j] < d->thr)
+        return 0;
+    for (size_t t = 0; t < nt; t++) {
+        size_t w = (size_t)d->cap[t] + 1;
+        double b = y;
+        int r;
+        for (size_t k = 0; k < nt; k++)
+            if (k != t)
+                b += d->lam[k] *
+                     (double)(d->cap[k] - s[k] - (x->t == (int)k ? x->n : 0));
+        r = d->cap[t] - s[t] - (x->t == (int)t ? x->n : 0);
+        if (b + d->semi[d->soff[t] + j * w + (size_t)r] < d->thr)
+            return 0;
+    }
+    return 1;
+}
+
 /* Makes the layers and G with every option of each job, or with counts
  * (not NULL) only the options at counts[j].  Returns 0, 1 when the time
  * ran out, or BFS_ERANGE (in e) past the memory bound. */
@@ -573,11 +670,12 @@ static int fill(struct dpt *d, const int *counts, struct bfs_error *e)
                     continue;
                 for (size_t t = 0; t < nt; t++)
                     u[t] = dig(a, s)[t];
-                if (x->n > 0) {
-                    if (u[x->t] + x->n > d->cap[x->t])
-                        continue;
+                if (x->n > 0 && u[x->t] + x->n > d->cap[x->t])
+                    continue;
+                if (!semi_pass(d, j, u, gmax, x))
+                    continue;
+                if (x->n > 0)
                     u[x->t] += x->n;
-                }
                 at = vset_add(&b->st, u, &added);
                 if (added) {
                     if (d->states + b->st.n > DPT_MAX_ENTRIES / L)
@@ -889,8 +987,15 @@ static int solve(struct dpt *d, double zclaim, double *zfound,
         res->objective = res->bound = z;
         goto out;
     }
-    if (rc == 0)
+    if (rc == 0) {
+        semi(d);
+        if (!(d->ubound >= zclaim)) { /* z* < zclaim: no fill needed */
+            *zfound = -HUGE_VAL;
+            status = DPT_RETRY;
+            goto out;
+        }
         rc = fill(d, NULL, e);
+    }
     if (rc == 2) { /* past the budget */
         *zfound = -HUGE_VAL;
         status = DPT_RETRY;
@@ -1023,6 +1128,7 @@ int alloc_dp_types_solve(const struct alloc_problem *p, double limit,
                         DPT_MAX_ENTRIES * sizeof(double) >> 20);
     v = xmalloc((d.nj * d.nt * d.W + 1) * sizeof *v);
     d.cap = xcalloc(d.nt, sizeof *d.cap);
+    d.soff = xcalloc(d.nt, sizeof *d.soff);
     d.ooff = xcalloc(d.nj + 1, sizeof *d.ooff);
     d.inc = xcalloc(d.nj + 1, sizeof *d.inc);
     d.inct = xcalloc(d.nj + 1, sizeof *d.inct);
@@ -1058,6 +1164,9 @@ out:
     res->solve_s = bfs_now() - d.t0;
     res->rows = res->cols = res->nnz = 0;
     xfree(d.pre);
+    xfree(d.pre0);
+    xfree(d.semi);
+    xfree(d.soff);
     for (size_t j = 0; j <= d.nj; j++) {
         vset_release(&d.lay[j].st);
         xfree(d.lay[j].tot);
