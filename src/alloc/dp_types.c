@@ -112,6 +112,12 @@
  * stops as soon as they pass the bound, after at most 2^24 / (K+1)
  * states.
  *
+ * The memo: the caller (dp.c) keeps the last instance solved to
+ * optimality and its answer (struct dpt_memo); the same instance again,
+ * number for number (the tables compared by value, not by address), gets
+ * that answer without a solve.  Replays repeat an instance at about one
+ * event in nine (events that change no pool nor job).
+ *
  * Time limit: the work is counted and the clock read every DPT_CLOCK_WORK
  * units, as in dp.c.  Past the limit the solve returns its incumbent as
  * FEASIBLE: the greedy allocation, or a reduced instance's optimum read
@@ -1098,8 +1104,132 @@ static int search(struct dpt *d, const struct alloc_lagr *g, double zlb,
     return rc;
 }
 
-int alloc_dp_types_solve(const struct alloc_problem *p, double limit,
-                         struct alloc_result *res, struct bfs_error *e)
+/* The last instance solved to optimality and its answer (the memo of
+ * alloc_dp_types_solve). */
+struct dpt_memo {
+    int have;               /* an answer is stored */
+    struct alloc_job *jobs; /* owned copy, tables not read: o, ot */
+    double *o;              /* owned: each job's ot[t][0..jmax], by (j, t) */
+    char *has;              /* owned: nj x nt, ot[t] != NULL */
+    int *pools, *counts, *types;
+    size_t nj, nt;
+    double tfwd, objective;
+    size_t jobs_cap, o_cap, has_cap, pools_cap, counts_cap, types_cap;
+};
+
+/* Whether p is, number for number, the instance m holds. */
+static int memo_same(const struct dpt_memo *m, const struct alloc_problem *p)
+{
+    size_t nt = (size_t)p->n_types, off = 0;
+
+    if (!m->have || m->nj != p->n_jobs || m->nt != nt || p->mixed ||
+        memcmp(&m->tfwd, &p->tfwd, sizeof p->tfwd) ||
+        memcmp(m->pools, p->pools, nt * sizeof *p->pools))
+        return 0;
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        const struct alloc_job *a = &m->jobs[j], *b = &p->jobs[j];
+        size_t w = (size_t)b->jmax + 1;
+        if (a->cur != b->cur || a->ctype != b->ctype || a->jmin != b->jmin ||
+            a->jmax != b->jmax || memcmp(&a->tcup, &b->tcup, sizeof b->tcup) ||
+            memcmp(&a->tcdw, &b->tcdw, sizeof b->tcdw))
+            return 0;
+        for (size_t t = 0; t < nt; t++) {
+            if (m->has[j * nt + t] != (b->ot[t] != NULL))
+                return 0;
+            if (b->ot[t] && memcmp(&m->o[off], b->ot[t], w * sizeof *m->o))
+                return 0;
+            off += b->ot[t] ? w : 0;
+        }
+    }
+    return 1;
+}
+
+/* Keeps p and its optimum res in m. */
+static void memo_keep(struct dpt_memo *m, const struct alloc_problem *p,
+                      const struct alloc_result *res)
+{
+    size_t nj = p->n_jobs, nt = (size_t)p->n_types, no = 0, off = 0;
+
+    m->have = 0;
+    if (p->mixed)
+        return;
+    for (size_t j = 0; j < nj; j++)
+        no += nt * ((size_t)p->jobs[j].jmax + 1);
+    BFS_GROW(m->jobs, m->jobs_cap, nj + 1);
+    BFS_GROW(m->o, m->o_cap, no + 1);
+    BFS_GROW(m->has, m->has_cap, nj * nt + 1);
+    BFS_GROW(m->pools, m->pools_cap, nt);
+    BFS_GROW(m->counts, m->counts_cap, nj + 1);
+    BFS_GROW(m->types, m->types_cap, nj + 1);
+    m->nj = nj;
+    m->nt = nt;
+    m->tfwd = p->tfwd;
+    memcpy(m->pools, p->pools, nt * sizeof *p->pools);
+    for (size_t j = 0; j < nj; j++) {
+        const struct alloc_job *b = &p->jobs[j];
+        size_t w = (size_t)b->jmax + 1;
+        m->jobs[j] = *b;
+        for (size_t t = 0; t < nt; t++) {
+            m->has[j * nt + t] = b->ot[t] != NULL;
+            if (b->ot[t])
+                memcpy(&m->o[off], b->ot[t], w * sizeof *m->o);
+            off += b->ot[t] ? w : 0;
+        }
+    }
+    memcpy(m->counts, res->counts, nj * sizeof *m->counts);
+    memcpy(m->types, res->types, nj * sizeof *m->types);
+    m->objective = res->objective;
+    m->have = 1;
+}
+
+void alloc_dp_types_forget(void *memo)
+{
+    struct dpt_memo *m = memo;
+
+    if (!m)
+        return;
+    xfree(m->jobs);
+    xfree(m->o);
+    xfree(m->has);
+    xfree(m->pools);
+    xfree(m->counts);
+    xfree(m->types);
+    xfree(m);
+}
+
+static int dpt_solve(const struct alloc_problem *p, double limit,
+                     struct alloc_result *res, struct bfs_error *e);
+
+int alloc_dp_types_solve(void **memo, const struct alloc_problem *p,
+                         double limit, struct alloc_result *res,
+                         struct bfs_error *e)
+{
+    double t0 = bfs_now();
+    struct dpt_memo *m = *memo;
+    int rc;
+
+    if (!m)
+        *memo = m = xcalloc(1, sizeof *m);
+    if (memo_same(m, p)) {
+        memcpy(res->counts, m->counts, p->n_jobs * sizeof *res->counts);
+        memcpy(res->types, m->types, p->n_jobs * sizeof *res->types);
+        res->objective = res->bound = m->objective;
+        res->status = SOLVE_OPTIMAL;
+        res->build_s = 0.0;
+        res->solve_s = bfs_now() - t0;
+        res->rows = res->cols = res->nnz = 0;
+        return 0;
+    }
+    m->have = 0;
+    rc = dpt_solve(p, limit, res, e);
+    if (rc == 0 && res->status == SOLVE_OPTIMAL)
+        memo_keep(m, p, res);
+    return rc;
+}
+
+/* alloc_dp_types_solve without the memo. */
+static int dpt_solve(const struct alloc_problem *p, double limit,
+                     struct alloc_result *res, struct bfs_error *e)
 {
     struct dpt d;
     struct alloc_lagr g;
