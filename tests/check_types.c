@@ -942,6 +942,37 @@ START_TEST(test_order)
 }
 END_TEST
 
+/* dp keeps the last instance and its answer: the hand case solved twice
+ * by one allocator, then with job 1's O_A(2) lowered from 10 to 8 in
+ * place (the same tables, one number changed), then as it was.  With O_A
+ * = 0 4 8 job 1's A2 is worth 80 - 12 = 68, so (B2, A2, -) falls to 98
+ * and (B1, A2, -) to 88; the best is then (-, B2, A2), 100 (hand_case's
+ * list, the others unchanged and below 98). */
+START_TEST(test_dp_memo)
+{
+    static const int n1[3] = {2, 2, 0}, t1[3] = {1, 0, -1};
+    static const int n2[3] = {0, 2, 2}, t2[3] = {-1, 1, 0};
+    static const double wz[4] = {118, 118, 100, 118};
+    struct allocator *a = make(0);
+    struct tinst in;
+    int n[3], t[3];
+    double z;
+
+    hand_case(&in);
+    for (int k = 0; k < 4; k++) {
+        const int *wn = k == 2 ? n2 : n1, *wt = k == 2 ? t2 : t1;
+        in.o[1][0][2] = k == 2 ? 8 : 10;
+        ck_assert_int_eq(solve(a, &in, n, t, &z), SOLVE_OPTIMAL);
+        for (size_t j = 0; j < 3; j++)
+            ck_assert_msg(n[j] == wn[j] && t[j] == wt[j],
+                          "solve %d: job %zu: %d on type %d, expected %d on %d",
+                          k, j, n[j], t[j], wn[j], wt[j]);
+        ck_assert_msg(fabs(z - wz[k]) < 1e-9, "solve %d: objective %g", k, z);
+    }
+    allocator_free(a);
+}
+END_TEST
+
 /* The node model takes no types: BFS_EUNSUP, naming --model count. */
 START_TEST(test_node_model_refused)
 {
@@ -1291,6 +1322,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_medium);
     tcase_add_test(tc, test_dp_bound);
     tcase_add_test(tc, test_dp_time_limit);
+    tcase_add_test(tc, test_dp_memo);
     tcase_add_test(tc, test_instance_round_trip);
     tcase_add_test(tc, test_instance_curves);
     tcase_add_loop_test(tc, test_instance_errors, 0,

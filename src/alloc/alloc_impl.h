@@ -30,11 +30,17 @@ extern const struct alloc_ops alloc_milp_ops;
 
 /* dp with node types (alloc/dp_types.c, which dp's solve calls when
  * p->n_types > 1): solves the checked problem p within limit seconds into
- * res (status, counts, types, objective, bound and times).  Returns 0
- * whatever the status, or BFS_ERANGE (in e) when its table would exceed
- * its bound. */
-int alloc_dp_types_solve(const struct alloc_problem *p, double limit,
-                         struct alloc_result *res, struct bfs_error *e);
+ * res (status, counts, types, objective, bound and times).  *memo (owned
+ * by the caller, NULL at first, freed by alloc_dp_types_forget) keeps the
+ * last instance and its optimum between calls: the same instance again
+ * gets the same answer at once.  Returns 0 whatever the status, or
+ * BFS_ERANGE (in e) when its table would exceed its bound. */
+int alloc_dp_types_solve(void **memo, const struct alloc_problem *p,
+                         double limit, struct alloc_result *res,
+                         struct bfs_error *e);
+
+/* Frees what alloc_dp_types_solve kept in memo (NULL: nothing). */
+void alloc_dp_types_forget(void *memo);
 
 /* The MILP allocator's default solver: the preferred backend compiled in,
  * or NULL when there is none (then the default allocator is "dp"). */

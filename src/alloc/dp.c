@@ -265,6 +265,7 @@ struct dp {
     double *pv;           /* pnj x pW, a copy of v */
     int *phi;             /* pnj, a copy of hi */
     size_t pnj, pW, pC, pv_cap, phi_cap;
+    void *typed; /* owned: alloc_dp_types_solve's memo */
 };
 
 static int dp_create(const struct alloc_opts *o, void **state,
@@ -298,6 +299,7 @@ static void dp_destroy(void *state)
     xfree(d->bw);
     xfree(d->keepable);
     xfree(d->ksuf);
+    alloc_dp_types_forget(d->typed);
     xfree(d->busy);
     xfree(d->v);
     xfree(d->F);
@@ -1353,7 +1355,7 @@ static int dp_solve(void *state, const struct alloc_problem *p,
     int status;
 
     if (alloc_typed(p)) /* node types: alloc/dp_types.c */
-        return alloc_dp_types_solve(p, d->limit, res, e);
+        return alloc_dp_types_solve(&d->typed, p, d->limit, res, e);
     d->t0 = t0;
     d->work = d->next_check = 0;
     d->expired = d->inc_ok = d->vmax_ok = 0;

@@ -26,6 +26,15 @@
  * Such states are never stored: every entry a test below can pass is
  * on an allocation of the tie set, whose states all stay with their
  * values (the argument of dp.c's narrow()).
+ * Two tighter bounds on the prefix (semi(), over the options kept) test
+ * each new state too: pre0_j, jobs 0..j-1 each at its best option; and
+ * per type t, A_t[j][r] + sum_{k != t} lambda_k (cap_k - s_k), A_t the
+ * exact best of jobs 0..j-1 within r = cap_t - s_t nodes of type t, their
+ * options on the other types priced by lambda (a one-type knapsack, O(J
+ * cap_t) per option).  Exact on one type, these are far below the
+ * Lagrangian bound (on the Summit replays, the gap to z* is a third of
+ * L's), and they bound z* too: a claim above A_t[J][cap_t] + ... fails
+ * without a table.
  *
  * zlb: the greedy allocation's value (alloc_lagr_greedy) is often far
  * below z* (the bound L is loose by the leftover of the packing), which
@@ -102,6 +111,12 @@
  * refuses at once what clearly does not fit, and making the layers
  * stops as soon as they pass the bound, after at most 2^24 / (K+1)
  * states.
+ *
+ * The memo: the caller (dp.c) keeps the last instance solved to
+ * optimality and its answer (struct dpt_memo); the same instance again,
+ * number for number (the tables compared by value, not by address), gets
+ * that answer without a solve.  Replays repeat an instance at about one
+ * event in nine (events that change no pool nor job).
  *
  * Time limit: the work is counted and the clock read every DPT_CLOCK_WORK
  * units, as in dp.c.  Past the limit the solve returns its incumbent as
@@ -301,6 +316,14 @@ struct dpt {
     double *pre;   /* nj + 1: sum_{i < j} phi_i, the fixing's */
     double thr;    /* zlb - 3 tol: a state below it is dropped */
     size_t budget; /* the work at which fill() gives up */
+    /* the prefix bounds of the kept options (semi()): pre0[j], jobs
+     * 0..j-1 at their best; and per type t, A_t[j][r] at semi[soff[t] +
+     * j (cap_t + 1) + r], jobs 0..j-1 within r nodes of t, the other
+     * types priced by lam */
+    double *pre0, *semi;
+    size_t *soff;
+    size_t pre0_cap, semi_cap;
+    double ubound; /* the kept options' bound on z*, from semi */
     int Kb, T;     /* the keeps and nodes chosen */
     double limit, t0;
     size_t work, next;
@@ -525,6 +548,86 @@ static void by_tot(struct dpt *d, struct layer *l)
     spend(d, 2 * n + (size_t)l->tmax + 2);
 }
 
+/* The prefix bounds of the kept options (see the top): d->pre0, d->semi
+ * and d->ubound. */
+static void semi(struct dpt *d)
+{
+    size_t nt = d->nt, nj = d->nj, size = 0;
+
+    BFS_GROW(d->pre0, d->pre0_cap, nj + 1);
+    d->pre0[0] = 0.0;
+    for (size_t j = 0; j < nj; j++) {
+        double best = -HUGE_VAL;
+        for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++)
+            best = d->o[i].v > best ? d->o[i].v : best;
+        d->pre0[j + 1] = d->pre0[j] + best;
+    }
+    for (size_t t = 0; t < nt; t++) {
+        d->soff[t] = size;
+        size += (nj + 1) * ((size_t)d->cap[t] + 1);
+    }
+    BFS_GROW(d->semi, d->semi_cap, size + 1);
+    d->ubound = HUGE_VAL;
+    for (size_t t = 0; t < nt; t++) {
+        size_t w = (size_t)d->cap[t] + 1;
+        double *A = &d->semi[d->soff[t]], u;
+        for (size_t r = 0; r < w; r++)
+            A[r] = 0.0;
+        for (size_t j = 0; j < nj; j++) {
+            const double *a = &A[j * w];
+            double *b = &A[(j + 1) * w], c = -HUGE_VAL;
+            for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
+                const struct dpt_opt *x = &d->o[i];
+                double y = x->n > 0 ? x->v - d->lam[x->t] * x->n : x->v;
+                if (x->t != (int)t && y > c)
+                    c = y;
+            }
+            for (size_t r = 0; r < w; r++)
+                b[r] = c + a[r];
+            for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
+                const struct dpt_opt *x = &d->o[i];
+                if (x->t != (int)t)
+                    continue;
+                for (size_t r = (size_t)x->n; r < w; r++)
+                    if (x->v + a[r - (size_t)x->n] > b[r])
+                        b[r] = x->v + a[r - (size_t)x->n];
+            }
+            spend(d, (d->ooff[j + 1] - d->ooff[j] + 1) * w);
+        }
+        u = A[nj * w + w - 1];
+        for (size_t k = 0; k < nt; k++)
+            if (k != t)
+                u += d->lam[k] * (double)d->cap[k];
+        d->ubound = u < d->ubound ? u : d->ubound;
+    }
+}
+
+/* Whether the state s + x of layer j (s a state of layer j + 1 of best
+ * value gmax, x an option of job j) passes the prefix bounds of semi():
+ * some allocation of the kept options through it may reach thr. */
+static int semi_pass(const struct dpt *d, size_t j, const int *s, double gmax,
+                     const struct dpt_opt *x)
+{
+    size_t nt = d->nt;
+    double y = gmax + x->v;
+
+    if (y + d->pre0[j] < d->thr)
+        return 0;
+    for (size_t t = 0; t < nt; t++) {
+        size_t w = (size_t)d->cap[t] + 1;
+        double b = y;
+        int r;
+        for (size_t k = 0; k < nt; k++)
+            if (k != t)
+                b += d->lam[k] *
+                     (double)(d->cap[k] - s[k] - (x->t == (int)k ? x->n : 0));
+        r = d->cap[t] - s[t] - (x->t == (int)t ? x->n : 0);
+        if (b + d->semi[d->soff[t] + j * w + (size_t)r] < d->thr)
+            return 0;
+    }
+    return 1;
+}
+
 /* Makes the layers and G with every option of each job, or with counts
  * (not NULL) only the options at counts[j].  Returns 0, 1 when the time
  * ran out, or BFS_ERANGE (in e) past the memory bound. */
@@ -573,11 +676,12 @@ static int fill(struct dpt *d, const int *counts, struct bfs_error *e)
                     continue;
                 for (size_t t = 0; t < nt; t++)
                     u[t] = dig(a, s)[t];
-                if (x->n > 0) {
-                    if (u[x->t] + x->n > d->cap[x->t])
-                        continue;
+                if (x->n > 0 && u[x->t] + x->n > d->cap[x->t])
+                    continue;
+                if (!semi_pass(d, j, u, gmax, x))
+                    continue;
+                if (x->n > 0)
                     u[x->t] += x->n;
-                }
                 at = vset_add(&b->st, u, &added);
                 if (added) {
                     if (d->states + b->st.n > DPT_MAX_ENTRIES / L)
@@ -889,8 +993,15 @@ static int solve(struct dpt *d, double zclaim, double *zfound,
         res->objective = res->bound = z;
         goto out;
     }
-    if (rc == 0)
+    if (rc == 0) {
+        semi(d);
+        if (!(d->ubound >= zclaim)) { /* z* < zclaim: no fill needed */
+            *zfound = -HUGE_VAL;
+            status = DPT_RETRY;
+            goto out;
+        }
         rc = fill(d, NULL, e);
+    }
     if (rc == 2) { /* past the budget */
         *zfound = -HUGE_VAL;
         status = DPT_RETRY;
@@ -993,8 +1104,132 @@ static int search(struct dpt *d, const struct alloc_lagr *g, double zlb,
     return rc;
 }
 
-int alloc_dp_types_solve(const struct alloc_problem *p, double limit,
-                         struct alloc_result *res, struct bfs_error *e)
+/* The last instance solved to optimality and its answer (the memo of
+ * alloc_dp_types_solve). */
+struct dpt_memo {
+    int have;               /* an answer is stored */
+    struct alloc_job *jobs; /* owned copy, tables not read: o, ot */
+    double *o;              /* owned: each job's ot[t][0..jmax], by (j, t) */
+    char *has;              /* owned: nj x nt, ot[t] != NULL */
+    int *pools, *counts, *types;
+    size_t nj, nt;
+    double tfwd, objective;
+    size_t jobs_cap, o_cap, has_cap, pools_cap, counts_cap, types_cap;
+};
+
+/* Whether p is, number for number, the instance m holds. */
+static int memo_same(const struct dpt_memo *m, const struct alloc_problem *p)
+{
+    size_t nt = (size_t)p->n_types, off = 0;
+
+    if (!m->have || m->nj != p->n_jobs || m->nt != nt || p->mixed ||
+        memcmp(&m->tfwd, &p->tfwd, sizeof p->tfwd) ||
+        memcmp(m->pools, p->pools, nt * sizeof *p->pools))
+        return 0;
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        const struct alloc_job *a = &m->jobs[j], *b = &p->jobs[j];
+        size_t w = (size_t)b->jmax + 1;
+        if (a->cur != b->cur || a->ctype != b->ctype || a->jmin != b->jmin ||
+            a->jmax != b->jmax || memcmp(&a->tcup, &b->tcup, sizeof b->tcup) ||
+            memcmp(&a->tcdw, &b->tcdw, sizeof b->tcdw))
+            return 0;
+        for (size_t t = 0; t < nt; t++) {
+            if (m->has[j * nt + t] != (b->ot[t] != NULL))
+                return 0;
+            if (b->ot[t] && memcmp(&m->o[off], b->ot[t], w * sizeof *m->o))
+                return 0;
+            off += b->ot[t] ? w : 0;
+        }
+    }
+    return 1;
+}
+
+/* Keeps p and its optimum res in m. */
+static void memo_keep(struct dpt_memo *m, const struct alloc_problem *p,
+                      const struct alloc_result *res)
+{
+    size_t nj = p->n_jobs, nt = (size_t)p->n_types, no = 0, off = 0;
+
+    m->have = 0;
+    if (p->mixed)
+        return;
+    for (size_t j = 0; j < nj; j++)
+        no += nt * ((size_t)p->jobs[j].jmax + 1);
+    BFS_GROW(m->jobs, m->jobs_cap, nj + 1);
+    BFS_GROW(m->o, m->o_cap, no + 1);
+    BFS_GROW(m->has, m->has_cap, nj * nt + 1);
+    BFS_GROW(m->pools, m->pools_cap, nt);
+    BFS_GROW(m->counts, m->counts_cap, nj + 1);
+    BFS_GROW(m->types, m->types_cap, nj + 1);
+    m->nj = nj;
+    m->nt = nt;
+    m->tfwd = p->tfwd;
+    memcpy(m->pools, p->pools, nt * sizeof *p->pools);
+    for (size_t j = 0; j < nj; j++) {
+        const struct alloc_job *b = &p->jobs[j];
+        size_t w = (size_t)b->jmax + 1;
+        m->jobs[j] = *b;
+        for (size_t t = 0; t < nt; t++) {
+            m->has[j * nt + t] = b->ot[t] != NULL;
+            if (b->ot[t])
+                memcpy(&m->o[off], b->ot[t], w * sizeof *m->o);
+            off += b->ot[t] ? w : 0;
+        }
+    }
+    memcpy(m->counts, res->counts, nj * sizeof *m->counts);
+    memcpy(m->types, res->types, nj * sizeof *m->types);
+    m->objective = res->objective;
+    m->have = 1;
+}
+
+void alloc_dp_types_forget(void *memo)
+{
+    struct dpt_memo *m = memo;
+
+    if (!m)
+        return;
+    xfree(m->jobs);
+    xfree(m->o);
+    xfree(m->has);
+    xfree(m->pools);
+    xfree(m->counts);
+    xfree(m->types);
+    xfree(m);
+}
+
+static int dpt_solve(const struct alloc_problem *p, double limit,
+                     struct alloc_result *res, struct bfs_error *e);
+
+int alloc_dp_types_solve(void **memo, const struct alloc_problem *p,
+                         double limit, struct alloc_result *res,
+                         struct bfs_error *e)
+{
+    double t0 = bfs_now();
+    struct dpt_memo *m = *memo;
+    int rc;
+
+    if (!m)
+        *memo = m = xcalloc(1, sizeof *m);
+    if (memo_same(m, p)) {
+        memcpy(res->counts, m->counts, p->n_jobs * sizeof *res->counts);
+        memcpy(res->types, m->types, p->n_jobs * sizeof *res->types);
+        res->objective = res->bound = m->objective;
+        res->status = SOLVE_OPTIMAL;
+        res->build_s = 0.0;
+        res->solve_s = bfs_now() - t0;
+        res->rows = res->cols = res->nnz = 0;
+        return 0;
+    }
+    m->have = 0;
+    rc = dpt_solve(p, limit, res, e);
+    if (rc == 0 && res->status == SOLVE_OPTIMAL)
+        memo_keep(m, p, res);
+    return rc;
+}
+
+/* alloc_dp_types_solve without the memo. */
+static int dpt_solve(const struct alloc_problem *p, double limit,
+                     struct alloc_result *res, struct bfs_error *e)
 {
     struct dpt d;
     struct alloc_lagr g;
@@ -1023,6 +1258,7 @@ int alloc_dp_types_solve(const struct alloc_problem *p, double limit,
                         DPT_MAX_ENTRIES * sizeof(double) >> 20);
     v = xmalloc((d.nj * d.nt * d.W + 1) * sizeof *v);
     d.cap = xcalloc(d.nt, sizeof *d.cap);
+    d.soff = xcalloc(d.nt, sizeof *d.soff);
     d.ooff = xcalloc(d.nj + 1, sizeof *d.ooff);
     d.inc = xcalloc(d.nj + 1, sizeof *d.inc);
     d.inct = xcalloc(d.nj + 1, sizeof *d.inct);
@@ -1058,6 +1294,9 @@ out:
     res->solve_s = bfs_now() - d.t0;
     res->rows = res->cols = res->nnz = 0;
     xfree(d.pre);
+    xfree(d.pre0);
+    xfree(d.semi);
+    xfree(d.soff);
     for (size_t j = 0; j <= d.nj; j++) {
         vset_release(&d.lay[j].st);
         xfree(d.lay[j].tot);
