@@ -45,11 +45,11 @@ struct import_stats {
  */
 
 /* Converts the BFTrainer replayer's node matrix, exported as three CSV
- * files (plain or gzip) in one directory:
+ * files (plain or compressed) in one directory:
  *
  *   nodes.csv           col_idx,node               (matrix column order)
  *   rows.csv            row,time,epoch_s,n_idle,n_join_0to1,n_leave_1to0
- *   transitions.csv[.gz] row,epoch_s,col_idx,node,new_state
+ *   transitions.csv[.gz|.xz|.bz2|.zst] row,epoch_s,col_idx,node,new_state
  *
  * (columns are found by header name, extra columns ignored).  `src` is
  * the directory, or the transitions file itself (the other two are then
@@ -228,7 +228,7 @@ struct import_log_report {
 };
 
 /* Converts a Standard Workload Format log (Parallel Workloads Archive,
- * plain or gzip) to a trace at out_path.  18 numeric fields per job line
+ * plain or compressed) to a trace at out_path.  18 numeric fields per job line
  * (times may have decimals: rounded to the nearest second); ';' lines are
  * comments, and the header keys UnixStartTime (added to every time),
  * MaxNodes and MaxProcs (leading integer of the value) are read.
@@ -370,7 +370,7 @@ struct import_batsim_report {
 };
 
 /* Converts a Batsim jobs.csv (jobs_csv; may be NULL) and/or external-events
- * file (events; may be NULL; not both NULL), plain or gzip, to a trace at
+ * file (events; may be NULL; not both NULL), plain or compressed, to a trace at
  * out_path.  Reads o->machine_nodes, max_nodes, start, end, outage
  * settings and origin.  Returns 0 or a negative code with
  * "file:line: problem" in e (nothing is written then); rep and st are
@@ -421,7 +421,7 @@ struct import_elastisim_report {
     int64_t last;       /* the latest time (Unix s) */
 };
 
-/* Converts an ElastiSim node-utilization file (plain or gzip) to a trace
+/* Converts an ElastiSim node-utilization file (plain or compressed) to a trace
  * at out_path.  Reads o->max_nodes, start, end, outage settings and
  * origin.  Returns 0 or a negative code with "file:line: problem" in e
  * (nothing is written then); rep and st are filled on success (each may
