@@ -454,6 +454,11 @@ struct dec {
 
 #define DEC_RAW ((size_t)1 << 16)
 
+/* Most memory the xz decoder may take: xz -9's 64 MiB dictionary four
+ * times over, so that a crafted header cannot make it allocate
+ * gigabytes (zstd has its own such limit, a 128 MiB window). */
+#define DEC_XZ_MEMLIMIT ((uint64_t)256 << 20)
+
 /* Opens path ("-": standard input) into d.  Returns 0 or BFS_EIO. */
 static int dec_open(struct dec *d, const char *path, struct bfs_error *e)
 {
@@ -530,7 +535,7 @@ static int dec_start(struct dec *d, size_t line, struct bfs_error *e)
     case DEC_XZ: { /* concatenated streams and their padding, as xz -d */
         lzma_stream init = LZMA_STREAM_INIT;
         d->x = init;
-        ok = lzma_stream_decoder(&d->x, UINT64_MAX, LZMA_CONCATENATED) ==
+        ok = lzma_stream_decoder(&d->x, DEC_XZ_MEMLIMIT, LZMA_CONCATENATED) ==
              LZMA_OK;
         break;
     }
@@ -637,8 +642,10 @@ static int dec_step(struct dec *d, unsigned char *buf, size_t cap, size_t *made,
         *made = cap - d->x.avail_out;
         if (xr == LZMA_STREAM_END)
             d->done = 1;
-        else if (xr == LZMA_MEM_ERROR || xr == LZMA_MEMLIMIT_ERROR)
+        else if (xr == LZMA_MEM_ERROR)
             why = "out of memory";
+        else if (xr == LZMA_MEMLIMIT_ERROR)
+            why = "needs more than 256 MiB to decode (xz -9 needs 65)";
         else if (xr == LZMA_FORMAT_ERROR || xr == LZMA_OPTIONS_ERROR)
             why = "not xz data, or options this liblzma does not read";
         else if (xr == LZMA_DATA_ERROR)
