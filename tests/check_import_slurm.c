@@ -337,7 +337,8 @@ START_TEST(test_errors)
     struct bfs_error e;
 
     expect_error("1|2|3\n", NULL, BFS_EPARSE,
-                 ".txt: no header line naming a JobID column");
+                 ".txt: no header line naming a JobID column (for sacct "
+                 "--noheader output, name its fields with --columns");
     expect_error("JobID|Start|NNodes\n1|2|3\n", NULL, BFS_EPARSE,
                  ":1: the header has no End column");
     expect_error("JobID|Start|End\n1|2|3\n", NULL, BFS_EPARSE,
@@ -366,6 +367,137 @@ START_TEST(test_errors)
         import_slurm("-", tu_tmp("x.trace"), NULL, &o, NULL, NULL, &e),
         BFS_EINVAL);
     ck_assert_msg(strstr(e.msg, "not standard input") != NULL, "%s", e.msg);
+}
+END_TEST
+
+/* The parsable log of test_parsable_nodelist without its header line
+ * (sacct --noheader), with trailing_pipe: every row ending in '|' as
+ * sacct --parsable writes it.  malloc'd. */
+static char *headerless(int trailing_pipe)
+{
+    const char *body = strchr(parsable, '\n') + 1;
+    char *out = xmalloc(2 * strlen(body) + 1), *o = out;
+
+    for (const char *p = body; *p; p++) {
+        if (*p == '\n' && trailing_pipe && p > body && p[-1] != '\n')
+            *o++ = '|';
+        *o++ = *p;
+    }
+    *o = '\0';
+    return out;
+}
+
+/* sacct --noheader output read with --columns: the same trace as the log
+ * with its header (test_parsable_nodelist: events and 200 idle
+ * node-seconds worked out by hand there), with names in any case and
+ * width suffixes, --parsable2 or --parsable; a header that names the
+ * same fields is skipped. */
+START_TEST(test_columns)
+{
+    static const char *const lists[] = {
+        "JobID,JobName,State,Submit,Start,End,NNodes,NodeList",
+        "jobid%20,JOBNAME%-30,state,Submit%19,start,end,nnodes%8,"
+        "nodelist%100",
+    };
+    static const char *const want = "10 +1 +3 +4\n"
+                                    "15 -4\n"
+                                    "25 +4\n"
+                                    "50 -1 -3\n"
+                                    "60 +0\n"
+                                    "100 +1 +2 +3\n";
+    struct import_log_report r;
+    struct readback rb;
+    struct bfs_error e;
+    char opts[256];
+
+    for (int pipe = 0; pipe < 2; pipe++) {
+        char *log = headerless(pipe);
+        for (size_t k = 0; k < 2; k++) {
+            snprintf(opts, sizeof opts, "columns=%s", lists[k]);
+            ck_assert_msg(convert(log, NULL, opts, T0, &r, &rb, &e) == 0, "%s",
+                          e.msg);
+            ck_assert_str_eq(rb.text, want);
+            ck_assert_uint_eq(rb.idle_node_s, 200);
+            ck_assert_uint_eq(r.records, 10);
+            ck_assert_uint_eq(r.steps, 2);
+            ck_assert_uint_eq(r.malformed, 0);
+        }
+        xfree(log);
+    }
+    /* the header and --columns agree: the header is skipped */
+    snprintf(opts, sizeof opts, "columns=%s", lists[1]);
+    ck_assert_msg(convert(parsable, NULL, opts, T0, &r, &rb, &e) == 0, "%s",
+                  e.msg);
+    ck_assert_str_eq(rb.text, want);
+    ck_assert_uint_eq(r.records, 10);
+    /* ... or not: an error at the header's line */
+    expect_error(parsable,
+                 "columns=JobID,JobName,Submit,State,Start,End,NNodes,"
+                 "NodeList",
+                 BFS_EPARSE,
+                 ":1: the header's field 3 is State, --columns names Submit");
+    expect_error(parsable,
+                 "columns=JobID,JobName,State,Submit,Start,End,NNodes",
+                 BFS_EPARSE,
+                 ":1: the header's field 8 is NodeList, --columns names "
+                 "(none)");
+    /* a row of the wrong field count is skipped and counted, as with a
+     * header */
+    ck_assert_msg(convert("1|2023-01-01T00:00:10|2023-01-01T00:00:20|1\n"
+                          "2|2023-01-01T00:00:10|2023-01-01T00:00:30|1|x\n"
+                          "3|2023-01-01T00:00:15|2023-01-01T00:00:30|1\n",
+                          NULL, "columns=JobID,Start,End,NNodes", T0, &r, &rb,
+                          &e) == 0,
+                  "%s", e.msg);
+    /* two nodes (peak); 10-15 one idle, 15-20 none, 20-30 one: 15 */
+    ck_assert_uint_eq(rb.nodes, 2);
+    ck_assert_uint_eq(rb.idle_node_s, 15);
+    ck_assert_uint_eq(r.malformed, 1);
+}
+END_TEST
+
+/* A bad --columns is a usage error naming the problem. */
+START_TEST(test_columns_bad)
+{
+    static const struct {
+        const char *list, *want;
+    } bad[] = {
+        {"JobID,Start,Ende,NNodes",
+         "--columns: 'Ende' is not a sacct field (sacct --helpformat lists "
+         "them)"},
+        {"Start,End,NNodes", "--columns: no JobID field (nor JobIDRaw)"},
+        {"JobID,Start,NodeList", "--columns: no End field"},
+        {"JobID,Start,End,State",
+         "--columns: no NNodes field (nor AllocNodes, nor NodeList)"},
+        {"JobID,,Start,End,NNodes", "--columns: field 2 is empty"},
+        {"JobID%x,Start,End,NNodes",
+         "--columns: 'JobID%x': a width is %N or %-N"},
+        {"JobID%,Start,End,NNodes",
+         "--columns: 'JobID%': a width is %N or %-N"},
+        {"", "--columns: field 1 is empty"},
+    };
+    struct import_log_opts o;
+    struct bfs_error e;
+
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        import_log_opts_init(&o);
+        bfs_error_clear(&e);
+        ck_assert_int_eq(import_log_opts_set(&o, "columns", bad[k].list, &e),
+                         BFS_EUSAGE);
+        ck_assert_str_eq(e.msg, bad[k].want);
+        ck_assert_ptr_null(o.columns);
+    }
+    import_log_opts_init(&o);
+    ck_assert_int_eq(
+        import_log_opts_set(&o, "columns", "jobidraw,START,End,AllocNodes", &e),
+        0);
+    /* node types from the partition need Partition and NodeList */
+    o.types_from_partition = 1;
+    bfs_error_clear(&e);
+    ck_assert_int_eq(import_slurm(tu_write("cp.txt", "1|1|2|1\n"),
+                                  tu_tmp("cp.trace"), NULL, &o, NULL, NULL, &e),
+                     BFS_EPARSE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "--columns has no Partition column"));
 }
 END_TEST
 
@@ -571,6 +703,8 @@ int main(void)
     tcase_add_test(tc, test_fixed_counts);
     tcase_add_test(tc, test_unsorted);
     tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_columns);
+    tcase_add_test(tc, test_columns_bad);
     tcase_add_test(tc, test_nul_row);
     tcase_add_test(tc, test_limits);
     tcase_add_test(tc, test_pipe_in_jobname);

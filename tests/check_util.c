@@ -1,6 +1,7 @@
 /* check_util.c - time conversion, durations, strict number parsing,
  * numpy's interpolation and summation order, and the line reader (atomic
- * output: check_out.c). */
+ * output: check_out.c; compressed formats other than gzip:
+ * check_compress.c). */
 #include "config.h"
 
 #include "testutil.h"
@@ -286,58 +287,6 @@ START_TEST(test_lines_nul)
 }
 END_TEST
 
-/* Each format is named, by the check and by the line reader at its first
- * read (also inside gzip, which zlib undoes first); gzip only where the
- * reader cannot read it; text that merely starts like one is not. */
-START_TEST(test_compressed)
-{
-    struct bfs_error e;
-    char want[4200];
-
-    for (size_t i = 0; i < TU_N_COMPRESSED; i++) {
-        const char *p[2];
-        gzFile gz;
-        p[0] = tu_write_bytes(tu_compressed[i].name, tu_compressed[i].head, 12);
-        p[1] = tu_tmp("wrapped.gz");
-        gz = gzopen(p[1], "wb");
-        ck_assert_int_eq(gzwrite(gz, tu_compressed[i].head, 12), 12);
-        gzclose(gz);
-        bfs_error_clear(&e);
-        ck_assert_int_eq(
-            bfs_compressed_check("f", tu_compressed[i].head, 12, 0, &e),
-            BFS_EUNSUP);
-        snprintf(want, sizeof want, "f: %s-compressed; decompress it (%s)",
-                 tu_compressed[i].name, tu_compressed[i].undo);
-        ck_assert_str_eq(e.msg, want);
-        for (int k = 0; k < 2; k++) {
-            struct bfs_lines *r;
-            char *line;
-            bfs_error_clear(&e);
-            ck_assert_int_eq(bfs_lines_open(p[k], &r, &e), 0);
-            ck_assert_int_eq(bfs_lines_next(r, &line, &e), BFS_EUNSUP);
-            snprintf(want, sizeof want,
-                     "%s: %s-compressed; decompress it (%s) or use gzip", p[k],
-                     tu_compressed[i].name, tu_compressed[i].undo);
-            ck_assert_str_eq(e.msg, want);
-            bfs_lines_close(r);
-        }
-    }
-    bfs_error_clear(&e);
-    ck_assert_int_eq(bfs_compressed_check("g", "\x1f\x8b\x08", 3, 1, &e), 0);
-    ck_assert_int_eq(bfs_compressed_check("g", "\x1f\x8b\x08", 3, 0, &e),
-                     BFS_EUNSUP);
-    ck_assert_str_eq(e.msg, "g: gzip-compressed; decompress it (gunzip)");
-    bfs_error_clear(&e);
-    ck_assert_int_eq(bfs_compressed_check("t", "BZh is text", 11, 1, &e), 0);
-    ck_assert_int_eq(bfs_compressed_check("t",
-                                          "\xfd"
-                                          "7zX",
-                                          4, 1, &e),
-                     0);
-    ck_assert_int_eq(bfs_compressed_check("t", "PK", 2, 1, &e), 0);
-}
-END_TEST
-
 /* Lines longer than the reader's 128 KiB chunk, and a line end falling on
  * the chunk boundary, come back whole. */
 START_TEST(test_lines_chunks)
@@ -502,7 +451,6 @@ int main(void)
     tcase_add_test(tc, test_lines);
     tcase_add_test(tc, test_lines_truncated_gzip);
     tcase_add_test(tc, test_lines_nul);
-    tcase_add_test(tc, test_compressed);
     tcase_add_test(tc, test_lines_chunks);
     tcase_add_test(tc, test_csv_split);
     tcase_add_test(tc, test_lines_bom);

@@ -8,6 +8,7 @@ EXTRA_DIST += $(BFS_TESTHDRS) tests/data
 
 check_PROGRAMS += \
 	tests/check_util \
+	tests/check_compress \
 	tests/check_out \
 	tests/check_evq \
 	tests/check_trace \
@@ -81,6 +82,9 @@ tests_check_bench_LDADD = $(BFS_TESTLIBS)
 tests_check_util_SOURCES = tests/check_util.c $(BFS_TESTHDRS)
 tests_check_util_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_util_LDADD = $(BFS_TESTLIBS)
+tests_check_compress_SOURCES = tests/check_compress.c $(BFS_TESTHDRS)
+tests_check_compress_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_compress_LDADD = $(BFS_TESTLIBS)
 tests_check_out_SOURCES = tests/check_out.c $(BFS_TESTHDRS)
 tests_check_out_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_out_LDADD = $(BFS_TESTLIBS)

@@ -547,25 +547,19 @@ int instance_read(const char *path, struct instance *out, struct bfs_error *e)
     struct where w = {.path = path};
     json_error_t jerr;
     json_t *root;
+    char *text;
+    size_t len;
     int rc;
 
     memset(&in, 0, sizeof in);
     if (!*path)
         return bfs_fail(e, BFS_EIO, "empty file name");
-    if (strcmp(path, "-") == 0)
-        root = json_loadf(stdin, JSON_REJECT_DUPLICATES, &jerr);
-    else
-        root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    /* read through the decoder, so that a compressed instance reads */
+    if ((rc = bfs_read_all(path, &text, &len, e)) != 0)
+        return rc;
+    root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    xfree(text);
     if (!root) {
-        unsigned char head[8];
-        size_t n = 0;
-        FILE *f = strcmp(path, "-") != 0 ? fopen(path, "rb") : NULL;
-        if (f) { /* a compressed file is named, not parsed as JSON */
-            n = fread(head, 1, sizeof head, f);
-            fclose(f);
-        }
-        if ((rc = bfs_compressed_check(path, head, n, 0, e)) != 0)
-            return rc;
         if (jerr.line <= 0)
             return bfs_fail_at(e, BFS_EIO, path, 0, "%s", jerr.text);
         return bfs_fail_at(e, BFS_EPARSE, path, (size_t)jerr.line,

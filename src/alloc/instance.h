@@ -95,7 +95,8 @@ struct instance {
     char *note;         /* owned or NULL */
 };
 
-/* Reads the instance in path ("-": standard input) into *out.  Returns 0,
+/* Reads the instance in path ("-": standard input; plain or compressed, as
+ * bfs_read_all reads it) into *out.  Returns 0,
  * or BFS_EIO / BFS_EPARSE / BFS_EINVAL with a message that names the file,
  * the line for JSON syntax errors, and the problem ("inst.json: job 2
  * (J00002): jmin 5 > jmax 4"); *out is written only on success.  A jmin

@@ -2,17 +2,29 @@
  *
  * Time conversion uses the days-from-civil algorithm on the proleptic
  * Gregorian calendar instead of timegm()/gmtime_r(), so results do not
- * depend on the C library or the TZ variable.  The line reader goes
- * through zlib's gzFile, which reads plain files unchanged, so every input
- * may be gzip-compressed.
+ * depend on the C library or the TZ variable.
+ *
+ * Every text input is read through one decoder (struct dec), which tells
+ * the format by the first bytes, never by the name: plain, gzip (zlib),
+ * xz (liblzma), bzip2 (libbz2) or zstd (libzstd), each decoded as a
+ * stream with a fixed buffer, so a file of any size takes the same memory,
+ * standard input included.  Concatenated members or streams decode as one,
+ * as gunzip, xz -d, bunzip2 and zstd -d do; input cut short, corrupt data
+ * and bytes after the last member are errors at the line reached (zero
+ * bytes after a gzip member excepted: gunzip ignores them too).  A zip
+ * file, an archive of named members rather than a stream, is refused with
+ * its format named, and so is compressed data inside compressed data.
  */
 #include "config.h"
 
 #include "base/util.h"
 
+#include <bzlib.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <lzma.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 static void out_of_memory(size_t size)
 {
@@ -367,121 +380,507 @@ double bfs_pairwise_sum(const double *a, size_t n)
 
 /* ---- compressed input ---------------------------------------------- */
 
-int bfs_compressed_check(const char *path, const void *head, size_t n,
-                         int gzip_ok, struct bfs_error *e)
-{
-    /* magic bytes (RFC 1952, xz's and zstd's specifications, bzip2's
-     * "BZh" and block size, a zip's local or empty-archive header) */
-    static const struct {
-        const char *name, *magic, *undo;
-        size_t len;
-    } kinds[] = {
-        {"gzip", "\x1f\x8b", "gunzip", 2},
-        {"xz",
-         "\xfd"
-         "7zXZ\0",
-         "xz -d", 6},
-        {"bzip2", "BZh", "bunzip2", 3},
-        {"zip", "PK\x03\x04", "unzip", 4},
-        {"zip", "PK\x05\x06", "unzip", 4},
-        {"zstd", "\x28\xb5\x2f\xfd", "zstd -d", 4},
-    };
-    const unsigned char *h = head;
+/* The formats a file may come in, told apart by their first bytes. */
+enum dec_kind { DEC_PLAIN, DEC_GZIP, DEC_XZ, DEC_BZIP2, DEC_ZSTD, DEC_ZIP };
 
-    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
-        size_t len = kinds[i].len;
-        if (n < len || memcmp(h, kinds[i].magic, len) != 0 ||
-            (gzip_ok && i == 0))
-            continue;
-        /* bzip2's "BZh" is followed by the block size, '1'..'9' */
-        if (strcmp(kinds[i].name, "bzip2") == 0 &&
-            (n < 4 || h[3] < '1' || h[3] > '9'))
-            continue;
-        return bfs_fail_at(e, BFS_EUNSUP, path, 0,
-                           "%s-compressed; decompress it (%s)%s", kinds[i].name,
-                           kinds[i].undo, gzip_ok ? " or use gzip" : "");
+static const struct {
+    const char *name, *undo;
+} dec_kinds[] = {
+    [DEC_PLAIN] = {"plain", "cat"},   [DEC_GZIP] = {"gzip", "gunzip"},
+    [DEC_XZ] = {"xz", "xz -d"},       [DEC_BZIP2] = {"bzip2", "bunzip2"},
+    [DEC_ZSTD] = {"zstd", "zstd -d"}, [DEC_ZIP] = {"zip", "unzip"},
+};
+
+/* Bytes of the longest magic below: what the sniffing waits for. */
+#define DEC_MAGIC_LEN 6
+
+/* The format whose magic bytes head[0..n) begins with (RFC 1952, the xz
+ * and zstd specifications with zstd's skippable frames, bzip2's "BZh" and
+ * block size, a zip's local or empty-archive header), else DEC_PLAIN. */
+static enum dec_kind dec_sniff(const unsigned char *h, size_t n)
+{
+    if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b)
+        return DEC_GZIP;
+    if (n >= 6 && memcmp(h,
+                         "\xfd"
+                         "7zXZ\0",
+                         6) == 0)
+        return DEC_XZ;
+    if (n >= 4 && memcmp(h, "BZh", 3) == 0 && h[3] >= '1' && h[3] <= '9')
+        return DEC_BZIP2;
+    if (n >= 4 &&
+        ((h[0] == 0x28 && h[1] == 0xb5 && h[2] == 0x2f && h[3] == 0xfd) ||
+         ((h[0] & 0xf0) == 0x50 && h[1] == 0x2a && h[2] == 0x4d &&
+          h[3] == 0x18)))
+        return DEC_ZSTD;
+    if (n >= 4 &&
+        (memcmp(h, "PK\x03\x04", 4) == 0 || memcmp(h, "PK\x05\x06", 4) == 0))
+        return DEC_ZIP;
+    return DEC_PLAIN;
+}
+
+int bfs_compressed_check(const char *path, const void *head, size_t n,
+                         struct bfs_error *e)
+{
+    if (dec_sniff(head, n) != DEC_ZIP)
+        return 0;
+    return bfs_fail_at(e, BFS_EUNSUP, path, 0,
+                       "zip-compressed; decompress it (unzip) or use gzip, "
+                       "xz, bzip2 or zstd");
+}
+
+/* A decoder: the bytes of a file, undone of its compression.  Each
+ * codec's state is set up at the first read, once the first bytes have
+ * told the format, and kept for the whole file, so memory does not grow
+ * with it. */
+struct dec {
+    int fd;           /* owned, except standard input */
+    const char *path; /* borrowed */
+    enum dec_kind kind;
+    int started;        /* the format is known */
+    int live;           /* the codec holds state to release */
+    int done;           /* the decoded data has ended */
+    unsigned char *raw; /* owned: bytes read from fd, DEC_RAW of them */
+    size_t raw_pos, raw_len;
+    int raw_eof;
+    double raw_read;  /* bytes read from fd in all */
+    int member_end;   /* gzip, bzip2: a member ended, another may follow */
+    size_t zstd_hint; /* zstd: 0 once a frame is whole */
+    z_stream z;
+    lzma_stream x;
+    bz_stream b;
+    ZSTD_DStream *zs;
+};
+
+#define DEC_RAW ((size_t)1 << 16)
+
+/* Most memory the xz decoder may take: xz -9's 64 MiB dictionary four
+ * times over, so that a crafted header cannot make it allocate
+ * gigabytes (zstd has its own such limit, a 128 MiB window). */
+#define DEC_XZ_MEMLIMIT ((uint64_t)256 << 20)
+
+/* Opens path ("-": standard input) into d.  Returns 0 or BFS_EIO. */
+static int dec_open(struct dec *d, const char *path, struct bfs_error *e)
+{
+    int fd = STDIN_FILENO;
+
+    if (strcmp(path, "-") != 0 && (fd = open(path, O_RDONLY)) < 0)
+        return bfs_fail_at(e, BFS_EIO, path, 0, "cannot open: %s",
+                           strerror(errno));
+    memset(d, 0, sizeof *d);
+    d->fd = fd;
+    d->path = path;
+    d->raw = xmalloc(DEC_RAW);
+    return 0;
+}
+
+static void dec_close(struct dec *d)
+{
+    if (d->live)
+        switch (d->kind) {
+        case DEC_GZIP:
+            inflateEnd(&d->z);
+            break;
+        case DEC_XZ:
+            lzma_end(&d->x);
+            break;
+        case DEC_BZIP2:
+            BZ2_bzDecompressEnd(&d->b);
+            break;
+        case DEC_ZSTD:
+            ZSTD_freeDStream(d->zs);
+            break;
+        default:
+            break;
+        }
+    if (d->fd != STDIN_FILENO)
+        close(d->fd);
+    xfree(d->raw);
+}
+
+/* Reads from fd until at least want bytes are unconsumed (want <=
+ * DEC_RAW) or the file ends, moving the unconsumed bytes to the front.
+ * Returns 0 or BFS_EIO naming path and line. */
+static int dec_fill(struct dec *d, size_t want, size_t line,
+                    struct bfs_error *e)
+{
+    if (d->raw_pos > 0) {
+        memmove(d->raw, d->raw + d->raw_pos, d->raw_len - d->raw_pos);
+        d->raw_len -= d->raw_pos;
+        d->raw_pos = 0;
     }
+    while (!d->raw_eof && d->raw_len < want) {
+        ssize_t n = read(d->fd, d->raw + d->raw_len, DEC_RAW - d->raw_len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return bfs_fail_at(e, BFS_EIO, d->path, line, "read error: %s",
+                               strerror(errno));
+        d->raw_eof = n == 0;
+        d->raw_len += (size_t)n;
+        d->raw_read += (double)n;
+    }
+    return 0;
+}
+
+/* Sets up the codec of d->kind.  Returns 0 or BFS_EIO. */
+static int dec_start(struct dec *d, size_t line, struct bfs_error *e)
+{
+    int ok = 1;
+
+    switch (d->kind) {
+    case DEC_GZIP: /* 16 + 15: a gzip wrapper, the largest window */
+        ok = inflateInit2(&d->z, 16 + MAX_WBITS) == Z_OK;
+        break;
+    case DEC_XZ: { /* concatenated streams and their padding, as xz -d */
+        lzma_stream init = LZMA_STREAM_INIT;
+        d->x = init;
+        ok = lzma_stream_decoder(&d->x, DEC_XZ_MEMLIMIT, LZMA_CONCATENATED) ==
+             LZMA_OK;
+        break;
+    }
+    case DEC_BZIP2:
+        ok = BZ2_bzDecompressInit(&d->b, 0, 0) == BZ_OK;
+        break;
+    case DEC_ZSTD:
+        d->zs = ZSTD_createDStream();
+        ok = d->zs && !ZSTD_isError(ZSTD_initDStream(d->zs));
+        d->zstd_hint = 1;
+        break;
+    default:
+        return 0;
+    }
+    /* a failed set-up holds nothing, except a stream liblzma or libzstd
+     * made (both release a half-made one) */
+    d->live = ok || d->kind == DEC_XZ || d->kind == DEC_ZSTD;
+    if (!ok)
+        return bfs_fail_at(e, BFS_EIO, d->path, line,
+                           "cannot set up the %s decoder",
+                           dec_kinds[d->kind].name);
+    return 0;
+}
+
+/* After a gzip or bzip2 member: the next bytes start another member
+ * (decoded on, as gunzip and bunzip2 do), are zero bytes after a gzip
+ * member (tape padding, which gunzip ignores too), or are an error.
+ * Returns 0 (d->done set when nothing follows) or a negative code. */
+static int dec_next_member(struct dec *d, size_t line, struct bfs_error *e)
+{
+    int rc = dec_fill(d, DEC_MAGIC_LEN, line, e);
+    const unsigned char *p = d->raw + d->raw_pos;
+    size_t avail = d->raw_len - d->raw_pos;
+
+    if (rc)
+        return rc;
+    if (avail == 0) {
+        d->done = 1;
+        return 0;
+    }
+    if (dec_sniff(p, avail) == d->kind) {
+        d->member_end = 0;
+        if (d->kind == DEC_GZIP)
+            return inflateReset(&d->z) == Z_OK
+                       ? 0
+                       : bfs_fail_at(e, BFS_EIO, d->path, line,
+                                     "cannot reset the gzip decoder");
+        return dec_start(d, line, e);
+    }
+    if (d->kind == DEC_GZIP)
+        for (;;) {
+            while (d->raw_pos < d->raw_len && d->raw[d->raw_pos] == 0)
+                d->raw_pos++;
+            if (d->raw_pos < d->raw_len)
+                break;
+            if ((rc = dec_fill(d, 1, line, e)) != 0)
+                return rc;
+            if (d->raw_len == 0) {
+                d->done = 1;
+                return 0;
+            }
+        }
+    return bfs_fail_at(e, BFS_EIO, d->path, line,
+                       "data after the end of the %s-compressed data",
+                       dec_kinds[d->kind].name);
+}
+
+/* Decodes what the codec of d->kind makes of the unconsumed input into
+ * buf[0..cap): *made bytes out, *used bytes of input taken.  Returns 0, or
+ * BFS_EIO for corrupt data (the codec's words). */
+static int dec_step(struct dec *d, unsigned char *buf, size_t cap, size_t *made,
+                    size_t *used, size_t line, struct bfs_error *e)
+{
+    const unsigned char *in = d->raw + d->raw_pos;
+    size_t avail = d->raw_len - d->raw_pos;
+    const char *why = NULL;
+
+    switch (d->kind) {
+    case DEC_GZIP: {
+        uInt ain = avail > UINT_MAX ? UINT_MAX : (uInt)avail;
+        uInt aout = cap > UINT_MAX ? UINT_MAX : (uInt)cap;
+        int zr;
+        d->z.next_in = (Bytef *)(uintptr_t)in;
+        d->z.avail_in = ain;
+        d->z.next_out = buf;
+        d->z.avail_out = aout;
+        zr = inflate(&d->z, Z_NO_FLUSH);
+        *used = ain - d->z.avail_in;
+        *made = aout - d->z.avail_out;
+        if (zr == Z_STREAM_END)
+            d->member_end = 1;
+        else if (zr != Z_OK && zr != Z_BUF_ERROR)
+            why = d->z.msg ? d->z.msg : "inflate failed";
+        break;
+    }
+    case DEC_XZ: {
+        lzma_ret xr;
+        d->x.next_in = in;
+        d->x.avail_in = avail;
+        d->x.next_out = buf;
+        d->x.avail_out = cap;
+        xr = lzma_code(&d->x, d->raw_eof ? LZMA_FINISH : LZMA_RUN);
+        *used = avail - d->x.avail_in;
+        *made = cap - d->x.avail_out;
+        if (xr == LZMA_STREAM_END)
+            d->done = 1;
+        else if (xr == LZMA_MEM_ERROR)
+            why = "out of memory";
+        else if (xr == LZMA_MEMLIMIT_ERROR)
+            why = "needs more than 256 MiB to decode (xz -9 needs 65)";
+        else if (xr == LZMA_FORMAT_ERROR || xr == LZMA_OPTIONS_ERROR)
+            why = "not xz data, or options this liblzma does not read";
+        else if (xr == LZMA_DATA_ERROR)
+            why = "corrupt data";
+        else if (xr != LZMA_OK && xr != LZMA_BUF_ERROR)
+            why = "liblzma failed";
+        break;
+    }
+    case DEC_BZIP2: {
+        unsigned ain = avail > UINT_MAX ? UINT_MAX : (unsigned)avail;
+        unsigned aout = cap > UINT_MAX ? UINT_MAX : (unsigned)cap;
+        int br;
+        d->b.next_in = (char *)(uintptr_t)in;
+        d->b.avail_in = ain;
+        d->b.next_out = (char *)buf;
+        d->b.avail_out = aout;
+        br = BZ2_bzDecompress(&d->b);
+        *used = ain - d->b.avail_in;
+        *made = aout - d->b.avail_out;
+        if (br == BZ_STREAM_END) {
+            BZ2_bzDecompressEnd(&d->b);
+            d->live = 0;
+            d->member_end = 1;
+        } else if (br == BZ_DATA_ERROR || br == BZ_DATA_ERROR_MAGIC)
+            why = "corrupt data";
+        else if (br == BZ_MEM_ERROR)
+            why = "out of memory";
+        else if (br != BZ_OK)
+            why = "libbz2 failed";
+        break;
+    }
+    case DEC_ZSTD: {
+        ZSTD_inBuffer zin = {in, avail, 0};
+        ZSTD_outBuffer zout = {buf, cap, 0};
+        size_t zr = ZSTD_decompressStream(d->zs, &zout, &zin);
+        *used = zin.pos;
+        *made = zout.pos;
+        if (ZSTD_isError(zr))
+            why = ZSTD_getErrorName(zr);
+        else if (zin.pos > 0 || zout.pos > 0)
+            d->zstd_hint = zr; /* (a call on no input asks for a new frame) */
+        break;
+    }
+    default: /* plain */
+        *used = *made = avail < cap ? avail : cap;
+        memcpy(buf, in, *made);
+        break;
+    }
+    d->raw_pos += *used;
+    if (why)
+        return bfs_fail_at(e, BFS_EIO, d->path, line, "%s-compressed: %s",
+                           dec_kinds[d->kind].name, why);
+    return 0;
+}
+
+/* Reads up to cap (> 0) decoded bytes into buf: *got of them.  line is the
+ * line errors name.  Returns 1 with *got > 0, 0 at the end of the data,
+ * BFS_EIO on a read error or corrupt or truncated data, BFS_EUNSUP for a
+ * zip file. */
+static int dec_read(struct dec *d, unsigned char *buf, size_t cap, size_t *got,
+                    size_t line, struct bfs_error *e)
+{
+    int rc;
+
+    if (!d->started) {
+        if ((rc = dec_fill(d, DEC_MAGIC_LEN, line, e)) != 0)
+            return rc;
+        if ((rc = bfs_compressed_check(d->path, d->raw, d->raw_len, e)) != 0)
+            return rc;
+        d->kind = dec_sniff(d->raw, d->raw_len);
+        d->started = 1;
+        if ((rc = dec_start(d, line, e)) != 0)
+            return rc;
+    }
+    for (;;) {
+        size_t made = 0, used = 0;
+        if (d->done)
+            return 0;
+        if (d->member_end) {
+            if ((rc = dec_next_member(d, line, e)) != 0)
+                return rc;
+            continue;
+        }
+        if (d->raw_pos == d->raw_len &&
+            (rc = dec_fill(d, DEC_RAW, line, e)) != 0)
+            return rc;
+        if ((rc = dec_step(d, buf, cap, &made, &used, line, e)) != 0)
+            return rc;
+        if (made > 0) {
+            *got = made;
+            return 1;
+        }
+        if (used > 0 || d->member_end || d->done)
+            continue;
+        /* no progress: the input has ended, where it may or may not */
+        if (d->raw_pos == d->raw_len && d->raw_eof &&
+            (d->kind == DEC_PLAIN || (d->kind == DEC_ZSTD && !d->zstd_hint))) {
+            d->done = 1;
+            return 0;
+        }
+        if (d->raw_pos == d->raw_len && d->raw_eof)
+            return bfs_fail_at(e, BFS_EIO, d->path, line,
+                               "unexpected end of compressed data (%s)",
+                               dec_kinds[d->kind].name);
+        if (d->raw_pos < d->raw_len) /* no codec stalls on input it has */
+            return bfs_fail_at(e, BFS_EIO, d->path, line,
+                               "%s-compressed: the decoder made no progress",
+                               dec_kinds[d->kind].name);
+    }
+}
+
+/* A compressed file whose decoded first bytes (head[0..n)) are compressed
+ * again is refused, naming both formats: nothing is undone twice.
+ * Returns 0 or BFS_EUNSUP. */
+static int dec_check_inner(const struct dec *d, const void *head, size_t n,
+                           struct bfs_error *e)
+{
+    enum dec_kind inner = dec_sniff(head, n);
+
+    if (d->kind == DEC_PLAIN || inner == DEC_PLAIN)
+        return 0;
+    return bfs_fail_at(e, BFS_EUNSUP, d->path, 0,
+                       "%s-compressed inside %s; decompress it (%s, then %s)",
+                       dec_kinds[inner].name, dec_kinds[d->kind].name,
+                       dec_kinds[d->kind].undo, dec_kinds[inner].undo);
+}
+
+int bfs_read_all(const char *path, char **text, size_t *len,
+                 struct bfs_error *e)
+{
+    struct dec d;
+    char *buf = NULL;
+    size_t n = 0, cap = 0, lines = 1, got;
+    const char *nul;
+    int rc;
+
+    if (!*path)
+        return bfs_fail(e, BFS_EIO, "empty file name");
+    if ((rc = dec_open(&d, path, e)) != 0)
+        return rc;
+    for (;;) {
+        BFS_GROW(buf, cap, n + DEC_RAW + 1);
+        rc =
+            dec_read(&d, (unsigned char *)buf + n, cap - n - 1, &got, lines, e);
+        if (rc <= 0)
+            break;
+        if (n == 0 && (rc = dec_check_inner(&d, buf, got, e)) != 0)
+            break;
+        for (const char *q = buf + n; (q = memchr(q, '\n', buf + n + got - q));
+             q++)
+            lines++;
+        n += got;
+    }
+    dec_close(&d);
+    if (rc == 0 && (nul = memchr(buf, '\0', n)) != NULL) {
+        size_t line = 1;
+        const char *bol = buf;
+        for (const char *q = buf; q < nul; q++)
+            if (*q == '\n') {
+                line++;
+                bol = q + 1;
+            }
+        rc = bfs_fail_at(e, BFS_EPARSE, path, line, "NUL byte at column %zu",
+                         (size_t)(nul - bol) + 1);
+    }
+    if (rc) {
+        xfree(buf);
+        return rc;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
     return 0;
 }
 
 /* ---- line input ---------------------------------------------------- */
 
 struct bfs_lines {
-    gzFile gz;
-    char *path;
-    char *buf; /* the line returned, NUL-terminated */
+    struct dec d;
+    char *path; /* owned; d.path borrows it */
+    char *buf;  /* the line returned, NUL-terminated */
     size_t cap;
     size_t lineno;
     double size; /* bytes of the file, 0 when unknown (a pipe) */
-    char *in;    /* bytes read from gz and not yet returned */
+    char *in;    /* decoded bytes not yet returned */
     size_t in_pos, in_len;
-    int eof;
-    int started; /* bytes were read (and their format checked) */
+    int checked; /* the first decoded bytes were checked (dec_check_inner) */
 };
 
-/* Size of the read buffer: large enough that gzread's per-call cost
- * vanishes. */
+/* Size of the decoded buffer: large enough that the per-call cost of the
+ * codecs vanishes. */
 #define LINES_CHUNK ((size_t)1 << 17)
 
 int bfs_lines_open(const char *path, struct bfs_lines **out,
                    struct bfs_error *e)
 {
-    gzFile gz;
     struct bfs_lines *r;
     struct stat st;
+    int rc;
 
     if (!*path)
         return bfs_fail(e, BFS_EIO, "empty file name");
-    gz = strcmp(path, "-") == 0 ? gzdopen(dup(STDIN_FILENO), "rb")
-                                : gzopen(path, "rb");
-    if (!gz)
-        return bfs_fail_at(e, BFS_EIO, path, 0, "cannot open: %s",
-                           strerror(errno ? errno : ENOENT));
-    gzbuffer(gz, 1 << 17);
     r = xcalloc(1, sizeof *r);
-    r->gz = gz;
     r->path = xstrdup(path);
-    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+    if ((rc = dec_open(&r->d, r->path, e)) != 0) {
+        xfree(r->path);
+        xfree(r);
+        return rc;
+    }
+    if (strcmp(path, "-") != 0 && fstat(r->d.fd, &st) == 0 &&
+        S_ISREG(st.st_mode))
         r->size = (double)st.st_size;
     r->in = xmalloc(LINES_CHUNK);
     *out = r;
     return 0;
 }
 
-/* Refills r->in.  Returns 1 if bytes were read, 0 at the end of the
- * data, BFS_EIO on a read error or a truncated compressed stream,
- * BFS_EUNSUP when the first bytes are another compressed format. */
+/* Refills r->in.  Returns 1 if bytes were decoded, 0 at the end of the
+ * data, or dec_read's and dec_check_inner's errors. */
 static int lines_fill(struct bfs_lines *r, struct bfs_error *e)
 {
-    int n, zerr;
-    const char *msg;
+    size_t got = 0;
+    int rc = dec_read(&r->d, (unsigned char *)r->in, LINES_CHUNK, &got,
+                      r->lineno + 1, e);
 
-    if (r->eof)
-        return 0;
-    n = gzread(r->gz, r->in, (unsigned)LINES_CHUNK);
-    if (n > 0) {
-        r->in_pos = 0;
-        r->in_len = (size_t)n;
-        /* zlib passes other formats through as they are: name them
-         * rather than report their bytes as a malformed line */
-        if (!r->started) {
-            r->started = 1;
-            return bfs_compressed_check(r->path, r->in, r->in_len, 1, e)
-                       ? BFS_EUNSUP
-                       : 1;
-        }
-        return 1;
+    if (rc <= 0)
+        return rc;
+    r->in_pos = 0;
+    r->in_len = got;
+    if (!r->checked) {
+        r->checked = 1;
+        if ((rc = dec_check_inner(&r->d, r->in, got, e)) != 0)
+            return rc;
     }
-    msg = gzerror(r->gz, &zerr);
-    if (n < 0 || (zerr != Z_OK && zerr != Z_BUF_ERROR))
-        return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1, "read error: %s",
-                           zerr == Z_ERRNO ? strerror(errno) : msg);
-    /* zlib ends a truncated gzip stream with Z_BUF_ERROR. */
-    if (zerr == Z_BUF_ERROR)
-        return bfs_fail_at(e, BFS_EIO, r->path, r->lineno + 1,
-                           "unexpected end of compressed data");
-    r->eof = 1;
-    return 0;
+    return 1;
 }
 
 int bfs_lines_next(struct bfs_lines *r, char **line, struct bfs_error *e)
@@ -548,7 +947,7 @@ double bfs_lines_fraction(const struct bfs_lines *r)
 
     if (r->size <= 0)
         return -1.0;
-    f = (double)gzoffset(r->gz) / r->size;
+    f = r->d.raw_read / r->size;
     return f < 0 ? -1.0 : f > 1 ? 1.0 : f;
 }
 
@@ -556,7 +955,7 @@ void bfs_lines_close(struct bfs_lines *r)
 {
     if (!r)
         return;
-    gzclose(r->gz);
+    dec_close(&r->d);
     xfree(r->in);
     xfree(r->buf);
     xfree(r->path);

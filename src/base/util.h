@@ -112,22 +112,33 @@ double bfs_pairwise_sum(const double *a, size_t n);
 /* ---- compressed input ---------------------------------------------- */
 
 /* Checks the first n bytes of what path holds (head) for the magic bytes
- * of a compressed format bfsim does not read: xz, bzip2, zip, zstd, and
- * gzip too unless gzip_ok (the readers over zlib read it).  Returns 0,
- * or BFS_EUNSUP with "PATH: xz-compressed; decompress it (xz -d) or use
- * gzip" (", or use gzip" only when gzip_ok) in e. */
+ * of a compressed format bfsim does not read: zip (an archive, not a
+ * stream).  Returns 0, or BFS_EUNSUP with "PATH: zip-compressed;
+ * decompress it (unzip) or use gzip, xz, bzip2 or zstd" in e. */
 int bfs_compressed_check(const char *path, const void *head, size_t n,
-                         int gzip_ok, struct bfs_error *e);
+                         struct bfs_error *e);
+
+/* Reads the whole of path ("-" is standard input), decoded as
+ * bfs_lines decodes it, into *text (NUL-terminated, owned by the caller)
+ * and its length into *len.  Returns 0, BFS_EIO (a file that cannot be
+ * read, corrupt or truncated compressed data), BFS_EPARSE (a NUL byte,
+ * with its line and column) or BFS_EUNSUP (zip, or compressed data inside
+ * compressed data), each reported in e with the file name; the outputs
+ * are written only on success. */
+int bfs_read_all(const char *path, char **text, size_t *len,
+                 struct bfs_error *e);
 
 /* ---- line input ---------------------------------------------------- */
 
-/* A line reader over a plain or gzip-compressed file (zlib reads both).
- * Lines are returned without their "\n" or "\r\n", of any length, and the
- * first without a UTF-8 byte-order mark (EF BB BF) if it has one.  A NUL
- * byte inside a line is an error (with the file, line and column), never
- * a line silently cut short, so no reader has to check for one.  A file
- * in another compressed format (bfs_compressed_check) is an error at the
- * first read, naming the format. */
+/* A line reader over a plain or compressed file: gzip, xz, bzip2 or zstd,
+ * told by the first bytes (never by the name) and decoded as a stream in
+ * constant memory, concatenated members or streams as one.  Lines are
+ * returned without their "\n" or "\r\n", of any length, and the first
+ * without a UTF-8 byte-order mark (EF BB BF) if it has one.  A NUL byte
+ * inside a line is an error (with the file, line and column), never a
+ * line silently cut short, so no reader has to check for one.  A zip file
+ * (bfs_compressed_check), or compressed data whose decoded bytes are
+ * compressed again, is an error at the first read, naming the formats. */
 struct bfs_lines;
 
 /* Opens path ("-" is standard input).  Returns 0 or BFS_EIO (reported in
@@ -137,18 +148,18 @@ int bfs_lines_open(const char *path, struct bfs_lines **out,
 
 /* Reads the next line into *line (valid until the next call; the reader
  * owns it, and the caller may modify it in place).  Returns 1 for a line,
- * 0 at the end of the file, BFS_EIO on a read error or a truncated
- * compressed file, BFS_EPARSE on a line holding a NUL byte, BFS_EUNSUP
- * for a file in a compressed format zlib does not read (each reported in
- * e with the file and line). */
+ * 0 at the end of the file, BFS_EIO on a read error or corrupt, truncated
+ * or trailing compressed data, BFS_EPARSE on a line holding a NUL byte,
+ * BFS_EUNSUP for zip or doubly compressed data (each reported in e with
+ * the file and the line reached). */
 int bfs_lines_next(struct bfs_lines *r, char **line, struct bfs_error *e);
 
 /* Number of the line last returned (1-based), for error messages. */
 size_t bfs_lines_lineno(const struct bfs_lines *r);
 /* The path given to bfs_lines_open (borrowed). */
 const char *bfs_lines_path(const struct bfs_lines *r);
-/* The share of the file read so far (compressed bytes for a gzip file,
- * counting zlib's read-ahead buffer), 0..1, or -1 when the size is not
+/* The share of the file read so far (compressed bytes for a compressed
+ * file, counting the read-ahead buffer), 0..1, or -1 when the size is not
  * known (standard input, a pipe). */
 double bfs_lines_fraction(const struct bfs_lines *r);
 

@@ -213,6 +213,10 @@ static const struct convert_opt slurm_opts[] = {
     {"max-nodes", "N", "largest machine inferred (default 1048576)"},
     {"nodes-file", "FILE", "node names, one a line, in order"},
     {"tz-offset", "OFF", "local - UTC: seconds or +HH:MM (default 0)"},
+    {"columns", "LIST",
+     "fields of a file without header, as given\n"
+     "                                    to sacct "
+     "--format (JobID,Start,...)"},
     {"placement", "RULE", "first-fit (default) or contiguous"},
     {"overflow", "RULE", "truncate (default) or skip"},
     {"start", "TIME", "window start (UTC or Unix s)"},
@@ -356,7 +360,8 @@ static void usage(FILE *f)
           "job file (bfsim-jobs 1).  The output is written atomically: "
           "nothing\n"
           "appears at OUT unless the whole input converted.  An OUT ending\n"
-          "in .gz is gzip-compressed.\n"
+          "in .gz is gzip-compressed.  Inputs may be gzip, xz, bzip2 or\n"
+          "zstd compressed (told by content, not by name).\n"
           "\n"
           "Options:\n"
           "  --from FORMAT      input trace format (see below)\n"

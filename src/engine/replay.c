@@ -39,7 +39,7 @@ void replay_opts_default(struct replay_opts *o)
  * the furthest of the share of the job set's work done, of the window
  * when --end is given, and of the trace file read.  A streamed trace does
  * not tell its last time in advance; its file's size does tell how much
- * of it is left (the share read counts zlib's read-ahead, so it runs a
+ * of it is left (the share read counts the reader's read-ahead, so it runs a
  * little early: an estimate, never a result). */
 static double done_fraction(struct replay *r, int64_t t)
 {

@@ -45,11 +45,11 @@ struct import_stats {
  */
 
 /* Converts the BFTrainer replayer's node matrix, exported as three CSV
- * files (plain or gzip) in one directory:
+ * files (plain or compressed) in one directory:
  *
  *   nodes.csv           col_idx,node               (matrix column order)
  *   rows.csv            row,time,epoch_s,n_idle,n_join_0to1,n_leave_1to0
- *   transitions.csv[.gz] row,epoch_s,col_idx,node,new_state
+ *   transitions.csv[.gz|.xz|.bz2|.zst] row,epoch_s,col_idx,node,new_state
  *
  * (columns are found by header name, extra columns ignored).  `src` is
  * the directory, or the transitions file itself (the other two are then
@@ -140,6 +140,10 @@ struct import_log_opts {
     int64_t procs_per_node;  /* SWF; 0: MaxProcs / MaxNodes, else 1 */
     int64_t tz_offset;       /* Slurm: local time minus UTC, seconds */
     const char *nodes_file;  /* Slurm (borrowed); NULL: nodes in the log */
+    const char *columns;     /* Slurm (borrowed): the fields of a file without
+                                a header, as sacct --format names them
+                                (import_slurm_columns_check); NULL: the
+                                header names them */
     int64_t origin;          /* Batsim: Unix time of simulation time 0 */
     const struct nodetypes *node_types; /* borrowed; NULL: no mapping */
     int types_from_partition;           /* Slurm: types from Partition */
@@ -163,10 +167,10 @@ void import_log_opts_init(struct import_log_opts *o);
 /* Sets the option named as on the command line ("placement",
  * "overflow", "start", "end", "outage-threshold", "outage-min-duration",
  * "machine-nodes", "max-nodes", "procs-per-node", "tz-offset",
- * "nodes-file", "origin", "partition-nodes") from its text value; value
- * is borrowed for "nodes-file" and "partition-nodes" (whose form is
- * checked here).  Returns 0, or BFS_EINVAL with the problem in e.
- * node_types and types_from_partition are set by the caller. */
+ * "nodes-file", "origin", "partition-nodes", "columns") from its text
+ * value; value is borrowed for "nodes-file", "partition-nodes" and
+ * "columns" (whose forms are checked here).  Returns 0, or BFS_EINVAL with the
+ * problem in e. node_types and types_from_partition are set by the caller. */
 int import_log_opts_set(struct import_log_opts *o, const char *name,
                         const char *value, struct bfs_error *e);
 
@@ -228,7 +232,7 @@ struct import_log_report {
 };
 
 /* Converts a Standard Workload Format log (Parallel Workloads Archive,
- * plain or gzip) to a trace at out_path.  18 numeric fields per job line
+ * plain or compressed) to a trace at out_path.  18 numeric fields per job line
  * (times may have decimals: rounded to the nearest second); ';' lines are
  * comments, and the header keys UnixStartTime (added to every time),
  * MaxNodes and MaxProcs (leading integer of the value) are read.
@@ -293,11 +297,27 @@ int import_swf(const char *src, const char *out_path,
  * partitions, an empty Partition, or a node no job ran on, e.g. from
  * o->nodes_file, are errors).
  *
+ * Without a header (sacct --noheader), o->columns names the fields: a
+ * comma-separated list as given to sacct --format (names in any case,
+ * each with an optional width suffix %N or %-N, ignored), and every
+ * non-blank line is a '|'-separated row (--parsable2, or --parsable with
+ * its trailing '|').  A file that has a header line as its first
+ * non-blank line may still be given o->columns: the header must then
+ * name the same fields in the same order (an error otherwise), and is
+ * skipped.  A file with neither is an error that suggests --columns.
+ *
  * Returns 0 or a negative code. */
 int import_slurm(const char *src, const char *out_path,
                  const char *const *comments, const struct import_log_opts *o,
                  struct import_stats *st, struct import_log_report *rep,
                  struct bfs_error *e);
+
+/* Checks a --columns list (import_log_opts.columns): non-empty names,
+ * each one of sacct's fields (Account ... WorkDir, case-insensitive) with
+ * an optional width suffix (%N, %-N), JobID (or JobIDRaw), Start and End
+ * among them, and NNodes (or AllocNodes) or NodeList.  Returns 0, or
+ * BFS_EUSAGE with "--columns: problem" in e. */
+int import_slurm_columns_check(const char *list, struct bfs_error *e);
 
 /* Writes the report for a person, one "bfsim: " line per fact, to f. */
 void import_log_report_write(const struct import_log_report *r, FILE *f);
@@ -370,7 +390,7 @@ struct import_batsim_report {
 };
 
 /* Converts a Batsim jobs.csv (jobs_csv; may be NULL) and/or external-events
- * file (events; may be NULL; not both NULL), plain or gzip, to a trace at
+ * file (events; may be NULL; not both NULL), plain or compressed, to a trace at
  * out_path.  Reads o->machine_nodes, max_nodes, start, end, outage
  * settings and origin.  Returns 0 or a negative code with
  * "file:line: problem" in e (nothing is written then); rep and st are
@@ -421,7 +441,7 @@ struct import_elastisim_report {
     int64_t last;       /* the latest time (Unix s) */
 };
 
-/* Converts an ElastiSim node-utilization file (plain or gzip) to a trace
+/* Converts an ElastiSim node-utilization file (plain or compressed) to a trace
  * at out_path.  Reads o->max_nodes, start, end, outage settings and
  * origin.  Returns 0 or a negative code with "file:line: problem" in e
  * (nothing is written then); rep and st are filled on success (each may

@@ -120,20 +120,27 @@ static int field_i64(struct bfs_lines *in, const char *name, const char *s,
     return 0;
 }
 
-/* "dir/name" if it exists, else "dir/name.gz" if that exists, else
- * "dir/name" (so that the open error names the plain file).  malloc'd. */
+/* "dir/name" if it exists, else the first of "dir/name.gz", ".xz",
+ * ".bz2", ".zst" that exists (the reader tells the format by content;
+ * the suffix only finds the file), else "dir/name" (so that the open
+ * error names the plain file).  malloc'd. */
 static char *find_input(const char *dir, const char *name)
 {
+    static const char *const ext[] = {".gz", ".xz", ".bz2", ".zst"};
     struct stat st;
-    char *p = xmalloc(strlen(dir) + strlen(name) + 5);
+    char *p = xmalloc(strlen(dir) + strlen(name) + 6);
+    size_t len;
 
     sprintf(p, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", name);
     if (stat(p, &st) == 0)
         return p;
-    strcat(p, ".gz");
-    if (stat(p, &st) == 0)
-        return p;
-    p[strlen(p) - 3] = '\0';
+    len = strlen(p);
+    for (size_t i = 0; i < sizeof ext / sizeof *ext; i++) {
+        strcpy(p + len, ext[i]);
+        if (stat(p, &st) == 0)
+            return p;
+    }
+    p[len] = '\0';
     return p;
 }
 

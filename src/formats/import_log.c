@@ -242,6 +242,11 @@ int import_log_opts_set(struct import_log_opts *o, const char *name,
         o->tz_offset = v;
     } else if (strcmp(name, "nodes-file") == 0) {
         o->nodes_file = value;
+    } else if (strcmp(name, "columns") == 0) {
+        int rc = import_slurm_columns_check(value, e);
+        if (rc)
+            return rc;
+        o->columns = value;
     } else if (strcmp(name, "partition-nodes") == 0) {
         struct import_partition *p;
         size_t n;

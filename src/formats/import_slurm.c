@@ -34,7 +34,9 @@
  * trailing '|'); and sacct's fixed-width table, a header of names over a
  * line of dash runs whose extents cut the rows into columns (rows that
  * contain a tab are split at the tabs instead, as in the published
- * Lonestar6 log).
+ * Lonestar6 log).  Output without a header (sacct --noheader) takes its
+ * columns from o->columns, sacct's --format list, checked against
+ * sacct's field names; its rows are '|'-separated.
  */
 #include "config.h"
 
@@ -96,6 +98,8 @@ struct slurm {
     size_t ncols;
     size_t *cstart, *cend; /* FORM_FIXED column extents */
     int col[N_COLS];       /* column of each field, or -1 */
+    char *cols_buf;        /* owned: o->columns split (set_columns_list) */
+    char **cols;           /* owned: the names in cols_buf */
     char **fields;
     size_t cap_fields;
     /* nodes */
@@ -195,8 +199,11 @@ static size_t count_fields(const char *line, char sep)
     return n;
 }
 
+/* Sets the columns from the n names (of the header at line, or of
+ * --columns). */
 static int set_columns(struct slurm *s, char **names, size_t n, size_t line)
 {
+    const char *what = s->o->columns ? "--columns" : "the header";
     static const char *const col_names[N_COLS] = {"JobID",  "Start",    "End",
                                                   "NNodes", "NodeList", "State",
                                                   "Submit", "Partition"};
@@ -216,26 +223,295 @@ static int set_columns(struct slurm *s, char **names, size_t n, size_t line)
     for (int c = COL_JOBID; c <= COL_END; c++)
         if (s->col[c] < 0)
             return bfs_fail_at(s->e, BFS_EPARSE, s->path, line,
-                               "the header has no %s column", col_names[c]);
+                               "%s has no %s column", what, col_names[c]);
     if (s->col[COL_NNODES] < 0 && s->col[COL_NODELIST] < 0)
         return bfs_fail_at(s->e, BFS_EPARSE, s->path, line,
-                           "the header has neither NNodes nor NodeList");
+                           "%s has neither NNodes nor NodeList", what);
     if (s->o->types_from_partition &&
         (s->col[COL_PARTITION] < 0 || s->col[COL_NODELIST] < 0))
         return bfs_fail_at(s->e, BFS_EPARSE, s->path, line,
-                           "the header has no %s column: node types from "
+                           "%s has no %s column: node types from "
                            "the partition need Partition and NodeList",
+                           what,
                            col_names[s->col[COL_PARTITION] < 0 ? COL_PARTITION
                                                                : COL_NODELIST]);
     return 0;
 }
 
-/* Reads up to and including the header (and, fixed-width, its dashes). */
-static int read_header(struct slurm *s, struct bfs_lines *in)
+/* ---- --columns: the fields of a file without a header ---------------- */
+
+/* sacct's field names (sacct --helpformat, Slurm 17.11 to 24.05). */
+static const char *const sacct_fields[] = {"Account",
+                                           "AdminComment",
+                                           "AllocCPUS",
+                                           "AllocGRES",
+                                           "AllocNodes",
+                                           "AllocTRES",
+                                           "AssocID",
+                                           "AveCPU",
+                                           "AveCPUFreq",
+                                           "AveDiskRead",
+                                           "AveDiskWrite",
+                                           "AvePages",
+                                           "AveRSS",
+                                           "AveVMSize",
+                                           "BlockID",
+                                           "Cluster",
+                                           "Comment",
+                                           "Constraints",
+                                           "ConsumedEnergy",
+                                           "ConsumedEnergyRaw",
+                                           "Container",
+                                           "CPUTime",
+                                           "CPUTimeRAW",
+                                           "DBIndex",
+                                           "DerivedExitCode",
+                                           "Elapsed",
+                                           "ElapsedRaw",
+                                           "Eligible",
+                                           "End",
+                                           "ExitCode",
+                                           "Extra",
+                                           "FailedNode",
+                                           "Flags",
+                                           "GID",
+                                           "Group",
+                                           "JobID",
+                                           "JobIDRaw",
+                                           "JobName",
+                                           "Layout",
+                                           "Licenses",
+                                           "MaxDiskRead",
+                                           "MaxDiskReadNode",
+                                           "MaxDiskReadTask",
+                                           "MaxDiskWrite",
+                                           "MaxDiskWriteNode",
+                                           "MaxDiskWriteTask",
+                                           "MaxPages",
+                                           "MaxPagesNode",
+                                           "MaxPagesTask",
+                                           "MaxRSS",
+                                           "MaxRSSNode",
+                                           "MaxRSSTask",
+                                           "MaxVMSize",
+                                           "MaxVMSizeNode",
+                                           "MaxVMSizeTask",
+                                           "McsLabel",
+                                           "MinCPU",
+                                           "MinCPUNode",
+                                           "MinCPUTask",
+                                           "NCPUS",
+                                           "NNodes",
+                                           "NodeList",
+                                           "NTasks",
+                                           "Partition",
+                                           "Planned",
+                                           "PlannedCPU",
+                                           "PlannedCPURAW",
+                                           "Priority",
+                                           "QOS",
+                                           "QOSRAW",
+                                           "QOSREQ",
+                                           "Reason",
+                                           "ReqCPUFreq",
+                                           "ReqCPUFreqGov",
+                                           "ReqCPUFreqMax",
+                                           "ReqCPUFreqMin",
+                                           "ReqCPUS",
+                                           "ReqGRES",
+                                           "ReqMem",
+                                           "ReqNodes",
+                                           "ReqTRES",
+                                           "Reservation",
+                                           "ReservationId",
+                                           "Reserved",
+                                           "ResvCPU",
+                                           "ResvCPURAW",
+                                           "Restarts",
+                                           "Start",
+                                           "State",
+                                           "StdErr",
+                                           "StdIn",
+                                           "StdOut",
+                                           "Submit",
+                                           "SubmitLine",
+                                           "Suspended",
+                                           "SystemCPU",
+                                           "SystemComment",
+                                           "Timelimit",
+                                           "TimelimitRaw",
+                                           "TotalCPU",
+                                           "TRESUsageInAve",
+                                           "TRESUsageInMax",
+                                           "TRESUsageInMaxNode",
+                                           "TRESUsageInMaxTask",
+                                           "TRESUsageInMin",
+                                           "TRESUsageInMinNode",
+                                           "TRESUsageInMinTask",
+                                           "TRESUsageInTot",
+                                           "TRESUsageOutAve",
+                                           "TRESUsageOutMax",
+                                           "TRESUsageOutMaxNode",
+                                           "TRESUsageOutMaxTask",
+                                           "TRESUsageOutMin",
+                                           "TRESUsageOutMinNode",
+                                           "TRESUsageOutMinTask",
+                                           "TRESUsageOutTot",
+                                           "UID",
+                                           "User",
+                                           "UserCPU",
+                                           "WCKey",
+                                           "WCKeyID",
+                                           "WorkDir"};
+
+/* Splits a --columns list into *buf (owned: a copy of list, cut in
+ * place) and *names (owned, *n of them): each name trimmed, its width
+ * suffix (%N, %-N) cut off.  Returns 0, or BFS_EUSAGE for an empty name,
+ * a bad width, or a name that is not a sacct field. */
+static int columns_split(const char *list, char **buf, char ***names, size_t *n,
+                         struct bfs_error *e)
+{
+    char *copy = xstrdup(list), **v;
+    size_t k = count_fields(copy, ',');
+    int rc = 0;
+
+    v = xcalloc(k, sizeof *v);
+    bfs_split(copy, ',', v, k);
+    for (size_t i = 0; i < k && rc == 0; i++) {
+        char *name = bfs_trim(v[i]), *pct = strchr(name, '%');
+        int known = 0;
+        if (pct) {
+            const char *w = pct + 1 + (pct[1] == '-');
+            if (*w == '\0' || strspn(w, "0123456789") != strlen(w))
+                rc = bfs_fail(e, BFS_EUSAGE,
+                              "--columns: '%s': a width is %%N or %%-N", name);
+            *pct = '\0';
+        }
+        for (size_t f = 0; f < sizeof sacct_fields / sizeof *sacct_fields; f++)
+            known |= strcasecmp(name, sacct_fields[f]) == 0;
+        if (rc == 0 && *name == '\0')
+            rc =
+                bfs_fail(e, BFS_EUSAGE, "--columns: field %zu is empty", i + 1);
+        else if (rc == 0 && !known)
+            rc = bfs_fail(e, BFS_EUSAGE,
+                          "--columns: '%s' is not a sacct field (sacct "
+                          "--helpformat lists them)",
+                          name);
+        v[i] = name;
+    }
+    if (rc) {
+        xfree(v);
+        xfree(copy);
+        return rc;
+    }
+    *buf = copy;
+    *names = v;
+    *n = k;
+    return 0;
+}
+
+int import_slurm_columns_check(const char *list, struct bfs_error *e)
+{
+    static const char *const need[][2] = {{"JobID", "JobIDRaw"},
+                                          {"Start", NULL},
+                                          {"End", NULL},
+                                          {"NNodes", "AllocNodes"}};
+    char *buf, **names;
+    size_t n;
+    int rc = columns_split(list, &buf, &names, &n, e);
+
+    if (rc)
+        return rc;
+    for (size_t r = 0; rc == 0 && r < sizeof need / sizeof *need; r++) {
+        int found = 0;
+        for (size_t k = 0; k < n; k++)
+            found |= strcasecmp(names[k], need[r][0]) == 0 ||
+                     (need[r][1] && strcasecmp(names[k], need[r][1]) == 0) ||
+                     (r == 3 && strcasecmp(names[k], "NodeList") == 0);
+        if (!found)
+            rc = bfs_fail(e, BFS_EUSAGE, "--columns: no %s field%s", need[r][0],
+                          r == 3   ? " (nor AllocNodes, nor NodeList)"
+                          : r == 0 ? " (nor JobIDRaw)"
+                                   : "");
+    }
+    xfree(names);
+    xfree(buf);
+    return rc;
+}
+
+/* With o->columns: the columns from the list, '|'-separated rows, and
+ * the first non-blank line read: a header naming the same fields is
+ * skipped (another header is an error); any other line is the first row,
+ * left in *first for the caller. */
+static int columns_header(struct slurm *s, struct bfs_lines *in, char **first)
+{
+    size_t n, lineno;
+    char *line;
+    int rc;
+
+    if ((rc = columns_split(s->o->columns, &s->cols_buf, &s->cols, &n, s->e)) !=
+        0)
+        return rc;
+    s->form = FORM_PIPE;
+    if ((rc = set_columns(s, s->cols, n, 0)) != 0)
+        return rc;
+    while ((rc = bfs_lines_next(in, &line, s->e)) == 1 && is_blank_line(line))
+        ;
+    if (rc <= 0)
+        return rc;
+    lineno = bfs_lines_lineno(in);
+    if (!looks_like_header(line)) {
+        size_t len = strlen(line);
+        /* --parsable ends every row with '|': one field more */
+        s->trailing_pipe =
+            len > 0 && line[len - 1] == '|' && count_fields(line, '|') == n + 1;
+        *first = line;
+        return 0;
+    }
+    {
+        char *h = line;
+        size_t hn, len = strlen(h);
+        int pipes = strchr(h, '|') != NULL;
+        if (pipes && len > 0 && h[len - 1] == '|') {
+            h[len - 1] = '\0';
+            s->trailing_pipe = 1;
+        }
+        hn = count_fields(h, pipes ? '|' : 0);
+        fields_grow(s, hn);
+        if (pipes)
+            bfs_split(h, '|', s->fields, hn);
+        else
+            bfs_split_ws(h, s->fields, hn);
+        for (size_t k = 0; k < n || k < hn; k++) {
+            const char *a = k < hn ? bfs_trim(s->fields[k]) : "(none)";
+            const char *b = k < n ? s->cols[k] : "(none)";
+            if (strcasecmp(a, b) != 0)
+                return bfs_fail_at(
+                    s->e, BFS_EPARSE, s->path, lineno,
+                    "the header's field %zu is %s, --columns names %s: "
+                    "give --columns only to a file without a header, or "
+                    "the same fields",
+                    k + 1, a, b);
+        }
+        if (!pipes)
+            return bfs_fail_at(s->e, BFS_EPARSE, s->path, lineno,
+                               "--columns reads '|'-separated rows "
+                               "(sacct --parsable2); this header is "
+                               "fixed-width: leave --columns out");
+    }
+    return 0;
+}
+
+/* Reads up to and including the header (and, fixed-width, its dashes);
+ * with o->columns, columns_header (*first: a row already read, or NULL). */
+static int read_header(struct slurm *s, struct bfs_lines *in, char **first)
 {
     char *line;
     int rc;
 
+    *first = NULL;
+    if (s->o->columns)
+        return columns_header(s, in, first);
     while ((rc = bfs_lines_next(in, &line, s->e)) == 1) {
         size_t lineno = bfs_lines_lineno(in), n;
         if (!looks_like_header(line))
@@ -291,7 +567,9 @@ static int read_header(struct slurm *s, struct bfs_lines *in)
     if (rc < 0)
         return rc;
     return bfs_fail_at(s->e, BFS_EPARSE, s->path, 0,
-                       "no header line naming a JobID column");
+                       "no header line naming a JobID column (for sacct "
+                       "--noheader output, name its fields with --columns, "
+                       "as given to sacct --format)");
 }
 
 /* Splits a row into s->fields; returns the number of fields. */
@@ -505,20 +783,36 @@ static void count_row(struct import_log_report *rep, const struct row *r,
 /* Calls fn for every row (after the header) with a known kind. */
 typedef int (*row_fn)(struct slurm *s, struct row *r, size_t lineno, void *arg);
 
+/* The next line: *first (a row read with the header, then NULL) if set,
+ * else bfs_lines_next's. */
+static int next_line(struct bfs_lines *in, char **first, char **line,
+                     struct bfs_error *e)
+{
+    if (!*first)
+        return bfs_lines_next(in, line, e);
+    *line = *first;
+    *first = NULL;
+    return 1;
+}
+
 static int each_row(struct slurm *s, row_fn fn, void *arg, size_t *lines)
 {
     struct bfs_lines *in = NULL;
-    char *line;
+    char *line, *first;
     int rc;
 
     xfree(s->cstart);
     xfree(s->cend);
+    xfree(s->cols);
+    xfree(s->cols_buf);
     s->cstart = s->cend = NULL;
+    s->cols = NULL;
+    s->cols_buf = NULL;
     if ((rc = bfs_lines_open(s->path, &in, s->e)) != 0)
         return rc;
-    if ((rc = read_header(s, in)) != 0)
+    if ((rc = read_header(s, in, &first)) != 0)
         goto out;
-    while ((rc = bfs_lines_next(in, &line, s->e)) == 1) {
+    while ((rc = next_line(in, &first, &line, s->e)) == 1) {
         struct row r;
         size_t lineno = bfs_lines_lineno(in);
         if (is_blank_line(line))
@@ -869,6 +1163,8 @@ int import_slurm(const char *src, const char *out_path,
     xfree(s.fields);
     xfree(s.cend);
     xfree(s.cstart);
+    xfree(s.cols);
+    xfree(s.cols_buf);
     if (rc == 0) {
         if (st)
             *st = stats;

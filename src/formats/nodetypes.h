@@ -2,7 +2,7 @@
  *
  * A mapping file gives node names a type name (tools/DESIGN.md, "Node
  * types"); applied to a list of node names (a trace's, a log's) it gives
- * every node its type.  Plain or gzip text; blank lines and lines whose
+ * every node its type.  Plain or compressed text; blank lines and lines whose
  * first non-blank character is '#' are ignored.  Two forms, told apart
  * per file by the first other line:
  *

@@ -4,7 +4,7 @@
 #define BFS_SNIFF_H
 
 /* The `bfsim convert --from` name of the file or directory at path,
- * judged from its first 100 lines (plain or gzip): "swf" (a ';' header
+ * judged from its first 100 lines (plain or compressed): "swf" (a ';' header
  * comment, or a line of 18 numeric fields), "slurm" (a sacct header line
  * naming JobID, Start and End), "bftrainer" (a directory holding
  * nodes.csv, or one of the export's CSV headers "col_idx,node",

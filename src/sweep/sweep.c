@@ -487,49 +487,6 @@ static int expand(struct loader *L, struct bfs_error *e)
     return 0;
 }
 
-/* The whole file, NUL-terminated (owned by the caller), or NULL with the
- * error in e.  A NUL byte inside is an error at its line: JSON has no
- * place for one, and the text would be cut there. */
-static char *read_file(const char *path, struct bfs_error *e)
-{
-    const char *nul;
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t len = 0, cap = 0, n;
-
-    if (!f) {
-        bfs_fail_at(e, BFS_EIO, path, 0, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
-    do {
-        BFS_GROW(buf, cap, len + 65536);
-        n = fread(buf + len, 1, cap - len - 1, f);
-        len += n;
-    } while (n > 0);
-    if (ferror(f)) {
-        bfs_fail_at(e, BFS_EIO, path, 0, "read error");
-        fclose(f);
-        xfree(buf);
-        return NULL;
-    }
-    fclose(f);
-    buf[len] = '\0';
-    if ((nul = memchr(buf, '\0', len)) != NULL) {
-        size_t line = 1;
-        const char *bol = buf;
-        for (const char *q = buf; q < nul; q++)
-            if (*q == '\n') {
-                line++;
-                bol = q + 1;
-            }
-        bfs_fail_at(e, BFS_EPARSE, path, line, "NUL byte at column %zu",
-                    (size_t)(nul - bol) + 1);
-        xfree(buf);
-        return NULL;
-    }
-    return buf;
-}
-
 int sweep_load(const char *path, struct sweep *out, struct bfs_error *e)
 {
     struct loader L;
@@ -537,14 +494,17 @@ int sweep_load(const char *path, struct sweep *out, struct bfs_error *e)
     json_t *root = NULL, *v, *exclude = NULL;
     const char *name, *slash;
     char *text;
+    size_t len;
     int rc = 0;
 
     memset(&L, 0, sizeof L);
     L.path = path;
-    if (!(text = read_file(path, e)))
-        return e->code;
+    /* plain or compressed; a NUL byte is an error at its line (JSON has
+     * no place for one, and the text would be cut there) */
+    if ((rc = bfs_read_all(path, &text, &len, e)) != 0)
+        return rc;
     L.text = text;
-    root = json_loadb(text, strlen(text), JSON_REJECT_DUPLICATES, &jerr);
+    root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
         rc = bfs_fail_at(e, BFS_EPARSE, path,
                          (size_t)(jerr.line > 0 ? jerr.line : 0),
@@ -902,13 +862,13 @@ static int record_read(const char *path, struct record *rec,
     static const char *const want[] = {"bfsim-sweep 1", "config PATH",
                                        "digest HEX (16 hex digits)", "runs N",
                                        "a run id (16 hex digits)"};
-    char *text = read_file(path, e), *line, *next;
-    size_t ln = 0, n = 0;
-    int rc = 0;
+    char *text, *line, *next;
+    size_t len, ln = 0, n = 0;
+    int rc;
 
     memset(rec, 0, sizeof *rec);
-    if (!text)
-        return e ? e->code : BFS_EIO;
+    if ((rc = bfs_read_all(path, &text, &len, e)) != 0)
+        return rc;
     for (line = text; rc == 0 && *line; line = next) {
         int64_t v;
         int ok;
