@@ -21,6 +21,7 @@ check_PROGRAMS += \
 	tests/check_import_slurm \
 	tests/check_import_batsim \
 	tests/check_import_elastisim \
+	tests/check_import_acct \
 	tests/check_traceinfo \
 	tests/check_gentrace \
 	tests/check_h5out \
@@ -60,6 +61,8 @@ check_PROGRAMS += \
 # log (check_import_swf) and the Python example reading an HDF5 file
 # (check_h5out, when h5py and pandas are importable).
 dist_noinst_SCRIPTS += tools/swf-idle-hours tools/h5read-example.py
+# The independent idle node-seconds count of an lsb.acct (check_import_acct).
+dist_noinst_SCRIPTS += tools/lsf-idle-seconds
 # tools/check-evalys: whether evalys loads the Batsim CSV (tests/evalys.test,
 # a script printing TAP; a skip when evalys is missing).
 dist_noinst_SCRIPTS += tools/check-evalys
@@ -119,6 +122,9 @@ tests_check_import_batsim_LDADD = $(BFS_TESTLIBS)
 tests_check_import_elastisim_SOURCES = tests/check_import_elastisim.c $(BFS_TESTHDRS)
 tests_check_import_elastisim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_import_elastisim_LDADD = $(BFS_TESTLIBS)
+tests_check_import_acct_SOURCES = tests/check_import_acct.c $(BFS_TESTHDRS)
+tests_check_import_acct_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_import_acct_LDADD = $(BFS_TESTLIBS)
 tests_check_traceinfo_SOURCES = tests/check_traceinfo.c $(BFS_TESTHDRS)
 tests_check_traceinfo_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_traceinfo_LDADD = $(BFS_TESTLIBS)

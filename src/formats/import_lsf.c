@@ -124,26 +124,32 @@ static int job_finish(struct lsf *l, size_t nf)
         rep->never_ran++;
         return 0;
     }
-    off = acct_hosts_begin(&l->a);
-    for (size_t k = 0; k < (size_t)nex; k++) {
-        const char *h = l->f[at + 1 + k], *star = strchr(h, '*');
-        int64_t slots = 1;
-        if (star) {
-            char num[24];
-            size_t len = (size_t)(star - h);
-            snprintf(num, sizeof num, "%.*s", (int)(len < 23 ? len : 23), h);
-            if (len > 22 || bfs_parse_i64(num, &slots) != 0 || slots < 1)
-                return bad(l,
-                           "execHosts entry '%.60s' is not HOST or "
-                           "COUNT*HOST",
-                           h);
-            h = star + 1;
+    /* Every entry is checked before any host is added. */
+    for (int add = 0; add < 2; add++) {
+        off = acct_hosts_begin(&l->a);
+        for (size_t k = 0; k < (size_t)nex; k++) {
+            const char *h = l->f[at + 1 + k], *star = strchr(h, '*');
+            int64_t slots = 1;
+            if (star) {
+                char num[24];
+                size_t len = (size_t)(star - h);
+                snprintf(num, sizeof num, "%.*s", (int)(len < 23 ? len : 23),
+                         h);
+                if (len > 22 || bfs_parse_i64(num, &slots) != 0 || slots < 1)
+                    return bad(l,
+                               "execHosts entry '%.60s' is not HOST or "
+                               "COUNT*HOST",
+                               h);
+                h = star + 1;
+            }
+            if (!*h || strpbrk(h, " \t"))
+                return bad(l, "execHosts entry %zu is an empty or blank name",
+                           k + 1);
+            if (add) {
+                rep->slots += (size_t)slots;
+                acct_host(&l->a, off, h, strlen(h));
+            }
         }
-        if (!*h || strpbrk(h, " \t"))
-            return bad(l, "execHosts entry %zu is an empty or blank name",
-                       k + 1);
-        rep->slots += (size_t)slots;
-        acct_host(&l->a, off, h, strlen(h));
     }
     acct_run_add(&l->a, start, end, off, 0);
     return 0;

@@ -29,10 +29,16 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { NO_RUN, OPEN, PENDING_E, CLOSED };
+
+/* The off of a placement that only checks the hosts (a record is checked
+ * whole before it changes anything, so that --skip-bad leaves no trace
+ * of it). */
+#define DRY SIZE_MAX
 
 struct pjob {
     size_t run; /* index in acct.runs, when state != NO_RUN */
@@ -158,7 +164,8 @@ static int hosts_exec_host(struct pbs *p, const char *v, size_t off)
         size_t n = strcspn(s, "+"), h = strcspn(s, "/+");
         if (h == 0)
             return bad(p, "exec_host '%.60s' has an empty host", v);
-        acct_host(&p->a, off, s, h);
+        if (off != DRY)
+            acct_host(&p->a, off, s, h);
         s += n;
         if (!*s)
             return 0;
@@ -181,7 +188,8 @@ static int hosts_exec_vnode(struct pbs *p, const char *v, size_t off)
         n = strcspn(s, ":+()");
         if (n == 0)
             return bad(p, "exec_vnode '%.60s' has an empty vnode", v);
-        acct_host(&p->a, off, s, n);
+        if (off != DRY)
+            acct_host(&p->a, off, s, n);
         s += n;
         s += strcspn(s, "+()");
         if (*s == ')') {
@@ -227,7 +235,8 @@ static int chunk_count(struct pbs *p, const char *v, const char *name,
     return 0;
 }
 
-/* A run's hosts (from off on) or node count, from S or E attributes. */
+/* A run's hosts (from off on; DRY: checked only) or node count, from S
+ * or E attributes. */
 static int placement(struct pbs *p, const struct attrs *at, size_t off,
                      size_t *need)
 {
@@ -401,7 +410,12 @@ static int record(void *arg, char *line)
         return bad(p, "job ID '%.40s' is empty or holds a blank", f[2]);
     acct_saw(&p->a, t);
     if (type == 'S' || type == 'E') {
-        if ((rc = parse_attrs(p, msg, &at)) != 0)
+        int64_t x;
+        size_t need;
+        if ((rc = parse_attrs(p, msg, &at)) != 0 ||
+            (rc = attr_time(p, at.start, "start", &x)) != 0 ||
+            (rc = attr_time(p, at.end, "end", &x)) != 0 ||
+            (rc = placement(p, &at, DRY, &need)) != 0)
             return rc;
         j = job_of(p, f[2]);
         return type == 'S' ? record_start(p, j, t, &at)
