@@ -18,6 +18,7 @@
 
 #include "formats/import.h"
 #include "formats/import_log.h"
+#include "formats/sniff.h"
 #include "testimport.h"
 #include "testutil.h"
 
@@ -426,6 +427,25 @@ START_TEST(test_lsf_real)
 }
 END_TEST
 
+/* bfsim info names the convert to run: by a record's form, and for a
+ * folder by its first file. */
+START_TEST(test_sniff)
+{
+    const char *dir = tu_dir("sniffdir");
+
+    tu_write_at(tu_path_in(dir, "20230101"), day1);
+    ck_assert_str_eq(sniff_log_format(tu_write("d2", day2)), "pbs");
+    ck_assert_str_eq(sniff_log_format(dir), "pbs");
+    ck_assert_str_eq(sniff_log_format(tu_src("tests/data/"
+                                             "lsf-aws-hpc-cost-simulator."
+                                             "lsb.acct")),
+                     "lsf");
+    ck_assert_str_eq(sniff_format_title("lsf"), "an LSF lsb.acct file");
+    ck_assert_ptr_null(sniff_log_format(
+        tu_write("notpbs", "01/01/2023 00:00:00 S 1.s start=1\n\"JOB\"\n")));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("import_acct");
@@ -438,6 +458,7 @@ int main(void)
     tcase_add_test(tc, test_lsf);
     tcase_add_test(tc, test_lsf_errors);
     tcase_add_test(tc, test_lsf_real);
+    tcase_add_test(tc, test_sniff);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -246,10 +246,10 @@ check-valgrind: all
 # tests/fuzz/corpus/NAME.  `make fuzz FUZZ_SECONDS=N` runs each for N
 # seconds on a copy of its corpus and fails on any crash, leak or UB.
 BFS_FUZZ_TARGETS = trace jobs pair swf slurm hostlist export instance sweep \
-	batsim batsim_events elastisim nodetypes
+	batsim batsim_events elastisim nodetypes pbs lsf
 EXTRA_DIST += tests/fuzz/fuzz.c tests/fuzz/corpus
 if FUZZING
-noinst_PROGRAMS = tests/fuzz/fuzz_trace tests/fuzz/fuzz_jobs tests/fuzz/fuzz_pair tests/fuzz/fuzz_swf tests/fuzz/fuzz_slurm tests/fuzz/fuzz_hostlist tests/fuzz/fuzz_export tests/fuzz/fuzz_instance tests/fuzz/fuzz_sweep tests/fuzz/fuzz_batsim tests/fuzz/fuzz_batsim_events tests/fuzz/fuzz_elastisim tests/fuzz/fuzz_nodetypes
+noinst_PROGRAMS = tests/fuzz/fuzz_trace tests/fuzz/fuzz_jobs tests/fuzz/fuzz_pair tests/fuzz/fuzz_swf tests/fuzz/fuzz_slurm tests/fuzz/fuzz_hostlist tests/fuzz/fuzz_export tests/fuzz/fuzz_instance tests/fuzz/fuzz_sweep tests/fuzz/fuzz_batsim tests/fuzz/fuzz_batsim_events tests/fuzz/fuzz_elastisim tests/fuzz/fuzz_nodetypes tests/fuzz/fuzz_pbs tests/fuzz/fuzz_lsf
 tests_fuzz_fuzz_trace_SOURCES = tests/fuzz/fuzz.c
 tests_fuzz_fuzz_trace_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TRACE
 tests_fuzz_fuzz_trace_LDFLAGS = -fsanitize=fuzzer
@@ -302,6 +302,14 @@ tests_fuzz_fuzz_nodetypes_SOURCES = tests/fuzz/fuzz.c
 tests_fuzz_fuzz_nodetypes_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NODETYPES
 tests_fuzz_fuzz_nodetypes_LDFLAGS = -fsanitize=fuzzer
 tests_fuzz_fuzz_nodetypes_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_pbs_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_pbs_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_PBS
+tests_fuzz_fuzz_pbs_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_pbs_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_lsf_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_lsf_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_LSF
+tests_fuzz_fuzz_lsf_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_lsf_LDADD = libbfsim.a $(BFS_LIBS)
 endif
 FUZZ_SECONDS = 60
 fuzz:
