@@ -17,6 +17,8 @@ libbfsim_a_SOURCES = \
 	src/formats/import_log.c src/formats/import_log.h \
 	src/formats/import_swf.c src/formats/import_slurm.c \
 	src/formats/import_batsim.c src/formats/import_elastisim.c \
+	src/formats/import_acct.c src/formats/import_acct.h \
+	src/formats/import_pbs.c src/formats/import_lsf.c \
 	src/formats/import_sim.c src/formats/import_sim.h \
 	src/formats/hostlist.c src/formats/hostlist.h \
 	src/formats/nodetypes.c src/formats/nodetypes.h \

@@ -22,6 +22,7 @@ check_PROGRAMS += \
 	tests/check_import_slurm \
 	tests/check_import_batsim \
 	tests/check_import_elastisim \
+	tests/check_import_acct \
 	tests/check_traceinfo \
 	tests/check_gentrace \
 	tests/check_h5out \
@@ -62,6 +63,8 @@ check_PROGRAMS += \
 # log (check_import_swf) and the Python example reading an HDF5 file
 # (check_h5out, when h5py and pandas are importable).
 dist_noinst_SCRIPTS += tools/swf-idle-hours tools/h5read-example.py
+# The independent idle node-seconds count of an lsb.acct (check_import_acct).
+dist_noinst_SCRIPTS += tools/lsf-idle-seconds
 # tools/check-evalys: whether evalys loads the Batsim CSV (tests/evalys.test,
 # a script printing TAP; a skip when evalys is missing).
 dist_noinst_SCRIPTS += tools/check-evalys
@@ -124,6 +127,9 @@ tests_check_import_batsim_LDADD = $(BFS_TESTLIBS)
 tests_check_import_elastisim_SOURCES = tests/check_import_elastisim.c $(BFS_TESTHDRS)
 tests_check_import_elastisim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_import_elastisim_LDADD = $(BFS_TESTLIBS)
+tests_check_import_acct_SOURCES = tests/check_import_acct.c $(BFS_TESTHDRS)
+tests_check_import_acct_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_import_acct_LDADD = $(BFS_TESTLIBS)
 tests_check_traceinfo_SOURCES = tests/check_traceinfo.c $(BFS_TESTHDRS)
 tests_check_traceinfo_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_traceinfo_LDADD = $(BFS_TESTLIBS)
@@ -248,10 +254,10 @@ check-valgrind: all
 # tests/fuzz/corpus/NAME.  `make fuzz FUZZ_SECONDS=N` runs each for N
 # seconds on a copy of its corpus and fails on any crash, leak or UB.
 BFS_FUZZ_TARGETS = trace jobs pair swf slurm hostlist export instance sweep \
-	batsim batsim_events elastisim nodetypes
+	batsim batsim_events elastisim nodetypes pbs lsf
 EXTRA_DIST += tests/fuzz/fuzz.c tests/fuzz/corpus
 if FUZZING
-noinst_PROGRAMS = tests/fuzz/fuzz_trace tests/fuzz/fuzz_jobs tests/fuzz/fuzz_pair tests/fuzz/fuzz_swf tests/fuzz/fuzz_slurm tests/fuzz/fuzz_hostlist tests/fuzz/fuzz_export tests/fuzz/fuzz_instance tests/fuzz/fuzz_sweep tests/fuzz/fuzz_batsim tests/fuzz/fuzz_batsim_events tests/fuzz/fuzz_elastisim tests/fuzz/fuzz_nodetypes
+noinst_PROGRAMS = tests/fuzz/fuzz_trace tests/fuzz/fuzz_jobs tests/fuzz/fuzz_pair tests/fuzz/fuzz_swf tests/fuzz/fuzz_slurm tests/fuzz/fuzz_hostlist tests/fuzz/fuzz_export tests/fuzz/fuzz_instance tests/fuzz/fuzz_sweep tests/fuzz/fuzz_batsim tests/fuzz/fuzz_batsim_events tests/fuzz/fuzz_elastisim tests/fuzz/fuzz_nodetypes tests/fuzz/fuzz_pbs tests/fuzz/fuzz_lsf
 tests_fuzz_fuzz_trace_SOURCES = tests/fuzz/fuzz.c
 tests_fuzz_fuzz_trace_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_TRACE
 tests_fuzz_fuzz_trace_LDFLAGS = -fsanitize=fuzzer
@@ -304,6 +310,14 @@ tests_fuzz_fuzz_nodetypes_SOURCES = tests/fuzz/fuzz.c
 tests_fuzz_fuzz_nodetypes_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_NODETYPES
 tests_fuzz_fuzz_nodetypes_LDFLAGS = -fsanitize=fuzzer
 tests_fuzz_fuzz_nodetypes_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_pbs_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_pbs_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_PBS
+tests_fuzz_fuzz_pbs_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_pbs_LDADD = libbfsim.a $(BFS_LIBS)
+tests_fuzz_fuzz_lsf_SOURCES = tests/fuzz/fuzz.c
+tests_fuzz_fuzz_lsf_CPPFLAGS = $(AM_CPPFLAGS) -DFUZZ_LSF
+tests_fuzz_fuzz_lsf_LDFLAGS = -fsanitize=fuzzer
+tests_fuzz_fuzz_lsf_LDADD = libbfsim.a $(BFS_LIBS)
 endif
 FUZZ_SECONDS = 60
 fuzz:

@@ -38,7 +38,9 @@ struct convert_opt {
 
 /* What a format's run function gets. */
 struct convert_args {
-    const char *input;
+    const char *input;         /* the first of inputs */
+    const char *const *inputs; /* every INPUT given */
+    size_t n_inputs;
     const char *output;
     const char *const *comments; /* NULL-terminated */
     /* values[k]: the value given to the format's opts[k], or NULL. */
@@ -51,6 +53,7 @@ struct convert_format {
     const char *input; /* what INPUT names */
     const char *summary;
     const struct convert_opt *opts; /* ends with {NULL} */
+    int multi;                      /* takes several INPUTs */
     int (*run)(const struct convert_args *a, struct import_stats *st,
                struct bfs_error *e);
 };
@@ -233,6 +236,66 @@ static int run_slurm(const struct convert_args *a, struct import_stats *st,
     return run_log(a, slurm_opts, import_slurm, st, e);
 }
 
+/* ---- pbs, lsf: accounting logs (import_pbs.c, import_lsf.c) ---------- */
+
+#define ACCT_OPTS                                                              \
+    {"nodes-file", "FILE", "the machine: names, or pbsnodes -av output"},      \
+        {"machine-nodes", "N", "hosts named + unseen nodes up to N"},          \
+        {"max-nodes", "N", "largest machine inferred (default 1048576)"},      \
+        {"skip-bad", NULL, "skip malformed records (counted)"},                \
+        {"start", "TIME", "window start (UTC or Unix s)"},                     \
+        {"end", "TIME", "window end (default: last run end)"},                 \
+        {"outage-threshold", "F", "idle fraction marking an outage"},          \
+        {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},  \
+        TYPE_OPTS
+
+static const struct convert_opt pbs_opts[] = {
+    {"tz", "ZONE", "zone of the time stamps (default UTC)"},
+    {"placement", "RULE", "runs without hosts: first-fit or contiguous"},
+    {"overflow", "RULE", "truncate (default) or skip"},
+    ACCT_OPTS,
+    {NULL, NULL, NULL}};
+
+static const struct convert_opt lsf_opts[] = {ACCT_OPTS, {NULL, NULL, NULL}};
+
+typedef int (*acct_importer)(const char *const *, size_t, const char *,
+                             const char *const *,
+                             const struct import_log_opts *,
+                             struct import_stats *, struct import_acct_report *,
+                             struct bfs_error *);
+
+static int run_acct(const struct convert_args *a,
+                    const struct convert_opt *opts, acct_importer import,
+                    struct import_stats *st, struct bfs_error *e)
+{
+    struct import_log_opts o;
+    struct import_acct_report r;
+    struct nodetypes *nt;
+    int rc;
+
+    if ((rc = log_opts_from_args(a, opts, 0, &o, &nt, e)) != 0)
+        return rc;
+    rc = import(a->inputs, a->n_inputs, a->output, a->comments, &o, st, &r, e);
+    nodetypes_free(nt);
+    if (rc == 0 && !a->quiet)
+        import_acct_report_write(&r, stderr);
+    if (rc == 0)
+        import_acct_warnings(&r, stderr);
+    return rc;
+}
+
+static int run_pbs(const struct convert_args *a, struct import_stats *st,
+                   struct bfs_error *e)
+{
+    return run_acct(a, pbs_opts, import_pbs, st, e);
+}
+
+static int run_lsf(const struct convert_args *a, struct import_stats *st,
+                   struct bfs_error *e)
+{
+    return run_acct(a, lsf_opts, import_lsf, st, e);
+}
+
 /* ---- batsim, batsim-events (import_batsim.c) ------------------------- */
 
 static const struct convert_opt batsim_opts[] = {
@@ -324,44 +387,53 @@ static const struct convert_format formats[] = {
      "BFTrainer node matrix export: DIR holds nodes.csv,\n"
      "             rows.csv and transitions.csv[.gz] (or INPUT is the\n"
      "             transitions file)",
-     bftrainer_opts, run_bftrainer},
+     bftrainer_opts, 0, run_bftrainer},
     {"swf", "FILE",
      "Standard Workload Format job log (Parallel Workloads\n"
      "             Archive); nodes placed by a rule (see bfsim(1))",
-     swf_opts, run_swf},
+     swf_opts, 0, run_swf},
     {"slurm", "FILE",
      "Slurm accounting: sacct --parsable2 or fixed-width\n"
      "             output (JobID, Start, End, NNodes or NodeList)",
-     slurm_opts, run_slurm},
+     slurm_opts, 0, run_slurm},
+    {"pbs", "FILE|DIR ...",
+     "PBS Pro / OpenPBS / Torque accounting logs (daily\n"
+     "             files, or their folder): S, E, R, D, A records",
+     pbs_opts, 1, run_pbs},
+    {"lsf", "FILE|DIR ...",
+     "LSF lsb.acct files: JOB_FINISH records (start, end,\n"
+     "             execHosts)",
+     lsf_opts, 1, run_lsf},
     {"batsim", "FILE",
      "Batsim jobs.csv output (allocated_resources interval\n"
      "             sets); a node is busy while a job holds it",
-     batsim_opts, run_batsim},
+     batsim_opts, 0, run_batsim},
     {"batsim-events", "FILE",
      "Batsim external events (JSON lines): a node is busy\n"
      "             from machine_unavailable to machine_available",
-     batsim_events_opts, run_batsim_events},
+     batsim_events_opts, 0, run_batsim_events},
     {"elastisim", "FILE",
      "ElastiSim node utilization (Time,Node,State,...): a\n"
      "             node is busy while allocated or reserved",
-     elastisim_opts, run_elastisim},
+     elastisim_opts, 0, run_elastisim},
 };
 #define N_FORMATS (sizeof formats / sizeof *formats)
 
 static void usage(FILE *f)
 {
-    fputs("Usage: bfsim convert --from FORMAT INPUT -o OUT.trace[.gz] "
+    fputs("Usage: bfsim convert --from FORMAT INPUT... -o OUT.trace[.gz] "
           "[OPTIONS]\n"
           "       bfsim convert --jobs BOUNDS.csv --curves LONG.csv "
           "-o OUT.jobs [OPTIONS]\n"
           "\n"
           "Converts a foreign node log to a native trace (bfsim-trace 1), or\n"
           "a BFTrainer job set (bounds table + long curve table) to a native\n"
-          "job file (bfsim-jobs 1).  The output is written atomically: "
-          "nothing\n"
-          "appears at OUT unless the whole input converted.  An OUT ending\n"
-          "in .gz is gzip-compressed.  Inputs may be gzip, xz, bzip2 or\n"
-          "zstd compressed (told by content, not by name).\n"
+          "job file (bfsim-jobs 1).  One INPUT, but pbs and lsf take several\n"
+          "files or folders, read together.  The output is written\n"
+          "atomically: nothing appears at OUT unless the whole input\n"
+          "converted.  An OUT ending in .gz is gzip-compressed.  Inputs may\n"
+          "be gzip, xz, bzip2 or zstd compressed (told by content, not by\n"
+          "name).\n"
           "\n"
           "Options:\n"
           "  --from FORMAT      input trace format (see below)\n"
@@ -424,9 +496,11 @@ static const char *base_name(const char *path, char buf[256])
  * options name (values[k] for fmt->opts[k]) and, for bftrainer, the
  * files read beside the input (cmd_check_paths).  Returns a CMD_*
  * status. */
-static int check_paths(const struct convert_format *fmt, const char *input,
+static int check_paths(const struct convert_format *fmt,
+                       const char *const *inputs, size_t n_inputs,
                        const char *const *values, const char *out)
 {
+    const char *input = inputs[0];
     struct bfs_paths_role *r;
     char *bft[3] = {NULL, NULL, NULL}, **names;
     size_t n = 0, k = 0;
@@ -434,9 +508,10 @@ static int check_paths(const struct convert_format *fmt, const char *input,
 
     for (const struct convert_opt *o = fmt->opts; o->name; o++)
         k++;
-    r = xcalloc(k + 6, sizeof *r);
+    r = xcalloc(k + n_inputs + 5, sizeof *r);
     names = xcalloc(k + 1, sizeof *names);
-    r[n++] = (struct bfs_paths_role){"INPUT", input, 0, NULL};
+    for (size_t i = 0; i < n_inputs; i++)
+        r[n++] = (struct bfs_paths_role){"INPUT", inputs[i], 0, NULL};
     for (size_t i = 0; i < k; i++) {
         const struct convert_opt *o = &fmt->opts[i];
         if (!o->arg || strcmp(o->arg, "FILE") != 0)
@@ -604,7 +679,7 @@ int cmd_convert(int argc, char **argv)
                                  from);
         goto done;
     }
-    if (argc - optind != 1) {
+    if (argc - optind < 1 || (argc - optind > 1 && !fmt->multi)) {
         status =
             cmd_usage_error("convert", "%s",
                             argc - optind == 0 ? "no INPUT given"
@@ -631,13 +706,21 @@ int cmd_convert(int argc, char **argv)
         values[j] = given[g].value;
     }
 
-    if ((status = check_paths(fmt, argv[optind], values, out)) != CMD_OK)
+    if ((status = check_paths(fmt, (const char *const *)argv + optind,
+                              (size_t)(argc - optind), values, out)) != CMD_OK)
         goto done;
     snprintf(auto_comment, sizeof auto_comment,
-             "converted by bfsim %s: bfsim convert --from %s %s",
-             PACKAGE_VERSION, fmt->name, base_name(argv[optind], b1));
+             "converted by bfsim %s: bfsim convert --from %s %s%s",
+             PACKAGE_VERSION, fmt->name, base_name(argv[optind], b1),
+             argc - optind > 1 ? " ..." : "");
     {
-        struct convert_args a = {argv[optind], out, comments, values, quiet};
+        struct convert_args a = {argv[optind],
+                                 (const char *const *)argv + optind,
+                                 (size_t)(argc - optind),
+                                 out,
+                                 comments,
+                                 values,
+                                 quiet};
         struct import_stats st = {0};
         struct bfs_error e;
         char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];

@@ -149,6 +149,10 @@ struct import_log_opts {
     int types_from_partition;           /* Slurm: types from Partition */
     const char *partition_nodes; /* SWF (borrowed): "NAME=COUNT[:PPN],..."
                                     (import_swf); NULL: one machine */
+    const char *tz; /* PBS (borrowed): the zone of the log's time stamps
+                       (import_tz_open); NULL: UTC */
+    int skip_bad;   /* PBS, LSF: a malformed record is counted and skipped,
+                       not an error */
 };
 
 /* Default of --max-nodes: the largest machine a conversion infers from a
@@ -167,10 +171,11 @@ void import_log_opts_init(struct import_log_opts *o);
 /* Sets the option named as on the command line ("placement",
  * "overflow", "start", "end", "outage-threshold", "outage-min-duration",
  * "machine-nodes", "max-nodes", "procs-per-node", "tz-offset",
- * "nodes-file", "origin", "partition-nodes", "columns") from its text
- * value; value is borrowed for "nodes-file", "partition-nodes" and
- * "columns" (whose forms are checked here).  Returns 0, or BFS_EINVAL with the
- * problem in e. node_types and types_from_partition are set by the caller. */
+ * "nodes-file", "origin", "partition-nodes", "columns", "tz", "skip-bad")
+ * from its text value; value is borrowed for "nodes-file",
+ * "partition-nodes", "columns" and "tz" (whose forms are checked here;
+ * "skip-bad" takes any value).  Returns 0, or BFS_EINVAL with the problem
+ * in e. node_types and types_from_partition are set by the caller. */
 int import_log_opts_set(struct import_log_opts *o, const char *name,
                         const char *value, struct bfs_error *e);
 
@@ -329,6 +334,110 @@ void import_log_report_write(const struct import_log_report *r, FILE *f);
 int import_log_warnings(const struct import_log_report *r, FILE *f);
 
 /* ==== end of SWF and Slurm block ======================================= */
+
+/* ==== Accounting logs: PBS and LSF (formats/import_pbs.c, import_lsf.c) ==
+ */
+
+/* PBS Pro, OpenPBS and Torque write one accounting record a line,
+ * "MM/DD/YYYY HH:MM:SS;T;ID;MESSAGE", to a file a day; LSF writes its
+ * records to lsb.acct (rotated to lsb.acct.1, ...).  Both give runs of
+ * jobs on named hosts, which become a trace through the job-log engine
+ * as for Slurm (ends before starts at one second; a host is busy while a
+ * run holds it).  Every input is read whole (records of one job may lie
+ * in several files), so memory grows with the runs.  The machine, and
+ * the placement of a run that gives a node count only: import_acct.h.
+ * Records of kinds not read are counted by kind, never an error; a
+ * malformed record is an error naming the file and line, or, with
+ * o->skip_bad, skipped and counted (the first message kept).  Types:
+ * o->node_types applied to the node names. */
+
+struct import_acct_report {
+    struct import_log_report log; /* format, machine, placement, trace */
+    size_t files;                 /* files read */
+    size_t lines;                 /* lines read, all files */
+    size_t records;               /* non-blank lines */
+    struct {
+        char name[24]; /* the record kind ("Q", "JOB_RESIZE") */
+        size_t n;
+    } kinds[16];          /* records of kinds not read, by kind */
+    size_t n_kinds;       /* the last one is "other" when there were more */
+    size_t runs;          /* busy intervals */
+    size_t counted;       /* of which with a node count only, placed */
+    size_t never_ran;     /* ended without starting (LSF startTime 0; PBS
+                             E without start) */
+    size_t zero_run;      /* end == start: no interval */
+    size_t bad_interval;  /* end before start: skipped */
+    size_t no_size;       /* neither hosts nor a node count: skipped */
+    size_t running;       /* no end record: end at the latest time read */
+    size_t reruns;        /* PBS: R records ending a run */
+    size_t deleted;       /* PBS: D or A records ending a run */
+    size_t restarted;     /* PBS: S while a run was open: it ends there */
+    size_t duplicates;    /* PBS: S or E of a run read already */
+    size_t ends_nothing;  /* PBS: R, D or A of a job not running */
+    size_t slots;         /* LSF: execHosts entries (slots) */
+    size_t outside_nodes; /* host mentions not in o->nodes_file */
+    size_t bad;           /* malformed records skipped (o->skip_bad) */
+    char first_bad[320];  /* the first one's message */
+    char version[16];     /* LSF: the first record's format version */
+    char tz[64];          /* PBS: the zone of the time stamps */
+    int64_t latest;       /* the latest time read */
+};
+
+/* Converts PBS accounting logs to a trace at out_path: the n files or
+ * directories src (acct_files: a directory's files, all read in name
+ * order).  Record types S (start) and E (end) are read; R (rerun) ends a
+ * running run at its time, D (deleted) and A (aborted) too unless an E
+ * record of the same run follows (its end is used); other types are
+ * counted.  The message is blank-separated key=value attributes (a
+ * value may hold '=' and, in double quotes, blanks).  A run's start is
+ * the attribute start (Unix seconds), else the S record's time; its end
+ * the E record's attribute end, else its time.  Record times are local
+ * times of o->tz (default UTC).  Hosts: exec_host ("h1/0*2+h2/0-3"; the
+ * host is the text before '/'), else exec_vnode ("(v1:ncpus=2)+(v2:...+
+ * v3:...)"; each vnode a host), each host held once; else the node
+ * count Resource_List.nodect, else the sum of the chunk counts of
+ * Resource_List.select ("2:ncpus=8+1:ngpus=1" is 3), else of
+ * Resource_List.nodes ("2:ppn=6" is 2, "n1+n2" is 2), placed.  An S of a
+ * job whose run is open with another start ends that run there
+ * (restarted); an S or E of a start read already is a duplicate (its
+ * hosts are used if the run had none).  A run still open at the end ends
+ * at the latest time read.  Returns 0 or a negative code with
+ * "file:line: problem" in e; st and rep (each may be NULL) on success. */
+int import_pbs(const char *const *src, size_t n, const char *out_path,
+               const char *const *comments, const struct import_log_opts *o,
+               struct import_stats *st, struct import_acct_report *rep,
+               struct bfs_error *e);
+
+/* Converts LSF lsb.acct files (or directories of them, as for PBS) to a
+ * trace at out_path.  Records are blank-separated fields, strings in
+ * double quotes ("" stands for one quote); the first names the kind.
+ * JOB_FINISH records are read by lsb.acct's field order, the same in
+ * every version: kind, version, event time (the run's end), jobId,
+ * userId, options, numProcessors, submitTime, beginTime, termTime,
+ * startTime (the run's start; 0: never started), userName, queue,
+ * resReq, dependCond, preExecCmd, fromHost, cwd, inFile, outFile,
+ * errFile, jobFile, numAskedHosts and that many askedHosts, numExHosts
+ * and that many execHosts; the fields after them are not read.  An
+ * execHosts entry is a slot on a host: a host listed k times, or once as
+ * "k*host", is one node.  Host names are kept as written (with an
+ * "@cluster" suffix of MultiCluster jobs).  Other record kinds are
+ * counted.  Returns 0 or a negative code with "file:line: problem" in
+ * e; st and rep (each may be NULL) on success. */
+int import_lsf(const char *const *src, size_t n, const char *out_path,
+               const char *const *comments, const struct import_log_opts *o,
+               struct import_stats *st, struct import_acct_report *rep,
+               struct bfs_error *e);
+
+/* Writes the report for a person, one "bfsim: " line per fact, to f. */
+void import_acct_report_write(const struct import_acct_report *r, FILE *f);
+
+/* Writes to f a "bfsim: warning: " line when the machine is only the
+ * hosts the log names, when malformed records were skipped, and the
+ * busy-share warning of import_log_warnings.  Returns the number of
+ * warnings. */
+int import_acct_warnings(const struct import_acct_report *r, FILE *f);
+
+/* ==== end of accounting block ========================================== */
 
 /* ==== Batsim outputs (formats/import_batsim.c) ========================== */
 

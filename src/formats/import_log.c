@@ -39,6 +39,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "base/util.h"
 
@@ -247,6 +249,15 @@ int import_log_opts_set(struct import_log_opts *o, const char *name,
         if (rc)
             return rc;
         o->columns = value;
+    } else if (strcmp(name, "tz") == 0) {
+        struct import_tz *z;
+        int rc = import_tz_open(value, &z, e);
+        if (rc)
+            return rc;
+        import_tz_close(z);
+        o->tz = value;
+    } else if (strcmp(name, "skip-bad") == 0) {
+        o->skip_bad = 1;
     } else if (strcmp(name, "partition-nodes") == 0) {
         struct import_partition *p;
         size_t n;
@@ -487,6 +498,114 @@ void import_log_report_write(const struct import_log_report *r, FILE *f)
     else
         fprintf(f, "bfsim: outages: not marked (no --outage-threshold)\n");
     fprintf(f, "bfsim: memory: at most %zu jobs held at once\n", r->peak_jobs);
+}
+
+/* ---- time zones ---------------------------------------------------- */
+
+struct import_tz {
+    char *name;     /* owned: as given */
+    int zone;       /* 1: a zone of the system's database, 0: an offset */
+    int64_t offset; /* local - UTC (offset form; zone: of the cached hour) */
+    int64_t key;    /* zone: the local hour offset holds for, or -1 */
+};
+
+int import_tz_open(const char *spec, struct import_tz **out,
+                   struct bfs_error *e)
+{
+    struct import_tz z = {NULL, 0, 0, -1};
+    const char *dir = getenv("TZDIR");
+    struct stat st;
+    char *path;
+    int ok;
+
+    if (strcmp(spec, "UTC") == 0 || strcmp(spec, "Z") == 0) {
+        /* offset 0 */
+    } else if (parse_offset(spec, &z.offset) == 0) {
+        /* an offset */
+    } else {
+        /* A zone name: glibc takes an unknown one for UTC without a
+         * word, so the file must be there. */
+        if (!*spec || *spec == '/' || strstr(spec, "..") ||
+            strpbrk(spec, " \t,<>"))
+            return bfs_fail(e, BFS_EUSAGE,
+                            "--tz: '%s' is not UTC, an offset (+HH:MM, "
+                            "-HH:MM, seconds) or a zone name such as "
+                            "America/Chicago",
+                            spec);
+        dir = dir && *dir ? dir : "/usr/share/zoneinfo";
+        path = fmt("%s/%s", dir, spec);
+        ok = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+        xfree(path);
+        if (!ok)
+            return bfs_fail(e, BFS_EUSAGE,
+                            "--tz: no zone '%s' in %s (a name such as "
+                            "Europe/Paris, or an offset such as +01:00)",
+                            spec, dir);
+        z.zone = 1;
+    }
+    z.name = xstrdup(spec);
+    *out = xmalloc(sizeof **out);
+    **out = z;
+    return 0;
+}
+
+/* The offset (local - UTC) of the zone z at the local time given, from
+ * the C library with TZ set to the zone for the call (and restored). */
+static int64_t zone_offset(const struct import_tz *z, int64_t local, int y,
+                           int mo, int d, int h, int mi, int s)
+{
+    char *old = getenv("TZ");
+    struct tm tm;
+    time_t t;
+
+    old = old ? xstrdup(old) : NULL;
+    setenv("TZ", z->name, 1);
+    tzset();
+    memset(&tm, 0, sizeof tm);
+    tm.tm_year = y - 1900;
+    tm.tm_mon = mo - 1;
+    tm.tm_mday = d;
+    tm.tm_hour = h;
+    tm.tm_min = mi;
+    tm.tm_sec = s;
+    tm.tm_isdst = -1;
+    t = mktime(&tm);
+    if (old) {
+        setenv("TZ", old, 1);
+        xfree(old);
+    } else {
+        unsetenv("TZ");
+    }
+    tzset();
+    return t == (time_t)-1 ? 0 : local - (int64_t)t;
+}
+
+int64_t import_tz_local(struct import_tz *z, int y, int mo, int d, int h,
+                        int mi, int s)
+{
+    int64_t local = bfs_time_from_civil(y, mo, d, h, mi, s);
+
+    if (z->zone) {
+        int64_t key = local - local % 3600;
+        if (key != z->key) {
+            z->offset = zone_offset(z, local, y, mo, d, h, mi, s);
+            z->key = key;
+        }
+    }
+    return local - z->offset;
+}
+
+const char *import_tz_name(const struct import_tz *z)
+{
+    return z->name;
+}
+
+void import_tz_close(struct import_tz *z)
+{
+    if (!z)
+        return;
+    xfree(z->name);
+    xfree(z);
 }
 
 /* ---- names --------------------------------------------------------- */

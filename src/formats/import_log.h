@@ -108,6 +108,29 @@ int import_partitions_parse(const char *text, struct import_partition **out,
                             size_t *n, struct bfs_error *e);
 void import_partitions_free(struct import_partition *p, size_t n);
 
+/* A log's time zone, for time stamps written in local time (PBS).  The
+ * spec is "UTC" (or "Z"), an offset as --tz-offset takes it (+HH:MM,
+ * -HH:MM, seconds), or the name of a zone of the system's database
+ * ($TZDIR, else /usr/share/zoneinfo; "America/Chicago"), whose daylight
+ * saving rules apply.  Returns 0 and *out (free with import_tz_close), or
+ * BFS_EUSAGE naming --tz. */
+struct import_tz;
+int import_tz_open(const char *spec, struct import_tz **out,
+                   struct bfs_error *e);
+
+/* Unix seconds of a local date and time of z (fields as written: month
+ * 1-12).  For a zone, the C library converts (TZ set for the call and
+ * restored; the offset is cached for the local hour); a time repeated or
+ * skipped when the clocks change is taken as mktime takes it. */
+int64_t import_tz_local(struct import_tz *z, int y, int mo, int d, int h,
+                        int mi, int s);
+
+/* The spec z was opened with (borrowed). */
+const char *import_tz_name(const struct import_tz *z);
+
+/* NULL is a no-op. */
+void import_tz_close(struct import_tz *z);
+
 /* The digits of n - 1 (at least 1): the width of generated node names. */
 int import_log_name_width(size_t n);
 

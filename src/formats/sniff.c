@@ -1,8 +1,8 @@
 /* sniff.c - guessing a node log's format from its first lines (sniff.h).
  *
  * Only a hint for a message: the first rule that matches wins, in the
- * order native trace, BFTrainer export, SWF, Slurm, Batsim, Batsim
- * events, ElastiSim, and nothing is validated (the importer does that).
+ * order native trace, BFTrainer export, SWF, PBS, LSF, Slurm, Batsim,
+ * Batsim events, ElastiSim, and nothing is validated (the importer does that).
  */
 #include "config.h"
 
@@ -11,6 +11,7 @@
 #include "base/util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -88,6 +89,56 @@ static int batsim_event(const char *line)
            strstr(line, "\"timestamp\"");
 }
 
+/* Whether the line is a PBS accounting record: "MM/DD/YYYY
+ * HH:MM:SS;T;". */
+static int pbs_record(const char *p)
+{
+    static const char form[] = "00/00/0000 00:00:00;";
+
+    for (size_t k = 0; k < sizeof form - 1; k++)
+        if (form[k] == '0' ? !isdigit((unsigned char)p[k]) : p[k] != form[k])
+            return 0;
+    return isalpha((unsigned char)p[20]) && p[21] == ';';
+}
+
+/* Whether the line is an lsb.acct record: "KIND" "VERSION" with KIND in
+ * capitals and underscores and VERSION starting with a digit. */
+static int lsf_record(const char *p)
+{
+    size_t n;
+
+    if (*p++ != '"')
+        return 0;
+    n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+    return n > 0 && strncmp(p + n, "\" \"", 3) == 0 &&
+           isdigit((unsigned char)p[n + 3]);
+}
+
+/* The first regular file of the directory in name order, not starting
+ * with '.' (malloc'd), or NULL. */
+static char *first_file(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char *best = NULL;
+
+    if (!d)
+        return NULL;
+    while ((de = readdir(d)) != NULL)
+        if (de->d_name[0] != '.' && (!best || strcmp(de->d_name, best) < 0)) {
+            xfree(best);
+            best = xstrdup(de->d_name);
+        }
+    closedir(d);
+    if (best) {
+        char *p = xmalloc(strlen(dir) + strlen(best) + 2);
+        sprintf(p, "%s/%s", dir, best);
+        xfree(best);
+        best = p;
+    }
+    return best;
+}
+
 const char *sniff_log_format(const char *path)
 {
     struct bfs_lines *in;
@@ -104,6 +155,16 @@ const char *sniff_log_format(const char *path)
         sprintf(f, "%s/nodes.csv", path);
         found = stat(f, &st) == 0 ? "bftrainer" : NULL;
         xfree(f);
+        /* A folder of PBS daily files or of lsb.acct files. */
+        if (!found && (f = first_file(path)) != NULL) {
+            if (stat(f, &st) == 0 && S_ISREG(st.st_mode)) {
+                found = sniff_log_format(f);
+                if (found && strcmp(found, "pbs") != 0 &&
+                    strcmp(found, "lsf") != 0)
+                    found = NULL;
+            }
+            xfree(f);
+        }
         return found;
     }
     if (bfs_lines_open(path, &in, &e) != 0)
@@ -121,6 +182,10 @@ const char *sniff_log_format(const char *path)
             found = "bftrainer";
         else if (*p == ';')
             found = "swf";
+        else if (pbs_record(p))
+            found = "pbs";
+        else if (lsf_record(p))
+            found = "lsf";
         else if (sacct_header(p))
             found = "slurm";
         else if (csv_header(
@@ -147,7 +212,9 @@ const char *sniff_format_title(const char *format)
         {"bftrainer", "a BFTrainer export"},
         {"batsim", "a Batsim jobs.csv"},
         {"batsim-events", "a Batsim external-events file"},
-        {"elastisim", "an ElastiSim node-utilization file"}};
+        {"elastisim", "an ElastiSim node-utilization file"},
+        {"pbs", "a PBS accounting log"},
+        {"lsf", "an LSF lsb.acct file"}};
 
     for (size_t k = 0; k < sizeof titles / sizeof *titles; k++)
         if (strcmp(titles[k][0], format) == 0)

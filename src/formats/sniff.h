@@ -11,9 +11,11 @@
  * "row,time,epoch_s,..." and "row,epoch_s,col_idx,..."), "batsim" (a
  * CSV header naming starting_time, finish_time and allocated_resources),
  * "batsim-events" (a JSON object line with "type" and "timestamp"
- * keys), "elastisim" (a CSV header naming Time, Node and State); NULL for
- * a
- * native trace ("bfsim-trace" first), an unreadable file or anything
+ * keys), "elastisim" (a CSV header naming Time, Node and State), "pbs"
+ * (a PBS accounting record "MM/DD/YYYY HH:MM:SS;T;...", or a directory
+ * whose first file by name holds one), "lsf" (an lsb.acct record
+ * "\"KIND\" \"VERSION\" ...", or such a directory); NULL for a native
+ * trace ("bfsim-trace" first), an unreadable file or anything
  * else.  The string is static. */
 const char *sniff_log_format(const char *path);
 

@@ -10,7 +10,9 @@
  * Outputs of the converters are removed after each input.  SWF and Slurm
  * logs are converted twice, the second time with node types (SWF
  * partitions, Slurm's Partition column), so that one corpus reaches both
- * paths.  A mapping file's type rule is its first byte modulo 4.
+ * paths.  A mapping file's type rule is its first byte modulo 4.  PBS
+ * and LSF inputs are two files read together, converted twice (the
+ * second time with --skip-bad, and a zone or a machine size).
  */
 #include "config.h"
 
@@ -179,6 +181,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         import_elastisim(put(0, "in.log", data, size), out, NULL, &o, NULL,
                          NULL, &e);
         unlink(out);
+    }
+#elif defined(FUZZ_PBS) || defined(FUZZ_LSF)
+    {
+        /* Two daily files (split at a NUL byte), read together; then
+         * again skipping malformed records, so that both paths run. */
+        struct import_log_opts o;
+        char out[128];
+        size_t n1;
+        const uint8_t *rest = split(data, size, &n1);
+        const char *in[2];
+        in[0] = put(0, "in.log", data, n1);
+        in[1] = put(1, "in.json", rest, size - (size_t)(rest - data));
+        import_log_opts_init(&o);
+        o.max_nodes = 4096;
+        snprintf(out, sizeof out, "%s/out.trace", dir);
+        for (int pass = 0; pass < 2; pass++) {
+            o.skip_bad = pass;
+#if defined(FUZZ_PBS)
+            o.tz = pass ? "+05:30" : NULL;
+            import_pbs(in, 2, out, NULL, &o, NULL, NULL, &e);
+#else
+            o.machine_nodes = pass ? 64 : 0;
+            import_lsf(in, 2, out, NULL, &o, NULL, NULL, &e);
+#endif
+            unlink(out);
+            bfs_error_clear(&e);
+        }
     }
 #elif defined(FUZZ_HOSTLIST)
     {
