@@ -1405,7 +1405,10 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_key5_after_key4, 0, N_EXACT + 1);
     tcase_add_loop_test(tc, test_keys_2_and_5, 0, N_EXACT);
     tcase_add_loop_test(tc, test_random, 0, N_EXACT);
-    tcase_add_loop_test(tc, test_large_vs_dp, 0, N_EXACT - 1);
+    /* the count model only: its certificates are what these test (the
+     * node model's stage 1 agrees, but its CBC and GLPK runs cost some
+     * 4 s of CI's valgrind time) */
+    tcase_add_loop_test(tc, test_large_vs_dp, 0, FIRST_NODE - 1);
     tcase_add_test(tc, test_values);
     tcase_add_test(tc, test_one_type_same);
     tcase_add_test(tc, test_check);
