@@ -2,12 +2,13 @@
  * n_types, pools, ctype, ot; tools/DESIGN.md, "Node types").
  *
  * Cases worked out by hand (the alternatives enumerated in comments) for
- * even, dp and the MILP count model on every backend compiled in; seeded
- * random two-type instances against a brute force written here from the
- * specification alone (its values, costs, tolerance and the five
- * tie-break keys; nothing from alloc/objective.c); the problem check's
- * messages; allocator_solve_order with types; the node model's refusal;
- * and typed instance files read, written and read back.
+ * even, dp and the MILP count and node models on every backend compiled
+ * in; seeded random two-type instances against a brute force written
+ * here from the specification alone (its values, costs, tolerance and
+ * the five tie-break keys; nothing from alloc/objective.c), the node
+ * model with and without a node map; the problem check's messages, the
+ * node map's included; allocator_solve_order with types; and typed
+ * instance files read, written and read back.
  */
 #include "config.h"
 
@@ -25,12 +26,26 @@
 /* ---- the allocators under test ------------------------------------------ */
 
 /* The exact allocators with node types: dp, then milp's count model on
- * CBC and GLPK, with and without dp's start. */
-static const char *const exact[][2] = {
-    {"dp", NULL},     {"milp", "cbc"},           {"milp", "cbc,start=no"},
-    {"milp", "glpk"}, {"milp", "glpk,start=no"},
+ * CBC and GLPK, with and without dp's start, then its node model on CBC
+ * (which starts from dp's optimum) and GLPK (which takes no start with
+ * the node model).  {name, solver, model}. */
+static const char *const exact[][3] = {
+    {"dp", NULL, NULL},
+    {"milp", "cbc", "count"},
+    {"milp", "cbc,start=no", "count"},
+    {"milp", "glpk", "count"},
+    {"milp", "glpk,start=no", "count"},
+    {"milp", "cbc", "node"},
+    {"milp", "glpk", "node"},
 };
 #define N_EXACT (sizeof exact / sizeof *exact)
+/* The first node-model entry of exact[] */
+#define FIRST_NODE 5
+
+static int is_node(int i)
+{
+    return i >= FIRST_NODE;
+}
 
 /* The allocator for exact[i] (or "even" for i < 0), or NULL when its
  * backend is not compiled in. */
@@ -44,7 +59,7 @@ static struct allocator *make(int i)
     alloc_opts_default(&o);
     o.name = i < 0 ? "even" : exact[i][0];
     o.solver = i < 0 ? NULL : exact[i][1];
-    o.model = "count";
+    o.model = i < 0 || !exact[i][2] ? "count" : exact[i][2];
     o.time_limit = 600.0; /* answers, not the machine's speed */
     if (o.solver) {
         snprintf(name, sizeof name, "%.*s", (int)strcspn(o.solver, ","),
@@ -59,10 +74,11 @@ static struct allocator *make(int i)
 
 static const char *desc(int i)
 {
-    static char buf[40];
+    static char buf[48];
 
-    snprintf(buf, sizeof buf, "%s/%s", i < 0 ? "even" : exact[i][0],
-             i < 0 || !exact[i][1] ? "-" : exact[i][1]);
+    snprintf(buf, sizeof buf, "%s/%s/%s", i < 0 ? "even" : exact[i][0],
+             i < 0 || !exact[i][1] ? "-" : exact[i][1],
+             i < 0 || !exact[i][2] ? "-" : exact[i][2]);
     return buf;
 }
 
@@ -71,6 +87,7 @@ static const char *desc(int i)
 #define MAXJ 6
 #define MAXT 3
 #define MAXN 6
+#define MAXP 32 /* pool positions */
 
 struct tinst {
     struct alloc_problem p;
@@ -78,6 +95,7 @@ struct tinst {
     double o[MAXJ][MAXT][MAXN + 1];
     const double *ot[MAXJ][MAXT];
     int pools[MAXT];
+    int owner[MAXP], pos_type[MAXP]; /* the node map, when given */
 };
 
 /* Points the problem into in, with nt types; job j can run on type t
@@ -98,6 +116,41 @@ static void tinst_link(struct tinst *in, size_t nj, int nt,
         in->jobs[j].ot = in->ot[j];
         in->jobs[j].o = NULL;
     }
+}
+
+/* Gives in a node map (p.owner, p.pos_type) drawn from rng: the
+ * positions' types shuffled, and each job holding cur positions of its
+ * type, drawn among those left. */
+static void tinst_map(struct tinst *in)
+{
+    int n = in->p.pool, q = 0;
+
+    ck_assert_int_le(n, MAXP);
+    for (int t = 0; t < in->p.n_types; t++)
+        for (int k = 0; k < in->pools[t]; k++)
+            in->pos_type[q++] = t;
+    for (int i = n - 1; i > 0; i--) { /* Fisher-Yates */
+        int k = (int)rnd((unsigned)i + 1), x = in->pos_type[i];
+        in->pos_type[i] = in->pos_type[k];
+        in->pos_type[k] = x;
+    }
+    for (int i = 0; i < n; i++)
+        in->owner[i] = -1;
+    for (size_t j = 0; j < in->p.n_jobs; j++)
+        for (int k = 0; k < in->jobs[j].cur; k++) {
+            int left = 0, pick;
+            for (int i = 0; i < n; i++)
+                left +=
+                    in->owner[i] < 0 && in->pos_type[i] == in->jobs[j].ctype;
+            ck_assert_int_gt(left, 0);
+            pick = (int)rnd((unsigned)left);
+            for (int i = 0; i < n; i++)
+                if (in->owner[i] < 0 && in->pos_type[i] == in->jobs[j].ctype &&
+                    pick-- == 0)
+                    in->owner[i] = (int)j;
+        }
+    in->p.owner = in->owner;
+    in->p.pos_type = in->pos_type;
 }
 
 /* Solves in with allocator a (desc d): returns the status, counts and
@@ -491,14 +544,21 @@ static void gen(struct tinst *in, unsigned seed)
     tinst_link(in, nj, 2, (const int(*)[MAXT])can);
 }
 
-/* Instances per exact method: dp on all, each MILP on fewer. */
+/* Instances per exact method: dp on all, each MILP on fewer, the node
+ * model (slower) on fewer still. */
 #define N_RANDOM 300
 #define N_RANDOM_MILP 60
+#define N_RANDOM_NODE 30
 
+/* The node model gets a shuffled node map on odd seeds (the answer does
+ * not depend on it: both models admit the same allocations), and places
+ * the nodes itself on even ones. */
 START_TEST(test_random)
 {
     struct allocator *a = make(_i);
-    int count = _i == 0 ? N_RANDOM : N_RANDOM_MILP;
+    int count = _i == 0       ? N_RANDOM
+                : is_node(_i) ? N_RANDOM_NODE
+                              : N_RANDOM_MILP;
 
     if (!a)
         return;
@@ -508,6 +568,8 @@ START_TEST(test_random)
         double wz, z;
         gen(&in, (unsigned)s);
         wz = brute_force(&in, wn, wt);
+        if (is_node(_i) && s % 2 == 1)
+            tinst_map(&in);
         ck_assert_int_eq(solve(a, &in, n, t, &z), SOLVE_OPTIMAL);
         for (size_t j = 0; j < in.p.n_jobs; j++)
             ck_assert_msg(n[j] == wn[j] && t[j] == wt[j],
@@ -772,7 +834,7 @@ START_TEST(test_medium)
     memset(&r, 0, sizeof r);
     r.counts = dn;
     r.types = dt;
-    for (int i = 0; i < (int)N_EXACT; i++) {
+    for (int i = 0; i < FIRST_NODE; i++) {
         struct allocator *a = make(i);
         if (!a)
             continue;
@@ -844,18 +906,34 @@ START_TEST(test_check)
         {0, "pools of the 2 node types sum to 4, not to the pool size 5"},
         {1, "pool of type 1: -1 nodes < 0"},
         {2, "cap 1 with node types"},
-        {3, "a node map (owner) with node types"},
+        {3, "a node map (owner) with node types needs the type of each "
+            "position (pos_type)"},
         {4, "job 1: holds 2 nodes of type 1, a type it cannot run on"},
         {5, "job 1: holds 2 nodes of type 2, not a type"},
         {6, "job 0: O(0) = 1 on type 1, not 0"},
         {7, "job 2: O(2) on type 0 not finite"},
         {8, "job 0: no tables per node type"},
         {9, "2 node types but no pools"},
+        {10, "node map: position 1 of type 2, not a type (0..1)"},
+        {11, "node map: 1 positions of type 0, but its pool has 2 nodes"},
+        {12, "node map: position 1, of type 0, held by job 1, whose nodes "
+             "are of type 1"},
+        {13, "node map: job 1 holds 1 positions, but 2 nodes by its count"},
+        {14, "node map: position 0 held by job 3, not a job (-1 for none, or "
+             "0..2)"},
     };
     static const int owner[4] = {-1, -1, -1, -1};
+    /* a map the check takes: types B A A B, job 1 on positions 0 and 3 */
+    static const int good_type[4] = {1, 0, 0, 1}, good_own[4] = {1, -1, -1, 1};
 
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         hand_case(&in);
+        if (bad[k].what >= 10) { /* the good map, then one thing wrong */
+            memcpy(in.pos_type, good_type, sizeof good_type);
+            memcpy(in.owner, good_own, sizeof good_own);
+            in.p.owner = in.owner;
+            in.p.pos_type = in.pos_type;
+        }
         bfs_error_clear(&e);
         ck_assert_int_eq(alloc_problem_check(&in.p, &e), 0);
         switch (bad[k].what) {
@@ -889,6 +967,22 @@ START_TEST(test_check)
             break;
         case 9:
             in.p.pools = NULL;
+            break;
+        case 10: /* a position of no type */
+            in.pos_type[1] = 2;
+            break;
+        case 11: /* B A B B: 1 node of A, 3 of B */
+            in.pos_type[2] = 1;
+            break;
+        case 12: /* job 1 on a node of A */
+            in.owner[1] = 1;
+            in.owner[3] = -1;
+            break;
+        case 13: /* job 1 on 1 position, holding 2 */
+            in.owner[3] = -1;
+            break;
+        case 14:
+            in.owner[0] = 3;
             break;
         }
         ck_assert_int_eq(alloc_problem_check(&in.p, &e), BFS_EINVAL);
@@ -973,31 +1067,61 @@ START_TEST(test_dp_memo)
 }
 END_TEST
 
-/* The node model takes no types: BFS_EUNSUP, naming --model count. */
-START_TEST(test_node_model_refused)
+/* The node model on the hand case with a node map whose types are
+ * interleaved, B A A B, job 1 holding its 2 nodes of B at positions 0 and
+ * 3: the hand answer (job 0 on 2 of B, job 1 moved to 2 of A, job 2
+ * idle: 118), read from the map as given (taken as blocks of A then B,
+ * job 1 would hold a node of A); the same at each job's index in the job
+ * order 2, 0, 1 (allocator_solve_order renumbers the owners).  Then job 1
+ * holding 1 node of B (position 3; r = O_B(1) = 2, so growing costs Tcup
+ * r = 4, shrinking Tcdw r = 2, moving 6), values by hand:
+ *   job 0: idle 0, A1 30, A2 50, B1 20, B2 30;
+ *   job 1: idle -2, A1 40-6 = 34, A2 100-6 = 94, B1 20 (keeps), B2 40-4
+ *          = 36;
+ *   job 2: idle 0, A2 60.
+ * With job 1 on A2, A is full, job 2 idle and job 0 takes B2: 124; on A1,
+ * at most 34 + 30; on B2, 36 + 60; on B1, 20 + 60 + 20 = 100; idle, -2
+ * + 60 + 30.  So (B2, A2, -) = 124, job 1 moving and growing. */
+START_TEST(test_node_map)
 {
-    struct alloc_opts o;
-    struct allocator *a;
-    struct bfs_error e;
+    static const size_t order[3] = {2, 0, 1};
+    struct allocator *a = make(_i);
     struct alloc_result r;
     struct tinst in;
     int n[3], t[3];
 
-    if (solver_count() == 0)
+    if (!a)
         return;
-    alloc_opts_default(&o);
-    o.name = "milp";
-    o.model = "node";
-    ck_assert_int_eq(allocator_create(&o, &a, NULL), 0);
     hand_case(&in);
+    memcpy(in.pos_type, (const int[4]){1, 0, 0, 1}, 4 * sizeof(int));
+    memcpy(in.owner, (const int[4]){1, -1, -1, 1}, 4 * sizeof(int));
+    in.p.owner = in.owner;
+    in.p.pos_type = in.pos_type;
     memset(&r, 0, sizeof r);
     r.counts = n;
     r.types = t;
-    bfs_error_clear(&e);
-    ck_assert_int_eq(allocator_solve(a, &in.p, &r, &e), BFS_EUNSUP);
-    ck_assert_msg(strstr(e.msg, "node model does not take node types") &&
-                      strstr(e.msg, "--model count"),
-                  "%s", e.msg);
+    for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(k ? allocator_solve_order(a, &in.p, order, &r, NULL)
+                           : allocator_solve(a, &in.p, &r, NULL),
+                         0);
+        ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
+        ck_assert_msg(n[0] == 2 && t[0] == 1 && n[1] == 2 && t[1] == 0 &&
+                          n[2] == 0 && t[2] == -1,
+                      "%s, %s: (%d %d) (%d %d) (%d %d)", desc(_i),
+                      k ? "order 2 0 1" : "job order", n[0], t[0], n[1], t[1],
+                      n[2], t[2]);
+        ck_assert(fabs(r.objective - 118) < 1e-9);
+    }
+    in.jobs[1].cur = 1;
+    in.owner[0] = -1;
+    ck_assert_int_eq(allocator_solve(a, &in.p, &r, NULL), 0);
+    ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
+    ck_assert_msg(n[0] == 2 && t[0] == 1 && n[1] == 2 && t[1] == 0 &&
+                      n[2] == 0 && t[2] == -1,
+                  "%s: (%d %d) (%d %d) (%d %d)", desc(_i), n[0], t[0], n[1],
+                  t[1], n[2], t[2]);
+    ck_assert_msg(fabs(r.objective - 124) < 1e-9, "%s: %.17g", desc(_i),
+                  r.objective);
     allocator_free(a);
 }
 END_TEST
@@ -1312,12 +1436,15 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_key5_after_key4, 0, N_EXACT + 1);
     tcase_add_loop_test(tc, test_keys_2_and_5, 0, N_EXACT);
     tcase_add_loop_test(tc, test_random, 0, N_EXACT);
-    tcase_add_loop_test(tc, test_large_vs_dp, 0, N_EXACT - 1);
+    /* the count model only: its certificates are what these test (the
+     * node model's stage 1 agrees, but its CBC and GLPK runs cost some
+     * 4 s of CI's valgrind time) */
+    tcase_add_loop_test(tc, test_large_vs_dp, 0, FIRST_NODE - 1);
     tcase_add_test(tc, test_values);
     tcase_add_test(tc, test_one_type_same);
     tcase_add_test(tc, test_check);
     tcase_add_loop_test(tc, test_order, 0, N_EXACT);
-    tcase_add_test(tc, test_node_model_refused);
+    tcase_add_loop_test(tc, test_node_map, FIRST_NODE, N_EXACT);
     tcase_add_test(tc, test_fixing);
     tcase_add_test(tc, test_medium);
     tcase_add_test(tc, test_dp_bound);

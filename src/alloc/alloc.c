@@ -29,8 +29,63 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The typed fields of p (n_types > 1): the pools, the cap and owner
- * left unset, and every job's current type and tables. */
+/* The node map of a typed problem (p->owner, n_types > 1): pos_type
+ * given, every position's type and owner in range, as many positions
+ * of each type t as pools[t], and each job holding cur positions, all
+ * of its type ctype. */
+static int check_owner_types(const struct alloc_problem *p, struct bfs_error *e)
+{
+    int *per = NULL, *held = NULL, rc = 0;
+
+    if (!p->pos_type)
+        return bfs_fail(e, BFS_EINVAL,
+                        "a node map (owner) with node types needs the type "
+                        "of each position (pos_type)");
+    per = xcalloc((size_t)p->n_types, sizeof *per);
+    held = xcalloc(p->n_jobs + 1, sizeof *held);
+    for (int q = 0; q < p->pool && rc == 0; q++) {
+        int t = p->pos_type[q], o = p->owner[q];
+        if (t < 0 || t >= p->n_types)
+            rc = bfs_fail(e, BFS_EINVAL,
+                          "node map: position %d of type %d, not a type "
+                          "(0..%d)",
+                          q, t, p->n_types - 1);
+        else if (o < -1 || o >= (int)p->n_jobs)
+            rc = bfs_fail(e, BFS_EINVAL,
+                          "node map: position %d held by job %d, not a job "
+                          "(-1 for none, or 0..%zu)",
+                          q, o, p->n_jobs - 1);
+        else if (o >= 0 && t != p->jobs[o].ctype)
+            rc = bfs_fail(e, BFS_EINVAL,
+                          "node map: position %d, of type %d, held by job "
+                          "%d, whose nodes are of type %d",
+                          q, t, o, p->jobs[o].ctype);
+        else {
+            per[t]++;
+            if (o >= 0)
+                held[o]++;
+        }
+    }
+    for (int t = 0; t < p->n_types && rc == 0; t++)
+        if (per[t] != p->pools[t])
+            rc = bfs_fail(e, BFS_EINVAL,
+                          "node map: %d positions of type %d, but its pool "
+                          "has %d nodes",
+                          per[t], t, p->pools[t]);
+    for (size_t j = 0; j < p->n_jobs && rc == 0; j++)
+        if (held[j] != p->jobs[j].cur)
+            rc = bfs_fail(e, BFS_EINVAL,
+                          "node map: job %zu holds %d positions, but %d "
+                          "nodes by its count",
+                          j, held[j], p->jobs[j].cur);
+    xfree(held);
+    xfree(per);
+    return rc;
+}
+
+/* The typed fields of p (n_types > 1): the pools, the cap left unset,
+ * the node map with its positions' types when given (check_owner_types),
+ * and every job's current type and tables. */
 static int check_types(const struct alloc_problem *p, struct bfs_error *e)
 {
     long sum = 0;
@@ -53,10 +108,6 @@ static int check_types(const struct alloc_problem *p, struct bfs_error *e)
         return bfs_fail(e, BFS_EINVAL,
                         "cap %d with node types (a cap needs one type)",
                         p->cap);
-    if (p->owner)
-        return bfs_fail(e, BFS_EINVAL,
-                        "a node map (owner) with node types (only the node "
-                        "model reads it, and it takes one type)");
     for (size_t j = 0; j < p->n_jobs; j++) {
         const struct alloc_job *jb = &p->jobs[j];
         if (!jb->ot)
@@ -85,7 +136,7 @@ static int check_types(const struct alloc_problem *p, struct bfs_error *e)
                                     n, t);
         }
     }
-    return 0;
+    return p->owner ? check_owner_types(p, e) : 0;
 }
 
 /* The spanning-types fields of a typed p (p->mixed): every job's cur_t

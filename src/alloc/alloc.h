@@ -116,12 +116,14 @@ struct alloc_result {
 };
 
 /* Checks that p is well formed (bounds, cur <= jmax, o[0] == 0, pool and
- * tfwd ranges; with n_types > 1, pools >= 0 summing to pool, cap 0 and no
- * owner, every job's ot given, its tables with O(0) == 0 and finite, and
- * ctype a type it can run on when cur > 0; with mixed, n_types > 1 (at
- * most ALLOC_MIXED_MAX_TYPES), every cur_t >= 0 summing to cur and 0 on
- * the types the job cannot run on, and the nodes held per type within
- * its pool).  Returns 0 or BFS_EINVAL with the problem in e. */
+ * tfwd ranges; with n_types > 1, pools >= 0 summing to pool, cap 0, every
+ * job's ot given, its tables with O(0) == 0 and finite, ctype a type it
+ * can run on when cur > 0, and with owner, pos_type given: pools[t]
+ * positions of each type t, every owner a job or -1, and each job holding
+ * cur positions, all of its ctype; with mixed, n_types > 1 (at most
+ * ALLOC_MIXED_MAX_TYPES), every cur_t >= 0 summing to cur and 0 on the
+ * types the job cannot run on, and the nodes held per type within its
+ * pool).  Returns 0 or BFS_EINVAL with the problem in e. */
 int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e);
 
 /* Options shared by all allocators; each reads what applies to it. */
@@ -182,10 +184,9 @@ int allocator_create(const struct alloc_opts *o, struct allocator **out,
  * when the solve was carried out, whatever its status (a time limit or a
  * solver crash is a status, not an error); a negative code only for a
  * malformed problem, an instance past dp's memory bound (BFS_ERANGE), a
- * model that does not take node types (BFS_EUNSUP: milp's node model), a
- * method that does not take spanning types (BFS_EUNSUP: dp, the node
- * model; even and milp's count model do, filling res->type_counts) or
- * a programming error. */
+ * problem the method does not take (BFS_EUNSUP: spanning types, which dp
+ * and the node model refuse; even and milp's count model take them,
+ * filling res->type_counts) or a programming error. */
 int allocator_solve(struct allocator *a, const struct alloc_problem *p,
                     struct alloc_result *res, struct bfs_error *e);
 
