@@ -127,8 +127,8 @@ START_TEST(test_table)
             n_types += (measures[i].flags & MEASURE_OF_TYPES) != 0;
         }
         ck_assert_uint_eq(n_belief, 7);
-        /* types_aware, three per-type rows, type_moves */
-        ck_assert_uint_eq(n_types, 5);
+        /* types_aware, mixed_types, three per-type rows, type_moves */
+        ck_assert_uint_eq(n_types, 6);
         ck_assert_uint_eq(n_values, measures_n - 1 + SOLVE_N_STATUSES -
                                         n_belief - n_types);
         st.belief = "learn:power";

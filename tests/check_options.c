@@ -56,8 +56,8 @@ START_TEST(test_table)
 {
     size_t n_managed = 0;
 
-    /* 7 input, 20 policy and 10 output options */
-    ck_assert_uint_eq(options_count, 37);
+    /* 7 input, 21 policy and 10 output options */
+    ck_assert_uint_eq(options_count, 38);
     for (size_t i = 0; i < options_count; i++) {
         const struct options_entry *o = &options_table[i];
 

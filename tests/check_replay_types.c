@@ -12,6 +12,16 @@
  * "move": n0 of type A and n1 of type B; n1 idle at T, n0 idle at
  * T+100, n1 taken back at T+200.  One job J: Jmin = Jmax = 1, P(1) =
  * O(1) = 10, speed A:1 B:0.5, Tcup = Tcdw = 5; Tfwd 100.
+ *
+ * "span" (--mixed-types): n0, n1 of type A and n2 of type B, all idle
+ * at T; n2 taken back at T+100, the last event.  One job J: Jmin = Jmax
+ * = 3, P(n) = O(n) = 10 n (the curve 0:0:0 3:30:30), speed A:1 B:0.5;
+ * Tcup = Tcdw = 10; Tfwd 10.
+ *
+ * Each aware case runs with every allocator that takes it: dp, even
+ * and milp's count and node models on CBC and GLPK; and, as nothing in
+ * "split" or "move" gains from spanning types, with --mixed-types on
+ * milp's count model and even, to the same answers.
  */
 #include "config.h"
 
@@ -61,11 +71,19 @@ static const char *move_jobs(void)
                                  "A:1 B:0.5\n");
 }
 
-/* Replays trace and jobs with allocator alloc (and, for milp, solver)
- * and the given awareness; the job log into *log (malloc'd). */
-static struct replay_stats run(const char *trace, const char *jobs,
-                               const char *alloc, const char *solver, int aware,
-                               double tfwd, char **log)
+/* The allocator of the aware cases: a name, and for milp a solver and a
+ * model; mixed sets --mixed-types. */
+struct how {
+    const char *alloc, *solver, *model;
+    int mixed;
+};
+
+/* Replays trace and jobs with allocator h->alloc (and, for milp,
+ * h->solver and h->model) and the given awareness; the job log into
+ * *log (malloc'd). */
+static struct replay_stats run_how(const char *trace, const char *jobs,
+                                   const struct how *h, int aware, double tfwd,
+                                   char **log)
 {
     const char *path = tu_tmp("types.jobs.csv");
     struct rec_sink js, *sinks[] = {&js};
@@ -74,9 +92,12 @@ static struct replay_stats run(const char *trace, const char *jobs,
     struct bfs_error e;
 
     replay_opts_default(&o);
-    o.alloc.name = alloc;
-    if (solver)
-        o.alloc.solver = solver;
+    o.alloc.name = h->alloc;
+    if (h->solver)
+        o.alloc.solver = h->solver;
+    if (h->model)
+        o.alloc.model = h->model;
+    o.mixed_types = h->mixed;
     o.trace_path = trace;
     o.jobs_path = jobs;
     o.types_aware = aware;
@@ -89,6 +110,15 @@ static struct replay_stats run(const char *trace, const char *jobs,
     *log = tu_slurp(path);
     ck_assert_ptr_nonnull(*log);
     return st;
+}
+
+static struct replay_stats run(const char *trace, const char *jobs,
+                               const char *alloc, const char *solver, int aware,
+                               double tfwd, char **log)
+{
+    struct how h = {alloc, solver, NULL, 0};
+
+    return run_how(trace, jobs, &h, aware, tfwd, log);
 }
 
 #define LOG_HEAD                                                               \
@@ -132,11 +162,11 @@ END_TEST
  * holds n0, n1 and trains at P_A(2) = 20 for 100 s = 2000 samples; n3
  * leaving touches no node of J (no preemption).  Node-seconds: A 200
  * (harvest 1), B 0 of 200 idle (harvest 0). */
-static void check_split_aware(const char *alloc, const char *solver)
+static void check_split_aware(const struct how *h)
 {
     char *log;
     struct replay_stats st =
-        run(split_trace(), split_jobs(), alloc, solver, 1, 10, &log);
+        run_how(split_trace(), split_jobs(), h, 1, 10, &log);
 
     ck_assert_double_eq(st.samples_trained, 2000.0);
     ck_assert_int_eq(st.types_aware, 1);
@@ -160,11 +190,11 @@ static void check_split_aware(const char *alloc, const char *solver)
  * n1 leaves, free by then.  Samples: 5 x 100 + 10 x 90 = 1400; one
  * rescale, one type move, 10 s paused losing 10 x 10 = 100 samples (the
  * rate after the move); node-seconds A 100, B 100. */
-static void check_move_aware(const char *alloc, const char *solver)
+static void check_move_aware(const struct how *h)
 {
     char *log;
     struct replay_stats st =
-        run(move_trace(), move_jobs(), alloc, solver, 1, 100, &log);
+        run_how(move_trace(), move_jobs(), h, 1, 100, &log);
 
     ck_assert_double_eq(st.samples_trained, 1400.0);
     ck_assert_uint_eq(st.type_moves, 1);
@@ -179,13 +209,13 @@ static void check_move_aware(const char *alloc, const char *solver)
 
 START_TEST(test_split_aware_dp)
 {
-    check_split_aware("dp", NULL);
+    check_split_aware(&(struct how){"dp", NULL, NULL, 0});
 }
 END_TEST
 
 START_TEST(test_move_aware_dp)
 {
-    check_move_aware("dp", NULL);
+    check_move_aware(&(struct how){"dp", NULL, NULL, 0});
 }
 END_TEST
 
@@ -206,20 +236,80 @@ START_TEST(test_move_unaware)
 }
 END_TEST
 
+#if defined(HAVE_CBC) || defined(HAVE_GLPK)
+/* The milp cases: the count and node models and the count model with
+ * --mixed-types, on each backend compiled in. */
+static const struct how milp_how[] = {
 #if defined(HAVE_CBC)
-START_TEST(test_aware_cbc)
+    {"milp", "cbc", "count", 0},  {"milp", "cbc", "node", 0},
+    {"milp", "cbc", "count", 1},
+#endif
+#if defined(HAVE_GLPK)
+    {"milp", "glpk", "count", 0}, {"milp", "glpk", "node", 0},
+    {"milp", "glpk", "count", 1},
+#endif
+};
+
+START_TEST(test_aware_milp)
 {
-    check_split_aware("milp", "cbc");
-    check_move_aware("milp", "cbc");
+    check_split_aware(&milp_how[_i]);
+    check_move_aware(&milp_how[_i]);
 }
 END_TEST
-#endif
 
-#if defined(HAVE_GLPK)
-START_TEST(test_aware_glpk)
+/* Aware, "span": J needs 3 nodes and each type has fewer, so one type at
+ * a time it never runs: no sample, no node-second.  Spanning types, its
+ * only admissible holding is all three nodes (2 of A, 1 of B), worth
+ * Tfwd min(O_A(3), O_B(3)) = 10 min(30, 15) = 150 > 0 (idle), at no cost
+ * (it holds nothing, r = 0): it trains at the slower type's P_B(3) = 15
+ * for 100 s = 1500 samples.  At T+100 it loses n2 (a preemption) and
+ * holds 2 < Jmin nodes; the last decision stops it (not a rescale: it
+ * was not running).  Node-seconds: A 200, B 100; no type move. */
+static void check_span(const struct how *h)
 {
-    check_split_aware("milp", "glpk");
-    check_move_aware("milp", "glpk");
+    char *log;
+    const char *trace = tu_write(
+        "span.trace", "bfsim-trace 1\n"
+                      "node n0 A\nnode n1 A\nnode n2 B\n" T " +0 +1 +2\n"
+                      "1612988500 -2\n");
+    const char *jobs = tu_write("span.jobs", "# bfsim-jobs 1\n"
+                                             "job,tsub,jmin,jmax,pmax,tcup,"
+                                             "tcdw,curve,speed\n"
+                                             "J," T ",3,3,1e9,10,10,0:0:0 "
+                                             "3:30:30,A:1 B:0.5\n");
+    struct how one = *h;
+    struct replay_stats st;
+
+    one.mixed = 0;
+    st = run_how(trace, jobs, &one, 1, 10, &log);
+    ck_assert_double_eq(st.samples_trained, 0.0);
+    ck_assert_double_eq(st.alloc_ns_t[0] + st.alloc_ns_t[1], 0.0);
+    free(log);
+    st = run_how(trace, jobs, h, 1, 10, &log);
+    ck_assert_int_eq(st.mixed_types, 1);
+    ck_assert_double_eq(st.samples_trained, 1500.0);
+    ck_assert_uint_eq(st.preemptions, 1);
+    ck_assert_uint_eq(st.rescales, 0);
+    ck_assert_uint_eq(st.type_moves, 0);
+    ck_assert_double_eq(st.alloc_ns_t[0], 200.0);
+    ck_assert_double_eq(st.alloc_ns_t[1], 100.0);
+    ck_assert_str_eq(log, LOG_HEAD "J,2021-02-10 20:20:00,2021-02-10 "
+                                   "20:20:00,2021-02-10 20:20:00,,,1500,300,"
+                                   "0,1,0,0,0,1,0,200,100\n");
+    free(log);
+}
+
+/* "span" on milp's count model with --mixed-types, each backend. */
+START_TEST(test_span)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < sizeof milp_how / sizeof *milp_how; i++)
+        if (milp_how[i].mixed) {
+            check_span(&milp_how[i]);
+            n++;
+        }
+    ck_assert_uint_gt(n, 0);
 }
 END_TEST
 #endif
@@ -230,7 +320,8 @@ END_TEST
  * aware "split" answer, 2000 samples. */
 START_TEST(test_split_even)
 {
-    check_split_aware("even", NULL);
+    check_split_aware(&(struct how){"even", NULL, NULL, 0});
+    check_split_aware(&(struct how){"even", NULL, NULL, 1});
 }
 END_TEST
 
@@ -296,6 +387,25 @@ START_TEST(test_refused)
     ck_assert_int_eq(tu_replay(&o, NULL, &st, &e), BFS_EUNSUP);
     ck_assert_msg(strstr(e.msg, "--hints") != NULL, "%s", e.msg);
     o.hints = HINTS_OFF;
+    /* --mixed-types: only milp's count model and even take it, and it
+     * needs the types seen */
+    o.mixed_types = 1;
+    bfs_error_clear(&e);
+    ck_assert_int_eq(tu_replay(&o, NULL, &st, &e), BFS_EUNSUP);
+    ck_assert_msg(strstr(e.msg, "--mixed-types") != NULL, "%s", e.msg);
+    o.alloc.name = "milp";
+    o.alloc.model = "node";
+    bfs_error_clear(&e);
+    ck_assert_int_eq(tu_replay(&o, NULL, &st, &e), BFS_EUNSUP);
+    ck_assert_msg(strstr(e.msg, "--mixed-types") != NULL, "%s", e.msg);
+    o.alloc.model = "count";
+    o.types_aware = 0;
+    bfs_error_clear(&e);
+    ck_assert_int_eq(tu_replay(&o, NULL, &st, &e), BFS_EUSAGE);
+    ck_assert_msg(strstr(e.msg, "--types-aware yes") != NULL, "%s", e.msg);
+    o.alloc.name = "dp";
+    o.types_aware = 1;
+    o.mixed_types = 0;
     /* a job that lists only a type the trace lacks */
     o.jobs_path = bad;
     bfs_error_clear(&e);
@@ -317,11 +427,10 @@ static Suite *types_suite(void)
     tcase_add_test(tc, test_move_aware_dp);
     tcase_add_test(tc, test_move_unaware);
     tcase_add_test(tc, test_split_even);
-#if defined(HAVE_CBC)
-    tcase_add_test(tc, test_aware_cbc);
-#endif
-#if defined(HAVE_GLPK)
-    tcase_add_test(tc, test_aware_glpk);
+#if defined(HAVE_CBC) || defined(HAVE_GLPK)
+    tcase_add_loop_test(tc, test_aware_milp, 0,
+                        (int)(sizeof milp_how / sizeof *milp_how));
+    tcase_add_test(tc, test_span);
 #endif
     tcase_add_test(tc, test_one_type);
     tcase_add_test(tc, test_refused);

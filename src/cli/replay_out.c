@@ -121,7 +121,7 @@ int replay_h5_attrs(struct h5out *h, int argc, char **argv,
 
 /* The summary's measures as attributes of /summary (the run's
  * description is among the root attributes, those known only after the
- * run too: types_aware, on a trace with node types). */
+ * run too: types_aware and mixed_types, on a trace with node types). */
 int replay_h5_summary(struct h5out *h, const struct replay_stats *st)
 {
     struct summary_value v[MEASURES_MAX_VALUES];
@@ -129,6 +129,8 @@ int replay_h5_summary(struct h5out *h, const struct replay_stats *st)
 
     if (rc == 0 && st->n_types > 0)
         rc = h5out_attr_int(h, "types_aware", st->types_aware);
+    if (rc == 0 && st->n_types > 0)
+        rc = h5out_attr_int(h, "mixed_types", st->mixed_types);
     return rc;
 }
 

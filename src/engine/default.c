@@ -216,7 +216,7 @@ static int decide(struct replay *r, size_t evt, int64_t t)
                 int old = rj->held, move;
                 rj->target = r->counts[a];
                 if (r->aware)
-                    rj->ttype = r->types[a];
+                    core_type_target(r, rj, a);
                 move = core_type_move(r, rj, old);
                 core_count_change(r, rj, old, rj->target);
                 /* a move to another type is a stop and a start */

@@ -114,6 +114,10 @@ const struct measure measures[] = {
      "on a trace with node types: whether the allocator saw them "
      "(--types-aware)",
      AT(types_aware, INT)},
+    {"mixed_types", MEASURE_BOOL, "", MEASURE_DESCRIBES | MEASURE_OF_TYPES,
+     "on a trace with node types: whether a job could hold nodes of several "
+     "types at once (--mixed-types)",
+     AT(mixed_types, INT)},
     {"idle_node_seconds_by_type", MEASURE_REAL, "node-s",
      MEASURE_OF_TYPES | MEASURE_PER_TYPE,
      "idle_node_seconds of each node type, by the type's name",
@@ -126,8 +130,9 @@ const struct measure measures[] = {
      "harvest_ratio of each node type (0 for a type never idle)",
      AT(harvest_t, DOUBLE)},
     {"type_moves", MEASURE_INT, "count", MEASURE_OF_TYPES,
-     "changes of a job's node type decided by the allocator (each also "
-     "a rescale of a running job, or a start)",
+     "changes of a job's node type decided by the allocator, a job growing "
+     "on one type while it shrinks on another (each also a rescale of a "
+     "running job, or a start)",
      AT(type_moves, SIZE)},
     {"solves", MEASURE_INT, "count", 0, "allocator calls", AT(solves, SIZE)},
     {"solves_by_status", MEASURE_INT, "count", MEASURE_PER_STATUS,

@@ -72,6 +72,7 @@ struct replay_stats {
     size_t n_types;
     char type_names[BFS_MAX_TYPES][BFS_TYPE_NAME_MAX];
     int types_aware;
+    int mixed_types; /* the decision let jobs span types (--mixed-types) */
     size_t type_moves;
     double idle_ns_t[BFS_MAX_TYPES], alloc_ns_t[BFS_MAX_TYPES];
     double harvest_t[BFS_MAX_TYPES];

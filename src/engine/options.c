@@ -280,6 +280,13 @@ static const char *p_types_aware(struct replay_args *a, const char *s)
     return NULL;
 }
 
+static const char *p_mixed_types(struct replay_args *a, const char *s)
+{
+    (void)s;
+    a->replay.mixed_types = 1;
+    return NULL;
+}
+
 static const char *p_big_m(struct replay_args *a, const char *s)
 {
     if (strcmp(s, "legacy") != 0 && strcmp(s, "exact") != 0)
@@ -553,6 +560,9 @@ const struct options_entry options_table[] = {
     {"types-aware", 0, "yes|no", POL, 0, p_types_aware, d_types_aware,
      "on a trace with node types: no decides as if every node were of one "
      "type, the training still paced by the types the jobs get"},
+    {"mixed-types", 0, NULL, POL, 0, p_mixed_types, NULL,
+     "on a trace with node types: a job may hold nodes of several types at "
+     "once, paced by its slowest (milp's count model only)"},
     {"allocator", 0, "NAME", POL, 0, p_allocator, d_allocator,
      "milp (the exact MILP), dp (the exact dynamic programme) or even (the "
      "published replayer's even-share baseline)"},

@@ -285,24 +285,29 @@ static size_t take_at(const struct replay *r, int ranked, size_t k)
 }
 
 /* Whether node k, held by rj, is one rj gives back: beyond its new
- * count, or of another type than the one the allocator gave it. */
+ * count, or with types (the allocator gave the job counts per type)
+ * beyond its new count on k's type, which is 0 on every type but its
+ * own unless jobs span types. */
 static int releases(const struct replay *r, const struct rjob *rj, uint32_t k)
 {
-    return rj->held > rj->target ||
-           (r->aware && rj->ttype >= 0 && r->ntype[k] != (uint32_t)rj->ttype);
+    if (r->aware && rj->ttype >= 0)
+        return rj->held_t[r->ntype[k]] > rj->target_t[r->ntype[k]];
+    return rj->held > rj->target;
 }
 
-/* Whether rj takes node k: it needs more nodes, and of k's type when the
- * allocator gave it one. */
+/* Whether rj takes node k: it needs more nodes, of k's type when the
+ * allocator gave it counts per type. */
 static int takes(const struct replay *r, const struct rjob *rj, uint32_t k)
 {
-    return rj->held < rj->target &&
-           (!r->aware || rj->ttype < 0 || r->ntype[k] == (uint32_t)rj->ttype);
+    if (r->aware && rj->ttype >= 0)
+        return rj->held_t[r->ntype[k]] < rj->target_t[r->ntype[k]];
+    return rj->held < rj->target;
 }
 
-/* Applies rjob.target (and rjob.ttype) to every active job by the map
- * rule: with node types, a job given another type first gives back
- * every node, and a growing job takes free nodes of its type only. */
+/* Applies rjob.target (and rjob.target_t) to every active job by the map
+ * rule: with node types, a job gives back its nodes beyond its new count
+ * on each type (every node, when it moves to another type), and a
+ * growing job takes free nodes of the types it grows on only. */
 void apply_targets(struct replay *r)
 {
     enum nodepick_kind kind = r->o->node_pick.kind;

@@ -74,6 +74,7 @@ static int job_type_tables_all(struct replay *r, struct rjob *rj,
     rj->ot = xcalloc(r->n_types * len, sizeof *rj->ot);
     rj->otp = xcalloc(r->n_types, sizeof *rj->otp);
     rj->held_t = xcalloc(r->n_types, sizeof *rj->held_t);
+    rj->target_t = xcalloc(r->n_types, sizeof *rj->target_t);
     rj->ns_t = xcalloc(r->n_types, sizeof *rj->ns_t);
     for (size_t t = 0; t < r->n_types; t++) {
         int rc = job_type_tables(d, trace_type_name(r->tr, t), r->o->objective,
@@ -105,9 +106,17 @@ static int types_check(const struct replay *r)
         what = "--belief";
     else if (o->hints != HINTS_OFF)
         what = "--hints";
-    else if (r->aware && o->alloc.name && strcmp(o->alloc.name, "milp") == 0 &&
-             o->alloc.model && strcmp(o->alloc.model, "node") == 0)
-        what = "--model node";
+    if (o->mixed_types && !r->aware)
+        return bfs_fail(r->e, BFS_EUSAGE,
+                        "--mixed-types needs --types-aware yes: a decision "
+                        "blind to types has none to span");
+    if (r->mixed && strcmp(o->alloc.name, "even") != 0 &&
+        (strcmp(o->alloc.name, "milp") != 0 ||
+         strcmp(o->alloc.model, "count") != 0))
+        return bfs_fail(r->e, BFS_EUNSUP,
+                        "--mixed-types is solved by milp's count model only "
+                        "(--allocator milp --model count), or approximated "
+                        "by even");
     if (!what)
         return 0;
     return bfs_fail(
@@ -125,6 +134,7 @@ static int types_setup(struct replay *r)
     r->n_types = nt;
     r->aware = r->o->types_aware;
     r->ntype = xmalloc((r->n_nodes + 1) * sizeof *r->ntype);
+    r->pos_type = xmalloc((r->n_nodes + 1) * sizeof *r->pos_type);
     for (size_t k = 0; k < r->n_nodes; k++)
         r->ntype[k] = trace_node_type(r->tr, r->skip + k);
     r->pools_t = xcalloc(nt, sizeof *r->pools_t);
@@ -134,8 +144,12 @@ static int types_setup(struct replay *r)
         return bfs_fail(r->e, BFS_EINVAL,
                         "%s has %zu node types; bfsim takes at most %d",
                         r->o->trace_path, nt, BFS_MAX_TYPES);
+    r->mixed = r->aware && r->o->mixed_types && nt > 1;
+    if (r->mixed)
+        r->type_counts = xmalloc((r->js.n + 1) * nt * sizeof *r->type_counts);
     r->st->n_types = nt;
     r->st->types_aware = r->aware;
+    r->st->mixed_types = r->mixed;
     for (size_t t = 0; t < nt; t++) {
         const char *name = trace_type_name(r->tr, t);
         if (strpbrk(name, ",\"") != NULL)
@@ -287,6 +301,7 @@ static void teardown(struct replay *r)
         xfree(r->jobs[j].ot);
         xfree(r->jobs[j].otp);
         xfree(r->jobs[j].held_t);
+        xfree(r->jobs[j].target_t);
         xfree(r->jobs[j].ns_t);
         xfree(r->jobs[j].segs);
     }
@@ -299,7 +314,9 @@ static void teardown(struct replay *r)
     xfree(r->anames);
     xfree(r->counts);
     xfree(r->types);
+    xfree(r->type_counts);
     xfree(r->ntype);
+    xfree(r->pos_type);
     xfree(r->pools_t);
     xfree(r->used_t);
     xfree(r->tb_jobs);
@@ -559,11 +576,12 @@ static const size_t *tie_order(struct replay *r, size_t evt)
 /* Whether anything reads the allocator's node-level view (p.owner): an
  * instance dump, or an allocator that says it may (milp, whose node model
  * places the nodes by it).  Without a reader the view is not built: it
- * costs O(pool) at every call. */
+ * costs O(pool) at every call.  A typed problem (aware) carries it only
+ * for the allocator, with each position's type: instance files hold no
+ * node map with types. */
 static int owner_map_read(const struct replay *r)
 {
-    /* a typed problem has none (the node model takes one type) */
-    return (r->o->instance || allocator_reads_owner(r->alloc)) && !r->aware;
+    return allocator_reads_owner(r->alloc) || (r->o->instance && !r->aware);
 }
 
 /* The type of the nodes rj holds (the first type it holds any of), 0
@@ -620,6 +638,7 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         if (r->aware) {
             r->ajobs[a].ot = rj->otp;
             r->ajobs[a].ctype = held_type(r, rj);
+            r->ajobs[a].cur_t = rj->held_t;
         }
         r->anames[a] = rj->def->name;
     }
@@ -628,6 +647,8 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         for (size_t pos = 0; pos < r->n_pool; pos++) {
             int32_t j = r->owner[r->pool[pos]];
             r->owner_pos[pos] = j >= 0 ? r->jobs[j].slot : -1;
+            if (r->aware)
+                r->pos_type[pos] = (int)r->ntype[r->pool[pos]];
         }
     }
     if (r->o->hints != HINTS_OFF)
@@ -642,6 +663,8 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         .n_types = r->aware ? (int)r->n_types : 0,
         .pools = r->aware ? r->pools_t : NULL,
         .type_names = r->aware ? r->type_names : NULL,
+        .pos_type = owner_map_read(r) && r->aware ? r->pos_type : NULL,
+        .mixed = r->mixed,
     };
     if (r->o->instance) {
         rc = r->o->instance(r->o->instance_arg, &p, r->anames, evt, t, r->e);
@@ -651,6 +674,7 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
     memset(&res, 0, sizeof res);
     res.counts = r->counts;
     res.types = r->types;
+    res.type_counts = r->type_counts;
     if (r->o->alloc.mps_dir) {
         char tag[32];
         snprintf(tag, sizeof tag, "evt-%06zu", evt);
@@ -904,10 +928,31 @@ size_t core_departures(struct replay *r, int64_t t,
     return n;
 }
 
+void core_type_target(struct replay *r, struct rjob *rj, size_t a)
+{
+    rj->ttype = r->types[a];
+    if (rj->ttype < 0)
+        return;
+    if (r->mixed) {
+        memcpy(rj->target_t, r->type_counts + a * r->n_types,
+               r->n_types * sizeof *rj->target_t);
+        return;
+    }
+    memset(rj->target_t, 0, r->n_types * sizeof *rj->target_t);
+    rj->target_t[rj->ttype] = rj->target;
+}
+
 int core_type_move(const struct replay *r, const struct rjob *rj, int old)
 {
-    return r->aware && rj->ttype >= 0 && old > 0 && rj->target > 0 &&
-           rj->held_t[rj->ttype] < old;
+    int grows = 0, shrinks = 0;
+
+    if (!r->aware || rj->ttype < 0 || old == 0 || rj->target == 0)
+        return 0;
+    for (size_t t = 0; t < r->n_types; t++) {
+        grows |= rj->target_t[t] > rj->held_t[t];
+        shrinks |= rj->target_t[t] < rj->held_t[t];
+    }
+    return grows && shrinks;
 }
 
 void core_count_change(struct replay *r, struct rjob *rj, int old, int target)

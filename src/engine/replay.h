@@ -60,6 +60,10 @@ struct replay_opts {
      * of one type (--types-aware no); no effect on a trace without
      * types. */
     int types_aware;
+    /* With node types and types_aware: 1 lets a job hold nodes of
+     * several types at once (--mixed-types; tools/DESIGN.md, "Spanning
+     * types"), 0 (the default) one type at a time. */
+    int mixed_types;
     /* what the allocator believes of the curves (--belief; engine/belief.h)
      */
     struct belief_opts belief;

@@ -38,12 +38,15 @@ struct rjob {
      * points to O_t, or is NULL there (alloc_job.ot); held_t[t] counts
      * the nodes of type t the job holds, and ns_t[t] their node-seconds.
      * ttype is the type the allocator gave the job (-1: any, when the
-     * decision is not type-aware, or no node). */
+     * decision is not type-aware, or no node; with --mixed-types the
+     * lowest of its types), and when it is >= 0, target_t[t] the count
+     * it gave the job on type t. */
     double *pt, *ot;
     const double **otp;
     int *held_t;
     double *ns_t;
     int ttype;
+    int *target_t;
     int admitted, finished;
     int held;      /* pool nodes held */
     int target;    /* count decided by the allocator, for the map rule */
@@ -96,6 +99,7 @@ struct replay {
      * type t, and aware whether the allocator sees the types. */
     size_t n_types;
     uint32_t *ntype;
+    int *pos_type; /* per pool position, its node's type (owner_pos) */
     int *pools_t;
     int *used_t; /* per type, the nodes jobs hold (the sum of their
                     held_t, kept by job_take_node and job_drop_node) */
@@ -135,6 +139,8 @@ struct replay {
     const char **anames; /* names of the active jobs, for instance dumps */
     int *counts;         /* the allocator's answer, per active job */
     int *types;          /* and its types (aware, typed replays) */
+    int mixed;           /* jobs may span types (aware, --mixed-types) */
+    int *type_counts;    /* with mixed: the counts per job and type */
     int *owner_pos;      /* node-level view for the allocator */
     struct tiebreak_job *tb_jobs; /* the tie-break rule's keys, per active
                                      job */
@@ -241,8 +247,12 @@ void core_account(struct replay *r, int64_t prev, int64_t t);
 size_t core_departures(struct replay *r, int64_t t,
                        int (*preempt)(struct replay *r, struct rjob *rj,
                                       int64_t t));
-/* Whether the decision just made (rj->target, rj->ttype) moves rj, which
- * held old nodes, to another node type (tools/DESIGN.md, "Node types"). */
+/* Sets rj's type and counts per type (rj->ttype, rj->target_t) from the
+ * decision just made for it, the a-th active job (aware replays). */
+void core_type_target(struct replay *r, struct rjob *rj, size_t a);
+/* Whether the decision just made (rj->target, rj->target_t) moves rj,
+ * which held old nodes, between node types: it grows on one type while
+ * it shrinks on another (tools/DESIGN.md, "Node types"). */
 int core_type_move(const struct replay *r, const struct rjob *rj, int old);
 /* Counts a change of rj's count from old to target decided at an event:
  * a rescale if the job was running (old >= Jmin: the changes the
