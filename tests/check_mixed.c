@@ -799,6 +799,37 @@ START_TEST(test_check)
 }
 END_TEST
 
+/* A node map (owner, pos_type) with spanning types: the hand case's
+ * 4 positions typed A A B B.  Job 1 holding its 2 nodes of A at
+ * positions 0 and 1 is well formed; holding one of each type (cur_t (1,
+ * 1)) at positions 0 and 2 too; but the same holding drawn as positions
+ * 0 and 1 is 2 of A against 1 by its holding, an error. */
+START_TEST(test_owner_map)
+{
+    static const int pos_type[4] = {0, 0, 1, 1};
+    static const int own_a[4] = {1, 1, -1, -1}, own_ab[4] = {1, -1, 1, -1};
+    struct minst in;
+    struct bfs_error e;
+
+    hand_case(&in);
+    in.p.pos_type = pos_type;
+    in.p.owner = own_a;
+    bfs_error_clear(&e);
+    ck_assert_msg(alloc_problem_check(&in.p, &e) == 0, "%s", e.msg);
+    in.cur_t[1][0] = in.cur_t[1][1] = 1;
+    minst_link(&in, 3);
+    in.p.owner = own_ab;
+    bfs_error_clear(&e);
+    ck_assert_msg(alloc_problem_check(&in.p, &e) == 0, "%s", e.msg);
+    in.p.owner = own_a;
+    bfs_error_clear(&e);
+    ck_assert_int_eq(alloc_problem_check(&in.p, &e), BFS_EINVAL);
+    ck_assert_msg(strstr(e.msg, "job 1 holds 2 positions of type 0, but 1 "
+                                "nodes there by its holding"),
+                  "%s", e.msg);
+}
+END_TEST
+
 /* Instance files have no spanning types: writing one is refused with a
  * message naming the file, and nothing is written. */
 START_TEST(test_instance_refused)
@@ -831,6 +862,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_order, 0, N_EXACT);
     tcase_add_test(tc, test_refusals);
     tcase_add_test(tc, test_check);
+    tcase_add_test(tc, test_owner_map);
     tcase_add_test(tc, test_instance_refused);
     suite_add_tcase(s, tc);
     return s;

@@ -14,7 +14,8 @@
  * O(1) = 10, speed A:1 B:0.5, Tcup = Tcdw = 5; Tfwd 100.
  *
  * "span" (--mixed-types): n0, n1 of type A and n2 of type B, all idle
- * at T; n2 taken back at T+100, the last event.  One job J: Jmin = Jmax
+ * at T; n3 of type A idle at T+60; n2 taken back at T+100, the last
+ * event.  One job J: Jmin = Jmax
  * = 3, P(n) = O(n) = 10 n (the curve 0:0:0 3:30:30), speed A:1 B:0.5;
  * Tcup = Tcdw = 10; Tfwd 10.
  *
@@ -257,21 +258,29 @@ START_TEST(test_aware_milp)
 }
 END_TEST
 
-/* Aware, "span": J needs 3 nodes and each type has fewer, so one type at
- * a time it never runs: no sample, no node-second.  Spanning types, its
- * only admissible holding is all three nodes (2 of A, 1 of B), worth
- * Tfwd min(O_A(3), O_B(3)) = 10 min(30, 15) = 150 > 0 (idle), at no cost
- * (it holds nothing, r = 0): it trains at the slower type's P_B(3) = 15
- * for 100 s = 1500 samples.  At T+100 it loses n2 (a preemption) and
- * holds 2 < Jmin nodes; the last decision stops it (not a rescale: it
- * was not running).  Node-seconds: A 200, B 100; no type move. */
+/* Aware, "span": J needs 3 nodes.  One type at a time, it cannot run
+ * until n3 joins at T+60 (A then has 3): on 3 nodes of A (worth 10
+ * O_A(3) = 300 > 0) it trains at 30 for 40 s = 1200 samples, A 120
+ * node-seconds, B none; n2 leaving at T+100 is not its node.
+ * Spanning types, at T its only admissible holding is all three nodes (2
+ * of A, 1 of B), worth Tfwd min(O_A(3), O_B(3)) = 10 min(30, 15) = 150 >
+ * 0 (idle), at no cost (it holds nothing, r = 0): it trains at the
+ * slower type's P_B(3) = 15.  At T+60 keeping that holding is worth 150,
+ * while 3 nodes of A, 10 O_A(3) = 300, grow A and shrink B, a move
+ * costing (Tcdw + Tcup) r = 20 x 15 = 300: worth 0; so it keeps.  At
+ * T+100 it loses n2 (a preemption) and holds 2 < Jmin nodes of A (r = 0):
+ * 3 of A are worth 300 at no cost, so it takes n3 (a start, its second;
+ * no type move: nothing shrinks).  Samples 15 x 100 = 1500; node-seconds
+ * A 200, B 100. */
 static void check_span(const struct how *h)
 {
     char *log;
-    const char *trace = tu_write(
-        "span.trace", "bfsim-trace 1\n"
-                      "node n0 A\nnode n1 A\nnode n2 B\n" T " +0 +1 +2\n"
-                      "1612988500 -2\n");
+    const char *trace =
+        tu_write("span.trace",
+                 "bfsim-trace 1\n"
+                 "node n0 A\nnode n1 A\nnode n2 B\nnode n3 A\n" T " +0 +1 +2\n"
+                 "1612988460 +3\n"
+                 "1612988500 -2\n");
     const char *jobs = tu_write("span.jobs", "# bfsim-jobs 1\n"
                                              "job,tsub,jmin,jmax,pmax,tcup,"
                                              "tcdw,curve,speed\n"
@@ -282,8 +291,9 @@ static void check_span(const struct how *h)
 
     one.mixed = 0;
     st = run_how(trace, jobs, &one, 1, 10, &log);
-    ck_assert_double_eq(st.samples_trained, 0.0);
-    ck_assert_double_eq(st.alloc_ns_t[0] + st.alloc_ns_t[1], 0.0);
+    ck_assert_double_eq(st.samples_trained, 1200.0);
+    ck_assert_double_eq(st.alloc_ns_t[0], 120.0);
+    ck_assert_double_eq(st.alloc_ns_t[1], 0.0);
     free(log);
     st = run_how(trace, jobs, h, 1, 10, &log);
     ck_assert_int_eq(st.mixed_types, 1);
@@ -295,7 +305,7 @@ static void check_span(const struct how *h)
     ck_assert_double_eq(st.alloc_ns_t[1], 100.0);
     ck_assert_str_eq(log, LOG_HEAD "J,2021-02-10 20:20:00,2021-02-10 "
                                    "20:20:00,2021-02-10 20:20:00,,,1500,300,"
-                                   "0,1,0,0,0,1,0,200,100\n");
+                                   "0,1,0,0,0,2,0,200,100\n");
     free(log);
 }
 

@@ -32,9 +32,11 @@
 /* The node map of a typed problem (p->owner, n_types > 1): pos_type
  * given, every position's type and owner in range, as many positions
  * of each type t as pools[t], and each job holding cur positions, all
- * of its type ctype. */
+ * of its type ctype; with spanning types, cur_t positions of each type
+ * (alloc_cur_m). */
 static int check_owner_types(const struct alloc_problem *p, struct bfs_error *e)
 {
+    size_t nt = (size_t)p->n_types;
     int *per = NULL, *held = NULL, rc = 0;
 
     if (!p->pos_type)
@@ -42,7 +44,7 @@ static int check_owner_types(const struct alloc_problem *p, struct bfs_error *e)
                         "a node map (owner) with node types needs the type "
                         "of each position (pos_type)");
     per = xcalloc((size_t)p->n_types, sizeof *per);
-    held = xcalloc(p->n_jobs + 1, sizeof *held);
+    held = xcalloc(p->n_jobs * nt + 1, sizeof *held);
     for (int q = 0; q < p->pool && rc == 0; q++) {
         int t = p->pos_type[q], o = p->owner[q];
         if (t < 0 || t >= p->n_types)
@@ -55,7 +57,7 @@ static int check_owner_types(const struct alloc_problem *p, struct bfs_error *e)
                           "node map: position %d held by job %d, not a job "
                           "(-1 for none, or 0..%zu)",
                           q, o, p->n_jobs - 1);
-        else if (o >= 0 && t != p->jobs[o].ctype)
+        else if (o >= 0 && !p->mixed && t != p->jobs[o].ctype)
             rc = bfs_fail(e, BFS_EINVAL,
                           "node map: position %d, of type %d, held by job "
                           "%d, whose nodes are of type %d",
@@ -63,7 +65,7 @@ static int check_owner_types(const struct alloc_problem *p, struct bfs_error *e)
         else {
             per[t]++;
             if (o >= 0)
-                held[o]++;
+                held[(size_t)o * nt + (size_t)t]++;
         }
     }
     for (int t = 0; t < p->n_types && rc == 0; t++)
@@ -72,12 +74,23 @@ static int check_owner_types(const struct alloc_problem *p, struct bfs_error *e)
                           "node map: %d positions of type %d, but its pool "
                           "has %d nodes",
                           per[t], t, p->pools[t]);
-    for (size_t j = 0; j < p->n_jobs && rc == 0; j++)
-        if (held[j] != p->jobs[j].cur)
+    for (size_t j = 0; j < p->n_jobs && rc == 0; j++) {
+        int sum = 0;
+        for (size_t t = 0; t < nt && rc == 0; t++) {
+            int h = held[j * nt + t], c = alloc_cur_m(p, j, (int)t);
+            sum += h;
+            if (p->mixed && h != c)
+                rc = bfs_fail(e, BFS_EINVAL,
+                              "node map: job %zu holds %d positions of type "
+                              "%zu, but %d nodes there by its holding",
+                              j, h, t, c);
+        }
+        if (rc == 0 && sum != p->jobs[j].cur)
             rc = bfs_fail(e, BFS_EINVAL,
                           "node map: job %zu holds %d positions, but %d "
                           "nodes by its count",
-                          j, held[j], p->jobs[j].cur);
+                          j, sum, p->jobs[j].cur);
+    }
     xfree(held);
     xfree(per);
     return rc;
