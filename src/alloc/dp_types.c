@@ -46,9 +46,11 @@
  * reduced for zlb = zc: when that instance's optimum reaches zc, z* >=
  * zc and the answer is right (the claim's instance holds the tie set);
  * else z* < zc, and the instance's optimum, when it has one, is a
- * feasible value: zlb from then on.  Last, when no claim held, the
- * instance reduced for zlb is solved without a budget.  On the Summit
- * replays L - z* is a few per cent of z*, and the claims take a small
+ * feasible value: zlb from then on.  A claim above the bound semi()
+ * gave z* in the first solve is not tried: its instance keeps fewer
+ * options, so its own bound is no larger and it fails.  Last, when no
+ * claim held, the instance reduced for zlb is solved without a budget.  On the
+ * Summit replays L - z* is a few per cent of z*, and the claims take a small
  * fraction of the options the greedy's value keeps.
  *
  * The table.  The capacity is a vector: the nodes used on each type.  A
@@ -1087,14 +1089,22 @@ static int reduce_solve(struct dpt *d, const struct alloc_lagr *g, double zlb,
 static int search(struct dpt *d, const struct alloc_lagr *g, double zlb,
                   struct alloc_result *res, struct bfs_error *e)
 {
-    double zfound = -HUGE_VAL, gap = g->L - zlb;
+    double zfound = -HUGE_VAL, gap = g->L - zlb, ub = HUGE_VAL;
     int rc = DPT_RETRY;
 
-    if (gap > d->tol)
+    if (gap > d->tol) {
         rc = reduce_solve(d, g, zlb, -HUGE_VAL, DPT_BUDGET, &zfound, res, e);
+        /* past the budget, semi() has bounded z* over zlb's options: a
+         * claim above that bound fails (its options are fewer, so its
+         * own bound is no larger), and is not tried */
+        if (rc == DPT_RETRY)
+            ub = d->ubound;
+    }
     for (double delta = gap / 256;
          rc == DPT_RETRY && gap > d->tol && g->L - delta > zlb; delta *= 1.5) {
         double zc = g->L - (delta > d->tol ? delta : d->tol);
+        if (!(zc <= ub))
+            continue;
         rc = reduce_solve(d, g, zc, zc, SIZE_MAX, &zfound, res, e);
         if (rc == DPT_RETRY && zfound > zlb)
             zlb = zfound;
