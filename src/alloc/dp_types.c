@@ -3,8 +3,9 @@
  * dp (alloc/dp.c) hands every problem with p->n_types > 1 here.  Each job
  * j picks one option o = (t, n): count 0 (no type), or an admissible
  * count on a type it can use (alloc_admissible_t), of value v_j(t, n)
- * (read from one dense table, alloc_values_t) and keep flag
- * alloc_keeps_t.  tol is alloc_tie_tol_t (tie_tol(), from the table).
+ * (read from one dense table, alloc_values_t's, made from the rows the
+ * memo keeps) and keep flag alloc_keeps_t.  tol is alloc_tie_tol_t
+ * (rows_values(), from the table).
  *
  * The shortcut first (shortcut(), dp.c's with types): when every job's
  * best option beats its others by more than tol and a rounding slack and
@@ -114,11 +115,17 @@
  * stops as soon as they pass the bound, after at most 2^24 / (K+1)
  * states.
  *
- * The memo: the caller (dp.c) keeps the last instance solved to
- * optimality and its answer (struct dpt_memo); the same instance again,
- * number for number (the tables compared by value, not by address), gets
- * that answer without a solve.  Replays repeat an instance at about one
- * event in nine (events that change no pool nor job).
+ * The memo: the caller (dp.c) keeps each job's row of values between
+ * solves (struct dpt_row: its values on each type by count, as
+ * alloc_value_t gives them, and what they are made of), and the last
+ * instance solved to optimality with its answer (struct dpt_memo).  A
+ * job whose numbers are a kept row's, number for number (the tables
+ * compared by value, not by address), takes that row's values, copied
+ * into the table within the pools; most jobs do (a row changes when its
+ * job's holding does).  When every job's row is the last instance's at
+ * its place and the pools are the same, the instance is the same, and
+ * it gets the last answer without a solve: replays repeat an instance
+ * at about one event in nine (events that change no pool nor job).
  *
  * Time limit: the work is counted and the clock read every DPT_CLOCK_WORK
  * units, as in dp.c.  Past the limit the solve returns its incumbent as
@@ -906,22 +913,6 @@ static int incumbent(struct dpt *d, double b, struct alloc_result *res)
     return SOLVE_FEASIBLE;
 }
 
-/* alloc_tie_tol_t(p), the same double, from p's value table v: the
- * largest |v| of each job's admissible options, summed in job order. */
-static double tie_tol(const struct dpt *d, const double *v)
-{
-    double sum = 0.0;
-
-    for (size_t j = 0; j < d->nj; j++) {
-        double big = 0.0;
-        for (size_t i = j * d->nt * d->W; i < (j + 1) * d->nt * d->W; i++)
-            if (v[i] != -HUGE_VAL && fabs(v[i]) > big)
-                big = fabs(v[i]);
-        sum += big;
-    }
-    return ALLOC_TIE_REL * (sum > 1.0 ? sum : 1.0);
-}
-
 /* The shortcut, dp.c's shortcut() with types: when each job's best
  * option beats its others by more than tol + slack and the bests fit the
  * pools, every other allocation is below the bests' value by more than
@@ -1114,78 +1105,196 @@ static int search(struct dpt *d, const struct alloc_lagr *g, double zlb,
     return rc;
 }
 
-/* The last instance solved to optimality and its answer (the memo of
- * alloc_dp_types_solve). */
-struct dpt_memo {
-    int have;               /* an answer is stored */
-    struct alloc_job *jobs; /* owned copy, tables not read: o, ot */
-    double *o;              /* owned: each job's ot[t][0..jmax], by (j, t) */
-    char *has;              /* owned: nj x nt, ot[t] != NULL */
-    int *pools, *counts, *types;
-    size_t nj, nt;
-    double tfwd, objective;
-    size_t jobs_cap, o_cap, has_cap, pools_cap, counts_cap, types_cap;
+/* One job's values, kept between solves (the memo below): v_j(t, n)
+ * for n < w on each type, as alloc_values_t would write them with no
+ * pool below w, and what they are made of, to find them again by value.
+ * One block holds the numbers: the tables (o) and the values (v). */
+struct dpt_row {
+    int cur, ctype, jmin, jmax;
+    double tcup, tcdw, tfwd;
+    double rate;        /* O_{j,c_j}(C_j) when C_j >= Jmin_j, else 0 */
+    size_t nt, w;       /* w = min(jmax, the largest pool then) + 1 */
+    unsigned char *has; /* owned (in blk): nt, ot[t] != NULL */
+    double *blk;        /* owned: o and v, nt * w each */
+    double *o, *v;
 };
 
-/* Whether p is, number for number, the instance m holds. */
-static int memo_same(const struct dpt_memo *m, const struct alloc_problem *p)
+/* Whether row r holds job j of p, number for number, up to counts w -
+ * 1 (the tables compared by value, not by address). */
+static int row_same(const struct dpt_row *r, const struct alloc_problem *p,
+                    size_t j, size_t w)
 {
-    size_t nt = (size_t)p->n_types, off = 0;
+    const struct alloc_job *b = &p->jobs[j];
+    size_t nt = (size_t)p->n_types;
+    double rate = b->cur >= b->jmin ? b->ot[b->ctype][b->cur] : 0.0;
 
-    if (!m->have || m->nj != p->n_jobs || m->nt != nt || p->mixed ||
-        memcmp(&m->tfwd, &p->tfwd, sizeof p->tfwd) ||
-        memcmp(m->pools, p->pools, nt * sizeof *p->pools))
+    if (r->nt != nt || r->w < w || r->cur != b->cur || r->jmin != b->jmin ||
+        r->jmax != b->jmax || (b->cur > 0 && r->ctype != b->ctype) ||
+        memcmp(&r->tcup, &b->tcup, sizeof b->tcup) ||
+        memcmp(&r->tcdw, &b->tcdw, sizeof b->tcdw) ||
+        memcmp(&r->tfwd, &p->tfwd, sizeof p->tfwd) ||
+        memcmp(&r->rate, &rate, sizeof rate))
         return 0;
-    for (size_t j = 0; j < p->n_jobs; j++) {
-        const struct alloc_job *a = &m->jobs[j], *b = &p->jobs[j];
-        size_t w = (size_t)b->jmax + 1;
-        if (a->cur != b->cur || a->ctype != b->ctype || a->jmin != b->jmin ||
-            a->jmax != b->jmax || memcmp(&a->tcup, &b->tcup, sizeof b->tcup) ||
-            memcmp(&a->tcdw, &b->tcdw, sizeof b->tcdw))
+    for (size_t t = 0; t < nt; t++) {
+        if (r->has[t] != (b->ot[t] != NULL))
             return 0;
-        for (size_t t = 0; t < nt; t++) {
-            if (m->has[j * nt + t] != (b->ot[t] != NULL))
-                return 0;
-            if (b->ot[t] && memcmp(&m->o[off], b->ot[t], w * sizeof *m->o))
-                return 0;
-            off += b->ot[t] ? w : 0;
-        }
+        if (b->ot[t] && memcmp(&r->o[t * r->w], b->ot[t], w * sizeof *r->o))
+            return 0;
     }
     return 1;
 }
 
-/* Keeps p and its optimum res in m. */
+/* Makes job j's row of p up to counts w - 1 (w <= jmax + 1). */
+static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
+                                size_t w)
+{
+    const struct alloc_job *b = &p->jobs[j];
+    size_t nt = (size_t)p->n_types;
+    struct dpt_row *r = xcalloc(1, sizeof *r);
+
+    r->cur = b->cur;
+    r->ctype = b->ctype;
+    r->jmin = b->jmin;
+    r->jmax = b->jmax;
+    r->tcup = b->tcup;
+    r->tcdw = b->tcdw;
+    r->tfwd = p->tfwd;
+    r->rate = b->cur >= b->jmin ? b->ot[b->ctype][b->cur] : 0.0;
+    r->nt = nt;
+    r->w = w;
+    r->blk = xmalloc((2 * nt * w + 1) * sizeof *r->blk + nt);
+    r->o = r->blk;
+    r->v = r->o + nt * w;
+    r->has = (unsigned char *)(r->v + nt * w + 1);
+    for (size_t t = 0; t < nt; t++) {
+        r->has[t] = b->ot[t] != NULL;
+        for (size_t n = 0; n < w; n++) {
+            double *x = &r->v[t * w + n];
+            r->o[t * w + n] = b->ot[t] ? b->ot[t][n] : 0.0;
+            /* alloc_values_t's entry with pools of w nodes or more */
+            *x = -HUGE_VAL;
+            if (n == 0 && t == 0)
+                *x = alloc_value_t(p, j, 0, 0);
+            else if (n > 0 && b->ot[t] && (int)n >= b->jmin)
+                *x = alloc_value_t(p, j, (int)t, (int)n);
+        }
+    }
+    return r;
+}
+
+static void row_free(struct dpt_row *r)
+{
+    if (r)
+        xfree(r->blk);
+    xfree(r);
+}
+
+/* The memo of alloc_dp_types_solve: each job's row of the last instance
+ * (row[j], job j's), and, when that instance was solved to optimality,
+ * its pools and its answer. */
+struct dpt_memo {
+    struct dpt_row **row, **old; /* owned: nrow rows; old: scratch */
+    size_t nrow, row_cap, old_cap;
+    int same; /* every job's row is the last instance's at its place */
+    int have; /* the answer below is the last instance's */
+    int *pools, *counts, *types;
+    double objective;
+    size_t pools_cap, counts_cap, types_cap;
+};
+
+/* Finds or makes each job's row of p (counts up to W - 1, or the job's
+ * jmax when less) into m->row, first at its place in the last instance,
+ * then anywhere among the rows no job took; drops the rows left.  A row
+ * made holds half as many counts again (within jmax), so that pools a
+ * little larger find it too.  Sets m->same when every job found its row
+ * at its place. */
+static void rows_update(struct dpt_memo *m, const struct alloc_problem *p,
+                        size_t W)
+{
+    size_t nj = p->n_jobs, no = m->nrow;
+    struct dpt_row **old;
+
+    BFS_GROW(m->old, m->old_cap, no + 1);
+    old = m->old;
+    memcpy(old, m->row, no * sizeof *old);
+    BFS_GROW(m->row, m->row_cap, nj + 1);
+    m->same = nj == no;
+    for (size_t j = 0; j < nj; j++) {
+        size_t w =
+            (size_t)p->jobs[j].jmax + 1 < W ? (size_t)p->jobs[j].jmax + 1 : W;
+        m->row[j] = NULL;
+        if (j < no && old[j] && row_same(old[j], p, j, w)) {
+            m->row[j] = old[j];
+            old[j] = NULL;
+        } else
+            m->same = 0;
+    }
+    for (size_t j = 0; j < nj; j++) {
+        size_t jmax1 = (size_t)p->jobs[j].jmax + 1, w = jmax1 < W ? jmax1 : W;
+        for (size_t k = 0; k < no && !m->row[j]; k++)
+            if (old[k] && row_same(old[k], p, j, w)) {
+                m->row[j] = old[k];
+                old[k] = NULL;
+            }
+        if (!m->row[j])
+            m->row[j] = row_make(p, j, w + w / 2 < jmax1 ? w + w / 2 : jmax1);
+    }
+    for (size_t k = 0; k < no; k++)
+        row_free(old[k]);
+    m->nrow = nj;
+}
+
+/* The value table of alloc_values_t(p, W, v) from the rows of m, and
+ * alloc_tie_tol_t(p), the same double (the largest |v| of each job's
+ * admissible options, summed in job order). */
+static double rows_values(const struct dpt_memo *m,
+                          const struct alloc_problem *p, size_t W, double *v)
+{
+    size_t nt = (size_t)p->n_types;
+    double sum = 0.0;
+
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        const struct dpt_row *r = m->row[j];
+        double big = fabs(r->v[0]);
+        for (size_t t = 0; t < nt; t++) {
+            double *x = &v[(j * nt + t) * W];
+            size_t c =
+                (size_t)p->pools[t] + 1 < r->w ? (size_t)p->pools[t] + 1 : r->w;
+            if (c > W)
+                c = W;
+            memcpy(x, &r->v[t * r->w], c * sizeof *x);
+            for (size_t n = 1; n < c; n++)
+                if (x[n] != -HUGE_VAL && fabs(x[n]) > big)
+                    big = fabs(x[n]);
+            for (size_t n = c; n < W; n++)
+                x[n] = -HUGE_VAL;
+        }
+        sum += big;
+    }
+    return ALLOC_TIE_REL * (sum > 1.0 ? sum : 1.0);
+}
+
+/* Whether p is, number for number, the instance whose answer m holds
+ * (rows_update made first). */
+static int memo_same(const struct dpt_memo *m, const struct alloc_problem *p)
+{
+    return m->have && m->same && !p->mixed &&
+           !memcmp(m->pools, p->pools, (size_t)p->n_types * sizeof *p->pools);
+}
+
+/* Keeps p's pools and its optimum res in m (its rows are there). */
 static void memo_keep(struct dpt_memo *m, const struct alloc_problem *p,
                       const struct alloc_result *res)
 {
-    size_t nj = p->n_jobs, nt = (size_t)p->n_types, no = 0, off = 0;
+    size_t nj = p->n_jobs, nt = (size_t)p->n_types;
 
     m->have = 0;
     if (p->mixed)
         return;
-    for (size_t j = 0; j < nj; j++)
-        no += nt * ((size_t)p->jobs[j].jmax + 1);
-    BFS_GROW(m->jobs, m->jobs_cap, nj + 1);
-    BFS_GROW(m->o, m->o_cap, no + 1);
-    BFS_GROW(m->has, m->has_cap, nj * nt + 1);
     BFS_GROW(m->pools, m->pools_cap, nt);
     BFS_GROW(m->counts, m->counts_cap, nj + 1);
     BFS_GROW(m->types, m->types_cap, nj + 1);
-    m->nj = nj;
-    m->nt = nt;
-    m->tfwd = p->tfwd;
     memcpy(m->pools, p->pools, nt * sizeof *p->pools);
-    for (size_t j = 0; j < nj; j++) {
-        const struct alloc_job *b = &p->jobs[j];
-        size_t w = (size_t)b->jmax + 1;
-        m->jobs[j] = *b;
-        for (size_t t = 0; t < nt; t++) {
-            m->has[j * nt + t] = b->ot[t] != NULL;
-            if (b->ot[t])
-                memcpy(&m->o[off], b->ot[t], w * sizeof *m->o);
-            off += b->ot[t] ? w : 0;
-        }
-    }
     memcpy(m->counts, res->counts, nj * sizeof *m->counts);
     memcpy(m->types, res->types, nj * sizeof *m->types);
     m->objective = res->objective;
@@ -1198,17 +1307,19 @@ void alloc_dp_types_forget(void *memo)
 
     if (!m)
         return;
-    xfree(m->jobs);
-    xfree(m->o);
-    xfree(m->has);
+    for (size_t k = 0; k < m->nrow; k++)
+        row_free(m->row[k]);
+    xfree(m->row);
+    xfree(m->old);
     xfree(m->pools);
     xfree(m->counts);
     xfree(m->types);
     xfree(m);
 }
 
-static int dpt_solve(const struct alloc_problem *p, double limit,
-                     struct alloc_result *res, struct bfs_error *e);
+static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
+                     size_t W, double limit, struct alloc_result *res,
+                     struct bfs_error *e);
 
 int alloc_dp_types_solve(void **memo, const struct alloc_problem *p,
                          double limit, struct alloc_result *res,
@@ -1216,10 +1327,25 @@ int alloc_dp_types_solve(void **memo, const struct alloc_problem *p,
 {
     double t0 = bfs_now();
     struct dpt_memo *m = *memo;
-    int rc;
+    size_t nt = (size_t)p->n_types, W = 1;
+    int rc, maxpool = 0;
 
+    for (size_t t = 0; t < nt; t++)
+        maxpool = p->pools[t] > maxpool ? p->pools[t] : maxpool;
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        int top = p->jobs[j].jmax < maxpool ? p->jobs[j].jmax : maxpool;
+        W = (size_t)top + 1 > W ? (size_t)top + 1 : W;
+    }
+    if (p->n_jobs > DPT_MAX_ENTRIES / nt / W)
+        return bfs_fail(e, BFS_ERANGE,
+                        "dp: %zu jobs with counts up to %zu on %zu node types "
+                        "need a value table of more than %zu entries (%zu "
+                        "MiB); use --allocator milp",
+                        p->n_jobs, W - 1, nt, DPT_MAX_ENTRIES,
+                        DPT_MAX_ENTRIES * sizeof(double) >> 20);
     if (!m)
         *memo = m = xcalloc(1, sizeof *m);
+    rows_update(m, p, W);
     if (memo_same(m, p)) {
         memcpy(res->counts, m->counts, p->n_jobs * sizeof *res->counts);
         memcpy(res->types, m->types, p->n_jobs * sizeof *res->types);
@@ -1231,20 +1357,22 @@ int alloc_dp_types_solve(void **memo, const struct alloc_problem *p,
         return 0;
     }
     m->have = 0;
-    rc = dpt_solve(p, limit, res, e);
+    rc = dpt_solve(m, p, W, limit, res, e);
     if (rc == 0 && res->status == SOLVE_OPTIMAL)
         memo_keep(m, p, res);
     return rc;
 }
 
-/* alloc_dp_types_solve without the memo. */
-static int dpt_solve(const struct alloc_problem *p, double limit,
-                     struct alloc_result *res, struct bfs_error *e)
+/* alloc_dp_types_solve after the memo: W, the value table's rows,
+ * checked against its bound, and each job's row in m. */
+static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
+                     size_t W, double limit, struct alloc_result *res,
+                     struct bfs_error *e)
 {
     struct dpt d;
     struct alloc_lagr g;
     double *v, zlb;
-    int rc = 0, maxpool = 0;
+    int rc = 0;
 
     memset(&d, 0, sizeof d);
     d.p = p;
@@ -1252,20 +1380,7 @@ static int dpt_solve(const struct alloc_problem *p, double limit,
     d.nt = (size_t)p->n_types;
     d.limit = limit;
     d.t0 = bfs_now();
-    for (size_t t = 0; t < d.nt; t++)
-        maxpool = p->pools[t] > maxpool ? p->pools[t] : maxpool;
-    d.W = 1;
-    for (size_t j = 0; j < d.nj; j++) {
-        int top = p->jobs[j].jmax < maxpool ? p->jobs[j].jmax : maxpool;
-        d.W = (size_t)top + 1 > d.W ? (size_t)top + 1 : d.W;
-    }
-    if (d.nj > DPT_MAX_ENTRIES / d.nt / d.W)
-        return bfs_fail(e, BFS_ERANGE,
-                        "dp: %zu jobs with counts up to %zu on %zu node types "
-                        "need a value table of more than %zu entries (%zu "
-                        "MiB); use --allocator milp",
-                        d.nj, d.W - 1, d.nt, DPT_MAX_ENTRIES,
-                        DPT_MAX_ENTRIES * sizeof(double) >> 20);
+    d.W = W;
     v = xmalloc((d.nj * d.nt * d.W + 1) * sizeof *v);
     d.cap = xcalloc(d.nt, sizeof *d.cap);
     d.soff = xcalloc(d.nt, sizeof *d.soff);
@@ -1276,8 +1391,7 @@ static int dpt_solve(const struct alloc_problem *p, double limit,
     d.lay = xcalloc(d.nj + 1, sizeof *d.lay);
     for (size_t j = 0; j <= d.nj; j++)
         vset_init(&d.lay[j].st, d.nt);
-    alloc_values_t(p, d.W, v);
-    d.tol = tie_tol(&d, v);
+    d.tol = rows_values(m, p, d.W, v);
     if (shortcut(&d, v, d.inc, d.inct)) {
         memcpy(res->counts, d.inc, d.nj * sizeof *d.inc);
         memcpy(res->types, d.inct, d.nj * sizeof *d.inct);
