@@ -475,9 +475,10 @@ static void all_options(struct dpt *d, const double *v,
                 int tt = n > 0 ? t : -1;
                 if (x == -HUGE_VAL)
                     continue;
-                d->all[no++] =
-                    (struct dpt_opt){tt, n, (size_t)alloc_keeps_t(p, j, tt, n),
-                                     x, alloc_lagr_loss(g, j, tt, n, x)};
+                /* only count C_j can keep the holding */
+                size_t keep = n == p->jobs[j].cur && alloc_keeps_t(p, j, tt, n);
+                d->all[no++] = (struct dpt_opt){
+                    tt, n, keep, x, alloc_lagr_loss(g, j, tt, n, x)};
             }
     }
     d->aoff[d->nj] = no;
