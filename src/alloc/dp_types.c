@@ -581,28 +581,36 @@ static void semi(struct dpt *d)
     for (size_t t = 0; t < nt; t++) {
         size_t w = (size_t)d->cap[t] + 1;
         double *A = &d->semi[d->soff[t]], u;
+        size_t R = 0; /* A[j][r] = A[j][R] for r >= R */
         for (size_t r = 0; r < w; r++)
             A[r] = 0.0;
         for (size_t j = 0; j < nj; j++) {
             const double *a = &A[j * w];
             double *b = &A[(j + 1) * w], c = -HUGE_VAL;
+            size_t top = 0;
             for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
                 const struct dpt_opt *x = &d->o[i];
                 double y = x->n > 0 ? x->v - d->lam[x->t] * x->n : x->v;
                 if (x->t != (int)t && y > c)
                     c = y;
+                if (x->t == (int)t && (size_t)x->n > top)
+                    top = (size_t)x->n;
             }
-            for (size_t r = 0; r < w; r++)
+            /* past R + top, every term below reads a[R]: b is flat */
+            R = R + top < w - 1 ? R + top : w - 1;
+            for (size_t r = 0; r <= R; r++)
                 b[r] = c + a[r];
             for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
                 const struct dpt_opt *x = &d->o[i];
                 if (x->t != (int)t)
                     continue;
-                for (size_t r = (size_t)x->n; r < w; r++)
+                for (size_t r = (size_t)x->n; r <= R; r++)
                     if (x->v + a[r - (size_t)x->n] > b[r])
                         b[r] = x->v + a[r - (size_t)x->n];
             }
-            spend(d, (d->ooff[j + 1] - d->ooff[j] + 1) * w);
+            for (size_t r = R + 1; r < w; r++)
+                b[r] = b[R];
+            spend(d, (d->ooff[j + 1] - d->ooff[j] + 1) * (R + 1) + w);
         }
         u = A[nj * w + w - 1];
         for (size_t k = 0; k < nt; k++)
