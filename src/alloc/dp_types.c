@@ -150,6 +150,10 @@
 /* Most entries of G, and of the value table: 2^24 doubles, 128 MiB. */
 #define DPT_MAX_ENTRIES ((size_t)1 << 24)
 
+/* A layer whose G took more entries than this is freed after its solve;
+ * smaller ones are kept for the next (struct dpt_memo). */
+#define DPT_KEEP_ENTRIES ((size_t)1 << 16)
+
 /* Work units between two readings of the clock (see dp.c). */
 #define DPT_CLOCK_WORK ((size_t)1 << 16)
 
@@ -296,6 +300,18 @@ struct layer {
     size_t byt_cap, toff_cap;
     int tmax; /* the most nodes of a state */
 };
+
+/* Frees l's memory, leaving it empty, for vectors of w ints. */
+static void layer_release(struct layer *l, size_t w)
+{
+    vset_release(&l->st);
+    xfree(l->tot);
+    xfree(l->byt);
+    xfree(l->toff);
+    xfree(l->G);
+    memset(l, 0, sizeof *l);
+    vset_init(&l->st, w);
+}
 
 /* A set of configurations (u, k) (a vector of nt + 1 ints) with a
  * number each: a requirement, or a cached best completion. */
@@ -1200,8 +1216,14 @@ static void row_free(struct dpt_row *r)
 
 /* The memo of alloc_dp_types_solve: each job's row of the last instance
  * (row[j], job j's), and, when that instance was solved to optimality,
- * its pools and its answer. */
+ * its pools and its answer; and the largest buffers of struct dpt, kept
+ * from one solve to the next (their contents are made again by each). */
 struct dpt_memo {
+    struct layer *lay; /* owned: nlay layers */
+    size_t nlay;
+    struct dpt_opt *o; /* owned: o_cap options */
+    double *pre0, *semi, *v;
+    size_t o_cap, pre0_cap, semi_cap, v_cap;
     struct dpt_row **row, **old; /* owned: nrow rows; old: scratch */
     size_t nrow, row_cap, old_cap;
     int same; /* every job's row is the last instance's at its place */
@@ -1320,6 +1342,13 @@ void alloc_dp_types_forget(void *memo)
         row_free(m->row[k]);
     xfree(m->row);
     xfree(m->old);
+    for (size_t j = 0; j < m->nlay; j++)
+        layer_release(&m->lay[j], 0);
+    xfree(m->lay);
+    xfree(m->o);
+    xfree(m->pre0);
+    xfree(m->semi);
+    xfree(m->v);
     xfree(m->pools);
     xfree(m->counts);
     xfree(m->types);
@@ -1390,16 +1419,31 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     d.limit = limit;
     d.t0 = bfs_now();
     d.W = W;
-    v = xmalloc((d.nj * d.nt * d.W + 1) * sizeof *v);
+    if (m->nlay < d.nj + 1) {
+        m->lay = xreallocarray(m->lay, d.nj + 1, sizeof *m->lay);
+        memset(&m->lay[m->nlay], 0, (d.nj + 1 - m->nlay) * sizeof *m->lay);
+        for (size_t j = m->nlay; j <= d.nj; j++)
+            vset_init(&m->lay[j].st, d.nt);
+        m->nlay = d.nj + 1;
+    }
+    for (size_t j = 0; j <= d.nj; j++)
+        if (m->lay[j].st.w != d.nt)
+            layer_release(&m->lay[j], d.nt);
+    d.lay = m->lay;
+    d.o = m->o;
+    d.o_cap = m->o_cap;
+    d.pre0 = m->pre0;
+    d.pre0_cap = m->pre0_cap;
+    d.semi = m->semi;
+    d.semi_cap = m->semi_cap;
+    BFS_GROW(m->v, m->v_cap, d.nj * d.nt * d.W + 1);
+    v = m->v;
     d.cap = xcalloc(d.nt, sizeof *d.cap);
     d.soff = xcalloc(d.nt, sizeof *d.soff);
     d.ooff = xcalloc(d.nj + 1, sizeof *d.ooff);
     d.inc = xcalloc(d.nj + 1, sizeof *d.inc);
     d.inct = xcalloc(d.nj + 1, sizeof *d.inct);
     d.u = xcalloc(d.nt + 1, sizeof *d.u);
-    d.lay = xcalloc(d.nj + 1, sizeof *d.lay);
-    for (size_t j = 0; j <= d.nj; j++)
-        vset_init(&d.lay[j].st, d.nt);
     d.tol = rows_values(m, p, d.W, v);
     if (shortcut(&d, v, d.inc, d.inct)) {
         memcpy(res->counts, d.inc, d.nj * sizeof *d.inc);
@@ -1427,25 +1471,22 @@ out:
     res->solve_s = bfs_now() - d.t0;
     res->rows = res->cols = res->nnz = 0;
     xfree(d.pre);
-    xfree(d.pre0);
-    xfree(d.semi);
+    m->pre0 = d.pre0;
+    m->pre0_cap = d.pre0_cap;
+    m->semi = d.semi;
+    m->semi_cap = d.semi_cap;
+    m->o = d.o;
+    m->o_cap = d.o_cap;
+    for (size_t j = 0; j <= d.nj; j++) /* not the memory of a large one */
+        if (d.lay[j].G_cap > DPT_KEEP_ENTRIES)
+            layer_release(&d.lay[j], d.nt);
     xfree(d.soff);
-    for (size_t j = 0; j <= d.nj; j++) {
-        vset_release(&d.lay[j].st);
-        xfree(d.lay[j].tot);
-        xfree(d.lay[j].byt);
-        xfree(d.lay[j].toff);
-        xfree(d.lay[j].G);
-    }
-    xfree(d.lay);
     xfree(d.u);
     xfree(d.inct);
     xfree(d.inc);
     xfree(d.aoff);
     xfree(d.all);
     xfree(d.ooff);
-    xfree(d.o);
     xfree(d.cap);
-    xfree(v);
     return rc;
 }
