@@ -3,8 +3,9 @@
  * dp (alloc/dp.c) hands every problem with p->n_types > 1 here.  Each job
  * j picks one option o = (t, n): count 0 (no type), or an admissible
  * count on a type it can use (alloc_admissible_t), of value v_j(t, n)
- * (read from one dense table, alloc_values_t) and keep flag
- * alloc_keeps_t.  tol is alloc_tie_tol_t (tie_tol(), from the table).
+ * (read from one dense table, alloc_values_t's, made from the rows the
+ * memo keeps) and keep flag alloc_keeps_t.  tol is alloc_tie_tol_t
+ * (rows_values(), from the table).
  *
  * The shortcut first (shortcut(), dp.c's with types): when every job's
  * best option beats its others by more than tol and a rounding slack and
@@ -46,9 +47,11 @@
  * reduced for zlb = zc: when that instance's optimum reaches zc, z* >=
  * zc and the answer is right (the claim's instance holds the tie set);
  * else z* < zc, and the instance's optimum, when it has one, is a
- * feasible value: zlb from then on.  Last, when no claim held, the
- * instance reduced for zlb is solved without a budget.  On the Summit
- * replays L - z* is a few per cent of z*, and the claims take a small
+ * feasible value: zlb from then on.  A claim above the bound semi()
+ * gave z* in the first solve is not tried: its instance keeps fewer
+ * options, so its own bound is no larger and it fails.  Last, when no
+ * claim held, the instance reduced for zlb is solved without a budget.  On the
+ * Summit replays L - z* is a few per cent of z*, and the claims take a small
  * fraction of the options the greedy's value keeps.
  *
  * The table.  The capacity is a vector: the nodes used on each type.  A
@@ -112,11 +115,17 @@
  * stops as soon as they pass the bound, after at most 2^24 / (K+1)
  * states.
  *
- * The memo: the caller (dp.c) keeps the last instance solved to
- * optimality and its answer (struct dpt_memo); the same instance again,
- * number for number (the tables compared by value, not by address), gets
- * that answer without a solve.  Replays repeat an instance at about one
- * event in nine (events that change no pool nor job).
+ * The memo: the caller (dp.c) keeps each job's row of values between
+ * solves (struct dpt_row: its values on each type by count, as
+ * alloc_value_t gives them, and what they are made of), and the last
+ * instance solved to optimality with its answer (struct dpt_memo).  A
+ * job whose numbers are a kept row's, number for number (the tables
+ * compared by value, not by address), takes that row's values, copied
+ * into the table within the pools; most jobs do (a row changes when its
+ * job's holding does).  When every job's row is the last instance's at
+ * its place and the pools are the same, the instance is the same, and
+ * it gets the last answer without a solve: replays repeat an instance
+ * at about one event in nine (events that change no pool nor job).
  *
  * Time limit: the work is counted and the clock read every DPT_CLOCK_WORK
  * units, as in dp.c.  Past the limit the solve returns its incumbent as
@@ -140,6 +149,10 @@
 
 /* Most entries of G, and of the value table: 2^24 doubles, 128 MiB. */
 #define DPT_MAX_ENTRIES ((size_t)1 << 24)
+
+/* A layer whose G took more entries than this is freed after its solve;
+ * smaller ones are kept for the next (struct dpt_memo). */
+#define DPT_KEEP_ENTRIES ((size_t)1 << 16)
 
 /* Work units between two readings of the clock (see dp.c). */
 #define DPT_CLOCK_WORK ((size_t)1 << 16)
@@ -287,6 +300,18 @@ struct layer {
     size_t byt_cap, toff_cap;
     int tmax; /* the most nodes of a state */
 };
+
+/* Frees l's memory, leaving it empty, for vectors of w ints. */
+static void layer_release(struct layer *l, size_t w)
+{
+    vset_release(&l->st);
+    xfree(l->tot);
+    xfree(l->byt);
+    xfree(l->toff);
+    xfree(l->G);
+    memset(l, 0, sizeof *l);
+    vset_init(&l->st, w);
+}
 
 /* A set of configurations (u, k) (a vector of nt + 1 ints) with a
  * number each: a requirement, or a cached best completion. */
@@ -466,9 +491,10 @@ static void all_options(struct dpt *d, const double *v,
                 int tt = n > 0 ? t : -1;
                 if (x == -HUGE_VAL)
                     continue;
-                d->all[no++] =
-                    (struct dpt_opt){tt, n, (size_t)alloc_keeps_t(p, j, tt, n),
-                                     x, alloc_lagr_loss(g, j, tt, n, x)};
+                /* only count C_j can keep the holding */
+                size_t keep = n == p->jobs[j].cur && alloc_keeps_t(p, j, tt, n);
+                d->all[no++] = (struct dpt_opt){
+                    tt, n, keep, x, alloc_lagr_loss(g, j, tt, n, x)};
             }
     }
     d->aoff[d->nj] = no;
@@ -571,28 +597,36 @@ static void semi(struct dpt *d)
     for (size_t t = 0; t < nt; t++) {
         size_t w = (size_t)d->cap[t] + 1;
         double *A = &d->semi[d->soff[t]], u;
+        size_t R = 0; /* A[j][r] = A[j][R] for r >= R */
         for (size_t r = 0; r < w; r++)
             A[r] = 0.0;
         for (size_t j = 0; j < nj; j++) {
             const double *a = &A[j * w];
             double *b = &A[(j + 1) * w], c = -HUGE_VAL;
+            size_t top = 0;
             for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
                 const struct dpt_opt *x = &d->o[i];
                 double y = x->n > 0 ? x->v - d->lam[x->t] * x->n : x->v;
                 if (x->t != (int)t && y > c)
                     c = y;
+                if (x->t == (int)t && (size_t)x->n > top)
+                    top = (size_t)x->n;
             }
-            for (size_t r = 0; r < w; r++)
+            /* past R + top, every term below reads a[R]: b is flat */
+            R = R + top < w - 1 ? R + top : w - 1;
+            for (size_t r = 0; r <= R; r++)
                 b[r] = c + a[r];
             for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
                 const struct dpt_opt *x = &d->o[i];
                 if (x->t != (int)t)
                     continue;
-                for (size_t r = (size_t)x->n; r < w; r++)
+                for (size_t r = (size_t)x->n; r <= R; r++)
                     if (x->v + a[r - (size_t)x->n] > b[r])
                         b[r] = x->v + a[r - (size_t)x->n];
             }
-            spend(d, (d->ooff[j + 1] - d->ooff[j] + 1) * w);
+            for (size_t r = R + 1; r < w; r++)
+                b[r] = b[R];
+            spend(d, (d->ooff[j + 1] - d->ooff[j] + 1) * (R + 1) + w);
         }
         u = A[nj * w + w - 1];
         for (size_t k = 0; k < nt; k++)
@@ -904,22 +938,6 @@ static int incumbent(struct dpt *d, double b, struct alloc_result *res)
     return SOLVE_FEASIBLE;
 }
 
-/* alloc_tie_tol_t(p), the same double, from p's value table v: the
- * largest |v| of each job's admissible options, summed in job order. */
-static double tie_tol(const struct dpt *d, const double *v)
-{
-    double sum = 0.0;
-
-    for (size_t j = 0; j < d->nj; j++) {
-        double big = 0.0;
-        for (size_t i = j * d->nt * d->W; i < (j + 1) * d->nt * d->W; i++)
-            if (v[i] != -HUGE_VAL && fabs(v[i]) > big)
-                big = fabs(v[i]);
-        sum += big;
-    }
-    return ALLOC_TIE_REL * (sum > 1.0 ? sum : 1.0);
-}
-
 /* The shortcut, dp.c's shortcut() with types: when each job's best
  * option beats its others by more than tol + slack and the bests fit the
  * pools, every other allocation is below the bests' value by more than
@@ -1087,14 +1105,22 @@ static int reduce_solve(struct dpt *d, const struct alloc_lagr *g, double zlb,
 static int search(struct dpt *d, const struct alloc_lagr *g, double zlb,
                   struct alloc_result *res, struct bfs_error *e)
 {
-    double zfound = -HUGE_VAL, gap = g->L - zlb;
+    double zfound = -HUGE_VAL, gap = g->L - zlb, ub = HUGE_VAL;
     int rc = DPT_RETRY;
 
-    if (gap > d->tol)
+    if (gap > d->tol) {
         rc = reduce_solve(d, g, zlb, -HUGE_VAL, DPT_BUDGET, &zfound, res, e);
+        /* past the budget, semi() has bounded z* over zlb's options: a
+         * claim above that bound fails (its options are fewer, so its
+         * own bound is no larger), and is not tried */
+        if (rc == DPT_RETRY)
+            ub = d->ubound;
+    }
     for (double delta = gap / 256;
          rc == DPT_RETRY && gap > d->tol && g->L - delta > zlb; delta *= 1.5) {
         double zc = g->L - (delta > d->tol ? delta : d->tol);
+        if (!(zc <= ub))
+            continue;
         rc = reduce_solve(d, g, zc, zc, SIZE_MAX, &zfound, res, e);
         if (rc == DPT_RETRY && zfound > zlb)
             zlb = zfound;
@@ -1104,78 +1130,202 @@ static int search(struct dpt *d, const struct alloc_lagr *g, double zlb,
     return rc;
 }
 
-/* The last instance solved to optimality and its answer (the memo of
- * alloc_dp_types_solve). */
-struct dpt_memo {
-    int have;               /* an answer is stored */
-    struct alloc_job *jobs; /* owned copy, tables not read: o, ot */
-    double *o;              /* owned: each job's ot[t][0..jmax], by (j, t) */
-    char *has;              /* owned: nj x nt, ot[t] != NULL */
-    int *pools, *counts, *types;
-    size_t nj, nt;
-    double tfwd, objective;
-    size_t jobs_cap, o_cap, has_cap, pools_cap, counts_cap, types_cap;
+/* One job's values, kept between solves (the memo below): v_j(t, n)
+ * for n < w on each type, as alloc_values_t would write them with no
+ * pool below w, and what they are made of, to find them again by value.
+ * One block holds the numbers: the tables (o) and the values (v). */
+struct dpt_row {
+    int cur, ctype, jmin, jmax;
+    double tcup, tcdw, tfwd;
+    double rate;        /* O_{j,c_j}(C_j) when C_j >= Jmin_j, else 0 */
+    size_t nt, w;       /* w = min(jmax, the largest pool then) + 1 */
+    unsigned char *has; /* owned (in blk): nt, ot[t] != NULL */
+    double *blk;        /* owned: o and v, nt * w each */
+    double *o, *v;
 };
 
-/* Whether p is, number for number, the instance m holds. */
-static int memo_same(const struct dpt_memo *m, const struct alloc_problem *p)
+/* Whether row r holds job j of p, number for number, up to counts w -
+ * 1 (the tables compared by value, not by address). */
+static int row_same(const struct dpt_row *r, const struct alloc_problem *p,
+                    size_t j, size_t w)
 {
-    size_t nt = (size_t)p->n_types, off = 0;
+    const struct alloc_job *b = &p->jobs[j];
+    size_t nt = (size_t)p->n_types;
+    double rate = b->cur >= b->jmin ? b->ot[b->ctype][b->cur] : 0.0;
 
-    if (!m->have || m->nj != p->n_jobs || m->nt != nt || p->mixed ||
-        memcmp(&m->tfwd, &p->tfwd, sizeof p->tfwd) ||
-        memcmp(m->pools, p->pools, nt * sizeof *p->pools))
+    if (r->nt != nt || r->w < w || r->cur != b->cur || r->jmin != b->jmin ||
+        r->jmax != b->jmax || (b->cur > 0 && r->ctype != b->ctype) ||
+        memcmp(&r->tcup, &b->tcup, sizeof b->tcup) ||
+        memcmp(&r->tcdw, &b->tcdw, sizeof b->tcdw) ||
+        memcmp(&r->tfwd, &p->tfwd, sizeof p->tfwd) ||
+        memcmp(&r->rate, &rate, sizeof rate))
         return 0;
-    for (size_t j = 0; j < p->n_jobs; j++) {
-        const struct alloc_job *a = &m->jobs[j], *b = &p->jobs[j];
-        size_t w = (size_t)b->jmax + 1;
-        if (a->cur != b->cur || a->ctype != b->ctype || a->jmin != b->jmin ||
-            a->jmax != b->jmax || memcmp(&a->tcup, &b->tcup, sizeof b->tcup) ||
-            memcmp(&a->tcdw, &b->tcdw, sizeof b->tcdw))
+    for (size_t t = 0; t < nt; t++) {
+        if (r->has[t] != (b->ot[t] != NULL))
             return 0;
-        for (size_t t = 0; t < nt; t++) {
-            if (m->has[j * nt + t] != (b->ot[t] != NULL))
-                return 0;
-            if (b->ot[t] && memcmp(&m->o[off], b->ot[t], w * sizeof *m->o))
-                return 0;
-            off += b->ot[t] ? w : 0;
-        }
+        if (b->ot[t] && memcmp(&r->o[t * r->w], b->ot[t], w * sizeof *r->o))
+            return 0;
     }
     return 1;
 }
 
-/* Keeps p and its optimum res in m. */
+/* Makes job j's row of p up to counts w - 1 (w <= jmax + 1). */
+static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
+                                size_t w)
+{
+    const struct alloc_job *b = &p->jobs[j];
+    size_t nt = (size_t)p->n_types;
+    struct dpt_row *r = xcalloc(1, sizeof *r);
+
+    r->cur = b->cur;
+    r->ctype = b->ctype;
+    r->jmin = b->jmin;
+    r->jmax = b->jmax;
+    r->tcup = b->tcup;
+    r->tcdw = b->tcdw;
+    r->tfwd = p->tfwd;
+    r->rate = b->cur >= b->jmin ? b->ot[b->ctype][b->cur] : 0.0;
+    r->nt = nt;
+    r->w = w;
+    r->blk = xmalloc((2 * nt * w + 1) * sizeof *r->blk + nt);
+    r->o = r->blk;
+    r->v = r->o + nt * w;
+    r->has = (unsigned char *)(r->v + nt * w + 1);
+    for (size_t t = 0; t < nt; t++) {
+        r->has[t] = b->ot[t] != NULL;
+        for (size_t n = 0; n < w; n++) {
+            double *x = &r->v[t * w + n];
+            r->o[t * w + n] = b->ot[t] ? b->ot[t][n] : 0.0;
+            /* alloc_values_t's entry with pools of w nodes or more */
+            *x = -HUGE_VAL;
+            if (n == 0 && t == 0)
+                *x = alloc_value_t(p, j, 0, 0);
+            else if (n > 0 && b->ot[t] && (int)n >= b->jmin)
+                *x = alloc_value_t(p, j, (int)t, (int)n);
+        }
+    }
+    return r;
+}
+
+static void row_free(struct dpt_row *r)
+{
+    if (r)
+        xfree(r->blk);
+    xfree(r);
+}
+
+/* The memo of alloc_dp_types_solve: each job's row of the last instance
+ * (row[j], job j's), and, when that instance was solved to optimality,
+ * its pools and its answer; and the largest buffers of struct dpt, kept
+ * from one solve to the next (their contents are made again by each). */
+struct dpt_memo {
+    struct layer *lay; /* owned: nlay layers */
+    size_t nlay;
+    struct dpt_opt *o; /* owned: o_cap options */
+    double *pre0, *semi, *v;
+    size_t o_cap, pre0_cap, semi_cap, v_cap;
+    struct dpt_row **row, **old; /* owned: nrow rows; old: scratch */
+    size_t nrow, row_cap, old_cap;
+    int same; /* every job's row is the last instance's at its place */
+    int have; /* the answer below is the last instance's */
+    int *pools, *counts, *types;
+    double objective;
+    size_t pools_cap, counts_cap, types_cap;
+};
+
+/* Finds or makes each job's row of p (counts up to W - 1, or the job's
+ * jmax when less) into m->row, first at its place in the last instance,
+ * then anywhere among the rows no job took; drops the rows left.  A row
+ * made holds half as many counts again (within jmax), so that pools a
+ * little larger find it too.  Sets m->same when every job found its row
+ * at its place. */
+static void rows_update(struct dpt_memo *m, const struct alloc_problem *p,
+                        size_t W)
+{
+    size_t nj = p->n_jobs, no = m->nrow;
+    struct dpt_row **old;
+
+    BFS_GROW(m->old, m->old_cap, no + 1);
+    old = m->old;
+    memcpy(old, m->row, no * sizeof *old);
+    BFS_GROW(m->row, m->row_cap, nj + 1);
+    m->same = nj == no;
+    for (size_t j = 0; j < nj; j++) {
+        size_t w =
+            (size_t)p->jobs[j].jmax + 1 < W ? (size_t)p->jobs[j].jmax + 1 : W;
+        m->row[j] = NULL;
+        if (j < no && old[j] && row_same(old[j], p, j, w)) {
+            m->row[j] = old[j];
+            old[j] = NULL;
+        } else
+            m->same = 0;
+    }
+    for (size_t j = 0; j < nj; j++) {
+        size_t jmax1 = (size_t)p->jobs[j].jmax + 1, w = jmax1 < W ? jmax1 : W;
+        for (size_t k = 0; k < no && !m->row[j]; k++)
+            if (old[k] && row_same(old[k], p, j, w)) {
+                m->row[j] = old[k];
+                old[k] = NULL;
+            }
+        if (!m->row[j])
+            m->row[j] = row_make(p, j, w + w / 2 < jmax1 ? w + w / 2 : jmax1);
+    }
+    for (size_t k = 0; k < no; k++)
+        row_free(old[k]);
+    m->nrow = nj;
+}
+
+/* The value table of alloc_values_t(p, W, v) from the rows of m, and
+ * alloc_tie_tol_t(p), the same double (the largest |v| of each job's
+ * admissible options, summed in job order). */
+static double rows_values(const struct dpt_memo *m,
+                          const struct alloc_problem *p, size_t W, double *v)
+{
+    size_t nt = (size_t)p->n_types;
+    double sum = 0.0;
+
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        const struct dpt_row *r = m->row[j];
+        double big = fabs(r->v[0]);
+        for (size_t t = 0; t < nt; t++) {
+            double *x = &v[(j * nt + t) * W];
+            size_t c =
+                (size_t)p->pools[t] + 1 < r->w ? (size_t)p->pools[t] + 1 : r->w;
+            if (c > W)
+                c = W;
+            memcpy(x, &r->v[t * r->w], c * sizeof *x);
+            for (size_t n = 1; n < c; n++)
+                if (x[n] != -HUGE_VAL && fabs(x[n]) > big)
+                    big = fabs(x[n]);
+            for (size_t n = c; n < W; n++)
+                x[n] = -HUGE_VAL;
+        }
+        sum += big;
+    }
+    return ALLOC_TIE_REL * (sum > 1.0 ? sum : 1.0);
+}
+
+/* Whether p is, number for number, the instance whose answer m holds
+ * (rows_update made first). */
+static int memo_same(const struct dpt_memo *m, const struct alloc_problem *p)
+{
+    return m->have && m->same && !p->mixed &&
+           !memcmp(m->pools, p->pools, (size_t)p->n_types * sizeof *p->pools);
+}
+
+/* Keeps p's pools and its optimum res in m (its rows are there). */
 static void memo_keep(struct dpt_memo *m, const struct alloc_problem *p,
                       const struct alloc_result *res)
 {
-    size_t nj = p->n_jobs, nt = (size_t)p->n_types, no = 0, off = 0;
+    size_t nj = p->n_jobs, nt = (size_t)p->n_types;
 
     m->have = 0;
     if (p->mixed)
         return;
-    for (size_t j = 0; j < nj; j++)
-        no += nt * ((size_t)p->jobs[j].jmax + 1);
-    BFS_GROW(m->jobs, m->jobs_cap, nj + 1);
-    BFS_GROW(m->o, m->o_cap, no + 1);
-    BFS_GROW(m->has, m->has_cap, nj * nt + 1);
     BFS_GROW(m->pools, m->pools_cap, nt);
     BFS_GROW(m->counts, m->counts_cap, nj + 1);
     BFS_GROW(m->types, m->types_cap, nj + 1);
-    m->nj = nj;
-    m->nt = nt;
-    m->tfwd = p->tfwd;
     memcpy(m->pools, p->pools, nt * sizeof *p->pools);
-    for (size_t j = 0; j < nj; j++) {
-        const struct alloc_job *b = &p->jobs[j];
-        size_t w = (size_t)b->jmax + 1;
-        m->jobs[j] = *b;
-        for (size_t t = 0; t < nt; t++) {
-            m->has[j * nt + t] = b->ot[t] != NULL;
-            if (b->ot[t])
-                memcpy(&m->o[off], b->ot[t], w * sizeof *m->o);
-            off += b->ot[t] ? w : 0;
-        }
-    }
     memcpy(m->counts, res->counts, nj * sizeof *m->counts);
     memcpy(m->types, res->types, nj * sizeof *m->types);
     m->objective = res->objective;
@@ -1188,17 +1338,26 @@ void alloc_dp_types_forget(void *memo)
 
     if (!m)
         return;
-    xfree(m->jobs);
+    for (size_t k = 0; k < m->nrow; k++)
+        row_free(m->row[k]);
+    xfree(m->row);
+    xfree(m->old);
+    for (size_t j = 0; j < m->nlay; j++)
+        layer_release(&m->lay[j], 0);
+    xfree(m->lay);
     xfree(m->o);
-    xfree(m->has);
+    xfree(m->pre0);
+    xfree(m->semi);
+    xfree(m->v);
     xfree(m->pools);
     xfree(m->counts);
     xfree(m->types);
     xfree(m);
 }
 
-static int dpt_solve(const struct alloc_problem *p, double limit,
-                     struct alloc_result *res, struct bfs_error *e);
+static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
+                     size_t W, double limit, struct alloc_result *res,
+                     struct bfs_error *e);
 
 int alloc_dp_types_solve(void **memo, const struct alloc_problem *p,
                          double limit, struct alloc_result *res,
@@ -1206,10 +1365,25 @@ int alloc_dp_types_solve(void **memo, const struct alloc_problem *p,
 {
     double t0 = bfs_now();
     struct dpt_memo *m = *memo;
-    int rc;
+    size_t nt = (size_t)p->n_types, W = 1;
+    int rc, maxpool = 0;
 
+    for (size_t t = 0; t < nt; t++)
+        maxpool = p->pools[t] > maxpool ? p->pools[t] : maxpool;
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        int top = p->jobs[j].jmax < maxpool ? p->jobs[j].jmax : maxpool;
+        W = (size_t)top + 1 > W ? (size_t)top + 1 : W;
+    }
+    if (p->n_jobs > DPT_MAX_ENTRIES / nt / W)
+        return bfs_fail(e, BFS_ERANGE,
+                        "dp: %zu jobs with counts up to %zu on %zu node types "
+                        "need a value table of more than %zu entries (%zu "
+                        "MiB); use --allocator milp",
+                        p->n_jobs, W - 1, nt, DPT_MAX_ENTRIES,
+                        DPT_MAX_ENTRIES * sizeof(double) >> 20);
     if (!m)
         *memo = m = xcalloc(1, sizeof *m);
+    rows_update(m, p, W);
     if (memo_same(m, p)) {
         memcpy(res->counts, m->counts, p->n_jobs * sizeof *res->counts);
         memcpy(res->types, m->types, p->n_jobs * sizeof *res->types);
@@ -1221,20 +1395,22 @@ int alloc_dp_types_solve(void **memo, const struct alloc_problem *p,
         return 0;
     }
     m->have = 0;
-    rc = dpt_solve(p, limit, res, e);
+    rc = dpt_solve(m, p, W, limit, res, e);
     if (rc == 0 && res->status == SOLVE_OPTIMAL)
         memo_keep(m, p, res);
     return rc;
 }
 
-/* alloc_dp_types_solve without the memo. */
-static int dpt_solve(const struct alloc_problem *p, double limit,
-                     struct alloc_result *res, struct bfs_error *e)
+/* alloc_dp_types_solve after the memo: W, the value table's rows,
+ * checked against its bound, and each job's row in m. */
+static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
+                     size_t W, double limit, struct alloc_result *res,
+                     struct bfs_error *e)
 {
     struct dpt d;
     struct alloc_lagr g;
     double *v, zlb;
-    int rc = 0, maxpool = 0;
+    int rc = 0;
 
     memset(&d, 0, sizeof d);
     d.p = p;
@@ -1242,32 +1418,33 @@ static int dpt_solve(const struct alloc_problem *p, double limit,
     d.nt = (size_t)p->n_types;
     d.limit = limit;
     d.t0 = bfs_now();
-    for (size_t t = 0; t < d.nt; t++)
-        maxpool = p->pools[t] > maxpool ? p->pools[t] : maxpool;
-    d.W = 1;
-    for (size_t j = 0; j < d.nj; j++) {
-        int top = p->jobs[j].jmax < maxpool ? p->jobs[j].jmax : maxpool;
-        d.W = (size_t)top + 1 > d.W ? (size_t)top + 1 : d.W;
+    d.W = W;
+    if (m->nlay < d.nj + 1) {
+        m->lay = xreallocarray(m->lay, d.nj + 1, sizeof *m->lay);
+        memset(&m->lay[m->nlay], 0, (d.nj + 1 - m->nlay) * sizeof *m->lay);
+        for (size_t j = m->nlay; j <= d.nj; j++)
+            vset_init(&m->lay[j].st, d.nt);
+        m->nlay = d.nj + 1;
     }
-    if (d.nj > DPT_MAX_ENTRIES / d.nt / d.W)
-        return bfs_fail(e, BFS_ERANGE,
-                        "dp: %zu jobs with counts up to %zu on %zu node types "
-                        "need a value table of more than %zu entries (%zu "
-                        "MiB); use --allocator milp",
-                        d.nj, d.W - 1, d.nt, DPT_MAX_ENTRIES,
-                        DPT_MAX_ENTRIES * sizeof(double) >> 20);
-    v = xmalloc((d.nj * d.nt * d.W + 1) * sizeof *v);
+    for (size_t j = 0; j <= d.nj; j++)
+        if (m->lay[j].st.w != d.nt)
+            layer_release(&m->lay[j], d.nt);
+    d.lay = m->lay;
+    d.o = m->o;
+    d.o_cap = m->o_cap;
+    d.pre0 = m->pre0;
+    d.pre0_cap = m->pre0_cap;
+    d.semi = m->semi;
+    d.semi_cap = m->semi_cap;
+    BFS_GROW(m->v, m->v_cap, d.nj * d.nt * d.W + 1);
+    v = m->v;
     d.cap = xcalloc(d.nt, sizeof *d.cap);
     d.soff = xcalloc(d.nt, sizeof *d.soff);
     d.ooff = xcalloc(d.nj + 1, sizeof *d.ooff);
     d.inc = xcalloc(d.nj + 1, sizeof *d.inc);
     d.inct = xcalloc(d.nj + 1, sizeof *d.inct);
     d.u = xcalloc(d.nt + 1, sizeof *d.u);
-    d.lay = xcalloc(d.nj + 1, sizeof *d.lay);
-    for (size_t j = 0; j <= d.nj; j++)
-        vset_init(&d.lay[j].st, d.nt);
-    alloc_values_t(p, d.W, v);
-    d.tol = tie_tol(&d, v);
+    d.tol = rows_values(m, p, d.W, v);
     if (shortcut(&d, v, d.inc, d.inct)) {
         memcpy(res->counts, d.inc, d.nj * sizeof *d.inc);
         memcpy(res->types, d.inct, d.nj * sizeof *d.inct);
@@ -1294,25 +1471,22 @@ out:
     res->solve_s = bfs_now() - d.t0;
     res->rows = res->cols = res->nnz = 0;
     xfree(d.pre);
-    xfree(d.pre0);
-    xfree(d.semi);
+    m->pre0 = d.pre0;
+    m->pre0_cap = d.pre0_cap;
+    m->semi = d.semi;
+    m->semi_cap = d.semi_cap;
+    m->o = d.o;
+    m->o_cap = d.o_cap;
+    for (size_t j = 0; j <= d.nj; j++) /* not the memory of a large one */
+        if (d.lay[j].G_cap > DPT_KEEP_ENTRIES)
+            layer_release(&d.lay[j], d.nt);
     xfree(d.soff);
-    for (size_t j = 0; j <= d.nj; j++) {
-        vset_release(&d.lay[j].st);
-        xfree(d.lay[j].tot);
-        xfree(d.lay[j].byt);
-        xfree(d.lay[j].toff);
-        xfree(d.lay[j].G);
-    }
-    xfree(d.lay);
     xfree(d.u);
     xfree(d.inct);
     xfree(d.inc);
     xfree(d.aoff);
     xfree(d.all);
     xfree(d.ooff);
-    xfree(d.o);
     xfree(d.cap);
-    xfree(v);
     return rc;
 }

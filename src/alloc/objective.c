@@ -332,11 +332,12 @@ struct fix {
     double *phi;           /* nj: max_o v_j(o) - lam_t n at the prices */
     struct pt *pts, *hull; /* scratch: one job's points, its hull */
     struct pt *ev;         /* scratch: the slopes where jobs drop nodes */
+    struct pt *tmp;        /* scratch: pt_sort's */
 };
 
 /* Adds point (n, y) to the upper hull h[0..*m-1] (monotone chain: the
  * points come by n, and of two at one n the larger y stays). */
-static void hull_push(struct pt *h, size_t *m, int n, double y)
+static inline void hull_push(struct pt *h, size_t *m, int n, double y)
 {
     if (*m > 0 && h[*m - 1].n == n) {
         if (y <= h[*m - 1].y)
@@ -408,20 +409,41 @@ static void set_price(struct fix *f, size_t t0, size_t t1, double mu)
         f->lam[t] = mu;
 }
 
-static int pt_cmp(const void *a, const void *b)
+/* Whether point a comes before b: by n, then by y downwards (by_n), or
+ * by y upwards. */
+static inline int pt_before(const struct pt *a, const struct pt *b, int by_n)
 {
-    const struct pt *x = a, *y = b;
-
-    if (x->n != y->n)
-        return x->n < y->n ? -1 : 1;
-    return x->y > y->y ? -1 : x->y < y->y;
+    if (by_n)
+        return a->n < b->n || (a->n == b->n && a->y > b->y);
+    return a->y < b->y;
 }
 
-static int ev_cmp(const void *a, const void *b)
+/* Sorts x[0..n-1] by pt_before (a bottom-up merge sort, tmp n points of
+ * scratch).  Points that come before each other neither way may end in
+ * any order: no use of the sorted points depends on theirs (equal points,
+ * or events at one price, which set the same price). */
+static void pt_sort(struct pt *x, struct pt *tmp, size_t n, int by_n)
 {
-    const struct pt *x = a, *y = b;
+    struct pt *a = x, *b = tmp;
 
-    return x->y < y->y ? -1 : x->y > y->y;
+    for (size_t run = 1; run < n; run *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * run) {
+            size_t mid = lo + run < n ? lo + run : n;
+            size_t hi = lo + 2 * run < n ? lo + 2 * run : n;
+            size_t i = lo, k = mid, o = lo;
+            while (i < mid && k < hi)
+                b[o++] = pt_before(&a[k], &a[i], by_n) ? a[k++] : a[i++];
+            while (i < mid)
+                b[o++] = a[i++];
+            while (k < hi)
+                b[o++] = a[k++];
+        }
+        struct pt *c = a;
+        a = b;
+        b = c;
+    }
+    if (a != x)
+        memcpy(x, a, n * sizeof *x);
 }
 
 /* Gives types t0..t1-1 (one type, or all) one price mu, the others'
@@ -455,7 +477,7 @@ static double line(struct fix *f, size_t t0, size_t t1)
                  k++)
                 f->pts[np++] = f->hp[k];
         if (t1 - t0 > 1)
-            qsort(f->pts, np, sizeof *f->pts, pt_cmp);
+            pt_sort(f->pts, f->tmp, np, 1);
         for (size_t i = 0; i < np; i++)
             hull_push(f->hull, &m, f->pts[i].n, f->pts[i].y);
         for (size_t k = 1; k < m; k++) {
@@ -469,7 +491,7 @@ static double line(struct fix *f, size_t t0, size_t t1)
         U += f->hull[k0].n;
     }
     if (U > C) {
-        qsort(f->ev, ne, sizeof *f->ev, ev_cmp);
+        pt_sort(f->ev, f->tmp, ne, 0);
         for (size_t i = 0; i < ne && U > C; i++) {
             U -= f->ev[i].n;
             mu = f->ev[i].y;
@@ -498,6 +520,7 @@ void alloc_lagr_init(struct alloc_lagr *g, const struct alloc_problem *p,
     f.pts = xmalloc((f.hoff[nj * nt] + nj + 1) * sizeof *f.pts);
     f.hull = xmalloc((f.hoff[nj * nt] + nj + 1) * sizeof *f.hull);
     f.ev = xmalloc((f.hoff[nj * nt] + nj + 1) * sizeof *f.ev);
+    f.tmp = xmalloc((f.hoff[nj * nt] + nj + 1) * sizeof *f.tmp);
     L = line(&f, 0, nt);
     for (int round = 0; round < FIX_ROUNDS; round++) {
         int fell = 0;
@@ -518,6 +541,7 @@ void alloc_lagr_init(struct alloc_lagr *g, const struct alloc_problem *p,
     g->L = price(&f);
     g->lam = f.lam;
     g->phi = f.phi;
+    xfree(f.tmp);
     xfree(f.ev);
     xfree(f.hull);
     xfree(f.pts);
