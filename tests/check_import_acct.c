@@ -5,7 +5,9 @@
  * comments; and a real lsb.acct (tests/data/lsf-aws-hpc-cost-simulator.
  * lsb.acct, from the test files of aws-samples/hpc-cost-simulator, MIT-0)
  * whose idle node-seconds must equal those of tools/lsf-idle-seconds, an
- * independent count in Python.
+ * independent count in Python; likewise real PBS records collected from
+ * several projects' fixtures (tests/data/pbs-public-records.acct, its
+ * README naming each one's source) against tools/pbs-idle-seconds.
  */
 #include "config.h"
 
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "formats/import.h"
 #include "formats/import_log.h"
@@ -393,37 +396,86 @@ START_TEST(test_lsf_errors)
 }
 END_TEST
 
+/* Runs /usr/bin/python3 on tools/SCRIPT with the file in and reads its
+ * "key value" lines: vals[k] is the value of keys[k], -1 when absent.
+ * Returns 0, or -1 (with a message naming test) when /usr/bin/python3 is
+ * missing. */
+static int tool_count(const char *script, const char *in, const char *test,
+                      const char *const *keys, long long *vals, size_t n)
+{
+    char cmd[4096], line[256];
+    FILE *p;
+
+    if (access("/usr/bin/python3", X_OK) != 0) {
+        fprintf(stderr,
+                "/usr/bin/python3 missing: %s's independent count skipped\n",
+                test);
+        return -1;
+    }
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 '%s' '%s'", tu_src(script), in);
+    p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    for (size_t k = 0; k < n; k++)
+        vals[k] = -1;
+    while (fgets(line, sizeof line, p)) {
+        size_t len = strcspn(line, " ");
+        for (size_t k = 0; k < n; k++)
+            if (strlen(keys[k]) == len && !strncmp(line, keys[k], len))
+                sscanf(line + len, "%lld", &vals[k]);
+    }
+    ck_assert_int_eq(pclose(p), 0);
+    return 0;
+}
+
 /* The real lsb.acct against tools/lsf-idle-seconds. */
 START_TEST(test_lsf_real)
 {
     const char *in[1] = {
         tu_src("tests/data/lsf-aws-hpc-cost-simulator.lsb.acct")};
+    static const char *const keys[] = {"idle_node_seconds", "nodes"};
+    long long v[2];
     struct import_acct_report r;
     struct bfs_error e;
-    char cmd[4096], line[128];
-    long long idle = -1, nodes = -1;
-    FILE *p;
 
     ck_assert_msg(run(import_lsf, in, 1, NULL, &r, NULL, &e) == 0, "%s", e.msg);
     ck_assert_uint_eq(r.records, 82);
     ck_assert_uint_eq(r.bad, 0);
-    if (system("python3 -c 'import sys' >/dev/null 2>&1") != 0) {
-        fputs("python3 missing: test_lsf_real's independent count "
-              "skipped\n",
-              stderr);
+    if (tool_count("tools/lsf-idle-seconds", in[0], "test_lsf_real", keys, v,
+                   2) != 0)
         return;
-    }
-    snprintf(cmd, sizeof cmd, "python3 '%s' '%s'",
-             tu_src("tools/lsf-idle-seconds"), in[0]);
-    p = popen(cmd, "r");
-    ck_assert_ptr_nonnull(p);
-    while (fgets(line, sizeof line, p)) {
-        sscanf(line, "idle_node_seconds %lld", &idle);
-        sscanf(line, "nodes %lld", &nodes);
-    }
-    ck_assert_int_eq(pclose(p), 0);
-    ck_assert_int_eq(nodes, (long long)r.log.nodes);
-    ck_assert_int_eq(idle, (long long)r.log.idle_node_s);
+    ck_assert_int_eq(v[1], (long long)r.log.nodes);
+    ck_assert_int_eq(v[0], (long long)r.log.idle_node_s);
+}
+END_TEST
+
+/* The collected real PBS records against tools/pbs-idle-seconds: the
+ * file's 59 records, of which 7 Q; 2 S records (319540 and 320125 of
+ * IFCA) have no E and run to the latest time read; 1 run (7904 of XDMoD)
+ * names no host, only Resource_List.nodect=1. */
+START_TEST(test_pbs_real)
+{
+    const char *in[1] = {tu_src("tests/data/pbs-public-records.acct")};
+    static const char *const keys[] = {"idle_node_seconds", "nodes", "runs",
+                                       "counted"};
+    long long v[4];
+    struct import_acct_report r;
+    struct bfs_error e;
+
+    ck_assert_msg(run(import_pbs, in, 1, NULL, &r, NULL, &e) == 0, "%s", e.msg);
+    ck_assert_uint_eq(r.records, 59);
+    ck_assert_uint_eq(r.bad, 0);
+    ck_assert_uint_eq(r.n_kinds, 1);
+    ck_assert_str_eq(r.kinds[0].name, "Q");
+    ck_assert_uint_eq(r.kinds[0].n, 7);
+    ck_assert_uint_eq(r.running, 2);
+    ck_assert_uint_eq(r.counted, 1);
+    if (tool_count("tools/pbs-idle-seconds", in[0], "test_pbs_real", keys, v,
+                   4) != 0)
+        return;
+    ck_assert_int_eq(v[1], (long long)r.log.nodes);
+    ck_assert_int_eq(v[2], (long long)r.runs);
+    ck_assert_int_eq(v[3], (long long)r.counted);
+    ck_assert_int_eq(v[0], (long long)r.log.idle_node_s);
 }
 END_TEST
 
@@ -458,6 +510,7 @@ int main(void)
     tcase_add_test(tc, test_lsf);
     tcase_add_test(tc, test_lsf_errors);
     tcase_add_test(tc, test_lsf_real);
+    tcase_add_test(tc, test_pbs_real);
     tcase_add_test(tc, test_sniff);
     suite_add_tcase(s, tc);
     return tu_run(s);

@@ -64,7 +64,7 @@ check_PROGRAMS += \
 # (check_h5out, when h5py and pandas are importable).
 dist_noinst_SCRIPTS += tools/swf-idle-hours tools/h5read-example.py
 # The independent idle node-seconds count of an lsb.acct (check_import_acct).
-dist_noinst_SCRIPTS += tools/lsf-idle-seconds
+dist_noinst_SCRIPTS += tools/lsf-idle-seconds tools/pbs-idle-seconds
 # tools/check-evalys: whether evalys loads the Batsim CSV (tests/evalys.test,
 # a script printing TAP; a skip when evalys is missing).
 dist_noinst_SCRIPTS += tools/check-evalys
