@@ -39,20 +39,29 @@
  *
  * zlb: the greedy allocation's value (alloc_lagr_greedy) is often far
  * below z* (the bound L is loose by the leftover of the packing), which
- * would keep most options.  So search() first solves the instance
- * reduced for zlb on a small work budget (enough when the greedy is
- * optimal and the table small, the most common case), then makes
- * claims: zc = L - delta, delta from 1/256 of the gap L - zlb up, by
- * half each time, while zc > zlb.  A claim is solved on the instance
- * reduced for zlb = zc: when that instance's optimum reaches zc, z* >=
- * zc and the answer is right (the claim's instance holds the tie set);
- * else z* < zc, and the instance's optimum, when it has one, is a
- * feasible value: zlb from then on.  A claim above the bound semi()
- * gave z* in the first solve is not tried: its instance keeps fewer
- * options, so its own bound is no larger and it fails.  Last, when no
- * claim held, the instance reduced for zlb is solved without a budget.  On the
- * Summit replays L - z* is a few per cent of z*, and the claims take a small
- * fraction of the options the greedy's value keeps.
+ * would keep most options.  When it is below L by more than tol, a local
+ * search (improve()) raises it first: while the sum grows, one job moves
+ * to its best option in the room left, or two jobs to their best pair of
+ * options (the second's best within each count of the first: O(J^2 nt W)
+ * a pass).  On the two-type Summit replay it lifts the greedy on about
+ * 1,050 of 2,470 such events, and the first solve below then fails on
+ * about 200 of them instead of 1,000.  So search() first solves the
+ * instance reduced for zlb on a small work budget (enough when the greedy
+ * is optimal and the table small, the most common case), then makes
+ * claims: zc = L - delta, delta from 1/256 of the gap L - zlb up, by half
+ * each time, while zc > zlb.  A claim is solved on the instance reduced
+ * for zlb = zc: when that instance's optimum reaches zc, z* >= zc and the
+ * answer is right (the claim's instance holds the tie set); else z* < zc,
+ * and the instance's optimum, when it has one, is a feasible value: zlb
+ * from then on.  A claim above the bound semi() gave z* in the first
+ * solve is not tried: its instance keeps fewer options, so its own bound
+ * is no larger and it fails.  Last, when no claim held, the instance
+ * reduced for zlb is solved without a budget.  That last solve is the
+ * first one again when no claim is tried (semi() bounded z* below the
+ * smallest claim, zcmin): the first solve then drops its budget as soon
+ * as semi() shows it, instead of failing and starting over.  On the
+ * Summit replays L - z* is a few per cent of z*, and the claims take a
+ * small fraction of the options the greedy's value keeps.
  *
  * The table.  The capacity is a vector: the nodes used on each type.  A
  * state s is such a vector, u_t in 0..cap_t, cap_t = min(pools[t], sum
@@ -356,6 +365,11 @@ struct dpt {
     int *inc, *inct; /* the incumbent's counts and types */
     double zinc;     /* and its value */
     int *u;          /* scratch: nt + 1 ints */
+    const double *v; /* borrowed: the value table */
+    /* the smallest claim search() may try (HUGE_VAL: none): a first
+     * solve whose bound semi() is below it has no budget, as the
+     * solve after it would be the same (see search()) */
+    double zcmin;
 };
 
 /* Counts n units of work; 1 once the time is used up (see dp.c). */
@@ -974,6 +988,187 @@ static int shortcut(const struct dpt *d, const double *v, int *n, int *t)
     return ok;
 }
 
+/* Job j's value at count c on type k (k not read when c == 0), from
+ * the value table v. */
+static double val(const struct dpt *d, const double *v, size_t j, int k, int c)
+{
+    return v[(j * d->nt + (size_t)(c > 0 ? k : 0)) * d->W + (size_t)c];
+}
+
+/* Job j's best value on type k within r nodes by the tables of
+ * improve() (bv, bc), its count in *bn (0 when none); k < 0: idle. */
+static double best_on(const struct dpt *d, const double *v, const double *bv,
+                      const int *bc, size_t j, int k, long r, int *bn)
+{
+    size_t at = (j * d->nt + (size_t)(k < 0 ? 0 : k)) * d->W +
+                (r < (long)d->W - 1 ? (size_t)r : d->W - 1);
+
+    if (k < 0) {
+        *bn = 0;
+        return v[j * d->nt * d->W];
+    }
+    *bn = bc[at];
+    return bv[at];
+}
+
+/* Job j's best option within room (the free nodes per type) by the
+ * tables of improve(): its value, with its count and type in *bn, *bt
+ * (idle first, then the types in order: the first of equals). */
+static double best_in(const struct dpt *d, const double *v, const double *bv,
+                      const int *bc, size_t j, const long *room, int *bn,
+                      int *bt)
+{
+    double best = best_on(d, v, bv, bc, j, -1, 0, bn);
+
+    *bt = -1;
+    for (int k = 0; k < (int)d->nt; k++) {
+        int c;
+        double x = best_on(d, v, bv, bc, j, k, room[k], &c);
+        if (x > best) {
+            best = x;
+            *bn = c;
+            *bt = k;
+        }
+    }
+    return best;
+}
+
+/* The best pair of options of jobs i and j (n, t) within room and
+ * their own nodes, by the tables of improve(); made theirs when it
+ * beats their present sum.  Returns 1 then, else 0. */
+static int pair_move(const struct dpt *d, const double *v, const double *bv,
+                     const int *bc, size_t i, size_t j, int *n, int *t,
+                     long *room)
+{
+    size_t nt = d->nt, W = d->W;
+    double best = val(d, v, i, t[i], n[i]) + val(d, v, j, t[j], n[j]);
+    int an = 0, at = -1, cn = 0, ct = -1, found = 0;
+
+    if (n[i] > 0)
+        room[t[i]] += n[i];
+    if (n[j] > 0)
+        room[t[j]] += n[j];
+    /* a = -1 / b = -1: idle; else the type */
+    for (int a = -1; a < (int)nt; a++)
+        for (int b = -1; b < (int)nt; b++) {
+            double x, y;
+            int xn = 0, yn = 0;
+            if (a >= 0 && a == b) {
+                /* both on type a: each count c of i, j's best in the
+                 * rest */
+                const double *vi = &v[(i * nt + (size_t)a) * W];
+                const double *bj = &bv[(j * nt + (size_t)a) * W];
+                for (long c = 1; c <= room[a] && c < (long)W; c++) {
+                    size_t r = room[a] - c < (long)W - 1 ? (size_t)(room[a] - c)
+                                                         : W - 1;
+                    if (vi[c] != -HUGE_VAL && bj[r] != -HUGE_VAL &&
+                        vi[c] + bj[r] > best) {
+                        best = vi[c] + bj[r];
+                        an = (int)c;
+                        at = a;
+                        cn = bc[(j * nt + (size_t)a) * W + r];
+                        ct = a;
+                        found = 1;
+                    }
+                }
+                continue;
+            }
+            x = best_on(d, v, bv, bc, i, a, a < 0 ? 0 : room[a], &xn);
+            y = best_on(d, v, bv, bc, j, b, b < 0 ? 0 : room[b], &yn);
+            if (x != -HUGE_VAL && y != -HUGE_VAL && x + y > best) {
+                best = x + y;
+                an = xn;
+                at = xn > 0 ? a : -1;
+                cn = yn;
+                ct = yn > 0 ? b : -1;
+                found = 1;
+            }
+        }
+    if (found) {
+        n[i] = an;
+        t[i] = at;
+        n[j] = cn;
+        t[j] = ct;
+    }
+    if (n[i] > 0)
+        room[t[i]] -= n[i];
+    if (n[j] > 0)
+        room[t[j]] -= n[j];
+    return found;
+}
+
+/* A local search from the feasible allocation n, t of value z (the sum
+ * of its values in job order): while one improves the sum, a job moves
+ * to its best option in the room left, or two jobs to their best pair
+ * of options (each option of the first, with the second's best in what
+ * is left); at most IMPROVE_PASSES passes.  Writes the allocation found
+ * into n, t and returns its value (the sum in job order) when above z;
+ * else leaves them and returns z. */
+#define IMPROVE_PASSES 8
+static double improve(const struct dpt *d, const double *v, int *n, int *t,
+                      double z)
+{
+    size_t nj = d->nj, nt = d->nt, W = d->W;
+    double *bv = xmalloc((nj * nt * W + 1) * sizeof *bv), z2 = 0.0;
+    int *bc = xmalloc((nj * nt * W + 1) * sizeof *bc);
+    int *n2 = xmalloc((2 * nj + 1) * sizeof *n2), *t2 = n2 + nj;
+    long *room = xcalloc(nt, sizeof *room);
+    int changed = 1;
+
+    /* bv, bc: the best value of job j on type k within r nodes, r < W */
+    for (size_t jk = 0; jk < nj * nt; jk++) {
+        double run = -HUGE_VAL;
+        int arg = 0;
+        for (size_t r = 0; r < W; r++) {
+            if (r > 0 && v[jk * W + r] > run) {
+                run = v[jk * W + r];
+                arg = (int)r;
+            }
+            bv[jk * W + r] = run;
+            bc[jk * W + r] = arg;
+        }
+    }
+    memcpy(n2, n, nj * sizeof *n2);
+    memcpy(t2, t, nj * sizeof *t2);
+    for (size_t k = 0; k < nt; k++)
+        room[k] = d->p->pools[k];
+    for (size_t j = 0; j < nj; j++)
+        if (n2[j] > 0)
+            room[t2[j]] -= n2[j];
+    for (int pass = 0; pass < IMPROVE_PASSES && changed; pass++) {
+        changed = 0;
+        for (size_t j = 0; j < nj; j++) {
+            double now = val(d, v, j, t2[j], n2[j]), b;
+            int bn, bt;
+            if (n2[j] > 0)
+                room[t2[j]] += n2[j];
+            b = best_in(d, v, bv, bc, j, room, &bn, &bt);
+            if (b > now) {
+                n2[j] = bn;
+                t2[j] = bt;
+                changed = 1;
+            }
+            if (n2[j] > 0)
+                room[t2[j]] -= n2[j];
+        }
+        for (size_t i = 0; i < nj; i++)
+            for (size_t j = i + 1; j < nj; j++)
+                changed |= pair_move(d, v, bv, bc, i, j, n2, t2, room);
+    }
+    for (size_t j = 0; j < nj; j++)
+        z2 += val(d, v, j, t2[j], n2[j]);
+    if (z2 > z) {
+        memcpy(n, n2, nj * sizeof *n);
+        memcpy(t, t2, nj * sizeof *t);
+        z = z2;
+    }
+    xfree(room);
+    xfree(n2);
+    xfree(bc);
+    xfree(bv);
+    return z;
+}
+
 /* solve()'s answer when the optimum of the reduced instance is below
  * the value claimed for it. */
 #define DPT_RETRY SOLVE_N_STATUSES
@@ -1013,6 +1208,8 @@ static int solve(struct dpt *d, double zclaim, double *zfound,
     }
     if (rc == 0) {
         semi(d);
+        if (d->ubound < d->zcmin)
+            d->budget = SIZE_MAX;
         if (!(d->ubound >= zclaim)) { /* z* < zclaim: no fill needed */
             *zfound = -HUGE_VAL;
             status = DPT_RETRY;
@@ -1105,8 +1302,16 @@ static int reduce_solve(struct dpt *d, const struct alloc_lagr *g, double zlb,
 static int search(struct dpt *d, const struct alloc_lagr *g, double zlb,
                   struct alloc_result *res, struct bfs_error *e)
 {
-    double zfound = -HUGE_VAL, gap = g->L - zlb, ub = HUGE_VAL;
+    double zfound = -HUGE_VAL, gap, ub = HUGE_VAL;
     int rc = DPT_RETRY;
+
+    if (g->L - zlb > d->tol)
+        zlb = d->zinc = improve(d, d->v, d->inc, d->inct, zlb);
+    gap = g->L - zlb;
+    d->zcmin = HUGE_VAL;
+    for (double delta = gap / 256; gap > d->tol && g->L - delta > zlb;
+         delta *= 1.5)
+        d->zcmin = g->L - (delta > d->tol ? delta : d->tol);
 
     if (gap > d->tol) {
         rc = reduce_solve(d, g, zlb, -HUGE_VAL, DPT_BUDGET, &zfound, res, e);
@@ -1460,6 +1665,7 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     for (size_t j = 0; j < d.nj; j++)
         d.pre[j + 1] = d.pre[j] + g.phi[j];
     zlb = d.zinc = alloc_lagr_greedy(&g, p, v, d.inc, d.inct);
+    d.v = v;
     rc = search(&d, &g, zlb, res, e);
     if (rc >= 0) {
         res->status = rc;
