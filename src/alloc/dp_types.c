@@ -1338,15 +1338,17 @@ static int search(struct dpt *d, const struct alloc_lagr *g, double zlb,
 /* One job's values, kept between solves (the memo below): v_j(t, n)
  * for n < w on each type, as alloc_values_t would write them with no
  * pool below w, and what they are made of, to find them again by value.
- * One block holds the numbers: the tables (o) and the values (v). */
+ * One block holds the numbers: the tables (o), the values (v) and
+ * their largest sizes (a). */
 struct dpt_row {
     int cur, ctype, jmin, jmax;
     double tcup, tcdw, tfwd;
     double rate;        /* O_{j,c_j}(C_j) when C_j >= Jmin_j, else 0 */
     size_t nt, w;       /* w = min(jmax, the largest pool then) + 1 */
     unsigned char *has; /* owned (in blk): nt, ot[t] != NULL */
-    double *blk;        /* owned: o and v, nt * w each */
+    double *blk;        /* owned: o, v and a, nt * w each */
     double *o, *v;
+    double *a; /* a[t * w + n]: the largest |v_j(t, m)|, 1 <= m <= n (or 0) */
 };
 
 /* Whether row r holds job j of p, number for number, up to counts w -
@@ -1392,10 +1394,11 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
     r->rate = b->cur >= b->jmin ? b->ot[b->ctype][b->cur] : 0.0;
     r->nt = nt;
     r->w = w;
-    r->blk = xmalloc((2 * nt * w + 1) * sizeof *r->blk + nt);
+    r->blk = xmalloc((3 * nt * w + 1) * sizeof *r->blk + nt);
     r->o = r->blk;
     r->v = r->o + nt * w;
-    r->has = (unsigned char *)(r->v + nt * w + 1);
+    r->a = r->v + nt * w;
+    r->has = (unsigned char *)(r->a + nt * w + 1);
     for (size_t t = 0; t < nt; t++) {
         r->has[t] = b->ot[t] != NULL;
         for (size_t n = 0; n < w; n++) {
@@ -1407,6 +1410,9 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
                 *x = alloc_value_t(p, j, 0, 0);
             else if (n > 0 && b->ot[t] && (int)n >= b->jmin)
                 *x = alloc_value_t(p, j, (int)t, (int)n);
+            r->a[t * w + n] = n == 0 ? 0.0 : r->a[t * w + n - 1];
+            if (n > 0 && *x != -HUGE_VAL && fabs(*x) > r->a[t * w + n])
+                r->a[t * w + n] = fabs(*x);
         }
     }
     return r;
@@ -1499,9 +1505,8 @@ static double rows_values(const struct dpt_memo *m,
             if (c > W)
                 c = W;
             memcpy(x, &r->v[t * r->w], c * sizeof *x);
-            for (size_t n = 1; n < c; n++)
-                if (x[n] != -HUGE_VAL && fabs(x[n]) > big)
-                    big = fabs(x[n]);
+            if (c > 0 && r->a[t * r->w + c - 1] > big)
+                big = r->a[t * r->w + c - 1];
             for (size_t n = c; n < W; n++)
                 x[n] = -HUGE_VAL;
         }
