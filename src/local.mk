@@ -7,6 +7,7 @@ libbfsim_a_SOURCES = \
 	src/base/error.c src/base/error.h \
 	src/base/util.c src/base/util.h \
 	src/base/out.c src/base/out.h \
+	src/base/zout.c src/base/zout.h \
 	src/base/paths.c src/base/paths.h \
 	src/base/status.c src/base/status.h \
 	src/base/csv.c src/base/csv.h \
