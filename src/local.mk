@@ -21,6 +21,7 @@ libbfsim_a_SOURCES = \
 	src/formats/import_acct.c src/formats/import_acct.h \
 	src/formats/import_pbs.c src/formats/import_lsf.c \
 	src/formats/import_sim.c src/formats/import_sim.h \
+	src/formats/import_native.c \
 	src/formats/hostlist.c src/formats/hostlist.h \
 	src/formats/nodetypes.c src/formats/nodetypes.h \
 	src/formats/traceinfo.c src/formats/traceinfo.h \
