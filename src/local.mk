@@ -7,6 +7,7 @@ libbfsim_a_SOURCES = \
 	src/base/error.c src/base/error.h \
 	src/base/util.c src/base/util.h \
 	src/base/out.c src/base/out.h \
+	src/base/zout.c src/base/zout.h \
 	src/base/paths.c src/base/paths.h \
 	src/base/status.c src/base/status.h \
 	src/base/csv.c src/base/csv.h \
@@ -20,6 +21,7 @@ libbfsim_a_SOURCES = \
 	src/formats/import_acct.c src/formats/import_acct.h \
 	src/formats/import_pbs.c src/formats/import_lsf.c \
 	src/formats/import_sim.c src/formats/import_sim.h \
+	src/formats/import_native.c \
 	src/formats/hostlist.c src/formats/hostlist.h \
 	src/formats/nodetypes.c src/formats/nodetypes.h \
 	src/formats/traceinfo.c src/formats/traceinfo.h \

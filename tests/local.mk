@@ -9,6 +9,7 @@ EXTRA_DIST += $(BFS_TESTHDRS) tests/data
 check_PROGRAMS += \
 	tests/check_util \
 	tests/check_compress \
+	tests/check_zout \
 	tests/check_out \
 	tests/check_evq \
 	tests/check_trace \
@@ -88,6 +89,9 @@ tests_check_util_LDADD = $(BFS_TESTLIBS)
 tests_check_compress_SOURCES = tests/check_compress.c $(BFS_TESTHDRS)
 tests_check_compress_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_compress_LDADD = $(BFS_TESTLIBS)
+tests_check_zout_SOURCES = tests/check_zout.c $(BFS_TESTHDRS)
+tests_check_zout_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_zout_LDADD = $(BFS_TESTLIBS)
 tests_check_out_SOURCES = tests/check_out.c $(BFS_TESTHDRS)
 tests_check_out_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_out_LDADD = $(BFS_TESTLIBS)

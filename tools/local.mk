@@ -44,6 +44,19 @@ bench-types: bfsim$(EXEEXT)
 	  --srcdir $(srcdir) $(BENCH_TYPES_FLAGS)
 .PHONY: bench-types
 
+# Trace compression (issue 26): the reading speed of a native trace in
+# each compression, side by side, and the levels bfsim's zstd writer was
+# chosen from (`make bench-compression` remakes the dated report; about
+# 5 minutes with the default synthetic trace, BENCH_COMPRESSION_FLAGS=
+# '--gen none' for the Summit trace alone).
+dist_noinst_SCRIPTS += tools/bench-compression
+EXTRA_DIST += tools/trace-compression-2026-11-27.md
+BENCH_COMPRESSION_FLAGS =
+bench-compression: bfsim$(EXEEXT)
+	$(BENCH_PYTHON3) $(srcdir)/tools/bench-compression \
+	  --bfsim ./bfsim$(EXEEXT) --srcdir $(srcdir) $(BENCH_COMPRESSION_FLAGS)
+.PHONY: bench-compression
+
 # check-deps: the dependency rules between the folders of src/ and
 # solvers/, run by tests/deps.test (a shell script printing TAP) on the
 # tree and on copies with violations added.  DESIGN.md: what a replay

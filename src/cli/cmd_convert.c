@@ -380,6 +380,20 @@ static int run_elastisim(const struct convert_args *a, struct import_stats *st,
     return rc;
 }
 
+/* ---- native ------------------------------------------------------------ */
+
+static const struct convert_opt native_opts[] = {{NULL, NULL, NULL}};
+
+static int run_native(const struct convert_args *a, struct import_stats *st,
+                      struct bfs_error *e)
+{
+    if (a->comments[1])
+        return bfs_fail(e, BFS_EUSAGE,
+                        "--comment: --from native copies the trace's text "
+                        "as it is");
+    return import_native(a->input, a->output, st, e);
+}
+
 /* ---- the table --------------------------------------------------------- */
 
 static const struct convert_format formats[] = {
@@ -416,12 +430,16 @@ static const struct convert_format formats[] = {
      "ElastiSim node utilization (Time,Node,State,...): a\n"
      "             node is busy while allocated or reserved",
      elastisim_opts, 0, run_elastisim},
+    {"native", "FILE",
+     "a native trace, copied line for line into OUT's\n"
+     "             compression (by suffix): .gz <-> .zst, ...",
+     native_opts, 0, run_native},
 };
 #define N_FORMATS (sizeof formats / sizeof *formats)
 
 static void usage(FILE *f)
 {
-    fputs("Usage: bfsim convert --from FORMAT INPUT... -o OUT.trace[.gz] "
+    fputs("Usage: bfsim convert --from FORMAT INPUT... -o OUT.trace[.gz|.zst] "
           "[OPTIONS]\n"
           "       bfsim convert --jobs BOUNDS.csv --curves LONG.csv "
           "-o OUT.jobs [OPTIONS]\n"
@@ -431,9 +449,9 @@ static void usage(FILE *f)
           "job file (bfsim-jobs 1).  One INPUT, but pbs and lsf take several\n"
           "files or folders, read together.  The output is written\n"
           "atomically: nothing appears at OUT unless the whole input\n"
-          "converted.  An OUT ending in .gz is gzip-compressed.  Inputs may\n"
-          "be gzip, xz, bzip2 or zstd compressed (told by content, not by\n"
-          "name).\n"
+          "converted.  An OUT ending in .gz, .zst, .xz or .bz2 is compressed\n"
+          "with gzip, zstd, xz or bzip2.  Inputs may be compressed with any\n"
+          "of them (told by content, not by name).\n"
           "\n"
           "Options:\n"
           "  --from FORMAT      input trace format (see below)\n"

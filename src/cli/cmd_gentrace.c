@@ -55,9 +55,8 @@ static void usage(FILE *f)
         "                     give the nodes types (written in the trace):\n"
         "                     shares are weights (normalised), counts by\n"
         "                     largest remainder, nodes drawn by the seed\n"
-        "  -o, --output OUT   output file (required; .gz = compressed; "
-        "'-' =\n"
-        "                     standard output)\n"
+        "  -o, --output OUT   output file (required; .gz, .zst, .xz, .bz2 =\n"
+        "                     compressed; '-' = standard output)\n"
         "  --gzip-level L     compression of a .gz output, 1 (fastest) .. 9\n"
         "                     (smallest); default " STR(
             DEFAULT_GZIP_LEVEL) "\n"

@@ -185,8 +185,14 @@ char *cmd_data_path(const char *rel)
     return p;
 }
 
-/* The bundled names in dir, folder (files NAMEext or NAMEext.gz), sorted
- * and ", "-separated (malloc'd); "none" when there are none. */
+/* The compression suffixes a bundled file may have, "" (plain) first:
+ * the order in which a name is looked up. */
+static const char *const bundled_z[] = {"", ".gz", ".zst"};
+#define N_BUNDLED_Z (sizeof bundled_z / sizeof *bundled_z)
+
+/* The bundled names in dir, folder (files NAMEext, NAMEext.gz or
+ * NAMEext.zst), sorted and ", "-separated (malloc'd); "none" when there
+ * are none. */
 static char *bundled_names(const char *dir, const char *ext)
 {
     DIR *d = opendir(dir);
@@ -196,8 +202,13 @@ static char *bundled_names(const char *dir, const char *ext)
 
     while (d && (de = readdir(d)) != NULL) {
         size_t k = strlen(de->d_name);
-        if (k > 3 && strcmp(de->d_name + k - 3, ".gz") == 0)
-            k -= 3;
+        for (size_t z = 1; z < N_BUNDLED_Z; z++) {
+            size_t zl = strlen(bundled_z[z]);
+            if (k > zl && strcmp(de->d_name + k - zl, bundled_z[z]) == 0) {
+                k -= zl;
+                break;
+            }
+        }
         if (k <= el || strncmp(de->d_name + k - el, ext, el) != 0)
             continue;
         BFS_GROW(names, cap, n + 1);
@@ -213,11 +224,15 @@ static char *bundled_names(const char *dir, const char *ext)
     list = xmalloc(len);
     strcpy(list, n ? "" : "none");
     for (size_t i = 0; i < n; i++) {
-        if (i)
-            strcat(list, ", ");
-        strcat(list, names[i]);
-        xfree(names[i]);
+        /* NAME.gz beside NAME.zst: one name */
+        if (i == 0 || strcmp(names[i], names[i - 1]) != 0) {
+            if (i)
+                strcat(list, ", ");
+            strcat(list, names[i]);
+        }
     }
+    for (size_t i = 0; i < n; i++)
+        xfree(names[i]);
     xfree(names);
     return list;
 }
@@ -228,7 +243,6 @@ static int bundled(const char *option, const char *arg, const char *folder,
                    const char *ext, const char *kind, char **out,
                    struct bfs_error *e)
 {
-    static const char *const gz[] = {"", ".gz"};
     struct stat st;
     char *dir, *p, *names;
     int rc;
@@ -240,11 +254,11 @@ static int bundled(const char *option, const char *arg, const char *folder,
     }
     dir = cmd_data_dir();
     for (int with_ext = 0; with_ext < 2; with_ext++)
-        for (int z = 0; z < 2; z++) {
+        for (size_t z = 0; z < N_BUNDLED_Z; z++) {
             p = xmalloc(strlen(dir) + strlen(folder) + strlen(arg) +
                         strlen(ext) + 8);
             sprintf(p, "%s/%s/%s%s%s", dir, folder, arg, with_ext ? ext : "",
-                    gz[z]);
+                    bundled_z[z]);
             if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
                 xfree(dir);
                 *out = p;

@@ -566,4 +566,19 @@ void import_elastisim_report_write(const struct import_elastisim_report *r,
 
 /* ==== end of ElastiSim block =========================================== */
 
+/* ==== native traces, recompressed (formats/import_native.c) ============= */
+
+/* Copies the native trace src (plain or compressed, any codec bfs_lines
+ * reads) to out_path, compressed as out_path's suffix says (trace.h,
+ * zout.h), atomically.  src is first read whole as a trace (every rule
+ * of trace.h checked, st filled: nodes, events, joins, leaves, times,
+ * max_idle, types), then copied line for line, so the decompressed text
+ * is the input's, byte for byte, comments and blank lines included; only
+ * line ends are normalized ("\r\n" and a missing last "\n" become
+ * "\n", a UTF-8 byte-order mark is dropped), as bfs_lines reads them.
+ * Nothing is written when the input is not a valid trace.  Returns 0 or
+ * a negative code, reported in e with the file (and line). */
+int import_native(const char *src, const char *out_path,
+                  struct import_stats *st, struct bfs_error *e);
+
 #endif

@@ -15,8 +15,9 @@
  * parse_change), which give the errors, so the fast path changes no
  * verdict.  Reading costs about what decompressing does: on a 40,000-
  * node month (2.6 million events, 73 MB gzip) the reader's CPU time is
- * below that of `zcat FILE | wc -l`, so gzip stays the format's codec
- * (README, "Data formats").
+ * below that of `zcat FILE | wc -l`; zstd cuts the decompression's
+ * share (tools/trace-compression-2026-11-27.md: the whole read 0.77-0.86x
+ * gzip's CPU).
  *
  * Types: the first node line says whether the trace is typed (three
  * fields) or not (two); every later one must agree.  Type names are
@@ -26,11 +27,11 @@
  *
  * Writer: the same checks on the same state, then one formatted line per
  * event.  Output goes through bfs_out (temporary file renamed into place
- * on success); a ".gz" path gets a gzip stream (zlib, level
- * TRACE_GZ_LEVEL) written through a duplicate of the temporary file's
- * descriptor, closed before bfs_out_commit syncs and renames the file.
- * zlib's gzip header holds no time stamp, so equal input gives equal
- * bytes.
+ * on success); a path ending in ".gz", ".zst", ".xz" or ".bz2" gets a
+ * compressed stream of that codec (bfs_zout, zout.h, at its default
+ * level) written into the temporary file and ended before bfs_out_commit
+ * syncs and renames the file.  No codec writes a time stamp, so equal
+ * input gives equal bytes.
  *
  * Invariants: idle[i] is 1 iff node i is idle after the last event read
  * or written; a reader or writer that reported an error stays failed.
@@ -41,17 +42,12 @@
 #include "formats/hostlist.h"
 #include "base/out.h"
 #include "base/util.h"
+#include "base/zout.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <zlib.h>
-
-/* Default gzip level of written traces: a converted trace is written once
- * and read often (trace_writer_set_level changes it). */
-#define TRACE_GZ_LEVEL 9
 
 /* ---- shared helpers ---------------------------------------------------- */
 
@@ -578,7 +574,7 @@ void trace_close(struct trace_reader *r)
 
 struct trace_writer {
     struct bfs_out out; /* owned: the temporary file */
-    gzFile gz;          /* owned, NULL for plain text */
+    struct bfs_zout *z; /* owned, NULL for plain text */
     size_t n;
     char **names;    /* owned, pointers into arena */
     char *arena;     /* owned */
@@ -594,32 +590,22 @@ struct trace_writer {
     int failed; /* sticky error code */
 };
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
 static int w_write(struct trace_writer *w, const char *s, size_t len,
                    struct bfs_error *e)
 {
-    int ok;
-
     if (len == 0)
         return 0;
-    if (w->gz)
-        ok = gzwrite(w->gz, s, (unsigned)len) == (int)len;
-    else
-        ok = fwrite(s, 1, len, w->out.fp) == len;
-    if (!ok) {
-        int zerr = Z_ERRNO;
-        const char *msg = w->gz ? gzerror(w->gz, &zerr) : "";
-        w->failed = BFS_EIO;
-        return bfs_fail_at(e, BFS_EIO, w->out.path, 0, "write error: %s",
-                           zerr == Z_ERRNO ? strerror(errno) : msg);
+    if (w->z) {
+        if (bfs_zout_write(w->z, s, len, e) == 0)
+            return 0;
+    } else if (fwrite(s, 1, len, w->out.fp) == len) {
+        return 0;
+    } else {
+        bfs_fail_at(e, BFS_EIO, w->out.path, 0, "write error: %s",
+                    strerror(errno));
     }
-    return 0;
+    w->failed = BFS_EIO;
+    return BFS_EIO;
 }
 
 /* Appends the decimal form of v to w->buf at *len. */
@@ -752,19 +738,11 @@ int trace_writer_open_typed(const char *path, const char *const *names,
         trace_writer_abort(w);
         return rc;
     }
-    if (w->out.tmp && ends_with(path, ".gz")) {
-        char mode[8];
-        int fd = dup(fileno(w->out.fp));
-
-        snprintf(mode, sizeof mode, "wb%d", TRACE_GZ_LEVEL);
-        if (fd < 0 || !(w->gz = gzdopen(fd, mode))) {
-            if (fd >= 0)
-                close(fd);
-            rc = bfs_fail_at(e, BFS_EIO, path, 0, "cannot start gzip stream");
-            trace_writer_abort(w);
-            return rc;
-        }
-        gzbuffer(w->gz, 1 << 17);
+    if (bfs_zcodec_of(path) != BFS_Z_PLAIN &&
+        (rc = bfs_zout_open(w->out.fp, path, bfs_zcodec_of(path), 0, &w->z,
+                            e)) != 0) {
+        trace_writer_abort(w);
+        return rc;
     }
     rc = write_header(w, comments, types, e);
     if (rc) {
@@ -777,14 +755,17 @@ int trace_writer_open_typed(const char *path, const char *const *names,
 
 int trace_writer_set_level(struct trace_writer *w, int level)
 {
+    struct bfs_error e;
+    int rc;
+
     if (level < 1 || level > 9)
         return BFS_EINVAL;
-    /* gzsetparams flushes what was written at the old level first. */
-    if (w->gz && gzsetparams(w->gz, level, Z_DEFAULT_STRATEGY) != Z_OK) {
-        w->failed = BFS_EIO;
-        return BFS_EIO;
-    }
-    return 0;
+    if (!w->z || bfs_zcodec_of(w->out.path) != BFS_Z_GZIP)
+        return 0;
+    rc = bfs_zout_set_level(w->z, level, &e);
+    if (rc)
+        w->failed = rc;
+    return rc;
 }
 
 /* Copies and sorts one side of an event, checking each node against the
@@ -894,12 +875,9 @@ int trace_writer_finish(struct trace_writer *w, struct bfs_error *e)
         trace_writer_abort(w);
         return rc;
     }
-    if (w->gz) {
-        int zrc = gzclose(w->gz);
-        w->gz = NULL;
-        if (zrc != Z_OK)
-            rc = bfs_fail_at(e, BFS_EIO, w->out.path, 0,
-                             "write error (gzip close: %d)", zrc);
+    if (w->z) {
+        rc = bfs_zout_close(w->z, e);
+        w->z = NULL;
     }
     if (rc == 0)
         rc = bfs_out_commit(&w->out, e);
@@ -911,8 +889,7 @@ void trace_writer_abort(struct trace_writer *w)
 {
     if (!w)
         return;
-    if (w->gz)
-        gzclose(w->gz);
+    bfs_zout_abort(w->z);
     bfs_out_abort(&w->out);
     xfree(w->names);
     xfree(w->arena);

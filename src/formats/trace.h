@@ -6,8 +6,8 @@
  * Before the first event every node is busy.
  *
  * The native format ("bfsim-trace 1") is line-oriented text, optionally
- * gzip-compressed, so that it streams: a reader needs memory for the node
- * list and one event, never for the whole timeline.
+ * compressed (gzip, zstd, xz or bzip2), so that it streams: a reader needs
+ * memory for the node list and one event, never for the whole timeline.
  *
  *     bfsim-trace 1
  *     # comment lines start with '#'; blank lines are ignored
@@ -96,7 +96,9 @@ double trace_fraction(const struct trace_reader *r);
 void trace_close(struct trace_reader *r);
 
 /* A native trace being written, atomically: nothing appears at path until
- * trace_writer_finish succeeds.  A path ending in ".gz" is compressed. */
+ * trace_writer_finish succeeds.  A path ending in ".gz", ".zst", ".xz" or
+ * ".bz2" is compressed with that codec (gzip, zstd, xz, bzip2; zout.h),
+ * any other is plain text. */
 struct trace_writer;
 
 /* Starts a trace with n nodes named names[0..n-1] (copied) and optional
@@ -119,8 +121,9 @@ int trace_writer_open_typed(const char *path, const char *const *names,
                             const char *const *comments,
                             struct trace_writer **out, struct bfs_error *e);
 
-/* Sets the gzip level (1 = fastest .. 9 = smallest) of a compressed
- * writer from now on; the default is 9.  No effect on plain output.
+/* Sets the gzip level (1 = fastest .. 9 = smallest) of a ".gz" writer
+ * from now on; the default is 9.  No effect on other outputs (zstd, xz
+ * and bzip2 keep their default levels, zout.h; plain text has none).
  * Returns 0, or BFS_EINVAL for a level outside 1..9. */
 int trace_writer_set_level(struct trace_writer *w, int level);
 
