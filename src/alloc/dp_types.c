@@ -1458,7 +1458,8 @@ static void rows_update(struct dpt_memo *m, const struct alloc_problem *p,
 
     BFS_GROW(m->old, m->old_cap, no + 1);
     old = m->old;
-    memcpy(old, m->row, no * sizeof *old);
+    if (no > 0) /* m->row is NULL before the first call */
+        memcpy(old, m->row, no * sizeof *old);
     BFS_GROW(m->row, m->row_cap, nj + 1);
     m->same = nj == no;
     for (size_t j = 0; j < nj; j++) {

@@ -258,7 +258,8 @@ static int step(struct bfs_zout *z, const unsigned char **in, size_t *avail,
     case BFS_Z_PLAIN:
         return z_fail(z, e, "no codec");
     }
-    *in += used;
+    if (used > 0) /* *in may be NULL when finishing */
+        *in += used;
     *avail -= used;
     z->len += made;
     return z->len == ZOUT_BUF ? drain(z, e) : 0;
