@@ -586,6 +586,16 @@ const char *allocator_name(const struct allocator *a)
     return a->ops->name;
 }
 
+int alloc_takes_mixed(const struct alloc_opts *o)
+{
+    const struct alloc_ops *ops = find(o->name);
+
+    /* milp's node model refuses them (milp.c, mixed_solve) */
+    return ops && ops->mixed &&
+           !(ops == &alloc_milp_ops && o->model &&
+             strcmp(o->model, "node") == 0);
+}
+
 int allocator_reads_owner(const struct allocator *a)
 {
     return a->ops->reads_owner;

@@ -215,6 +215,12 @@ const char *allocator_name(const struct allocator *a);
  * when it never does, so that a caller need not build the view. */
 int allocator_reads_owner(const struct allocator *a);
 
+/* 1 when the allocator o names solves spanning node types (a problem
+ * with mixed set: even, and milp's count model), 0 when allocator_solve
+ * would refuse them, so that a caller can refuse the option before it
+ * starts. */
+int alloc_takes_mixed(const struct alloc_opts *o);
+
 void allocator_free(struct allocator *a);
 
 /* The even-share baseline of the published replayer (tools/DESIGN.md): fills

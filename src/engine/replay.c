@@ -110,9 +110,7 @@ static int types_check(const struct replay *r)
         return bfs_fail(r->e, BFS_EUSAGE,
                         "--mixed-types needs --types-aware yes: a decision "
                         "blind to types has none to span");
-    if (r->mixed && strcmp(o->alloc.name, "even") != 0 &&
-        (strcmp(o->alloc.name, "milp") != 0 ||
-         strcmp(o->alloc.model, "count") != 0))
+    if (r->mixed && !alloc_takes_mixed(&o->alloc))
         return bfs_fail(r->e, BFS_EUNSUP,
                         "--mixed-types is solved by milp's count model only "
                         "(--allocator milp --model count), or approximated "
