@@ -151,9 +151,10 @@ START_TEST(test_jobs_after_window)
                     "window (2021-02-10 20:20:00 .. 2021-02-10 20:36:40 UTC)");
     expect_has(err, "--align-jobs");
     expect_has(err, "warning: no job was admitted");
-    expect_has(out, "\n  jobs_admitted            0\n");
-    expect_has(out, "\n  jct_mean_seconds         none\n");
-    expect_has(out, "\n  makespan_seconds         none\n");
+    expect_has(out, "\n  jobs: 1 in the set, 0 admitted, 0 finished\n");
+    expect_has(out, "\n  completion time: mean none, median none, 95th "
+                    "percentile none\n");
+    expect_has(out, "\n  makespan: none\n");
     free(out);
     free(err);
 
@@ -173,8 +174,10 @@ START_TEST(test_jobs_after_window)
              trace2(), jobs);
     ck_assert_int_eq(run(args, &out, &err), 0);
     ck_assert_str_eq(err, "");
-    expect_has(out, "\n  jobs_finished            1\n");
-    expect_has(out, "\n  jct_mean_seconds         150 s\n");
+    expect_has(out, "\n  jobs: 1 in the set, 1 admitted, 1 finished\n");
+    /* 150 s = 2.5 minutes */
+    expect_has(out, "\n  completion time: mean 2.5 min, median 2.5 min, "
+                    "95th percentile 2.5 min\n");
     free(out);
     free(err);
 }
@@ -199,11 +202,12 @@ START_TEST(test_default_start_first_submission)
              trace2(), jobs);
     ck_assert_int_eq(run(args, &out, &err), 0);
     ck_assert_str_eq(err, "");
-    expect_has(out, "\n  first_time               2021-02-10 20:28:20 UTC\n");
-    expect_has(out, "\n  idle_node_seconds        100 node-s\n");
-    expect_has(out, "\n  allocated_node_seconds   100 node-s\n");
-    expect_has(out, "\n  harvest_ratio            1\n");
-    expect_has(out, "\n  jct_mean_seconds         50 s\n");
+    expect_has(out, " events, from 2021-02-10 20:28:20 UTC, to ");
+    /* 100 node-s / 3600 = 0.02778 node-hours, all used */
+    expect_has(out, "\n  idle node-hours: 0.0278 offered, 0.0278 used, "
+                    "harvest ratio 100.0%\n");
+    expect_has(out, "\n  completion time: mean 50 s, median 50 s, 95th "
+                    "percentile 50 s\n");
     free(out);
     free(err);
 
@@ -212,10 +216,12 @@ START_TEST(test_default_start_first_submission)
              "--jobs %s --start " T0,
              trace2(), jobs);
     ck_assert_int_eq(run(args, &out, &err), 0);
-    expect_has(out, "\n  first_time               2021-02-10 20:20:00 UTC\n");
-    expect_has(out, "\n  idle_node_seconds        900 node-s\n");
-    expect_has(out, "\n  harvest_ratio            0.111111\n");
-    expect_has(out, "\n  jct_mean_seconds         50 s\n");
+    expect_has(out, " events, from 2021-02-10 20:20:00 UTC, to ");
+    /* 900 node-s = 0.25 node-hours, 100 of them used: 11.1% */
+    expect_has(out, "\n  idle node-hours: 0.25 offered, 0.0278 used, "
+                    "harvest ratio 11.1%\n");
+    expect_has(out, "\n  completion time: mean 50 s, median 50 s, 95th "
+                    "percentile 50 s\n");
     free(out);
     free(err);
 
@@ -224,8 +230,9 @@ START_TEST(test_default_start_first_submission)
              "--jobs %s --align-jobs",
              trace2(), jobs);
     ck_assert_int_eq(run(args, &out, &err), 0);
-    expect_has(out, "\n  first_time               2021-02-10 20:20:00 UTC\n");
-    expect_has(out, "\n  jct_mean_seconds         150 s\n");
+    expect_has(out, " events, from 2021-02-10 20:20:00 UTC, to ");
+    expect_has(out, "\n  completion time: mean 2.5 min, median 2.5 min, "
+                    "95th percentile 2.5 min\n");
     free(out);
     free(err);
 }
@@ -243,7 +250,7 @@ START_TEST(test_jobs_before_window)
              jobs);
     ck_assert_int_eq(run(args, &out, &err), 1);
     expect_has(err, "UTC) lie before the replayed window");
-    expect_has(out, "\n  jobs_admitted            1\n");
+    expect_has(out, "\n  jobs: 1 in the set, 1 admitted, ");
     free(out);
     free(err);
 }
@@ -264,11 +271,10 @@ START_TEST(test_no_job_finished)
     expect_has(err, "warning: no job finished: the completion measures");
     ck_assert_ptr_null(strstr(err, "admitted"));
     ck_assert_ptr_null(strstr(err, "submissions"));
-    expect_has(out, "\n  jobs_admitted            1\n");
-    expect_has(out, "\n  jct_mean_seconds         none\n");
-    expect_has(out, "\n  jct_median_seconds       none\n");
-    expect_has(out, "\n  jct_p95_seconds          none\n");
-    expect_has(out, "\n  makespan_seconds         none\n");
+    expect_has(out, "\n  jobs: 1 in the set, 1 admitted, 0 finished\n");
+    expect_has(out, "\n  completion time: mean none, median none, 95th "
+                    "percentile none\n");
+    expect_has(out, "\n  makespan: none\n");
     free(out);
     free(err);
 

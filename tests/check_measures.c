@@ -99,6 +99,9 @@ START_TEST(test_table)
                       "%s: machine flag", m->key);
         n_machine += is_machine;
         ck_assert_msg(strlen(m->def) > 5, "%s: no definition", m->key);
+        /* The report shows the machine's measures apart, in the run. */
+        if (is_machine)
+            ck_assert_msg(m->group == MEASURE_G_RUN, "%s: group", m->key);
         ck_assert_ptr_eq(measures_find(m->key), m);
         for (size_t k = 0; k < i; k++)
             ck_assert_str_ne(measures[k].key, m->key);
@@ -338,13 +341,42 @@ END_TEST
 
 /* ---- the human report ------------------------------------------------ */
 
-/* Every measure has its line in the report, "  key  value", in table
- * order; the run's description is in the first line. */
+/* Where the line "  LINE: " of group g is in text, sect[] the titles'
+ * places (sect[MEASURE_N_GROUPS] the end), or NULL. */
+static const char *report_line(char *const *sect, int g, const char *line)
+{
+    char want[128];
+    const char *p;
+
+    snprintf(want, sizeof want, "\n  %s: ", line);
+    p = memmem(sect[g], (size_t)(sect[g + 1] - sect[g]), want, strlen(want));
+    return p;
+}
+
+/* The report's groups are the titles below, in this order (written out
+ * by hand); every measure but those of the first line and of node types
+ * (this trace has none) has its words on its line "  LINE: ..." in its
+ * group.  Numbers are in the display units: 64 nodes, 10 jobs (the
+ * options), and the idle node-hours are the JSON summary's
+ * idle_node_seconds / 3600 (from 1000: whole), the summary's of the same
+ * replay with --summary (which then prints no report). */
 START_TEST(test_report)
 {
-    const char *out = tu_tmp("report.txt");
-    char args[8192], *text, *p;
+    static const char *const titles[] = {
+        "What was replayed", "Idle nodes and harvest", "Training",
+        "Completion",        "The allocator",          "The run (this machine)",
+    };
+    const char *out = tu_tmp("report.txt"), *sum = tu_tmp("report.json");
+    char args[8192], *text, *sect[MEASURE_N_GROUPS + 1], want[128];
+    json_t *root;
+    double h;
 
+    /* with --summary there is no report: a second, identical replay */
+    snprintf(args, sizeof args,
+             "replay --trace %s --jobs %s --nodes 64 --allocator dp -q "
+             "--belief %s --summary %s",
+             trace_path(), jobs_path(), jobs_path(), sum);
+    run_bfsim(args);
     snprintf(args, sizeof args,
              "replay --trace %s --jobs %s --nodes 64 --allocator dp -q "
              "--belief %s >%s",
@@ -358,18 +390,45 @@ START_TEST(test_report)
         ck_assert_msg(strncmp(text, first, strlen(first)) == 0,
                       "first line: %.80s", text);
     }
-    p = text;
-    for (size_t i = 0; i < measures_n; i++) {
-        char want[80];
-        if (measures[i].flags & (MEASURE_DESCRIBES | MEASURE_OF_TYPES))
-            continue;
-        snprintf(want, sizeof want, "\n  %s ", measures[i].key);
-        p = strstr(p, want);
-        ck_assert_msg(p != NULL, "%s: not in the report (in order)",
-                      measures[i].key);
+    /* The titles, in order, each on its own line. */
+    ck_assert_uint_eq(sizeof titles / sizeof *titles, MEASURE_N_GROUPS - 1);
+    sect[MEASURE_N_GROUPS] = text + strlen(text);
+    for (int g = MEASURE_G_HEAD + 1; g < MEASURE_N_GROUPS; g++) {
+        ck_assert_str_eq(measure_group_titles[g], titles[g - 1]);
+        snprintf(want, sizeof want, "\n%s\n", titles[g - 1]);
+        sect[g] = strstr(text, want);
+        ck_assert_msg(sect[g] != NULL, "no section %s", titles[g - 1]);
+        ck_assert(g == MEASURE_G_HEAD + 1 || sect[g - 1] < sect[g]);
     }
-    /* A value: nodes, from --nodes. */
-    ck_assert_ptr_nonnull(strstr(text, "\n  nodes                    64\n"));
+    for (size_t i = 0; i < measures_n; i++) {
+        const struct measure *m = &measures[i];
+        const char *hash = strchr(m->label, '#'), *line, *end;
+        char before[128];
+        if (m->group == MEASURE_G_HEAD || (m->flags & MEASURE_OF_TYPES) ||
+            strcmp(m->key, "solver_params") == 0) /* empty with dp */
+            continue;
+        ck_assert_msg(hash && !strchr(hash + 1, '#'), "%s: label", m->key);
+        line = report_line(sect, m->group, m->line);
+        ck_assert_msg(line != NULL, "%s: no line '%s' in %s", m->key, m->line,
+                      titles[m->group - 1]);
+        end = strchr(line + 1, '\n');
+        snprintf(before, sizeof before, "%.*s", (int)(hash - m->label),
+                 m->label);
+        ck_assert_msg(
+            memmem(line, (size_t)(end - line), before, strlen(before)) &&
+                memmem(line, (size_t)(end - line), hash + 1, strlen(hash + 1)),
+            "%s: '%s' not on its line", m->key, m->label);
+    }
+    root = tu_load_json(sum);
+    h = tu_jnum(root, "idle_node_seconds") / 3600.0;
+    snprintf(want, sizeof want,
+             h >= 1000 ? "\n  idle node-hours: %.0f offered, "
+                       : "\n  idle node-hours: %.1f offered, ",
+             h);
+    ck_assert_msg(strstr(text, want) != NULL, "no '%s' in the report", want);
+    ck_assert_ptr_nonnull(strstr(text, "\n  nodes: 64\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\n  jobs: 10 in the set, "));
+    json_decref(root);
     free(text);
 }
 END_TEST

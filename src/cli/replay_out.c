@@ -142,62 +142,131 @@ int replay_write_summary(FILE *f, const char *path,
     return summary_write_json(f, path, v, measures_values(st, v), e);
 }
 
-/* One value as text, with its unit unless that goes without saying. */
-static void print_value(const struct summary_value *v)
+/* ---- the human report ------------------------------------------------ */
+
+/* x for a person: a whole number as it is, others whole from 1000, with
+ * one decimal from 10, with three significant digits below. */
+static void human(char *buf, size_t len, double x)
 {
-    char t[BFS_TIME_LEN];
+    double a = x < 0 ? -x : x;
+
+    snprintf(buf, len,
+             a >= 1000 || (a < 1e15 && x == (double)(int64_t)x) ? "%.0f"
+             : a >= 10                                          ? "%.1f"
+                                                                : "%.3g",
+             x);
+}
+
+/* v in the display unit show (measures.h), into buf (size len). */
+static void show_value(const struct summary_value *v, const char *show,
+                       char *buf, size_t len)
+{
+    char t[BFS_TIME_LEN], num[64];
+    double d = v->type == SUMMARY_REAL ? v->v.d : (double)v->v.i;
+    double a = d < 0 ? -d : d;
 
     if (v->none) {
-        fputs("none", stdout);
+        snprintf(buf, len, "none");
         return;
     }
     switch (v->type) {
-    case SUMMARY_INT:
+    case SUMMARY_TIME:
+        snprintf(buf, len, "%s UTC", bfs_time_format(v->v.i, t));
+        return;
     case SUMMARY_BOOL:
-        printf("%" PRId64, v->v.i);
+        snprintf(buf, len, "%s", v->v.i ? "yes" : "no");
+        return;
+    case SUMMARY_TEXT:
+        snprintf(buf, len, "%s", v->v.s ? v->v.s : "");
+        return;
+    case SUMMARY_INT:
+        if (!*show) {
+            snprintf(buf, len, "%" PRId64, v->v.i);
+            return;
+        }
         break;
     case SUMMARY_REAL:
-        printf("%.6g", v->v.d);
-        break;
-    case SUMMARY_TIME:
-        fputs(bfs_time_format(v->v.i, t), stdout);
-        break;
-    case SUMMARY_TEXT:
-        fputs(v->v.s ? v->v.s : "", stdout);
         break;
     }
-    if (*v->unit && strcmp(v->unit, "1") != 0 && strcmp(v->unit, "count") != 0)
-        printf(" %s", v->unit);
+    if (strcmp(show, "%") == 0) {
+        snprintf(buf, len, "%.1f%%", 100.0 * d);
+    } else if (strcmp(show, "index") == 0) {
+        snprintf(buf, len, "%.3f", d);
+    } else if (strcmp(show, "node-hours") == 0) {
+        human(buf, len, d / 3600.0);
+    } else if (strcmp(show, "duration") == 0) {
+        human(num, sizeof num, a < 120 ? d : a < 7200 ? d / 60.0 : d / 3600.0);
+        snprintf(buf, len, "%s %s", num,
+                 a < 120    ? "s"
+                 : a < 7200 ? "min"
+                            : "h");
+    } else if (strcmp(show, "samples") == 0) {
+        human(num, sizeof num, a >= 1e9 ? d / 1e9 : a >= 1e6 ? d / 1e6 : d);
+        snprintf(buf, len, "%s%s", num,
+                 a >= 1e9   ? " billion"
+                 : a >= 1e6 ? " million"
+                            : "");
+    } else if (strcmp(show, "MiB") == 0) {
+        human(num, sizeof num, d / 1024.0);
+        snprintf(buf, len, "%s MiB", num);
+    } else {
+        human(num, sizeof num, d);
+        snprintf(buf, len, "%s%s%s", num, *show ? " " : "", show);
+    }
+}
+
+/* Prints the report's line of value i: every value of its group and
+ * line from i on, each marked in done; nothing when every one is an
+ * empty text. */
+static void print_line(const struct summary_value *v,
+                       const struct measure *const *rows, size_t n, size_t i,
+                       char *done)
+{
+    const struct measure *m0 = rows[i];
+    size_t parts = 0;
+
+    for (size_t k = i; k < n; k++) {
+        char val[256];
+        const char *hash;
+        if (rows[k]->group != m0->group || strcmp(rows[k]->line, m0->line))
+            continue;
+        done[k] = 1;
+        if (v[k].type == SUMMARY_TEXT && !(v[k].v.s && *v[k].v.s))
+            continue;
+        show_value(&v[k], rows[k]->show, val, sizeof val);
+        fputs(parts++ ? ", " : "  ", stdout);
+        if (parts == 1)
+            printf("%s: ", m0->line);
+        if (v[k].group) /* an array's value: its status or type first */
+            printf("%s ", v[k].key);
+        hash = strchr(rows[k]->label, '#');
+        printf("%.*s%s%s", (int)(hash - rows[k]->label), rows[k]->label, val,
+               hash + 1);
+    }
+    if (parts)
+        putchar('\n');
 }
 
 void replay_print_report(const struct replay_opts *o,
                          const struct replay_stats *st)
 {
     struct summary_value v[MEASURES_MAX_VALUES];
-    size_t n = measures_values(st, v);
+    const struct measure *rows[MEASURES_MAX_VALUES];
+    char done[MEASURES_MAX_VALUES] = {0};
+    size_t n = measures_values_rows(st, v, rows);
 
     printf("bfsim replay (%s mode, allocator %s, objective %s)%s\n", st->mode,
            st->allocator, st->objective,
            st->partial ? " - INTERRUPTED, partial results" : "");
-    printf("  %-24s %s\n", "trace", o->trace_path);
-    printf("  %-24s %s\n", "jobs", o->jobs_path);
-    /* Every measure of the table, in its order; a group on one line. */
-    for (size_t i = 0; i < n; i++) {
-        if (v[i].describes)
-            continue;
-        printf("  %-24s ", v[i].group ? v[i].group : v[i].key);
-        if (v[i].group) {
-            const char *g = v[i].group;
-            for (size_t k = i; k < n && v[k].group && !strcmp(v[k].group, g);
-                 k++) {
-                printf("%s%s ", k > i ? ", " : "", v[k].key);
-                print_value(&v[k]);
-                i = k;
-            }
-        } else {
-            print_value(&v[i]);
+    for (int g = MEASURE_G_HEAD + 1; g < MEASURE_N_GROUPS; g++) {
+        printf("%s\n", measure_group_titles[g]);
+        if (g == MEASURE_G_REPLAYED) {
+            printf("  trace: %s\n", o->trace_path);
+            printf("  job set: %s\n", o->jobs_path);
         }
-        putchar('\n');
+        for (size_t i = 0; i < n; i++)
+            if ((int)rows[i]->group == g && !done[i])
+                print_line(v, rows, n, i, done);
     }
 }
 

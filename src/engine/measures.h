@@ -154,15 +154,47 @@ enum measure_ctype {
     MEASURE_C_CHARS /* a char array held in struct replay_stats */
 };
 
-/* One row of the table. */
+/* The groups of the human report (`bfsim replay` without -q), in its
+ * order.  MEASURE_G_HEAD rows are in the report's first line, which
+ * names them itself. */
+enum measure_group {
+    MEASURE_G_HEAD,
+    MEASURE_G_REPLAYED,   /* what was replayed */
+    MEASURE_G_HARVEST,    /* idle nodes and harvest */
+    MEASURE_G_TRAINING,   /* training */
+    MEASURE_G_COMPLETION, /* completion */
+    MEASURE_G_ALLOCATOR,  /* the allocator */
+    MEASURE_G_RUN,        /* the run (the machine's measures) */
+    MEASURE_N_GROUPS
+};
+
+/* The report's heading of each group ("" for MEASURE_G_HEAD). */
+extern const char *const measure_group_titles[MEASURE_N_GROUPS];
+
+/* One row of the table.  The last four fields are the human report's:
+ * within its group, the rows with the same line are written on one
+ * line "  LINE: PART, PART, ...", in table order from the first one's
+ * place; a part is the label with '#' replaced by the value in the
+ * display unit (an array row's parts are "NAME VALUE", one per status or
+ * node type).  Display units: "node-hours" (of node-s, the number
+ * alone: the line or label names the unit), "%" (of a ratio), "duration"
+ * (of s: seconds under 2 minutes, minutes under 2 hours, else hours),
+ * "s", "MiB" (of KiB), "samples" (the number alone, in millions or
+ * billions from a million), "events/s", "index" (three decimals) and ""
+ * (the value as it is; a time in UTC; a flag as yes or no).  replay_out.c,
+ * the one writer using them, defines them. */
 struct measure {
     const char *key; /* name in every output */
     enum measure_type type;
     const char *unit; /* "" for flags and names; "1" for a ratio */
     unsigned flags;   /* MEASURE_* */
-    const char *def;  /* one-line definition (the README shows it) */
+    const char *def;  /* one-line definition (bfsim(1) shows it) */
     size_t off;       /* offsetof(struct replay_stats, field) */
     enum measure_ctype ctype;
+    enum measure_group group; /* the report's group */
+    const char *line;         /* the report's line within it */
+    const char *label;        /* the words around the value, '#' */
+    const char *show;         /* the display unit */
 };
 
 /* The table, in output order, and its length. */
@@ -180,6 +212,12 @@ extern const size_t measures_n;
  * borrowed from the table, from solve_status_name() and from st. */
 size_t measures_values(const struct replay_stats *st,
                        struct summary_value *out);
+
+/* measures_values(), and the row of each value into rows (the same
+ * room): a per-status or per-type row's values share it. */
+size_t measures_values_rows(const struct replay_stats *st,
+                            struct summary_value *out,
+                            const struct measure **rows);
 
 /* The measure whose key is key (a per-status row answers to
  * "solves_by_status"), or NULL. */
