@@ -32,9 +32,11 @@ int replay_write_summary(FILE *f, const char *path,
  * (`--strict` turns any into exit status 1). */
 int replay_warnings(const struct replay_stats *st);
 
-/* The human report on standard output: the run, then every measure of
- * the table (engine/measures.h) in its order; a measure over finished
- * jobs is "none" when no job finished. */
+/* The human report on standard output: a line naming the run, then
+ * every measure of the table (engine/measures.h) but the first line's,
+ * by the table's groups and lines, in its labels and display units; a
+ * measure over finished jobs is "none" when no job finished, an empty
+ * text is left out. */
 void replay_print_report(const struct replay_opts *o,
                          const struct replay_stats *st);
 
