@@ -1,7 +1,7 @@
 # The one list of bfsim's sources.  Each folder of src/ is a part of the
 # program; data flows files -> formats -> engine -> alloc -> solver ->
-# backend (solvers/) and back, and cli/ drives it (README, "Inside
-# bfsim").  Everything but cli/ goes into the library the tests link.
+# backend (solvers/) and back, and cli/ drives it (src/README,
+# "Inside bfsim").  Everything but cli/ goes into the library the tests link.
 noinst_LIBRARIES += libbfsim.a
 libbfsim_a_SOURCES = \
 	src/base/error.c src/base/error.h \

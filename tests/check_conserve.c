@@ -21,7 +21,7 @@
  * over the replay is I_j; the step log's Rate column must equal the sum
  * over jobs of these rates after every event.
  *
- * Definitions (README "Measures", replay.c): with t_0 the start time
+ * Definitions (bfsim(1), MEASURES; replay.c): with t_0 the start time
  * (the summary's first_time), t_1..t_K the step rows' times and X_k a
  * row's value (X_0 the state at t_0),
  *     idle_node_seconds      = sum_{k=1..K} (t_k - t_{k-1}) * nNd_{k-1}

@@ -1,7 +1,7 @@
 /* check_measures.c - the table of measures (engine/measures.h) against
  * every place that shows a measure: the JSON summary, the HDF5 file's
  * /summary and root attributes, a sweep's results table (CSV and the
- * "columns" text of results.h5) and the README's "Measures" section.
+ * "columns" text of results.h5) and bfsim(1)'s MEASURES.
  *
  * The bfsim program replays the bundled trace on 64 nodes with dp, once
  * with --summary and -o, once as the only run of a sweep.  Values read
@@ -589,61 +589,77 @@ START_TEST(test_sweep_table)
 }
 END_TEST
 
-/* ---- the README ------------------------------------------------------ */
+/* ---- the man page ---------------------------------------------------- */
 
-/* The README's "Measures" section: an entry is a line "  key" or
- * "  key (unit)" or "  key (unit; machine)", its definition the lines
- * below indented by six spaces, joined by single spaces. */
-START_TEST(test_readme)
+/* One line of roff as text: "\-" is '-', "\e" a backslash. */
+static void unroff(char *s)
 {
-    char *text = tu_slurp(tu_src("README")), *p, *end, *line;
-    char key[128], tags[128], def[2048];
+    char *w = s;
+
+    for (const char *r = s; *r; r++) {
+        if (r[0] == '\\' && (r[1] == '-' || r[1] == 'e')) {
+            *w++ = r[1] == '-' ? '-' : '\\';
+            r++;
+        } else {
+            *w++ = *r;
+        }
+    }
+    *w = '\0';
+}
+
+/* bfsim(1)'s MEASURES: between '.\" BEGIN MEASURES' and '.\" END
+ * MEASURES', one entry per row of the table in its order, each ".TP",
+ * then ".B key" or '.BR key " (unit)"' or '.BR key " (unit; machine)"',
+ * then the definition on one line. */
+START_TEST(test_man)
+{
+    char *text = tu_slurp(tu_src("src/cli/bfsim.1")), *p, *end, *save = NULL;
+    char *line;
     size_t found = 0;
-    int seen[256] = {0};
 
     ck_assert_ptr_nonnull(text);
-    p = strstr(text, "\nMeasures\n--------\n");
+    p = strstr(text, "\n.SH MEASURES\n");
     ck_assert_ptr_nonnull(p);
-    p += strlen("\nMeasures\n--------\n");
-    end = strstr(p, "\n\n\n");
+    p = strstr(p, "\n.\\\" BEGIN MEASURES\n");
+    ck_assert_ptr_nonnull(p);
+    p = strchr(p + 1, '\n') + 1;
+    end = strstr(p, "\n.\\\" END MEASURES\n");
     ck_assert_ptr_nonnull(end);
-    *end = '\0';
-    line = strtok(p, "\n");
-    while (line) {
+    end[1] = '\0';
+    for (line = strtok_r(p, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
         const struct measure *m;
-        char want[128], *paren;
-        if (strncmp(line, "  ", 2) != 0 || line[2] == ' ') {
-            line = strtok(NULL, "\n");
-            continue;
+        char key[128], tags[128] = "", want[128], *head, *def;
+        ck_assert_str_eq(line, ".TP");
+        head = strtok_r(NULL, "\n", &save);
+        def = strtok_r(NULL, "\n", &save);
+        ck_assert_ptr_nonnull(head);
+        ck_assert_ptr_nonnull(def);
+        unroff(head);
+        unroff(def);
+        if (strncmp(head, ".B ", 3) == 0) {
+            snprintf(key, sizeof key, "%s", head + 3);
+        } else {
+            char *q = strstr(head, " \" (");
+            size_t l = strlen(head);
+            ck_assert_msg(strncmp(head, ".BR ", 4) == 0 && q &&
+                              strcmp(head + l - 2, ")\"") == 0,
+                          "bfsim.1: %s", head);
+            snprintf(key, sizeof key, "%.*s", (int)(q - head - 4), head + 4);
+            snprintf(tags, sizeof tags, "%.*s", (int)(l - 2 - (q + 4 - head)),
+                     q + 4);
         }
-        snprintf(key, sizeof key, "%s", line + 2);
-        tags[0] = '\0';
-        if ((paren = strstr(key, " ("))) {
-            size_t l = strlen(paren);
-            ck_assert_msg(paren[l - 1] == ')', "README: %s", line);
-            snprintf(tags, sizeof tags, "%.*s", (int)(l - 3), paren + 2);
-            *paren = '\0';
-        }
-        m = measures_find(key);
-        ck_assert_msg(m != NULL, "README lists %s, which is not a measure",
-                      key);
-        ck_assert_msg(!seen[m - measures], "README lists %s twice", key);
-        seen[m - measures] = 1;
-        found++;
+        ck_assert_uint_lt(found, measures_n);
+        m = &measures[found++];
+        ck_assert_msg(strcmp(key, m->key) == 0, "bfsim.1 lists %s for %s", key,
+                      m->key);
         snprintf(want, sizeof want, "%s%s%s", m->unit,
                  *m->unit && (m->flags & MEASURE_MACHINE) ? "; " : "",
                  m->flags & MEASURE_MACHINE ? "machine" : "");
-        ck_assert_msg(strcmp(tags, want) == 0, "README: %s (%s), table (%s)",
+        ck_assert_msg(strcmp(tags, want) == 0, "bfsim.1: %s (%s), table (%s)",
                       key, tags, want);
-        def[0] = '\0';
-        while ((line = strtok(NULL, "\n")) && strncmp(line, "      ", 6) == 0) {
-            if (def[0])
-                strcat(def, " ");
-            ck_assert_uint_lt(strlen(def) + strlen(line), sizeof def);
-            strcat(def, line + 6);
-        }
         ck_assert_msg(strcmp(def, m->def) == 0,
-                      "README: %s: \"%s\"; table: \"%s\"", key, def, m->def);
+                      "bfsim.1: %s: \"%s\"; table: \"%s\"", key, def, m->def);
     }
     ck_assert_uint_eq(found, measures_n);
     free(text);
@@ -651,7 +667,7 @@ START_TEST(test_readme)
 END_TEST
 
 /* `bfsim --measures`: a header and one CSV row per row of the table, in
- * order; rows written out by hand from the README's "Measures" section
+ * order; rows written out by hand from bfsim(1)'s MEASURES
  * (a definition with a comma is quoted). */
 START_TEST(test_print_table)
 {
@@ -697,7 +713,7 @@ static Suite *measures_suite(void)
     TCase *out = tcase_create("outputs");
 
     tcase_add_test(tc, test_table);
-    tcase_add_test(tc, test_readme);
+    tcase_add_test(tc, test_man);
     tcase_add_test(tc, test_print_table);
     suite_add_tcase(s, tc);
     /* Three replays of 64 nodes and a sweep: a few seconds. */

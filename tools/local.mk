@@ -7,7 +7,8 @@ EXTRA_DIST += tools/sweep-objectives.json tools/figures/objectives-tfwd.csv \
 	tools/figures/objectives-tfwd.png \
 	tools/figures/replay-prop-fair-tfwd100-pool.png \
 	tools/figures/replay-prop-fair-tfwd100-jobs.png
-# The belief sweep (README, "Believed and learned scalability"): its
+# The belief sweep (bfsim(1), BELIEFS; its results in
+# tools/measurements-2026-11-27.md): its
 # configuration, scripts and what it produced.
 EXTRA_DIST += tools/sweep-belief.json tools/belief-sweep tools/perturb-jobs \
 	tools/belief-plot tools/figures/belief-regret.png \
@@ -20,8 +21,17 @@ EXTRA_DIST += tools/spread-plot tools/figures/tiebreak-spread.csv \
 BFS_SCRIPT_TESTS += tests/spread.test
 
 # Studies and benchmark results moved out of the README, dated.
-EXTRA_DIST += tools/studies-2026-11-24.md tools/bench-2026-11-24.md
-# The solver study (README, Allocation): its command, its report and the
+EXTRA_DIST += tools/studies-2026-11-24.md tools/bench-2026-11-24.md \
+	tools/measurements-2026-11-27.md
+# The list of measures in bfsim(1), made from `bfsim --measures`
+# (tests/check_measures checks it): `make man-measures` after a change of
+# the table of measures.
+dist_noinst_SCRIPTS += tools/man-measures
+man-measures: bfsim$(EXEEXT)
+	$(PYTHON3) $(srcdir)/tools/man-measures --bfsim ./bfsim$(EXEEXT) \
+		$(srcdir)/src/cli/bfsim.1
+.PHONY: man-measures
+# The solver study (bfsim(1), ALLOCATION): its command, its report and the
 # performance profiles of its main run.
 dist_noinst_SCRIPTS += tools/solver-study
 EXTRA_DIST += tools/solver-study-2026-11-27.md \
@@ -30,7 +40,7 @@ EXTRA_DIST += tools/solver-study-2026-11-27.md \
 	tools/figures/solver-profile-nodes.png \
 	tools/figures/solver-profile-nodes.csv
 
-# Node types (README, "Node types"): the study of type-awareness and of
+# Node types (bfsim(1), NODE TYPES): the study of type-awareness and of
 # the allocator's cost as types are added (its command, report script,
 # dated results and figure), and the side-by-side benchmark of one type
 # against two (`make bench-types`).

@@ -1,6 +1,6 @@
 /* compat.c - the compatible mode: the published BFTrainer log replayer,
  * event for event and quirks included, so that its step log can be
- * reproduced to the printed digit (README, "Replay modes").
+ * reproduced to the printed digit (tools/DESIGN.md, "Replay semantics").
  *
  * Its cost model: a rescale decided at an event costs P(C) * Tcup (up)
  * or P(C) * Tcdw (down) samples, C the count before, taken off the next

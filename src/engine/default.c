@@ -1,6 +1,6 @@
 /* default.c - the default mode: a discrete-event simulation with exact
- * completion and arrival times and costs as pauses (README, "Replay
- * modes").
+ * completion and arrival times and costs as pauses (tools/DESIGN.md,
+ * "Replay semantics: default mode").
  *
  * Its instants are the trace's rows (read one ahead, a sorted stream)
  * and the events the replay schedules itself in the queue: a job's

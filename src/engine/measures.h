@@ -5,7 +5,8 @@
  * the JSON summary; every writer (the JSON summary, the HDF5 file's
  * /summary, the human report, the sweep's results table and its list of
  * machine-dependent columns) walks it through measures_values(), and a
- * test checks the README's "Measures" section against it.  Adding a
+ * test checks bfsim(1)'s MEASURES (which tools/man-measures writes from
+ * it) against it.  Adding a
  * measure is one field in struct replay_stats, its computation (in the
  * replay or in measures_finish) and one row of the table.
  *
