@@ -71,6 +71,11 @@ dist_noinst_SCRIPTS += tools/lsf-idle-seconds tools/pbs-idle-seconds
 dist_noinst_SCRIPTS += tools/check-evalys
 BFS_SCRIPT_TESTS += tests/evalys.test
 EXTRA_DIST += tests/evalys.test
+# The README's and bfsim(1)'s examples, run and compared with what they
+# show (tests/examples/README).
+BFS_SCRIPT_TESTS += tests/examples.test
+EXTRA_DIST += tests/examples.test tests/examples/README \
+	tests/examples/readme.ex tests/examples/man.ex
 tests_check_faults_SOURCES = tests/check_faults.c $(BFS_TESTHDRS)
 tests_check_faults_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_faults_LDADD = $(BFS_TESTLIBS)
