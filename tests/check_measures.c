@@ -354,10 +354,10 @@ static const char *report_line(char *const *sect, int g, const char *line)
 }
 
 /* The report's groups are the titles below, in this order (written out
- * by hand); every measure but those of the first line and of node types
- * (this trace has none) has its words on its line "  LINE: ..." in its
- * group.  Numbers are in the display units: 64 nodes, 10 jobs (the
- * options), and the idle node-hours are the JSON summary's
+ * by hand); every measure but those of the first line, of node types
+ * (this trace has none) and those left out when 0 has its words on its
+ * line "  LINE: ..." in its group.  Numbers are in the display units: 64 nodes,
+ * 10 jobs (the options), and the idle node-hours are the JSON summary's
  * idle_node_seconds / 3600 (from 1000: whole), the summary's of the same
  * replay with --summary (which then prints no report). */
 START_TEST(test_report)
@@ -405,7 +405,8 @@ START_TEST(test_report)
         const char *hash = strchr(m->label, '#'), *line, *end;
         char before[128];
         if (m->group == MEASURE_G_HEAD || (m->flags & MEASURE_OF_TYPES) ||
-            strcmp(m->key, "solver_params") == 0) /* empty with dp */
+            (m->flags & MEASURE_REPORT_NONZERO) || /* below */
+            strcmp(m->key, "solver_params") == 0)  /* empty with dp */
             continue;
         ck_assert_msg(hash && !strchr(hash + 1, '#'), "%s: label", m->key);
         line = report_line(sect, m->group, m->line);
@@ -426,6 +427,19 @@ START_TEST(test_report)
                        : "\n  idle node-hours: %.1f offered, ",
              h);
     ck_assert_msg(strstr(text, want) != NULL, "no '%s' in the report", want);
+    /* Zeros of the measures that apply to some options only, and the
+     * statuses no call had, are left out: dp builds no MILP (the
+     * summary's max_model_rows is 0) and every call is optimal. */
+    ck_assert_int_eq(tu_jnum(root, "max_model_rows"), 0);
+    ck_assert_int_eq(
+        tu_jnum(root, "solves"),
+        json_integer_value(json_object_get(
+            json_object_get(root, "solves_by_status"), "optimal")));
+    snprintf(want, sizeof want, "\n  calls: %.0f, optimal %.0f\n",
+             tu_jnum(root, "solves"), tu_jnum(root, "solves"));
+    ck_assert_msg(strstr(text, want) != NULL, "no '%s' in the report", want);
+    ck_assert_ptr_null(strstr(text, "largest model"));
+    ck_assert_ptr_null(strstr(text, "\n  node pick: "));
     ck_assert_ptr_nonnull(strstr(text, "\n  nodes: 64\n"));
     ck_assert_ptr_nonnull(strstr(text, "\n  jobs: 10 in the set, "));
     json_decref(root);

@@ -216,8 +216,8 @@ static void show_value(const struct summary_value *v, const char *show,
 }
 
 /* Prints the report's line of value i: every value of its group and
- * line from i on, each marked in done; nothing when every one is an
- * empty text. */
+ * line from i on, each marked in done, less empty texts and the zeros of
+ * MEASURE_REPORT_NONZERO rows; nothing when none is left. */
 static void print_line(const struct summary_value *v,
                        const struct measure *const *rows, size_t n, size_t i,
                        char *done)
@@ -232,6 +232,9 @@ static void print_line(const struct summary_value *v,
             continue;
         done[k] = 1;
         if (v[k].type == SUMMARY_TEXT && !(v[k].v.s && *v[k].v.s))
+            continue;
+        if ((rows[k]->flags & MEASURE_REPORT_NONZERO) && !v[k].none &&
+            (v[k].type == SUMMARY_REAL ? v[k].v.d == 0 : v[k].v.i == 0))
             continue;
         show_value(&v[k], rows[k]->show, val, sizeof val);
         fputs(parts++ ? ", " : "  ", stdout);

@@ -35,8 +35,9 @@ int replay_warnings(const struct replay_stats *st);
 /* The human report on standard output: a line naming the run, then
  * every measure of the table (engine/measures.h) but the first line's,
  * by the table's groups and lines, in its labels and display units; a
- * measure over finished jobs is "none" when no job finished, an empty
- * text is left out. */
+ * measure over finished jobs is "none" when no job finished; an empty
+ * text, and a zero of a row marked MEASURE_REPORT_NONZERO, is left
+ * out. */
 void replay_print_report(const struct replay_opts *o,
                          const struct replay_stats *st);
 

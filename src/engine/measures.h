@@ -142,6 +142,10 @@ enum {
                                 of every output otherwise */
     MEASURE_PER_TYPE = 64,   /* an array over the node types, named by
                                 type_names (with MEASURE_OF_TYPES) */
+    MEASURE_REPORT_NONZERO = 128, /* the human report leaves the value out
+                                     when it is 0 (measures that apply to
+                                     some options only, and the statuses
+                                     no call had) */
 };
 
 /* How the value is stored in struct replay_stats. */
