@@ -116,20 +116,28 @@ static const char *data_dir(void)
     return d;
 }
 
-/* The report's line "  KEY   VALUE" as VALUE, kept until exit. */
-static const char *report_value(const char *report, const char *key)
+/* The report's line "  LINE: TEXT" as TEXT, kept until exit. */
+static const char *report_value(const char *report, const char *line)
 {
     char pat[128];
     const char *p;
     size_t n;
 
-    snprintf(pat, sizeof pat, "\n  %s ", key);
+    snprintf(pat, sizeof pat, "\n  %s: ", line);
     p = strstr(report, pat);
-    ck_assert_msg(p != NULL, "no '%s' in: %s", key, report);
+    ck_assert_msg(p != NULL, "no '%s' in: %s", line, report);
     p += strlen(pat);
-    p += strspn(p, " ");
     n = strcspn(p, "\n");
     return tu_keep(strndup(p, n));
+}
+
+/* The jobs in the set, from the report's line "  jobs: N in the set, ...",
+ * as text. */
+static const char *report_jobs(const char *report)
+{
+    const char *v = report_value(report, "jobs");
+
+    return tu_keep(strndup(v, strcspn(v, " ")));
 }
 
 /* --trace tiny --jobs one: DATADIR/traces/tiny.trace and
@@ -149,8 +157,8 @@ START_TEST(test_bundled_names)
     snprintf(want, sizeof want, "%s/traces/tiny.trace", d);
     ck_assert_str_eq(report_value(out, "trace"), want);
     snprintf(want, sizeof want, "%s/datasets/one.jobs", d);
-    ck_assert_str_eq(report_value(out, "jobs"), want);
-    ck_assert_str_eq(report_value(out, "jobs_total"), "1");
+    ck_assert_str_eq(report_value(out, "job set"), want);
+    ck_assert_str_eq(report_jobs(out), "1");
     free(out);
 
     snprintf(cmd, sizeof cmd,
@@ -159,8 +167,8 @@ START_TEST(test_bundled_names)
              cwd, d, tu_bfsim());
     ck_assert_int_eq(sh(cmd, &out), 0);
     snprintf(want, sizeof want, "%s/datasets/two.jobs.gz", d);
-    ck_assert_str_eq(report_value(out, "jobs"), want);
-    ck_assert_str_eq(report_value(out, "jobs_total"), "2");
+    ck_assert_str_eq(report_value(out, "job set"), want);
+    ck_assert_str_eq(report_jobs(out), "2");
     free(out);
 
     snprintf(cmd, sizeof cmd, "cd %s && BFSIM_DATADIR=%s %s info tiny", cwd, d,
@@ -186,8 +194,8 @@ START_TEST(test_local_file_first)
              "--allocator dp -q",
              cwd, d, tu_bfsim());
     ck_assert_int_eq(sh(cmd, &out), 0);
-    ck_assert_str_eq(report_value(out, "jobs"), "two");
-    ck_assert_str_eq(report_value(out, "jobs_total"), "1");
+    ck_assert_str_eq(report_value(out, "job set"), "two");
+    ck_assert_str_eq(report_jobs(out), "1");
     free(out);
 
     snprintf(cmd, sizeof cmd,
