@@ -102,6 +102,23 @@ START_TEST(test_table)
         /* The report shows the machine's measures apart, in the run. */
         if (is_machine)
             ck_assert_msg(m->group == MEASURE_G_RUN, "%s: group", m->key);
+        /* Its words: one '#' for the value, a line unless in the first
+         * line, and a display unit of measures.h's list. */
+        {
+            static const char *const shows[] = {
+                "",    "node-hours", "%",        "duration", "s",
+                "MiB", "samples",    "events/s", "index",
+            };
+            const char *hash = strchr(m->label, '#');
+            int known = 0;
+            ck_assert_msg(hash && !strchr(hash + 1, '#'), "%s: label '%s'",
+                          m->key, m->label);
+            ck_assert_msg((m->group == MEASURE_G_HEAD) == (*m->line == '\0'),
+                          "%s: line '%s'", m->key, m->line);
+            for (size_t k = 0; k < sizeof shows / sizeof *shows; k++)
+                known |= strcmp(m->show, shows[k]) == 0;
+            ck_assert_msg(known, "%s: display unit '%s'", m->key, m->show);
+        }
         ck_assert_ptr_eq(measures_find(m->key), m);
         for (size_t k = 0; k < i; k++)
             ck_assert_str_ne(measures[k].key, m->key);
