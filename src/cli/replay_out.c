@@ -10,6 +10,7 @@
 #include "formats/summary.h"
 #include "base/util.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -243,6 +244,7 @@ static void print_line(const struct summary_value *v,
         if (v[k].group) /* an array's value: its status or type first */
             printf("%s ", v[k].key);
         hash = strchr(rows[k]->label, '#');
+        assert(hash != NULL); /* check_measures checks every label */
         printf("%.*s%s%s", (int)(hash - rows[k]->label), rows[k]->label, val,
                hash + 1);
     }
