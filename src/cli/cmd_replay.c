@@ -15,89 +15,12 @@
 #include "base/util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* The help's layout: option names from column 2, text from HELP_COL,
- * lines at most HELP_WIDTH characters. */
-#define HELP_COL 21
-#define HELP_WIDTH 78
-
-/* One option of the help: "  -o, --output FILE  TEXT (default: D)",
- * the text wrapped at word boundaries. */
-static void usage_entry(FILE *f, const struct options_entry *o,
-                        const struct replay_args *d)
-{
-    char left[128], def[256], text[1024];
-    const char *p = text;
-    size_t col;
-    int first = 1;
-
-    if (o->short_name)
-        snprintf(left, sizeof left, "  -%c, --%s%s%s", o->short_name, o->name,
-                 o->arg ? " " : "", o->arg ? o->arg : "");
-    else
-        snprintf(left, sizeof left, "  --%s%s%s", o->name, o->arg ? " " : "",
-                 o->arg ? o->arg : "");
-    if (o->show_default) {
-        o->show_default(d, def, sizeof def);
-        snprintf(text, sizeof text, "%s (default: %s)", o->help, def);
-    } else {
-        snprintf(text, sizeof text, "%s", o->help);
-    }
-    col = strlen(left);
-    fputs(left, f);
-    if (col + 2 <= HELP_COL) {
-        fprintf(f, "%*s", (int)(HELP_COL - col), "");
-        col = HELP_COL;
-    } else {
-        fputs("  ", f);
-        col += 2;
-    }
-    while (*p) {
-        size_t w = strcspn(p, " ");
-        if (!first && col + 1 + w > HELP_WIDTH) {
-            fprintf(f, "\n%*s", HELP_COL, "");
-            col = HELP_COL;
-            first = 1;
-        }
-        if (!first) {
-            fputc(' ', f);
-            col++;
-        }
-        fwrite(p, 1, w, f);
-        col += w;
-        first = 0;
-        for (p += w; *p == ' '; p++)
-            ;
-    }
-    fputc('\n', f);
-}
-
-/* The help: every entry of options_table, by group, with the defaults
- * options_default() sets. */
-static void usage(FILE *f)
-{
-    struct replay_args d;
-
-    options_default(&d);
-    fputs("Usage: bfsim replay [OPTIONS]\n"
-          "\n"
-          "Replay a node idle/preempt trace with elastic training jobs and\n"
-          "report what a backfill trainer would have done.\n",
-          f);
-    for (int g = 0; g < OPTIONS_N_GROUPS; g++) {
-        fprintf(f, "\n%s:\n", options_group_name((enum options_group)g));
-        for (size_t i = 0; i < options_count; i++)
-            if ((int)options_table[i].group == g)
-                usage_entry(f, &options_table[i], &d);
-    }
-}
 
 /* ---- the per-job CSV ------------------------------------------------ */
 
@@ -131,74 +54,24 @@ static void show_progress(void *arg, size_t events, int64_t now, double done)
             eta);
 }
 
-/* Reads the command line into a, from the defaults, with getopt_long
- * over a table built from options_table.  Returns CMD_OK (with a->help
- * set when -h was given: the help is then printed) or CMD_USAGE, the
- * problem printed. */
+/* Reads the command line into a (options_parse over options_replay).
+ * Returns CMD_OK (with a->help set when -h was given: the help is then
+ * printed) or CMD_USAGE, the problem printed. */
 static int parse_args(int argc, char **argv, struct replay_args *a)
 {
-    struct option *lo = xcalloc(options_count + 1, sizeof *lo);
-    unsigned char *given = xcalloc(options_count + 1, 1);
-    char *shorts = xmalloc(3 * options_count + 2), *sp = shorts;
-    const struct options_entry *o;
-    const char *problem;
-    int c, rc = CMD_OK;
+    struct bfs_error e;
+    int operand;
 
-    options_default(a);
-    *sp++ = ':'; /* ':' for a missing argument, '?' for an unknown option */
-    for (size_t i = 0; i < options_count; i++) {
-        o = &options_table[i];
-        lo[i].name = o->name;
-        lo[i].has_arg = o->arg ? required_argument : no_argument;
-        lo[i].val = o->short_name ? o->short_name : 256 + (int)i;
-        if (o->short_name) {
-            *sp++ = (char)o->short_name;
-            if (o->arg)
-                *sp++ = ':';
-        }
-    }
-    *sp = '\0';
-    opterr = 0;
-    optind = 0;
-    while (!a->help && (c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
-        if (c == ':') {
-            rc = cmd_usage_error("replay", "option '%s' needs a value",
-                                 argv[optind - 1]);
-            break;
-        }
-        o = c >= 256 ? &options_table[c - 256] : options_find_short(c);
-        if (!o && optopt > 0 && optopt < 256 && !options_find_short(optopt)) {
-            /* an unknown letter, maybe inside "-qx" */
-            rc = cmd_usage_error("replay", "unknown option '-%c'", optopt);
-            break;
-        }
-        if (!o) {
-            rc = cmd_usage_error("replay", "unknown or incomplete option '%s'",
-                                 argv[optind - 1]);
-            break;
-        }
-        if ((problem = o->parse(a, o->arg ? optarg : NULL)) != NULL) {
-            rc = cmd_usage_error("replay", "--%s: '%s' %s", o->name, optarg,
-                                 problem);
-            break;
-        }
-        given[o - options_table] = 1;
-    }
-    if (rc == CMD_OK && !a->help) {
-        struct bfs_error e;
-        bfs_error_clear(&e);
-        if (options_check(a, given, &e) != 0)
-            rc = cmd_usage_error("replay", "%s", e.msg);
-    }
-    if (rc == CMD_OK && a->help)
-        usage(stdout);
-    else if (rc == CMD_OK && optind < argc)
-        rc =
-            cmd_usage_error("replay", "unexpected argument '%s'", argv[optind]);
-    xfree(given);
-    xfree(shorts);
-    xfree(lo);
-    return rc;
+    bfs_error_clear(&e);
+    if (options_parse(&options_replay, argc, argv, a, &a->help, &operand, &e) !=
+        0)
+        return cmd_usage_error("replay", "%s", e.msg);
+    if (a->help)
+        return options_help(&options_replay, stdout) == 0 ? CMD_OK : CMD_FAIL;
+    if (operand < argc)
+        return cmd_usage_error("replay", "unexpected argument '%s'",
+                               argv[operand]);
+    return CMD_OK;
 }
 
 /* Opens every output as a sink (formats/records.h), runs the replay, and

@@ -13,6 +13,7 @@
 #define BFS_OPTIONS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "engine/replay.h"
 
@@ -35,37 +36,123 @@ struct replay_args {
     int help;                  /* -h: show the help and do nothing else */
 };
 
-/* The groups of the help, in its order. */
+/* The groups of the replay's help, in its order. */
 enum options_group { OPTIONS_INPUT, OPTIONS_POLICY, OPTIONS_OUTPUT };
 #define OPTIONS_N_GROUPS 3
 
-/* One option. */
+/* What an option's argument is, and how it is read into its field. */
+enum options_type {
+    OPTIONS_FLAG,   /* no argument; the int field is set to 1 */
+    OPTIONS_HELP,   /* no argument; the help is shown, nothing else done */
+    OPTIONS_STRING, /* the const char * field borrows the argument */
+    OPTIONS_INT,    /* an int field, the argument an integer in [lo, hi] */
+    OPTIONS_DOUBLE, /* a double field, in [lo, hi] (lo excluded when
+                       lo_open) */
+    OPTIONS_CUSTOM  /* parse() reads the argument */
+};
+
+/* One option of one command: a typed record.  Everything about an
+ * option (getopt's table, the help, the man page's check, a sweep's
+ * keys, the run's parameters written with the results) is derived from
+ * these fields by the code that iterates a command's records. */
 struct options_entry {
     const char *name; /* long name without dashes, "max-jobs" */
     int short_name;   /* 'o', or 0 for none */
     const char *arg;  /* the argument's name in the help ("N"), NULL for a
                          flag (no argument) */
-    enum options_group group;
+    int group;        /* index into the command's groups */
     /* 1 when `bfsim sweep` sets the option for every run itself (the
-     * run's outputs, quietness, help), so a sweep cannot set it. */
+     * run's outputs, quietness, help), so a sweep cannot set it
+     * (replay's records only). */
     int sweep_managed;
-    /* Reads arg (NULL for a flag) into a.  Returns NULL, or the problem
-     * as text that follows "'ARG' " in a usage error ("is not a count");
-     * a is then unspecified. */
-    const char *(*parse)(struct replay_args *a, const char *arg);
-    /* Writes the default, as `--help` shows it, from the defaults d into
-     * buf (size bytes, NUL-terminated); NULL when the help shows none
-     * (flags, outputs). */
-    void (*show_default)(const struct replay_args *d, char *buf, size_t size);
+    enum options_type type;
+    size_t field;  /* offsetof the field set, in the command's struct */
+    double lo, hi; /* OPTIONS_INT, OPTIONS_DOUBLE: the bounds */
+    int lo_open;   /* OPTIONS_DOUBLE: lo itself is out of bounds */
+    /* OPTIONS_INT, OPTIONS_DOUBLE: the problem with an argument that is
+     * not a number or out of bounds, following "'ARG' " in the usage
+     * error ("is not a count"). */
+    const char *bad;
+    /* OPTIONS_CUSTOM: reads arg (NULL for a flag) into the command's
+     * struct a.  Returns NULL, or the problem as text as for bad; a is
+     * then unspecified. */
+    const char *(*parse)(void *a, const char *arg);
+    /* The field's value as text, from a (the command's struct) into buf
+     * (size bytes, NUL-terminated); NULL for the typed default (INT:
+     * "%d", DOUBLE: "%g", STRING: the string or "") or when the value
+     * is nowhere shown. */
+    void (*show)(const void *a, char *buf, size_t size);
+    int show_default; /* the help shows the default value */
+    /* 1 when the run's value is written with the results (the JSON
+     * summary's "parameters", the HDF5 file's root attributes). */
+    int recorded;
     const char *help; /* one sentence or a few, no trailing period */
+};
+
+/* One command's records and what its help says around them. */
+struct options_command {
+    const char *name;     /* "replay" */
+    const char *synopsis; /* the help's head, up to its option groups */
+    const char *tail;     /* printed after the options, or NULL */
+    const struct options_entry *table;
+    size_t count;
+    const char *const *groups; /* the groups' headings, in help order */
+    size_t n_groups;
+    size_t size; /* sizeof the command's struct */
+    /* Fills a with the defaults (what the command does without options). */
+    void (*defaults)(void *a);
+    /* Checks the options given (given[i] nonzero for table[i]) against
+     * each other once all are read; NULL for none.  Returns 0, or a
+     * negative BFS_E* code with the problem in e. */
+    int (*check)(const void *a, const unsigned char *given,
+                 struct bfs_error *e);
 };
 
 /* The options, in the order of the help within each group. */
 extern const struct options_entry options_table[];
 extern const size_t options_count;
 
+/* bfsim replay's records (options_table) as a command. */
+extern const struct options_command options_replay;
+
+/* Every command's records, in the order of `bfsim --help`. */
+extern const struct options_command *const options_commands[];
+extern const size_t options_n_commands;
+
 /* "Input", "Policy", "Output". */
 const char *options_group_name(enum options_group g);
+
+/* Reads arg (NULL for a flag) into a, the command's struct, as o says.
+ * Returns NULL, or the problem as text following "'ARG' " in a usage
+ * error; a is then unspecified. */
+const char *options_set(const struct options_entry *o, void *a,
+                        const char *arg);
+
+/* Writes o's value in a (the command's struct) as text into buf (size
+ * bytes, NUL-terminated). */
+void options_value(const struct options_entry *o, const void *a, char *buf,
+                   size_t size);
+
+/* Reads the command line argv[0..argc) (argv[0] the command's name) into
+ * a, from c's defaults, with getopt_long over a table built from c's
+ * records, then checks the options against each other (c->check).
+ * Returns 0 with *help set (1 when a help option was seen: the rest is
+ * then neither read nor checked) and *operand the index of the first
+ * operand; or BFS_EUSAGE (or check's code) with the problem in e, a
+ * unspecified. */
+int options_parse(const struct options_command *c, int argc, char **argv,
+                  void *a, int *help, int *operand, struct bfs_error *e);
+
+/* Writes c's help to f: the synopsis, every record by group with its
+ * default, the tail.  Returns 0, or -1 when f failed. */
+int options_help(const struct options_command *c, FILE *f);
+
+/* The record of c whose long name is name (or, with a one-letter name,
+ * whose short name it is when long is 0), or NULL. */
+const struct options_entry *options_lookup(const struct options_command *c,
+                                           const char *name);
+const struct options_entry *
+options_lookup_short(const struct options_command *c, int ch);
 
 /* Fills a with what `bfsim replay` uses without options: the replay's
  * defaults (replay_opts_default), no outputs, not quiet. */
