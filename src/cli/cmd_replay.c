@@ -63,8 +63,8 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
     int operand;
 
     bfs_error_clear(&e);
-    if (options_parse(&options_replay, argc, argv, a, &a->help, &operand, &e) !=
-        0)
+    if (options_parse(&options_replay, argc, argv, a, NULL, &a->help, &operand,
+                      &e) != 0)
         return cmd_usage_error("replay", "%s", e.msg);
     if (a->help)
         return options_help(&options_replay, stdout) == 0 ? CMD_OK : CMD_FAIL;

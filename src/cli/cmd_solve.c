@@ -13,6 +13,7 @@
 #include "alloc/bench.h"
 #include "cli/cmd.h"
 #include "alloc/instance.h"
+#include "engine/options.h"
 #include "base/csv.h"
 #include "base/out.h"
 #include "formats/h5tables.h"
@@ -31,176 +32,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void usage(FILE *f)
-{
-    fprintf(f, "Usage: bfsim solve [OPTIONS] FILE\n"
-               "       bfsim solve [OPTIONS] [--config C]... FILE|DIR...\n"
-               "\n"
-               "Solve one allocation instance (a bfsim-instance JSON file, "
-               "'-' for standard\n"
-               "input, as written by `bfsim replay --dump-instances`) and "
-               "print every job's\n"
-               "new node count.\n"
-               "\n"
-               "Options:\n"
-               "  --allocator NAME  dp, milp or even (default: milp, or dp "
-               "when no MILP\n"
-               "                    solver is compiled in)\n"
-               "  --solver NAME     cbc or glpk (milp; default: cbc, else "
-               "glpk); append\n"
-               "                    ',isolate=yes' or ',isolate=no' to run "
-               "each solve in a\n"
-               "                    child process or not (default: yes for "
-               "cbc, no for glpk),\n"
-               "                    ',start=no' to solve the plain "
-               "models,\n"
-               "                    without dp's optimum as their start "
-               "nor the counts it\n"
-               "                    rules out, and the solver's own\n"
-               "                    parameters as ',KEY=VALUE' "
-               "(',help' lists them)\n"
-               "  --model NAME      count or node (milp; default: count)\n"
-               "  --time-limit S    wall-clock seconds per solve (milp, "
-               "dp; default: 10)\n"
-               "  --gap G           relative MIP gap (default: 1e-8)\n"
-               "  --big-m MODE      legacy: cap every job's change at "
-               "floor((N+1)/2) nodes,\n"
-               "                    as the published replayer's big-M does; "
-               "exact: no cap\n"
-               "                    (default: the file's \"cap\")\n"
-               "  --threads N       solver threads where the solver has them "
-               "(CBC)\n"
-               "  --log-level N     solver output (default: 0, silent)\n"
-               "  --json            print the result as one JSON object\n"
-               "  --write-mps DIR   write every MILP handed to the solver "
-               "to DIR (created) as\n"
-               "                    free MPS, STEM.K.mps (STEM the file's "
-               "name without .json, K\n"
-               "                    the MILP's number: 1 the objective, 2 "
-               "the tie-break, 3 on\n"
-               "                    its certificates; over a corpus "
-               "STEM.cC.K.mps, C the\n"
-               "                    configuration's number, from its first "
-               "run); a maximisation\n"
-               "                    is written as the minimisation of the "
-               "negated objective\n"
-               "  -h, --help        print this help\n"
-               "\n"
-               "Over a corpus (several files, a directory of *.json files "
-               "or --config):\n"
-               "every instance is solved by every configuration, under "
-               "each seed, --repeat\n"
-               "times, in one order shuffled by --order-seed, with the same "
-               "options.  A MILP\n"
-               "configuration solves the whole model unless it says "
-               "start=yes.  Times are\n"
-               "measured where the solver runs (build + solve; an unproven "
-               "run counts the\n"
-               "time limit).  Per configuration: instances solved, at a "
-               "limit, failed, the\n"
-               "shifted geometric means of the median times and nodes, the "
-               "same over the\n"
-               "affected instances, and wins, ties and losses against the "
-               "first configuration:\n"
-               "a win or loss needs every run of one faster than every run "
-               "of the other by\n"
-               "more than --threshold (so the medians differ by more, and "
-               "the spreads do not\n"
-               "overlap); times that tie are decided by node counts that "
-               "differ the same way\n"
-               "in every run.  Two exact configurations (not even) proven "
-               "optimal with\n"
-               "different objectives exit with status 1.\n"
-               "  --config C        ALLOC[:MODEL][:SOLVER[,KEY=VALUE...]], "
-               "e.g. dp, milp:cbc,\n"
-               "                    milp:node:glpk, 'milp:cbc,cuts=off' "
-               "(repeatable; default: the\n"
-               "                    one --allocator, --model and --solver "
-               "give)\n"
-               "  --repeat N        solve each instance N times per "
-               "configuration and seed\n"
-               "                    (default: 1)\n"
-               "  --seeds K         run each configuration under solver "
-               "seeds 1..K (CBC's random\n"
-               "                    seeds; GLPK sees the model's rows and "
-               "columns permuted);\n"
-               "                    verdicts use the median over seeds "
-               "(default: the solvers'\n"
-               "                    own seed, no permutation)\n"
-               "  --order-seed S    seed of the shuffled order of the runs "
-               "(default: 1)\n"
-               "  --threshold F     relative margin between the runs a "
-               "verdict needs (default: 0.1)\n"
-               "  --shift S         shift of the time's geometric mean, "
-               "seconds (default: 0.01)\n"
-               "  --node-shift N    shift of the nodes' geometric mean "
-               "(default: 10)\n"
-               "  --affected S      an instance is affected when some "
-               "configuration's median\n"
-               "                    time is at least S seconds or node "
-               "counts differ (default: 0.1)\n"
-               "  --detail          print every affected instance's medians, "
-               "spreads and verdicts\n"
-               "  -j N              solve in N processes (default: 1)\n"
-               "  --csv FILE        one row per run ('-': standard output)\n"
-               "  -o, --output FILE the runs, the instances and the table as "
-               "HDF5 datasets\n"
-               "                    /rows, /instances and /summary\n"
-               "  --tolerance T     relative tolerance of the agreement "
-               "check (default: 1e-6)\n");
-}
-
-enum {
-    OPT_ALLOC = 1,
-    OPT_SOLVER,
-    OPT_MODEL,
-    OPT_TIME,
-    OPT_GAP,
-    OPT_BIGM,
-    OPT_THREADS,
-    OPT_LOG,
-    OPT_JSON,
-    OPT_CONFIG,
-    OPT_CSV,
-    OPT_SHIFT,
-    OPT_NODE_SHIFT,
-    OPT_TOL,
-    OPT_REPEAT,
-    OPT_SEEDS,
-    OPT_ORDER_SEED,
-    OPT_THRESHOLD,
-    OPT_AFFECTED,
-    OPT_DETAIL,
-    OPT_MPS
-};
-
-static const struct option longopts[] = {
-    {"allocator", required_argument, NULL, OPT_ALLOC},
-    {"solver", required_argument, NULL, OPT_SOLVER},
-    {"model", required_argument, NULL, OPT_MODEL},
-    {"time-limit", required_argument, NULL, OPT_TIME},
-    {"gap", required_argument, NULL, OPT_GAP},
-    {"big-m", required_argument, NULL, OPT_BIGM},
-    {"threads", required_argument, NULL, OPT_THREADS},
-    {"log-level", required_argument, NULL, OPT_LOG},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"config", required_argument, NULL, OPT_CONFIG},
-    {"csv", required_argument, NULL, OPT_CSV},
-    {"output", required_argument, NULL, 'o'},
-    {"shift", required_argument, NULL, OPT_SHIFT},
-    {"node-shift", required_argument, NULL, OPT_NODE_SHIFT},
-    {"tolerance", required_argument, NULL, OPT_TOL},
-    {"repeat", required_argument, NULL, OPT_REPEAT},
-    {"seeds", required_argument, NULL, OPT_SEEDS},
-    {"order-seed", required_argument, NULL, OPT_ORDER_SEED},
-    {"threshold", required_argument, NULL, OPT_THRESHOLD},
-    {"affected", required_argument, NULL, OPT_AFFECTED},
-    {"detail", no_argument, NULL, OPT_DETAIL},
-    {"write-mps", required_argument, NULL, OPT_MPS},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
-
 static int bad_usage(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
@@ -214,15 +45,6 @@ static int bad_usage(const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nTry `bfsim solve --help'.\n");
     return CMD_USAGE;
-}
-
-/* Whether the solver spec "NAME,OPT,..." has the item "help". */
-static int wants_help(const char *spec)
-{
-    for (const char *p = strchr(spec, ','); p; p = strchr(p + 1, ','))
-        if (strncmp(p + 1, "help", 4) == 0 && (p[5] == ',' || p[5] == '\0'))
-            return 1;
-    return 0;
 }
 
 /* `--solver NAME,help`: bfsim's options and the backend's parameters. */
@@ -426,23 +248,12 @@ static void print_text(const char *path, const struct alloc_opts *o,
 /* ---- a corpus ----------------------------------------------------------- */
 
 /* At most this many --config. */
-#define CORPUS_MAX_CONFIGS 64
-
-/* What corpus mode takes from the command line. */
+/* A corpus run: the command line's settings and what the run measured
+ * besides its table. */
 struct corpus_args {
-    const char *configs[CORPUS_MAX_CONFIGS]; /* borrowed from argv */
-    size_t n_configs;
-    int jobs;
-    const char *csv; /* or NULL */
-    const char *h5;  /* or NULL */
-    struct bench_params q;
-    double tol;
-    int bigm;   /* -1 the file's, 0 exact, 1 legacy */
-    int repeat; /* >= 1 */
-    int seeds;  /* 0: the solver's own seed; k: seeds 1..k */
-    int detail; /* print the affected instances */
-    uint64_t order_seed;
-    double load0; /* the load average at the start */
+    struct solve_args s; /* the command line */
+    int bigm;            /* -1 the file's, 0 exact, 1 legacy */
+    double load0;        /* the load average at the start */
 };
 
 /* Columns of a table under construction, each one array of n_rows
@@ -713,13 +524,13 @@ static size_t head_attrs(const struct bench *b, const struct alloc_opts *o,
     HEAD("time_limit", "%.17g", o->time_limit);
     HEAD("gap", "%.17g", o->gap_rel);
     HEAD("repeat", "%zu", b->n_repeat);
-    HEAD("seeds", "%d", ca->seeds);
+    HEAD("seeds", "%d", ca->s.seeds);
     HEAD("order_seed", "%" PRIu64, b->order_seed);
-    HEAD("shift_s", "%.17g", ca->q.shift_s);
-    HEAD("shift_nodes", "%.17g", ca->q.shift_nodes);
-    HEAD("threshold", "%.17g", ca->q.threshold);
-    HEAD("affected_s", "%.17g", ca->q.affected_s);
-    HEAD("tolerance", "%.17g", ca->tol);
+    HEAD("shift_s", "%.17g", ca->s.q.shift_s);
+    HEAD("shift_nodes", "%.17g", ca->s.q.shift_nodes);
+    HEAD("threshold", "%.17g", ca->s.q.threshold);
+    HEAD("affected_s", "%.17g", ca->s.q.affected_s);
+    HEAD("tolerance", "%.17g", ca->s.tol);
     HEAD("load_start", "%.2f", ca->load0);
     HEAD("load_end", "%.2f", load1);
 #undef HEAD
@@ -731,8 +542,8 @@ static void print_head(const struct bench *b, const struct alloc_opts *o,
 {
     printf("corpus: %zu instances, %zu configurations, %zu repeat%s, ",
            b->n_inst, b->n_cfg, b->n_repeat, b->n_repeat == 1 ? "" : "s");
-    if (ca->seeds)
-        printf("seeds 1..%d", ca->seeds);
+    if (ca->s.seeds)
+        printf("seeds 1..%d", ca->s.seeds);
     else
         printf("the solvers' own seeds");
     printf(", runs in an order shuffled by seed %" PRIu64 "\n", b->order_seed);
@@ -747,8 +558,8 @@ static void print_head(const struct bench *b, const struct alloc_opts *o,
            o->threads, o->time_limit, o->gap_rel);
     printf("statistics: time shift %g s, node shift %g, a verdict needs "
            "a %g%% margin between the runs, affected from %g s\n",
-           ca->q.shift_s, ca->q.shift_nodes, 100 * ca->q.threshold,
-           ca->q.affected_s);
+           ca->s.q.shift_s, ca->s.q.shift_nodes, 100 * ca->s.q.threshold,
+           ca->s.q.affected_s);
     printf("load average: %.2f at the start, %.2f at the end\n", ca->load0,
            load1);
 }
@@ -836,14 +647,14 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
     memset(&rows, 0, sizeof rows);
     memset(&cells, 0, sizeof cells);
     memset(&summ, 0, sizeof summ);
-    b.n_repeat = (size_t)ca->repeat;
-    b.n_seeds = ca->seeds ? (size_t)ca->seeds : 1;
-    b.seeded = ca->seeds > 0;
-    b.order_seed = ca->order_seed;
-    ca->q.time_limit = o->time_limit;
+    b.n_repeat = (size_t)ca->s.repeat;
+    b.n_seeds = ca->s.seeds ? (size_t)ca->s.seeds : 1;
+    b.seeded = ca->s.seeds > 0;
+    b.order_seed = ca->s.order_seed;
+    ca->s.q.time_limit = o->time_limit;
     for (int k = 0; k < n_paths && rc == 0; k++)
         rc = bench_add_path(&b, paths[k], ca->bigm, &e);
-    if (rc == 0 && ca->n_configs == 0) {
+    if (rc == 0 && ca->s.n_configs == 0) {
         /* the one configuration the options give */
         char text[512];
         if (o->name && strcmp(o->name, "milp") != 0)
@@ -853,23 +664,23 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
                      o->model ? o->model : "count", o->solver ? o->solver : "");
         rc = bench_add_config(&b, text, o, &e);
     }
-    for (size_t c = 0; c < ca->n_configs && rc == 0; c++)
-        rc = bench_add_config(&b, ca->configs[c], o, &e);
+    for (size_t c = 0; c < ca->s.n_configs && rc == 0; c++)
+        rc = bench_add_config(&b, ca->s.configs[c], o, &e);
     ca->load0 = load_now();
     if (rc == 0)
-        rc = bench_run(&b, ca->jobs, &e);
+        rc = bench_run(&b, ca->s.jobs, &e);
     load1 = load_now();
     if (rc == 0) {
-        rows_table(&b, &ca->q, &rows);
-        cells_table(&b, &ca->q, &cells);
+        rows_table(&b, &ca->s.q, &rows);
+        cells_table(&b, &ca->s.q, &cells);
         sum = xcalloc(b.n_cfg + 1, sizeof *sum);
         for (size_t c = 0; c < b.n_cfg; c++)
-            bench_summarize(&b, c, &ca->q, &sum[c]);
+            bench_summarize(&b, c, &ca->s.q, &sum[c]);
         summary_table(&b, sum, &summ);
     }
-    if (rc == 0 && ca->csv)
-        rc = table_csv(&rows, ca->csv, &e);
-    if (rc == 0 && ca->h5) {
+    if (rc == 0 && ca->s.csv)
+        rc = table_csv(&rows, ca->s.csv, &e);
+    if (rc == 0 && ca->s.h5) {
         const struct h5tab tabs[] = {
             {"rows", rows.n_rows, rows.cols, rows.n_cols},
             {"instances", cells.n_rows, cells.cols, cells.n_cols},
@@ -878,18 +689,18 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
         const char *kv[2 * HEAD_MAX];
         char buf[HEAD_MAX][96];
         size_t n = head_attrs(&b, o, ca, load1, kv, buf);
-        rc = h5tables_write(ca->h5, tabs, 3, kv, n, &e);
+        rc = h5tables_write(ca->s.h5, tabs, 3, kv, n, &e);
     }
     if (rc == 0) {
         print_head(&b, o, ca, load1);
         print_table(&b, sum);
-        if (ca->detail)
-            print_detail(&b, &ca->q);
+        if (ca->s.detail)
+            print_detail(&b, &ca->s.q);
         for (size_t i = 0; i < b.n_inst; i++) {
             int any = 0;
             for (size_t c1 = 0; c1 < b.n_cfg; c1++) {
                 size_t r0;
-                if (!bench_disagree(&b, i, c1, ca->tol, &r0))
+                if (!bench_disagree(&b, i, c1, ca->s.tol, &r0))
                     continue;
                 any = 1;
                 fprintf(stderr,
@@ -914,7 +725,7 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
         fprintf(stderr,
                 "bfsim solve: %zu instance%s where configurations proven "
                 "optimal disagree beyond the tolerance %g\n",
-                bad, bad == 1 ? "" : "s", ca->tol);
+                bad, bad == 1 ? "" : "s", ca->s.tol);
         return CMD_FAIL;
     }
     return CMD_OK;
@@ -929,222 +740,38 @@ static int check_paths(int n_paths, char **paths, const struct corpus_args *ca)
 
     for (int k = 0; k < n_paths; k++)
         r[k] = (struct bfs_paths_role){"FILE", paths[k], 0, "*.json"};
-    r[n_paths] = (struct bfs_paths_role){"--csv", ca->csv, 1, NULL};
-    r[n_paths + 1] = (struct bfs_paths_role){"-o", ca->h5, 1, NULL};
+    r[n_paths] = (struct bfs_paths_role){"--csv", ca->s.csv, 1, NULL};
+    r[n_paths + 1] = (struct bfs_paths_role){"-o", ca->s.h5, 1, NULL};
     rc = cmd_check_paths("solve", r, (size_t)n_paths + 2);
     xfree(r);
     return rc;
 }
 
-int cmd_solve(int argc, char **argv)
+/* Solves the one instance in path with the options a.  Returns a CMD_*
+ * exit status (errors reported). */
+static int solve_one(const char *path, struct solve_args *a)
 {
-    struct alloc_opts o;
+    struct alloc_opts *o = &a->alloc;
     struct instance in;
-    struct allocator *a = NULL;
+    struct allocator *al = NULL;
     struct alloc_result r;
     struct bfs_error e;
-    const char *bigm = NULL, *path, *milp_only = NULL;
-    int json = 0, c, rc, *counts, *types, corpus, named = 0, timed = 0;
-    struct corpus_args ca = {
-        .jobs = 1, .tol = 1e-6, .repeat = 1, .order_seed = 1};
-    struct stat sb;
+    int rc, *counts, *types;
 
-    bench_params_default(&ca.q);
-    alloc_opts_default(&o);
-    o.solver_log = solver_log;
     bfs_error_clear(&e);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "hj:o:", longopts, NULL)) != -1)
-        switch (c) {
-        case OPT_CONFIG:
-            if (ca.n_configs == CORPUS_MAX_CONFIGS)
-                return bad_usage("more than %d --config", CORPUS_MAX_CONFIGS);
-            ca.configs[ca.n_configs++] = optarg;
-            break;
-        case 'j':
-            if (bfs_parse_int(optarg, &ca.jobs) || ca.jobs < 1)
-                return bad_usage("-j: '%s' is not a count >= 1", optarg);
-            break;
-        case OPT_CSV:
-            ca.csv = optarg;
-            break;
-        case 'o':
-            ca.h5 = optarg;
-            break;
-        case OPT_SHIFT:
-            if (bfs_parse_double(optarg, &ca.q.shift_s) || !(ca.q.shift_s > 0))
-                return bad_usage("--shift: '%s' is not a positive number "
-                                 "of seconds",
-                                 optarg);
-            break;
-        case OPT_NODE_SHIFT:
-            if (bfs_parse_double(optarg, &ca.q.shift_nodes) ||
-                !(ca.q.shift_nodes > 0))
-                return bad_usage("--node-shift: '%s' is not a positive "
-                                 "number",
-                                 optarg);
-            break;
-        case OPT_REPEAT:
-            if (bfs_parse_int(optarg, &ca.repeat) || ca.repeat < 1 ||
-                ca.repeat > 1000)
-                return bad_usage("--repeat: '%s' is not a count from 1 to "
-                                 "1000",
-                                 optarg);
-            break;
-        case OPT_SEEDS:
-            if (bfs_parse_int(optarg, &ca.seeds) || ca.seeds < 1 ||
-                ca.seeds > 1000)
-                return bad_usage("--seeds: '%s' is not a count from 1 to "
-                                 "1000",
-                                 optarg);
-            break;
-        case OPT_ORDER_SEED: {
-            int64_t v;
-            if (bfs_parse_i64(optarg, &v) || v < 0)
-                return bad_usage("--order-seed: '%s' is not a number >= 0",
-                                 optarg);
-            ca.order_seed = (uint64_t)v;
-            break;
-        }
-        case OPT_THRESHOLD:
-            if (bfs_parse_double(optarg, &ca.q.threshold) ||
-                !(ca.q.threshold >= 0))
-                return bad_usage("--threshold: '%s' is not a number >= 0",
-                                 optarg);
-            break;
-        case OPT_AFFECTED:
-            if (bfs_parse_double(optarg, &ca.q.affected_s) ||
-                !(ca.q.affected_s >= 0))
-                return bad_usage("--affected: '%s' is not a number of "
-                                 "seconds >= 0",
-                                 optarg);
-            break;
-        case OPT_DETAIL:
-            ca.detail = 1;
-            break;
-        case OPT_MPS:
-            milp_only = "--write-mps";
-            o.mps_dir = optarg;
-            break;
-        case OPT_TOL:
-            if (bfs_parse_double(optarg, &ca.tol) || !(ca.tol >= 0))
-                return bad_usage("--tolerance: '%s' is not a number >= 0",
-                                 optarg);
-            break;
-        case OPT_ALLOC:
-            named = 1;
-            o.name = optarg;
-            break;
-        case OPT_SOLVER:
-            named = 1;
-            milp_only = "--solver";
-            o.solver = optarg;
-            break;
-        case OPT_MODEL:
-            named = 1;
-            milp_only = "--model";
-            o.model = optarg;
-            break;
-        case OPT_TIME: /* the MILP's and dp's */
-            timed = 1;
-            if (bfs_parse_double(optarg, &o.time_limit) || !(o.time_limit > 0))
-                return bad_usage("--time-limit: '%s' is not a positive "
-                                 "number of seconds",
-                                 optarg);
-            break;
-        case OPT_GAP:
-            milp_only = "--gap";
-            if (bfs_parse_double(optarg, &o.gap_rel) || o.gap_rel < 0)
-                return bad_usage("--gap: '%s' is not a number >= 0", optarg);
-            break;
-        case OPT_BIGM:
-            if (strcmp(optarg, "legacy") != 0 && strcmp(optarg, "exact") != 0)
-                return bad_usage("--big-m: '%s' is not legacy or exact",
-                                 optarg);
-            bigm = optarg;
-            break;
-        case OPT_THREADS:
-            milp_only = "--threads";
-            if (bfs_parse_int(optarg, &o.threads) || o.threads < 0)
-                return bad_usage("--threads: '%s' is not a count", optarg);
-            break;
-        case OPT_LOG:
-            milp_only = "--log-level";
-            if (bfs_parse_int(optarg, &o.log_level) || o.log_level < 0)
-                return bad_usage("--log-level: '%s' is not a level", optarg);
-            break;
-        case OPT_JSON:
-            json = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return CMD_OK;
-        default:
-            return bad_usage("unknown or incomplete option '%s'",
-                             argv[optind - 1]);
-        }
-    if (o.solver && wants_help(o.solver))
-        return solver_help(o.solver);
-    /* An option the allocator would ignore is a usage error. */
-    if (milp_only && o.name && strcmp(o.name, "milp") != 0)
-        return bad_usage("%s is an option of --allocator milp; --allocator "
-                         "%s would ignore it",
-                         milp_only, o.name);
-    if (timed && o.name && strcmp(o.name, "even") == 0)
-        return bad_usage("--time-limit is an option of --allocator milp or "
-                         "dp; --allocator even would ignore it");
-    if (o.mps_dir && mkdir(o.mps_dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "bfsim solve: --write-mps: cannot create %s: %s\n",
-                o.mps_dir, strerror(errno));
-        return CMD_FAIL;
-    }
-    corpus =
-        ca.n_configs > 0 || argc - optind > 1 ||
-        (optind < argc && stat(argv[optind], &sb) == 0 && S_ISDIR(sb.st_mode));
-    if (corpus) {
-        if (optind == argc)
-            rc = bad_usage("missing instance files or directory");
-        else if (json)
-            rc = bad_usage("--json is for one instance; use --csv over a "
-                           "corpus");
-        else if (ca.n_configs > 0 && named)
-            rc = bad_usage("--config replaces --allocator, --model and "
-                           "--solver");
-        else {
-            ca.bigm = bigm ? strcmp(bigm, "legacy") == 0 : -1;
-            rc = check_paths(argc - optind, argv + optind, &ca);
-            if (rc == 0)
-                rc = solve_corpus(argc - optind, argv + optind, &o, &ca);
-        }
-        return rc;
-    }
-    if (ca.csv || ca.h5 || ca.jobs != 1 || ca.repeat != 1 || ca.seeds ||
-        ca.detail)
-        return bad_usage("%s is for a corpus (several files, a directory or "
-                         "--config)",
-                         ca.csv         ? "--csv"
-                         : ca.h5        ? "-o"
-                         : ca.jobs != 1 ? "-j"
-                         : ca.detail    ? "--detail"
-                         : ca.seeds     ? "--seeds"
-                                        : "--repeat");
-    if (optind != argc - 1)
-        return bad_usage("%s", "missing instance file");
-    path = argv[optind];
     rc = instance_read(path, &in, &e);
     if (rc)
         return cmd_report(&e, rc);
-    if (bigm)
-        in.p.cap = strcmp(bigm, "legacy") == 0 ? (in.p.pool + 1) / 2 : 0;
-    rc = allocator_create(&o, &a, &e);
+    if (a->big_m)
+        in.p.cap = strcmp(a->big_m, "legacy") == 0 ? (in.p.pool + 1) / 2 : 0;
+    rc = allocator_create(o, &al, &e);
     if (rc) {
         instance_release(&in);
         return cmd_report(&e, rc);
     }
-    if (o.mps_dir) {
+    if (o->mps_dir) {
         char *stem = bench_stem(path);
-        allocator_set_tag(a, stem);
+        allocator_set_tag(al, stem);
         xfree(stem);
     }
     counts = xcalloc(in.p.n_jobs + 1, sizeof *counts);
@@ -1152,20 +779,91 @@ int cmd_solve(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.counts = counts;
     r.types = types;
-    rc = allocator_solve(a, &in.p, &r, &e);
+    rc = allocator_solve(al, &in.p, &r, &e);
     if (rc == 0) {
-        if (json)
-            print_json(path, &o, &in, &r);
-        else
-            print_text(path, &o, &in, &r);
-        if (fflush(stdout) != 0) {
-            bfs_fail(&e, BFS_EIO, "cannot write the result");
-            rc = BFS_EIO;
-        }
+        (a->json ? print_json : print_text)(path, o, &in, &r);
+        if (fflush(stdout) != 0)
+            rc = bfs_fail(&e, BFS_EIO, "cannot write the result");
     }
     xfree(types);
     xfree(counts);
-    allocator_free(a);
+    allocator_free(al);
     instance_release(&in);
     return rc ? cmd_report(&e, rc) : CMD_OK;
+}
+
+/* The corpus over the n operands: the options that do not fit one
+ * checked, then solve_corpus.  Returns a CMD_* exit status. */
+static int corpus(int n, char **operands, struct solve_args *a, int named)
+{
+    struct corpus_args ca;
+    int rc;
+
+    if (n == 0)
+        return bad_usage("missing instance files or directory");
+    if (a->json)
+        return bad_usage("--json is for one instance; use --csv over a "
+                         "corpus");
+    if (a->n_configs > 0 && named)
+        return bad_usage("--config replaces --allocator, --model and "
+                         "--solver");
+    memset(&ca, 0, sizeof ca);
+    ca.s = *a;
+    ca.bigm = a->big_m ? strcmp(a->big_m, "legacy") == 0 : -1;
+    rc = check_paths(n, operands, &ca);
+    return rc ? rc : solve_corpus(n, operands, &a->alloc, &ca);
+}
+
+/* The option of a corpus given for one instance, or NULL. */
+static const char *corpus_only(const struct solve_args *a)
+{
+    return a->csv           ? "--csv"
+           : a->h5          ? "-o"
+           : a->jobs != 1   ? "-j"
+           : a->detail      ? "--detail"
+           : a->seeds       ? "--seeds"
+           : a->repeat != 1 ? "--repeat"
+                            : NULL;
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    struct solve_args a;
+    struct bfs_error e;
+    struct stat sb;
+    unsigned char given[64];
+    const char *extra;
+    int help, first, named = 0;
+
+    assert(options_solve.count <= sizeof given);
+
+    bfs_error_clear(&e);
+    if (options_parse(&options_solve, argc, argv, &a, given, &help, &first, &e))
+        return bad_usage("%s", e.msg);
+    if (help)
+        return options_help(&options_solve, stdout) ? CMD_FAIL : CMD_OK;
+    a.alloc.solver_log = solver_log;
+    if (a.alloc.solver && options_solver_wants_help(a.alloc.solver))
+        return solver_help(a.alloc.solver);
+    if (a.alloc.mps_dir && mkdir(a.alloc.mps_dir, 0777) != 0 &&
+        errno != EEXIST) {
+        fprintf(stderr, "bfsim solve: --write-mps: cannot create %s: %s\n",
+                a.alloc.mps_dir, strerror(errno));
+        return CMD_FAIL;
+    }
+    for (size_t i = 0; i < options_solve.count; i++)
+        named |= given[i] &&
+                 (strcmp(options_solve.table[i].name, "allocator") == 0 ||
+                  strcmp(options_solve.table[i].name, "model") == 0 ||
+                  strcmp(options_solve.table[i].name, "solver") == 0);
+    if (a.n_configs > 0 || argc - first > 1 ||
+        (first < argc && stat(argv[first], &sb) == 0 && S_ISDIR(sb.st_mode)))
+        return corpus(argc - first, argv + first, &a, named);
+    if ((extra = corpus_only(&a)) != NULL)
+        return bad_usage("%s is for a corpus (several files, a directory or "
+                         "--config)",
+                         extra);
+    if (first != argc - 1)
+        return bad_usage("%s", "missing instance file");
+    return solve_one(argv[first], &a);
 }

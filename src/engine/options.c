@@ -179,7 +179,8 @@ getopt_record(const struct options_command *c, int ch, char **argv,
 }
 
 int options_parse(const struct options_command *c, int argc, char **argv,
-                  void *a, int *help, int *operand, struct bfs_error *e)
+                  void *a, unsigned char *given_out, int *help, int *operand,
+                  struct bfs_error *e)
 {
     struct option *lo = xcalloc(c->count + 1, sizeof *lo);
     unsigned char *given = xcalloc(c->count + 1, 1);
@@ -210,6 +211,8 @@ int options_parse(const struct options_command *c, int argc, char **argv,
     if (rc == 0) {
         *help = h;
         *operand = optind;
+        if (given_out)
+            memcpy(given_out, given, c->count);
     }
     xfree(given);
     xfree(shorts);
@@ -285,7 +288,7 @@ int options_help(const struct options_command *c, FILE *f)
     c->defaults(d);
     fputs(c->synopsis, f);
     for (size_t g = 0; g < c->n_groups; g++) {
-        fprintf(f, "\n%s:\n", c->groups[g]);
+        fprintf(f, "\n%s\n", c->groups[g]);
         for (size_t i = 0; i < c->count; i++)
             if ((size_t)c->table[i].group == g)
                 help_entry(f, &c->table[i], d);
@@ -744,12 +747,15 @@ const struct options_entry options_table[] = {
 
 const size_t options_count = sizeof options_table / sizeof *options_table;
 
-static const char *const replay_groups[OPTIONS_N_GROUPS] = {"Input", "Policy",
-                                                            "Output"};
+/* The groups' names, and their headings in the help. */
+static const char *const replay_group_names[OPTIONS_N_GROUPS] = {
+    "Input", "Policy", "Output"};
+static const char *const replay_groups[OPTIONS_N_GROUPS] = {
+    "Input:", "Policy:", "Output:"};
 
 const char *options_group_name(enum options_group g)
 {
-    return (unsigned)g < OPTIONS_N_GROUPS ? replay_groups[g] : "?";
+    return (unsigned)g < OPTIONS_N_GROUPS ? replay_group_names[g] : "?";
 }
 
 /* The options that configure some allocators only, and which (a list

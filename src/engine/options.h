@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "alloc/alloc.h"
+#include "alloc/bench.h"
 #include "engine/replay.h"
 
 /* The bundled inputs replayed when --trace or --jobs is not given, as
@@ -137,22 +139,56 @@ void options_value(const struct options_entry *o, const void *a, char *buf,
  * a, from c's defaults, with getopt_long over a table built from c's
  * records, then checks the options against each other (c->check).
  * Returns 0 with *help set (1 when a help option was seen: the rest is
- * then neither read nor checked) and *operand the index of the first
- * operand; or BFS_EUSAGE (or check's code) with the problem in e, a
- * unspecified. */
+ * then neither read nor checked), *operand the index of the first
+ * operand and, when given is not NULL, given[i] (c->count bytes) 1 for
+ * each record i on the command line, else 0; or BFS_EUSAGE (or check's
+ * code) with the problem in e, a unspecified. */
 int options_parse(const struct options_command *c, int argc, char **argv,
-                  void *a, int *help, int *operand, struct bfs_error *e);
+                  void *a, unsigned char *given, int *help, int *operand,
+                  struct bfs_error *e);
 
 /* Writes c's help to f: the synopsis, every record by group with its
  * default, the tail.  Returns 0, or -1 when f failed. */
 int options_help(const struct options_command *c, FILE *f);
 
-/* The record of c whose long name is name (or, with a one-letter name,
- * whose short name it is when long is 0), or NULL. */
+/* The record of c whose long name is name, or whose short name is ch;
+ * or NULL. */
 const struct options_entry *options_lookup(const struct options_command *c,
                                            const char *name);
 const struct options_entry *
 options_lookup_short(const struct options_command *c, int ch);
+
+/* ---- bfsim solve ---- */
+
+#define OPTIONS_SOLVE_MAX_CONFIGS 64
+
+/* What the command line of `bfsim solve` sets.  Strings are borrowed from
+ * the command line (or are the defaults' literals). */
+struct solve_args {
+    struct alloc_opts alloc; /* --allocator ... --log-level, --write-mps */
+    const char *big_m;       /* --big-m legacy|exact, or NULL: the file's */
+    int json;                /* --json */
+    /* over a corpus */
+    const char *configs[OPTIONS_SOLVE_MAX_CONFIGS]; /* --config */
+    size_t n_configs;
+    int jobs;        /* -j, processes */
+    const char *csv; /* --csv FILE, or NULL */
+    const char *h5;  /* -o FILE, or NULL */
+    struct bench_params q;
+    double tol;          /* --tolerance */
+    int repeat;          /* >= 1 */
+    int seeds;           /* 0: the solver's own seed; k: seeds 1..k */
+    int detail;          /* --detail */
+    uint64_t order_seed; /* --order-seed */
+};
+
+/* bfsim solve's records; their check refuses an option the allocator
+ * would ignore (--solver, --model, --gap, --threads, --log-level,
+ * --write-mps but with milp; --time-limit with even). */
+extern const struct options_command options_solve;
+
+/* Whether the solver spec "NAME,OPT,..." has the item "help". */
+int options_solver_wants_help(const char *spec);
 
 /* Fills a with what `bfsim replay` uses without options: the replay's
  * defaults (replay_opts_default), no outputs, not quiet. */
