@@ -190,6 +190,24 @@ extern const struct options_command options_solve;
 /* Whether the solver spec "NAME,OPT,..." has the item "help". */
 int options_solver_wants_help(const char *spec);
 
+/* ---- bfsim sweep ---- */
+
+/* What the command line of `bfsim sweep` sets (its own options; the
+ * replay's are the configuration's keys). */
+struct sweep_args {
+    int jobs;                /* -j: replays at once */
+    size_t shard_i, shard_n; /* --shard I/N (0/1: every run) */
+    int sharded;             /* --shard given */
+    const char *out;         /* --out DIR, or NULL: from CONFIG */
+    int merge, list, worker, status, quiet;
+    double lease; /* --lease seconds */
+    int retries;  /* --retries */
+};
+
+/* bfsim sweep's records; their check refuses the options that do not go
+ * together (--merge with --list or --shard, ...). */
+extern const struct options_command options_sweep;
+
 /* Fills a with what `bfsim replay` uses without options: the replay's
  * defaults (replay_opts_default), no outputs, not quiet. */
 void options_default(struct replay_args *a);
