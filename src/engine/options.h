@@ -18,6 +18,7 @@
 #include "alloc/alloc.h"
 #include "alloc/bench.h"
 #include "engine/replay.h"
+#include "formats/gentrace.h"
 
 /* The bundled inputs replayed when --trace or --jobs is not given, as
  * paths relative to the data directory. */
@@ -207,6 +208,29 @@ struct sweep_args {
 /* bfsim sweep's records; their check refuses the options that do not go
  * together (--merge with --list or --shard, ...). */
 extern const struct options_command options_sweep;
+
+/* ---- bfsim gen-trace ---- */
+
+/* The most --comment options a command takes. */
+#define OPTIONS_MAX_COMMENTS 64
+
+/* What the command line of `bfsim gen-trace` sets. */
+struct gentrace_args {
+    struct gentrace_opts o;  /* nodes, start, duration, gzip_level */
+    const char *nodes;       /* --nodes as given, or NULL */
+    const char *duration;    /* --duration as given, or NULL */
+    int64_t seed;            /* --seed, >= 0 */
+    const char *idle, *busy; /* --idle, --busy DIST */
+    const char *types;       /* --types, or NULL */
+    const char *out;         /* -o, or NULL */
+    const char *comments[OPTIONS_MAX_COMMENTS]; /* --comment */
+    size_t n_comments;
+    int quiet;
+};
+
+/* bfsim gen-trace's records; their check requires --nodes, --duration
+ * and -o. */
+extern const struct options_command options_gentrace;
 
 /* Fills a with what `bfsim replay` uses without options: the replay's
  * defaults (replay_opts_default), no outputs, not quiet. */
