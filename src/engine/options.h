@@ -19,6 +19,7 @@
 #include "alloc/bench.h"
 #include "engine/replay.h"
 #include "formats/gentrace.h"
+#include "formats/traceinfo.h"
 
 /* The bundled inputs replayed when --trace or --jobs is not given, as
  * paths relative to the data directory. */
@@ -231,6 +232,28 @@ struct gentrace_args {
 /* bfsim gen-trace's records; their check requires --nodes, --duration
  * and -o. */
 extern const struct options_command options_gentrace;
+
+/* ---- bfsim info and bfsim curves ---- */
+
+/* What the command line of `bfsim info` sets. */
+struct info_args {
+    struct traceinfo_opts o; /* --start, --end, --nodes */
+    int json;                /* --json */
+    const char *output;      /* -o FILE, "-" standard output */
+};
+
+/* bfsim info's records; their check refuses --start not before --end. */
+extern const struct options_command options_info;
+
+/* What the command line of `bfsim curves` sets. */
+struct curves_args {
+    const char *curves; /* --curves FILE, or NULL */
+    int model;          /* --model: a CURVEFIT_* model, -1 all */
+    const char *output; /* -o FILE, "-" standard output */
+};
+
+/* bfsim curves's records. */
+extern const struct options_command options_curves;
 
 /* Fills a with what `bfsim replay` uses without options: the replay's
  * defaults (replay_opts_default), no outputs, not quiet. */
