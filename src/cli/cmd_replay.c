@@ -81,9 +81,10 @@ static int parse_args(int argc, char **argv, struct replay_args *a)
  * a CMD_* exit status (errors are reported); with strict, CMD_FAIL after
  * a warning (replay_warnings), the outputs written. */
 static int run_replay(struct replay_opts *o, int argc, char **argv,
-                      const char *summary, const char *job_log,
-                      const char *h5path, int strict, const char *batsim)
+                      const struct replay_args *a)
 {
+    const char *summary = a->summary, *job_log = a->job_log;
+    const char *h5path = a->output, *batsim = a->batsim_jobs;
     struct rec_sink steps_s, joblog_s, h5_s, summary_s, batsim_s, *sinks[5];
     struct replay_stats st;
     struct bfs_error e;
@@ -118,7 +119,7 @@ static int run_replay(struct replay_opts *o, int argc, char **argv,
     if (rc == 0 && h5path && (rc = h5out_open(h5path, &h5, &e)) == 0) {
         h5out_sink(h5, &h5_s);
         sinks[n++] = &h5_s;
-        if (replay_h5_attrs(h5, argc, argv, o) != 0) {
+        if (replay_h5_attrs(h5, argc, argv, a, o) != 0) {
             e = *h5out_error(h5);
             rc = e.code ? e.code : BFS_EIO;
         }
@@ -140,7 +141,8 @@ static int run_replay(struct replay_opts *o, int argc, char **argv,
         rc = e.code ? e.code : BFS_EIO;
     }
     if (rc == 0 && summary)
-        rc = replay_write_summary(rec_text_file(&summary_s), summary, &st, &e);
+        rc = replay_write_summary(rec_text_file(&summary_s), summary, a, &st,
+                                  &e);
     if (rc == 0)
         rc = rec_sinks_finish(sinks, n, st.partial, &e);
     if (rc == 0)
@@ -151,7 +153,7 @@ static int run_replay(struct replay_opts *o, int argc, char **argv,
         return cmd_report(&e, rc);
     if (!summary)
         replay_print_report(o, &st);
-    if (replay_warnings(&st) && strict)
+    if (replay_warnings(&st) && a->strict)
         return CMD_FAIL;
     if (st.partial) {
         fprintf(stderr, "bfsim replay: interrupted; results are partial\n");
@@ -230,8 +232,7 @@ int cmd_replay(int argc, char **argv)
         o.progress = show_progress;
         o.progress_arg = &pg;
     }
-    rc = run_replay(&o, argc, argv, summary, job_log, h5path, args.strict,
-                    args.batsim_jobs);
+    rc = run_replay(&o, argc, argv, &args);
     xfree(trace);
     xfree(jobs);
     return rc;

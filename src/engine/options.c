@@ -116,6 +116,62 @@ void options_value(const struct options_entry *o, const void *a, char *buf,
     }
 }
 
+/* The typed value of o in a, under o->key. */
+static size_t record_typed(const struct options_entry *o, const void *a,
+                           struct summary_value *v)
+{
+    const char *f = (const char *)a + o->field;
+
+    memset(v, 0, sizeof *v);
+    v->key = o->key;
+    v->unit = "";
+    switch (o->type) {
+    case OPTIONS_FLAG:
+    case OPTIONS_INT:
+        v->type = SUMMARY_INT;
+        v->v.i = *(const int *)(const void *)f;
+        return 1;
+    case OPTIONS_DOUBLE:
+        v->type = SUMMARY_REAL;
+        v->v.d = *(const double *)(const void *)f;
+        return 1;
+    case OPTIONS_STRING:
+        v->type = SUMMARY_TEXT;
+        v->v.s = *(const char *const *)(const void *)f;
+        v->none = v->v.s == NULL;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+size_t options_record(const struct options_command *c, const void *a,
+                      struct summary_value *v, size_t max)
+{
+    struct summary_value one[OPTIONS_MAX_RECORD];
+    size_t n = 0;
+
+    for (size_t i = 0; i < c->count; i++) {
+        const struct options_entry *o = &c->table[i];
+        size_t k;
+        if (!o->recorded)
+            continue;
+        memset(one, 0, sizeof one);
+        k = o->record ? o->record(a, one) : record_typed(o, a, one);
+        for (size_t j = 0; j < k && n < max; j++) {
+            if (one[j].none) /* not given, and no default: absent */
+                continue;
+            v[n] = one[j];
+            v[n].group = "parameters";
+            v[n].describes = 1;
+            if (!v[n].unit)
+                v[n].unit = "";
+            n++;
+        }
+    }
+    return n;
+}
+
 const struct options_entry *options_lookup(const struct options_command *c,
                                            const char *name)
 {
@@ -593,6 +649,119 @@ static void d_big_m(const void *v, char *b, size_t n)
     snprintf(b, n, "%s", d->replay.legacy_cap ? "legacy" : "exact");
 }
 
+/* ---- values recorded with the results ------------------------------------ */
+
+static size_t text(struct summary_value *v, const char *key, const char *s)
+{
+    v->key = key;
+    v->type = SUMMARY_TEXT;
+    v->v.s = s;
+    return 1;
+}
+
+static size_t integer(struct summary_value *v, const char *key, int64_t i)
+{
+    v->key = key;
+    v->type = SUMMARY_INT;
+    v->v.i = i;
+    return 1;
+}
+
+static size_t real(struct summary_value *v, const char *key, double d)
+{
+    v->key = key;
+    v->type = SUMMARY_REAL;
+    v->v.d = d;
+    return 1;
+}
+
+/* A time, none when not given. */
+static size_t time_of(struct summary_value *v, const char *key, int has,
+                      int64_t t)
+{
+    integer(v, key, has ? t : 0);
+    v->type = SUMMARY_TIME;
+    v->none = !has;
+    return 1;
+}
+
+static size_t r_start(const void *p, struct summary_value *v)
+{
+    const struct replay_args *a = p;
+    return time_of(v, "start", a->replay.has_start, a->replay.start);
+}
+
+static size_t r_end(const void *p, struct summary_value *v)
+{
+    const struct replay_args *a = p;
+    return time_of(v, "end", a->replay.has_end, a->replay.end);
+}
+
+static size_t r_nodes(const void *p, struct summary_value *v)
+{
+    const struct replay_args *a = p;
+    integer(&v[0], "node_skip", (int64_t)a->replay.node_skip);
+    return 1 + integer(&v[1], "node_count", (int64_t)a->replay.node_count);
+}
+
+static size_t r_objective(const void *p, struct summary_value *v)
+{
+    const struct replay_args *a = p;
+    return text(v, "objective", job_objective_name(a->replay.objective));
+}
+
+static size_t r_tie_break(const void *p, struct summary_value *v)
+{
+    const struct replay_args *a = p;
+    return text(v, "tie_break", a->replay.tie_break.name);
+}
+
+static size_t r_node_pick(const void *p, struct summary_value *v)
+{
+    const struct replay_args *a = p;
+    return text(v, "node_pick", a->replay.node_pick.name);
+}
+
+static size_t r_hints(const void *p, struct summary_value *v)
+{
+    const struct replay_args *a = p;
+    return text(v, "hints", nodepick_hints_name(a->replay.hints));
+}
+
+static size_t r_belief(const void *p, struct summary_value *v)
+{
+    const struct replay_args *a = p;
+    return text(v, "belief", belief_opts_name(&a->replay.belief));
+}
+
+static size_t r_observe_noise(const void *p, struct summary_value *v)
+{
+    const struct replay_args *a = p;
+    real(&v[0], "observe_noise", a->replay.belief.noise);
+    return 1 + integer(&v[1], "observe_seed", (int64_t)a->replay.belief.seed);
+}
+
+static size_t r_explore(const void *p, struct summary_value *v)
+{
+    const struct replay_args *a = p;
+    real(&v[0], "explore", a->replay.belief.explore);
+    return 1 + integer(&v[1], "explore_seed",
+                       (int64_t)a->replay.belief.explore_seed);
+}
+
+static size_t r_compat(const void *p, struct summary_value *v)
+{
+    const struct replay_args *a = p;
+    return text(v, "mode",
+                a->replay.mode == REPLAY_COMPAT ? "bftrainer" : "default");
+}
+
+static size_t r_big_m(const void *p, struct summary_value *v)
+{
+    const struct replay_args *a = p;
+    return text(v, "big_m", a->replay.legacy_cap ? "legacy" : "exact");
+}
+
 /* ---- the table ----------------------------------------------------------- */
 
 #define IN OPTIONS_INPUT
@@ -607,7 +776,9 @@ static void d_big_m(const void *v, char *b, size_t n)
     .bad = "is not a positive number of seconds"
 
 /* Within a group, the order is the help's.  Recorded: what decides the
- * run's results, but not the inputs' and outputs' paths. */
+ * run's results, but not the inputs' and outputs' paths (which the HDF5
+ * file records with their CRCs); --types-aware and --mixed-types are
+ * recorded by the run itself, on a trace with node types only. */
 const struct options_entry options_table[] = {
     {"trace", 0, "FILE", IN, STRING(replay.trace_path), .show = d_trace,
      .show_default = 1, .help = "native trace"},
@@ -617,74 +788,87 @@ const struct options_entry options_table[] = {
      .help = "BFTrainer long curve table for --jobs"},
     {"start", 0, "TIME", IN, CUSTOM(p_start), .show = d_start,
      .show_default = 1, .recorded = 1,
-     .help = "replay from TIME: 'YYYY-MM-DD HH:MM:SS' (UTC) or Unix seconds"},
+     .help = "replay from TIME: 'YYYY-MM-DD HH:MM:SS' (UTC) or Unix seconds",
+     .record = r_start},
     {"end", 0, "TIME", IN, CUSTOM(p_end), .show = d_end, .show_default = 1,
-     .recorded = 1, .help = "last event time replayed"},
+     .recorded = 1, .help = "last event time replayed", .record = r_end},
     {"nodes", 0, "[SKIP:]COUNT", IN, CUSTOM(p_nodes), .show = d_nodes,
      .show_default = 1, .recorded = 1,
-     .help = "use COUNT nodes of the trace's node order after skipping SKIP"},
+     .help = "use COUNT nodes of the trace's node order after skipping SKIP",
+     .record = r_nodes},
     {"align-jobs", 0, NULL, IN, FLAG(replay.align_jobs), .recorded = 1,
      .help = "shift the job set's submission times so that the first is the "
-             "replay's start"},
+             "replay's start",
+     .key = "align_jobs"},
 
     {"max-jobs", 0, "N", POL, .type = OPTIONS_INT, F(replay.max_jobs), .lo = 0,
      .hi = INT_MAX, .bad = "is not a count", .show_default = 1, .recorded = 1,
-     .help = "jobs in the system at once, 0 = no limit"},
+     .help = "jobs in the system at once, 0 = no limit", .key = "max_jobs"},
     {"tfwd", 0, "SECONDS", POL, SECONDS, F(replay.tfwd), .show_default = 1,
-     .recorded = 1, .help = "allocator's forward-looking horizon"},
+     .recorded = 1, .help = "allocator's forward-looking horizon",
+     .key = "tfwd"},
     {"objective", 0, "NAME", POL, CUSTOM(p_objective), .show = d_objective,
      .show_default = 1, .recorded = 1,
      .help = "metric O(n) maximised: file (the job file's O column), "
-             "throughput, speedup, prop-fair"},
+             "throughput, speedup, prop-fair",
+     .record = r_objective},
     {"tie-break", 0, "RULE", POL, CUSTOM(p_tie_break), .show = d_tie_break,
      .show_default = 1, .recorded = 1,
      .help = "which equally good allocation the exact allocators return: "
              "first-admitted, least-remaining, most-remaining, "
-             "fewest-node-seconds or random:SEED"},
+             "fewest-node-seconds or random:SEED",
+     .record = r_tie_break},
     {"node-pick", 0, "RULE", POL, CUSTOM(p_node_pick), .show = d_node_pick,
      .show_default = 1, .recorded = 1,
      .help = "which free nodes a growing job takes and which a shrinking job "
              "gives back: longest-idle, lowest-index, random:SEED, oracle "
-             "(the trace's future) or predicted (from its past)"},
+             "(the trace's future) or predicted (from its past)",
+     .record = r_node_pick},
     {"hints", 0, "SOURCE", POL, CUSTOM(p_hints), .show = d_hints,
      .show_default = 1, .recorded = 1,
      .help = "what the allocator's horizon term knows of each node's "
              "remaining idle time: off (every node stays for Tfwd), oracle "
              "(the trace's future) or predicted (from its past), taken in the "
-             "--node-pick order"},
+             "--node-pick order",
+     .record = r_hints},
     {"belief", 0, "SOURCE", POL, CUSTOM(p_belief), .show = d_belief,
      .show_default = 1, .recorded = 1,
      .help = "what the allocator believes of the jobs' curves: true (the job "
              "set's), FILE (a job file's curves, matched by name) or "
              "learn:MODEL (amdahl, power or interp, refitted as the job "
-             "runs); the training follows the job set's curves"},
+             "runs); the training follows the job set's curves",
+     .record = r_belief},
     {"belief-curves", 0, "FILE", POL, STRING(replay.belief.curves),
      .help = "BFTrainer long curve table for a --belief FILE that is a "
              "bounds table"},
     {"belief-prior", 0, "FILE", POL, STRING(replay.belief.prior_path),
      .help = "learn: a job file whose curves are the priors; without one, a "
-             "linear curve through the job's first observation"},
+             "linear curve through the job's first observation",
+     .recorded = 1, .key = "belief_prior"},
     {"observe-noise", 0, "SIGMA[:SEED]", POL, CUSTOM(p_observe_noise),
      .show = d_observe_noise, .show_default = 1, .recorded = 1,
      .help = "learn: each observed rate is multiplied by exp(SIGMA z), z a "
-             "seeded standard normal draw"},
+             "seeded standard normal draw",
+     .record = r_observe_noise},
     {"explore", 0, "EPS[:SEED]", POL, CUSTOM(p_explore), .show = d_explore,
      .show_default = 1, .recorded = 1,
      .help = "learn: at each decision, a job observed at fewer than three "
              "counts is shown, with probability EPS, its believed O doubled "
-             "at the counts it has not tried"},
+             "at the counts it has not tried",
+     .record = r_explore},
     {"types-aware", 0, "yes|no", POL, CUSTOM(p_types_aware),
-     .show = d_types_aware, .show_default = 1, .recorded = 1,
+     .show = d_types_aware, .show_default = 1,
      .help = "on a trace with node types: no decides as if every node were "
              "of one type, the training still paced by the types the jobs "
              "get"},
-    {"mixed-types", 0, NULL, POL, FLAG(replay.mixed_types), .recorded = 1,
+    {"mixed-types", 0, NULL, POL, FLAG(replay.mixed_types),
      .help = "on a trace with node types: a job may hold nodes of several "
              "types at once, paced by its slowest (milp's count model only)"},
     {"allocator", 0, "NAME", POL, STRING(replay.alloc.name),
      .show = d_allocator, .show_default = 1, .recorded = 1,
      .help = "milp (the exact MILP), dp (the exact dynamic programme) or even "
-             "(the published replayer's even-share baseline)"},
+             "(the published replayer's even-share baseline)",
+     .key = "allocator"},
     {"solver", 0, "NAME", POL, STRING(replay.alloc.solver), .show = d_solver,
      .show_default = 1, .recorded = 1,
      .help = "MILP backend, cbc or glpk, and options after commas: "
@@ -692,25 +876,29 @@ const struct options_entry options_table[] = {
              "(count model, and node model on CBC: start from dp's optimum; "
              "the count model then leaves out the counts no tied allocation "
              "uses), and the solver's own KEY=VALUE parameters (`bfsim solve "
-             "--solver cbc,help` lists them)"},
+             "--solver cbc,help` lists them)",
+     .key = "solver"},
     {"model", 0, "NAME", POL, STRING(replay.alloc.model), .show = d_model,
      .show_default = 1, .recorded = 1,
-     .help = "MILP formulation: count or node"},
+     .help = "MILP formulation: count or node", .key = "model"},
     {"time-limit", 0, "SECONDS", POL, SECONDS, F(replay.alloc.time_limit),
      .show_default = 1, .recorded = 1,
-     .help = "wall-clock limit per solve (milp and dp)"},
+     .help = "wall-clock limit per solve (milp and dp)", .key = "time_limit"},
     {"gap", 0, "G", POL, .type = OPTIONS_DOUBLE, F(replay.alloc.gap_rel),
      .lo = 0, .hi = HUGE_VAL, .bad = "is not a gap >= 0", .show_default = 1,
-     .recorded = 1, .help = "relative MIP gap"},
+     .recorded = 1, .help = "relative MIP gap", .key = "gap"},
     {"apply-feasible", 0, NULL, POL, FLAG(replay.apply_feasible), .recorded = 1,
      .help = "apply answers found at the time limit (default mode; the "
-             "compatible mode never does)"},
+             "compatible mode never does)",
+     .key = "apply_feasible"},
     {"compat", 0, "bftrainer", POL, CUSTOM(p_compat), .show = d_compat,
-     .recorded = 1, .help = "reproduce the published BFTrainer replayer"},
+     .recorded = 1, .help = "reproduce the published BFTrainer replayer",
+     .record = r_compat},
     {"big-m", 0, "legacy|exact", POL, CUSTOM(p_big_m), .show = d_big_m,
      .show_default = 1, .recorded = 1,
      .help = "legacy caps every change at (N+1)/2 nodes per job and event, "
-             "as the published MILP did"},
+             "as the published MILP did",
+     .record = r_big_m},
 
     {"steps", 0, "FILE", OUT, STRING(replay.steps_path), .sweep_managed = 1,
      .help = "one CSV row per event, BFTrainer's columns"},

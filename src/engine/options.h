@@ -19,6 +19,7 @@
 #include "alloc/bench.h"
 #include "engine/replay.h"
 #include "formats/gentrace.h"
+#include "formats/summary.h"
 #include "formats/traceinfo.h"
 
 /* The bundled inputs replayed when --trace or --jobs is not given, as
@@ -55,6 +56,9 @@ enum options_type {
     OPTIONS_CUSTOM  /* parse() reads the argument */
 };
 
+/* The most values one record writes with the results. */
+#define OPTIONS_MAX_RECORD 2
+
 /* One option of one command: a typed record.  Everything about an
  * option (getopt's table, the help, the man page's check, a sweep's
  * keys, the run's parameters written with the results) is derived from
@@ -90,6 +94,13 @@ struct options_entry {
     /* 1 when the run's value is written with the results (the JSON
      * summary's "parameters", the HDF5 file's root attributes). */
     int recorded;
+    /* Recorded: the name the value is recorded under ("max_jobs"). */
+    const char *key;
+    /* Recorded: writes the value(s) from a into v (at most
+     * OPTIONS_MAX_RECORD, group and describes left to the caller) and
+     * returns how many; NULL for the typed value under key (INT, FLAG:
+     * an integer, DOUBLE: a real, STRING: text, none when NULL). */
+    size_t (*record)(const void *a, struct summary_value *v);
     const char *help; /* one sentence or a few, no trailing period */
 };
 
@@ -131,6 +142,14 @@ const char *options_group_name(enum options_group g);
  * error; a is then unspecified. */
 const char *options_set(const struct options_entry *o, void *a,
                         const char *arg);
+
+/* The values of c's recorded options in a (the command's struct), into
+ * v (room for max), each in the group "parameters" and describing the
+ * run, in the records' order; a value that is none (a time or a file not
+ * given, without a default) is left out.  Returns how many (at most
+ * max).  Text values are borrowed from a or are literals. */
+size_t options_record(const struct options_command *c, const void *a,
+                      struct summary_value *v, size_t max);
 
 /* Writes o's value in a (the command's struct) as text into buf (size
  * bytes, NUL-terminated). */
