@@ -1032,6 +1032,12 @@ const struct options_command options_replay = {
     .check = replay_check,
 };
 
+const struct options_command *const options_commands[] = {
+    &options_replay,   &options_solve, &options_sweep,
+    &options_gentrace, &options_info,  &options_curves};
+const size_t options_n_commands =
+    sizeof options_commands / sizeof *options_commands;
+
 const struct options_entry *options_find(const char *name)
 {
     return options_lookup(&options_replay, name);

@@ -183,7 +183,7 @@ static const struct options_entry solve_table[] = {
      .show_default = 1, .help = "wall-clock seconds per solve (milp, dp)"},
     {"gap", 0, "G", ONE, REAL(alloc.gap_rel, 0, 0, "is not a number >= 0"),
      .show_default = 1, .help = "relative MIP gap"},
-    {"big-m", 0, "MODE", ONE, .type = OPTIONS_CUSTOM, .parse = p_big_m,
+    {"big-m", 0, "legacy|exact", ONE, .type = OPTIONS_CUSTOM, .parse = p_big_m,
      .show = d_big_m, .show_default = 1,
      .help = "legacy: cap every job's change at floor((N+1)/2) nodes, as the "
              "published replayer's big-M does; exact: no cap"},
