@@ -39,6 +39,7 @@ libbfsim_a_SOURCES = \
 	src/engine/options.c src/engine/options.h \
 	src/engine/options_solve.c src/engine/options_sweep.c \
 	src/engine/options_gentrace.c src/engine/options_info.c \
+	src/engine/options_convert.c \
 	src/engine/tiebreak.c src/engine/tiebreak.h \
 	src/engine/nodepick.c src/engine/nodepick.h \
 	src/engine/measures.c src/engine/measures.h \

@@ -70,7 +70,7 @@ static int write_trace(struct gentrace_args *a,
     struct gentrace_dist idle = {0}, busy = {0};
     struct gentrace_stats st;
     struct bfs_error e;
-    const char *comments[OPTIONS_MAX_COMMENTS + 2] = {0};
+    const char *comments[OPTIONS_MAX_LIST + 2] = {0};
     char auto_comment[1024];
     int rc, status;
     double t0;
@@ -78,8 +78,8 @@ static int write_trace(struct gentrace_args *a,
     if ((status = read_dists(a->idle, a->busy, &idle, &busy)) != CMD_OK)
         goto done;
     comments[0] = auto_comment;
-    for (size_t k = 0; k < a->n_comments; k++)
-        comments[k + 1] = a->comments[k];
+    for (size_t k = 0; k < a->comments.n; k++)
+        comments[k + 1] = a->comments.v[k];
     a->o.seed = (uint64_t)a->seed;
     a->o.idle = &idle;
     a->o.busy = &busy;

@@ -654,7 +654,7 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
     ca->s.q.time_limit = o->time_limit;
     for (int k = 0; k < n_paths && rc == 0; k++)
         rc = bench_add_path(&b, paths[k], ca->bigm, &e);
-    if (rc == 0 && ca->s.n_configs == 0) {
+    if (rc == 0 && ca->s.configs.n == 0) {
         /* the one configuration the options give */
         char text[512];
         if (o->name && strcmp(o->name, "milp") != 0)
@@ -664,8 +664,8 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
                      o->model ? o->model : "count", o->solver ? o->solver : "");
         rc = bench_add_config(&b, text, o, &e);
     }
-    for (size_t c = 0; c < ca->s.n_configs && rc == 0; c++)
-        rc = bench_add_config(&b, ca->s.configs[c], o, &e);
+    for (size_t c = 0; c < ca->s.configs.n && rc == 0; c++)
+        rc = bench_add_config(&b, ca->s.configs.v[c], o, &e);
     ca->load0 = load_now();
     if (rc == 0)
         rc = bench_run(&b, ca->s.jobs, &e);
@@ -804,7 +804,7 @@ static int corpus(int n, char **operands, struct solve_args *a, int named)
     if (a->json)
         return bad_usage("--json is for one instance; use --csv over a "
                          "corpus");
-    if (a->n_configs > 0 && named)
+    if (a->configs.n > 0 && named)
         return bad_usage("--config replaces --allocator, --model and "
                          "--solver");
     memset(&ca, 0, sizeof ca);
@@ -856,7 +856,7 @@ int cmd_solve(int argc, char **argv)
                  (strcmp(options_solve.table[i].name, "allocator") == 0 ||
                   strcmp(options_solve.table[i].name, "model") == 0 ||
                   strcmp(options_solve.table[i].name, "solver") == 0);
-    if (a.n_configs > 0 || argc - first > 1 ||
+    if (a.configs.n > 0 || argc - first > 1 ||
         (first < argc && stat(argv[first], &sb) == 0 && S_ISDIR(sb.st_mode)))
         return corpus(argc - first, argv + first, &a, named);
     if ((extra = corpus_only(&a)) != NULL)

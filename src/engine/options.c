@@ -81,6 +81,21 @@ const char *options_set(const struct options_entry *o, void *a, const char *arg)
             return o->bad;
         *(double *)(void *)f = d;
         return NULL;
+    case OPTIONS_LIST: {
+        struct options_list *l = (void *)f;
+        if (l->n == OPTIONS_MAX_LIST)
+            return "is one too many (the option is taken 64 times at most)";
+        l->v[l->n++] = arg;
+        return NULL;
+    }
+    case OPTIONS_KEYED: {
+        struct options_keyed *k = (void *)f;
+        if (k->n == OPTIONS_MAX_LIST)
+            return "is one too many (64 such options at most)";
+        k->name[k->n] = o->name;
+        k->value[k->n++] = arg ? arg : "1";
+        return NULL;
+    }
     case OPTIONS_CUSTOM:
         return o->parse(a, arg);
     }
@@ -1033,8 +1048,8 @@ const struct options_command options_replay = {
 };
 
 const struct options_command *const options_commands[] = {
-    &options_replay,   &options_solve, &options_sweep,
-    &options_gentrace, &options_info,  &options_curves};
+    &options_replay, &options_solve,  &options_sweep,  &options_gentrace,
+    &options_info,   &options_curves, &options_convert};
 const size_t options_n_commands =
     sizeof options_commands / sizeof *options_commands;
 

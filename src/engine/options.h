@@ -53,7 +53,28 @@ enum options_type {
     OPTIONS_INT,    /* an int field, the argument an integer in [lo, hi] */
     OPTIONS_DOUBLE, /* a double field, in [lo, hi] (lo excluded when
                        lo_open) */
+    OPTIONS_LIST,   /* repeatable; a struct options_list field gets the
+                       argument appended */
+    OPTIONS_KEYED,  /* a struct options_keyed field gets the option's name
+                       and argument ("1" for a flag) appended */
     OPTIONS_CUSTOM  /* parse() reads the argument */
+};
+
+/* The most arguments an OPTIONS_LIST or OPTIONS_KEYED field keeps. */
+#define OPTIONS_MAX_LIST 64
+
+/* The arguments of a repeatable option, in command-line order. */
+struct options_list {
+    const char *v[OPTIONS_MAX_LIST]; /* borrowed from the command line */
+    size_t n;
+};
+
+/* Options given by name (a format's own options), in command-line
+ * order. */
+struct options_keyed {
+    const char *name[OPTIONS_MAX_LIST];  /* the records' names */
+    const char *value[OPTIONS_MAX_LIST]; /* borrowed; "1" for a flag */
+    size_t n;
 };
 
 /* The most values one record writes with the results. */
@@ -181,8 +202,6 @@ options_lookup_short(const struct options_command *c, int ch);
 
 /* ---- bfsim solve ---- */
 
-#define OPTIONS_SOLVE_MAX_CONFIGS 64
-
 /* What the command line of `bfsim solve` sets.  Strings are borrowed from
  * the command line (or are the defaults' literals). */
 struct solve_args {
@@ -190,11 +209,10 @@ struct solve_args {
     const char *big_m;       /* --big-m legacy|exact, or NULL: the file's */
     int json;                /* --json */
     /* over a corpus */
-    const char *configs[OPTIONS_SOLVE_MAX_CONFIGS]; /* --config */
-    size_t n_configs;
-    int jobs;        /* -j, processes */
-    const char *csv; /* --csv FILE, or NULL */
-    const char *h5;  /* -o FILE, or NULL */
+    struct options_list configs; /* --config */
+    int jobs;                    /* -j, processes */
+    const char *csv;             /* --csv FILE, or NULL */
+    const char *h5;              /* -o FILE, or NULL */
     struct bench_params q;
     double tol;          /* --tolerance */
     int repeat;          /* >= 1 */
@@ -231,20 +249,16 @@ extern const struct options_command options_sweep;
 
 /* ---- bfsim gen-trace ---- */
 
-/* The most --comment options a command takes. */
-#define OPTIONS_MAX_COMMENTS 64
-
 /* What the command line of `bfsim gen-trace` sets. */
 struct gentrace_args {
-    struct gentrace_opts o;  /* nodes, start, duration, gzip_level */
-    const char *nodes;       /* --nodes as given, or NULL */
-    const char *duration;    /* --duration as given, or NULL */
-    int64_t seed;            /* --seed, >= 0 */
-    const char *idle, *busy; /* --idle, --busy DIST */
-    const char *types;       /* --types, or NULL */
-    const char *out;         /* -o, or NULL */
-    const char *comments[OPTIONS_MAX_COMMENTS]; /* --comment */
-    size_t n_comments;
+    struct gentrace_opts o;       /* nodes, start, duration, gzip_level */
+    const char *nodes;            /* --nodes as given, or NULL */
+    const char *duration;         /* --duration as given, or NULL */
+    int64_t seed;                 /* --seed, >= 0 */
+    const char *idle, *busy;      /* --idle, --busy DIST */
+    const char *types;            /* --types, or NULL */
+    const char *out;              /* -o, or NULL */
+    struct options_list comments; /* --comment */
     int quiet;
 };
 
@@ -273,6 +287,23 @@ struct curves_args {
 
 /* bfsim curves's records. */
 extern const struct options_command options_curves;
+
+/* ---- bfsim convert ---- */
+
+/* What the command line of `bfsim convert` sets. */
+struct convert_cmdline {
+    const char *from;             /* --from FORMAT, or NULL */
+    const char *jobs;             /* --jobs FILE, or NULL */
+    const char *curves;           /* --curves FILE, or NULL */
+    const char *output;           /* -o OUT */
+    struct options_list comments; /* --comment */
+    int quiet;
+    struct options_keyed format; /* the formats' own options given */
+};
+
+/* bfsim convert's records: its own, then every trace format's (group
+ * 1); their check requires -o and one of --from and --jobs. */
+extern const struct options_command options_convert;
 
 /* Fills a with what `bfsim replay` uses without options: the replay's
  * defaults (replay_opts_default), no outputs, not quiet. */

@@ -74,16 +74,6 @@ static const char *p_start(void *v, const char *s)
     return NULL;
 }
 
-static const char *p_comment(void *v, const char *s)
-{
-    struct gentrace_args *a = v;
-
-    if (a->n_comments == OPTIONS_MAX_COMMENTS)
-        return "is one --comment too many (at most 64)";
-    a->comments[a->n_comments++] = s;
-    return NULL;
-}
-
 static void d_seed(const void *v, char *b, size_t n)
 {
     snprintf(b, n, "%" PRId64, ((const struct gentrace_args *)v)->seed);
@@ -138,7 +128,7 @@ static const struct options_entry gentrace_table[] = {
     {"gzip-level", 0, "L", 0, .type = OPTIONS_INT, F(o.gzip_level), .lo = 1,
      .hi = 9, .bad = "is not a level of 1 to 9", .show_default = 1,
      .help = "compression of a .gz output, 1 (fastest) .. 9 (smallest)"},
-    {"comment", 0, "TEXT", 0, CUSTOM(p_comment),
+    {"comment", 0, "TEXT", 0, .type = OPTIONS_LIST, F(comments),
      .help = "add a '#' comment line (repeatable)"},
     {"quiet", 'q', NULL, 0, .type = OPTIONS_FLAG, F(quiet),
      .help = "do not print the summary on standard error"},

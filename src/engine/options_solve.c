@@ -43,16 +43,6 @@ int options_solver_wants_help(const char *spec)
 
 /* ---- parsers and shown values -------------------------------------------- */
 
-static const char *p_config(void *v, const char *s)
-{
-    struct solve_args *a = v;
-
-    if (a->n_configs == OPTIONS_SOLVE_MAX_CONFIGS)
-        return "is one --config too many (at most 64)";
-    a->configs[a->n_configs++] = s;
-    return NULL;
-}
-
 static const char *p_big_m(void *v, const char *s)
 {
     struct solve_args *a = v;
@@ -115,8 +105,8 @@ static void d_config(const void *v, char *b, size_t n)
 {
     const struct solve_args *a = v;
 
-    if (a->n_configs)
-        snprintf(b, n, "%zu configurations", a->n_configs);
+    if (a->configs.n)
+        snprintf(b, n, "%zu configurations", a->configs.n);
     else
         snprintf(b, n, "the one --allocator, --model and --solver give");
 }
@@ -203,7 +193,7 @@ static const struct options_entry solve_table[] = {
              "written as the minimisation of the negated objective"},
     {"help", 'h', NULL, ONE, .type = OPTIONS_HELP, .help = "print this help"},
 
-    {"config", 0, "C", CORPUS, .type = OPTIONS_CUSTOM, .parse = p_config,
+    {"config", 0, "C", CORPUS, .type = OPTIONS_LIST, F(configs),
      .show = d_config, .show_default = 1,
      .help = "ALLOC[:MODEL][:SOLVER[,KEY=VALUE...]], e.g. dp, milp:cbc, "
              "milp:node:glpk, 'milp:cbc,cuts=off' (repeatable)"},
