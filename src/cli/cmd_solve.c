@@ -27,6 +27,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,16 +96,143 @@ static void solver_log(const char *text)
     fputs(text, stderr);
 }
 
+/* ---- one run's measures ------------------------------------------------ */
+
+/* How a run's measure is read from its struct bench_row. */
+enum run_type {
+    RUN_STATUS, /* the status, as text */
+    RUN_REAL,   /* a double field; NaN: unknown */
+    RUN_COUNT,  /* a long field; -1: unknown (NaN in the tables) */
+    RUN_SIZE,   /* a size_t field */
+    RUN_TIME,   /* bench_time: an unproven run counts the time limit */
+    RUN_TEXT    /* a char array field */
+};
+
+/* One measure of a run: a column of the corpus's rows (CSV and HDF5)
+ * and a key of a single solve's JSON object, from this one list, in its
+ * order.  Adding a measure is adding a row. */
+static const struct run_col {
+    const char *name;
+    enum run_type type;
+    size_t offset;   /* of the field in struct bench_row */
+    int corpus_only; /* not in a single solve's JSON */
+} run_cols[] = {
+#define AT(field) offsetof(struct bench_row, field)
+    {"status", RUN_STATUS, AT(status), 0},
+    {"objective", RUN_REAL, AT(objective), 0},
+    {"bound", RUN_REAL, AT(bound), 0},
+    {"time_s", RUN_TIME, 0, 1},
+    {"build_s", RUN_REAL, AT(build_s), 0},
+    {"solve_s", RUN_REAL, AT(solve_s), 0},
+    {"cpu_s", RUN_REAL, AT(cpu_s), 0},
+    {"ipc_s", RUN_REAL, AT(ipc_s), 0},
+    {"nodes", RUN_COUNT, AT(nodes), 0},
+    {"iterations", RUN_COUNT, AT(iters), 0},
+    {"root_bound", RUN_REAL, AT(root_bound), 0},
+    {"root_cuts", RUN_COUNT, AT(cuts), 0},
+    {"mip_solves", RUN_SIZE, AT(mip_solves), 0},
+    {"rows", RUN_SIZE, AT(rows), 0},
+    {"cols", RUN_SIZE, AT(cols), 0},
+    {"nnz", RUN_SIZE, AT(nnz), 0},
+#undef AT
+};
+#define N_RUN_COLS (sizeof run_cols / sizeof *run_cols)
+
+/* The table kind of a measure: H5COL_TEXT, H5COL_INT or H5COL_REAL. */
+static int run_kind(const struct run_col *c)
+{
+    return c->type == RUN_STATUS || c->type == RUN_TEXT ? H5COL_TEXT
+           : c->type == RUN_SIZE                        ? H5COL_INT
+                                                        : H5COL_REAL;
+}
+
+/* The measure c of run w as the table kind says (time_limit: what an
+ * unproven run counts). */
+static const char *run_text(const struct run_col *c, const struct bench_row *w)
+{
+    const char *f = (const char *)w + c->offset;
+
+    return c->type == RUN_STATUS ? solve_status_name(w->status) : f;
+}
+
+static int64_t run_int(const struct run_col *c, const struct bench_row *w)
+{
+    return (int64_t) *
+           (const size_t *)(const void *)((const char *)w + c->offset);
+}
+
+static double run_real(const struct run_col *c, const struct bench_row *w,
+                       double time_limit)
+{
+    const char *f = (const char *)w + c->offset;
+    long n;
+
+    if (c->type == RUN_TIME)
+        return bench_time(w, time_limit);
+    if (c->type == RUN_REAL)
+        return *(const double *)(const void *)f;
+    n = *(const long *)(const void *)f;
+    return n < 0 ? nan("") : (double)n;
+}
+
+/* A single solve's result r as a corpus's run (bench.c's rules: the
+ * objective and a finite bound only with counts). */
+static void result_row(const struct alloc_result *r, struct bench_row *w)
+{
+    int solved = r->status == SOLVE_OPTIMAL || r->status == SOLVE_FEASIBLE;
+
+    *w = (struct bench_row){
+        .done = 1,
+        .status = r->status,
+        .objective = solved ? r->objective : nan(""),
+        .bound = solved && isfinite(r->bound) ? r->bound : nan(""),
+        .build_s = r->build_s,
+        .solve_s = r->solve_s,
+        .cpu_s = r->cpu_s,
+        .ipc_s = r->ipc_s,
+        .nodes = r->nodes,
+        .iters = r->iters,
+        .root_bound = r->root_bound,
+        .cuts = r->cuts,
+        .mip_solves = r->mip_solves,
+        .rows = r->rows,
+        .cols = r->cols,
+        .nnz = r->nnz,
+    };
+}
+
 /* A number for JSON: null when absent or not finite. */
 static json_t *num(int have, double v)
 {
     return have && isfinite(v) ? json_real(v) : json_null();
 }
 
+/* The measures of run w into the JSON object root, in run_cols' order:
+ * unknown reals as null. */
+static void json_measures(json_t *root, const struct bench_row *w)
+{
+    for (size_t k = 0; k < N_RUN_COLS; k++) {
+        const struct run_col *c = &run_cols[k];
+        json_t *v;
+        if (c->corpus_only)
+            continue;
+        if (run_kind(c) == H5COL_TEXT)
+            v = json_string(run_text(c, w));
+        else if (run_kind(c) == H5COL_INT)
+            v = json_integer((json_int_t)run_int(c, w));
+        else
+            v = num(1, run_real(c, w, 0));
+        json_object_set_new(root, c->name, v);
+    }
+}
+
+/* A single solve as one JSON object: the file and the allocator, the
+ * run's measures (run_cols), then the new counts (and types). */
 static void print_json(const char *path, const struct alloc_opts *o,
                        const struct instance *in, const struct alloc_result *r)
 {
     json_t *root = json_object(), *counts = json_array();
+    struct bench_row w;
     char *s;
     int solved = r->status == SOLVE_OPTIMAL || r->status == SOLVE_FEASIBLE;
 
@@ -115,10 +243,8 @@ static void print_json(const char *path, const struct alloc_opts *o,
         json_object_set_new(root, "solver", json_string(o->solver));
     }
     json_object_set_new(root, "cap", json_integer(in->p.cap));
-    json_object_set_new(root, "status",
-                        json_string(solve_status_name(r->status)));
-    json_object_set_new(root, "objective", num(solved, r->objective));
-    json_object_set_new(root, "bound", num(solved, r->bound));
+    result_row(r, &w);
+    json_measures(root, &w);
     for (size_t j = 0; solved && j < in->p.n_jobs; j++)
         json_array_append_new(counts, json_integer(r->counts[j]));
     json_object_set_new(root, "counts", solved ? counts : json_null());
@@ -132,20 +258,6 @@ static void print_json(const char *path, const struct alloc_opts *o,
         if (!solved)
             json_decref(types);
     }
-    json_object_set_new(root, "build_s", json_real(r->build_s));
-    json_object_set_new(root, "solve_s", json_real(r->solve_s));
-    json_object_set_new(root, "cpu_s", json_real(r->cpu_s));
-    json_object_set_new(root, "ipc_s", json_real(r->ipc_s));
-    json_object_set_new(root, "mip_solves",
-                        json_integer((json_int_t)r->mip_solves));
-    json_object_set_new(root, "nodes", num(r->nodes >= 0, (double)r->nodes));
-    json_object_set_new(root, "iterations",
-                        num(r->iters >= 0, (double)r->iters));
-    json_object_set_new(root, "root_bound", num(1, r->root_bound));
-    json_object_set_new(root, "root_cuts", num(r->cuts >= 0, (double)r->cuts));
-    json_object_set_new(root, "rows", json_integer((json_int_t)r->rows));
-    json_object_set_new(root, "cols", json_integer((json_int_t)r->cols));
-    json_object_set_new(root, "nnz", json_integer((json_int_t)r->nnz));
     s = json_dumps(root, JSON_REAL_PRECISION(17));
     if (s)
         puts(s);
@@ -334,69 +446,43 @@ static int table_csv(const struct table *t, const char *path,
     return rc;
 }
 
-/* A count that may be unknown (-1): NaN in a table then. */
-static double known(long v)
-{
-    return v < 0 ? nan("") : (double)v;
-}
-
-/* The runs: one row per instance, configuration, seed and repeat. */
+/* The runs: one row per instance, configuration, seed and repeat; the
+ * run's place, then its measures (run_cols). */
 static void rows_table(const struct bench *b, const struct bench_params *q,
                        struct table *t)
 {
-    const char **inst, **cfg, **st;
-    int64_t *seed, *rep, *mips, *rows, *cols, *nnz;
-    double *obj, *bnd, *time, *build, *solve, *cpu, *ipc, *nodes, *iters, *root,
-        *cuts;
+    const char **inst, **cfg;
+    int64_t *seed, *rep;
+    void *col[N_RUN_COLS];
 
     t->n_rows = b->n_inst * b->n_cfg * b->n_seeds * b->n_repeat;
     inst = tcol_text(t, "instance");
     cfg = tcol_text(t, "config");
     seed = tcol_int(t, "seed");
     rep = tcol_int(t, "repeat");
-    st = tcol_text(t, "status");
-    obj = tcol_real(t, "objective");
-    bnd = tcol_real(t, "bound");
-    time = tcol_real(t, "time_s");
-    build = tcol_real(t, "build_s");
-    solve = tcol_real(t, "solve_s");
-    cpu = tcol_real(t, "cpu_s");
-    ipc = tcol_real(t, "ipc_s");
-    nodes = tcol_real(t, "nodes");
-    iters = tcol_real(t, "iterations");
-    root = tcol_real(t, "root_bound");
-    cuts = tcol_real(t, "root_cuts");
-    mips = tcol_int(t, "mip_solves");
-    rows = tcol_int(t, "rows");
-    cols = tcol_int(t, "cols");
-    nnz = tcol_int(t, "nnz");
-    for (size_t i = 0; i < b->n_inst; i++)
-        for (size_t c = 0; c < b->n_cfg; c++)
-            for (size_t s = 0; s < b->n_seeds; s++)
-                for (size_t r = 0; r < b->n_repeat; r++) {
-                    size_t k = bench_index(b, i, c, s, r);
-                    const struct bench_row *w = &b->rows[k];
-                    inst[k] = b->paths[i];
-                    cfg[k] = b->cfg[c].label;
-                    seed[k] = bench_seed(b, s);
-                    rep[k] = (int64_t)r;
-                    st[k] = solve_status_name(w->status);
-                    obj[k] = w->objective;
-                    bnd[k] = w->bound;
-                    time[k] = bench_time(w, q->time_limit);
-                    build[k] = w->build_s;
-                    solve[k] = w->solve_s;
-                    cpu[k] = w->cpu_s;
-                    ipc[k] = w->ipc_s;
-                    nodes[k] = known(w->nodes);
-                    iters[k] = known(w->iters);
-                    root[k] = w->root_bound;
-                    cuts[k] = known(w->cuts);
-                    mips[k] = (int64_t)w->mip_solves;
-                    rows[k] = (int64_t)w->rows;
-                    cols[k] = (int64_t)w->cols;
-                    nnz[k] = (int64_t)w->nnz;
-                }
+    for (size_t m = 0; m < N_RUN_COLS; m++)
+        col[m] = table_col(t, run_cols[m].name, run_kind(&run_cols[m]));
+    for (size_t k = 0; k < t->n_rows; k++) {
+        size_t r = k % b->n_repeat, s = k / b->n_repeat % b->n_seeds;
+        size_t c = k / (b->n_repeat * b->n_seeds) % b->n_cfg;
+        size_t i = k / (b->n_repeat * b->n_seeds * b->n_cfg);
+        const struct bench_row *w = &b->rows[k];
+
+        assert(bench_index(b, i, c, s, r) == k);
+        inst[k] = b->paths[i];
+        cfg[k] = b->cfg[c].label;
+        seed[k] = bench_seed(b, s);
+        rep[k] = (int64_t)r;
+        for (size_t m = 0; m < N_RUN_COLS; m++) {
+            const struct run_col *rc = &run_cols[m];
+            if (run_kind(rc) == H5COL_TEXT)
+                ((const char **)col[m])[k] = run_text(rc, w);
+            else if (run_kind(rc) == H5COL_INT)
+                ((int64_t *)col[m])[k] = run_int(rc, w);
+            else
+                ((double *)col[m])[k] = run_real(rc, w, q->time_limit);
+        }
+    }
 }
 
 static const char *verdict_name(int v)
