@@ -134,6 +134,7 @@ static const struct run_col {
     {"rows", RUN_SIZE, AT(rows), 0},
     {"cols", RUN_SIZE, AT(cols), 0},
     {"nnz", RUN_SIZE, AT(nnz), 0},
+    {"note", RUN_TEXT, AT(note), 0},
 #undef AT
 };
 #define N_RUN_COLS (sizeof run_cols / sizeof *run_cols)
