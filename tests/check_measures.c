@@ -230,7 +230,8 @@ static herr_t count_attr(hid_t loc, const char *name, const H5A_info_t *info,
 /* The run's parameters: the JSON summary's and the HDF5 file's root
  * attributes are the same values (both written from the replay's option
  * records), and those of the run of test_json_and_hdf5 are, by hand:
- * --nodes 64 (no skip), --allocator dp, the defaults for the rest. */
+ * --nodes 64 (no skip), --allocator dp, --label 'run 1', the defaults
+ * for the rest. */
 static void check_parameters(json_t *p, hid_t f)
 {
     static const struct {
@@ -245,7 +246,8 @@ static void check_parameters(json_t *p, hid_t f)
                  {"big_m", "exact"},
                  {"mode", "default"},
                  {"objective", "file"},
-                 {"tie_break", "first-admitted"}};
+                 {"tie_break", "first-admitted"},
+                 {"label", "run 1"}};
     const char *k;
     json_t *v;
 
@@ -294,7 +296,7 @@ START_TEST(test_json_and_hdf5)
 
     snprintf(args, sizeof args,
              "replay --trace %s --jobs %s --nodes 64 --allocator dp -q "
-             "--belief %s --summary %s -o %s",
+             "--belief %s --label 'run 1' --summary %s -o %s",
              trace_path(), jobs_path(), jobs_path(), json, h5);
     run_bfsim(args);
     root = tu_load_json(json);

@@ -377,6 +377,7 @@ static const struct {
     {"belief-prior", "p.jobs"}, {"observe-noise", "0.1:7"},
     {"explore", "0.05:3"},      {"belief-curves", "bc.csv"},
     {"write-mps", "mps"},       {"types-aware", "no"},
+    {"label", "baseline"},
 };
 
 /* Every option of the table is accepted by the program: "bfsim replay

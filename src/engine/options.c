@@ -946,6 +946,9 @@ const struct options_entry options_table[] = {
      .help = "the jobs' node-level schedule as a Batsim-style jobs.csv: a row "
              "per job and interval with the same nodes, allocated_resources "
              "an interval set of node positions"},
+    {"label", 0, "TEXT", OUT, STRING(label), .recorded = 1, .key = "label",
+     .help = "a name for the run, recorded with its results (the summary's "
+             "parameters, the HDF5 file's root attributes)"},
 };
 
 const size_t options_count = sizeof options_table / sizeof *options_table;

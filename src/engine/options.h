@@ -38,6 +38,7 @@ struct replay_args {
     int quiet;                 /* -q: no progress line */
     int strict;                /* --strict: a warning fails the run */
     const char *batsim_jobs;   /* --batsim-jobs FILE, or NULL */
+    const char *label;         /* --label TEXT, or NULL */
     int help;                  /* -h: show the help and do nothing else */
 };
 
