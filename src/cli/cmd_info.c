@@ -51,9 +51,38 @@ static void print_lengths(FILE *f, struct traceinfo_hist *h,
     fprintf(f, ", max %s\n", human(h->max, b, sizeof b));
 }
 
+/* The holes beyond their count and lengths: p99, the share of idle
+ * node-time in short holes, the log2 histogram. */
+static void print_holes(FILE *f, const struct traceinfo *ti)
+{
+    char b[32], c[32];
+
+    fprintf(f, "  p99 %s\n", human(ti->hole_p99, b, sizeof b));
+    fputs("  share of idle node-time in holes shorter than:\n ", f);
+    for (int k = 0; k < TRACEINFO_N_SHORT; k++)
+        fprintf(f, " %d min %.1f%%", traceinfo_short_min[k],
+                100.0 * ti->hole_short_share[k]);
+    fputs("\n  length histogram (log2 bins)      holes   share of idle "
+          "time\n",
+          f);
+    for (int k = 0; k < TRACEINFO_LOG_BINS; k++) {
+        int64_t lo = (int64_t)1 << k;
+        if (lo > ti->holes.max)
+            break;
+        if (lo * 2 <= ti->holes.min)
+            continue;
+        char range[64];
+        snprintf(range, sizeof range, "[%s, %s)", human(lo, b, sizeof b),
+                 human(2 * lo, c, sizeof c));
+        fprintf(f, "    %-28s %10" PRIu64 "   %6.2f%%\n", range,
+                ti->holes.bin_count[k],
+                100.0 * (double)ti->holes.bin_sum[k] / (double)ti->holes.sum);
+    }
+}
+
 static void print_text(FILE *f, struct traceinfo *ti)
 {
-    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN], b[32], c[32];
+    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
     int64_t span = ti->end - ti->start;
     double days = (double)span / 86400.0;
 
@@ -100,30 +129,8 @@ static void print_text(FILE *f, struct traceinfo *ti)
             " open at its end are cut there\n",
             ti->holes.count, ti->holes_cut_start, ti->holes_cut_end);
     print_lengths(f, &ti->holes, ti->hole_pct);
-    if (ti->holes.count) {
-        fprintf(f, "  p99 %s\n", human(ti->hole_p99, b, sizeof b));
-        fputs("  share of idle node-time in holes shorter than:\n ", f);
-        for (int k = 0; k < TRACEINFO_N_SHORT; k++)
-            fprintf(f, " %d min %.1f%%", traceinfo_short_min[k],
-                    100.0 * ti->hole_short_share[k]);
-        fputs("\n  length histogram (log2 bins)      holes   share of idle "
-              "time\n",
-              f);
-        for (int k = 0; k < TRACEINFO_LOG_BINS; k++) {
-            int64_t lo = (int64_t)1 << k;
-            if (lo > ti->holes.max)
-                break;
-            if (lo * 2 <= ti->holes.min)
-                continue;
-            char range[64];
-            snprintf(range, sizeof range, "[%s, %s)", human(lo, b, sizeof b),
-                     human(2 * lo, c, sizeof c));
-            fprintf(f, "    %-28s %10" PRIu64 "   %6.2f%%\n", range,
-                    ti->holes.bin_count[k],
-                    100.0 * (double)ti->holes.bin_sum[k] /
-                        (double)ti->holes.sum);
-        }
-    }
+    if (ti->holes.count)
+        print_holes(f, ti);
     fprintf(f,
             "busy intervals   %" PRIu64
             " (from leaving the pool to rejoining it, wholly in the "

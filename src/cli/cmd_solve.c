@@ -718,29 +718,21 @@ static void print_detail(const struct bench *b, const struct bench_params *q)
     }
 }
 
-static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
-                        struct corpus_args *ca)
+/* The corpus of the n_paths instance files and the configurations
+ * (those of --config, or the one the options o give) into b, ready to
+ * run.  Returns 0 or an error code (in e). */
+static int corpus_load(struct bench *b, int n_paths, char **paths,
+                       const struct alloc_opts *o, const struct corpus_args *ca,
+                       struct bfs_error *e)
 {
-    struct bench b;
-    struct bfs_error e;
-    struct table rows, cells, summ;
-    struct bench_summary *sum = NULL;
-    size_t bad = 0;
-    double load1;
     int rc = 0;
 
-    bfs_error_clear(&e);
-    bench_init(&b);
-    memset(&rows, 0, sizeof rows);
-    memset(&cells, 0, sizeof cells);
-    memset(&summ, 0, sizeof summ);
-    b.n_repeat = (size_t)ca->s.repeat;
-    b.n_seeds = ca->s.seeds ? (size_t)ca->s.seeds : 1;
-    b.seeded = ca->s.seeds > 0;
-    b.order_seed = ca->s.order_seed;
-    ca->s.q.time_limit = o->time_limit;
+    b->n_repeat = (size_t)ca->s.repeat;
+    b->n_seeds = ca->s.seeds ? (size_t)ca->s.seeds : 1;
+    b->seeded = ca->s.seeds > 0;
+    b->order_seed = ca->s.order_seed;
     for (int k = 0; k < n_paths && rc == 0; k++)
-        rc = bench_add_path(&b, paths[k], ca->bigm, &e);
+        rc = bench_add_path(b, paths[k], ca->bigm, e);
     if (rc == 0 && ca->s.configs.n == 0) {
         /* the one configuration the options give */
         char text[512];
@@ -749,24 +741,54 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
         else
             snprintf(text, sizeof text, "milp:%s:%s",
                      o->model ? o->model : "count", o->solver ? o->solver : "");
-        rc = bench_add_config(&b, text, o, &e);
+        rc = bench_add_config(b, text, o, e);
     }
     for (size_t c = 0; c < ca->s.configs.n && rc == 0; c++)
-        rc = bench_add_config(&b, ca->s.configs.v[c], o, &e);
-    ca->load0 = load_now();
-    if (rc == 0)
-        rc = bench_run(&b, ca->s.jobs, &e);
-    load1 = load_now();
-    if (rc == 0) {
-        rows_table(&b, &ca->s.q, &rows);
-        cells_table(&b, &ca->s.q, &cells);
-        sum = xcalloc(b.n_cfg + 1, sizeof *sum);
-        for (size_t c = 0; c < b.n_cfg; c++)
-            bench_summarize(&b, c, &ca->s.q, &sum[c]);
-        summary_table(&b, sum, &summ);
+        rc = bench_add_config(b, ca->s.configs.v[c], o, e);
+    return rc;
+}
+
+/* Prints on standard error each instance where two exact configurations
+ * proved different optimal objectives; returns how many instances. */
+static size_t disagreements(const struct bench *b, double tol)
+{
+    size_t bad = 0;
+
+    for (size_t i = 0; i < b->n_inst; i++) {
+        int any = 0;
+        for (size_t c1 = 0; c1 < b->n_cfg; c1++) {
+            size_t r0;
+            if (!bench_disagree(b, i, c1, tol, &r0))
+                continue;
+            any = 1;
+            fprintf(stderr,
+                    "bfsim solve: %s: '%s' and '%s' both proved "
+                    "different optimal objectives\n",
+                    b->paths[i], b->cfg[r0].label, b->cfg[c1].label);
+        }
+        bad += any;
     }
-    if (rc == 0 && ca->s.csv)
-        rc = table_csv(&rows, ca->s.csv, &e);
+    return bad;
+}
+
+/* The corpus's results b written: the tables (--csv, -o) and the report
+ * on standard output; *bad gets the instances where configurations
+ * disagree.  Returns 0 or an error code (in e). */
+static int corpus_write(const struct bench *b, const struct alloc_opts *o,
+                        const struct corpus_args *ca, double load1, size_t *bad,
+                        struct bfs_error *e)
+{
+    struct table rows = {0}, cells = {0}, summ = {0};
+    struct bench_summary *sum = xcalloc(b->n_cfg + 1, sizeof *sum);
+    int rc = 0;
+
+    rows_table(b, &ca->s.q, &rows);
+    cells_table(b, &ca->s.q, &cells);
+    for (size_t c = 0; c < b->n_cfg; c++)
+        bench_summarize(b, c, &ca->s.q, &sum[c]);
+    summary_table(b, sum, &summ);
+    if (ca->s.csv)
+        rc = table_csv(&rows, ca->s.csv, e);
     if (rc == 0 && ca->s.h5) {
         const struct h5tab tabs[] = {
             {"rows", rows.n_rows, rows.cols, rows.n_cols},
@@ -775,36 +797,45 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
         };
         const char *kv[2 * HEAD_MAX];
         char buf[HEAD_MAX][96];
-        size_t n = head_attrs(&b, o, ca, load1, kv, buf);
-        rc = h5tables_write(ca->s.h5, tabs, 3, kv, n, &e);
+        size_t n = head_attrs(b, o, ca, load1, kv, buf);
+        rc = h5tables_write(ca->s.h5, tabs, 3, kv, n, e);
     }
     if (rc == 0) {
-        print_head(&b, o, ca, load1);
-        print_table(&b, sum);
+        print_head(b, o, ca, load1);
+        print_table(b, sum);
         if (ca->s.detail)
-            print_detail(&b, &ca->s.q);
-        for (size_t i = 0; i < b.n_inst; i++) {
-            int any = 0;
-            for (size_t c1 = 0; c1 < b.n_cfg; c1++) {
-                size_t r0;
-                if (!bench_disagree(&b, i, c1, ca->s.tol, &r0))
-                    continue;
-                any = 1;
-                fprintf(stderr,
-                        "bfsim solve: %s: '%s' and '%s' both proved "
-                        "different optimal objectives\n",
-                        b.paths[i], b.cfg[r0].label, b.cfg[c1].label);
-            }
-            bad += any;
-        }
-        printf("disagreements: %zu\n", bad);
+            print_detail(b, &ca->s.q);
+        *bad = disagreements(b, ca->s.tol);
+        printf("disagreements: %zu\n", *bad);
         if (fflush(stdout) != 0)
-            rc = bfs_fail(&e, BFS_EIO, "cannot write the table");
+            rc = bfs_fail(e, BFS_EIO, "cannot write the table");
     }
     xfree(sum);
     table_release(&summ);
     table_release(&cells);
     table_release(&rows);
+    return rc;
+}
+
+static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
+                        struct corpus_args *ca)
+{
+    struct bench b;
+    struct bfs_error e;
+    size_t bad = 0;
+    double load1;
+    int rc;
+
+    bfs_error_clear(&e);
+    bench_init(&b);
+    ca->s.q.time_limit = o->time_limit;
+    rc = corpus_load(&b, n_paths, paths, o, ca, &e);
+    ca->load0 = load_now();
+    if (rc == 0)
+        rc = bench_run(&b, ca->s.jobs, &e);
+    load1 = load_now();
+    if (rc == 0)
+        rc = corpus_write(&b, o, ca, load1, &bad, &e);
     bench_release(&b);
     if (rc)
         return cmd_report(&e, rc);

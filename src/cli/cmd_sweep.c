@@ -208,6 +208,30 @@ static void on_gave_up(void *arg, size_t r, int n_failed)
     xfree(opts);
 }
 
+/* The time --status estimates is left: n[state] runs by claim state,
+ * n_done of them done by their workers in done_secs, and left_running
+ * seconds the running ones still need at that pace. */
+static void print_time_left(const size_t n[5], size_t n_done, double done_secs,
+                            double left_running)
+{
+    if (n[CLAIM_PENDING] + n[CLAIM_STALE] + n[CLAIM_RUNNING] == 0)
+        printf("time left: none\n");
+    else if (!n_done)
+        printf("time left: unknown (no run done yet)\n");
+    else {
+        /* the runs left at the mean pace of the done ones, spread over
+         * the runs going on now (at least one) */
+        double mean = done_secs / (double)n_done;
+        double par = n[CLAIM_RUNNING] ? (double)n[CLAIM_RUNNING] : 1;
+        double left = ((double)(n[CLAIM_PENDING] + n[CLAIM_STALE]) * mean +
+                       left_running) /
+                      par;
+        printf("time left: about %.0f s (%zu runs done in %.1f s each on "
+               "average, %zu running)\n",
+               left, n_done, mean, n[CLAIM_RUNNING]);
+    }
+}
+
 /* --status: what the claims and summaries say, on standard output. */
 static int print_status(const struct sweep *s, const char *outdir, double lease,
                         int retries)
@@ -261,22 +285,7 @@ static int print_status(const struct sweep *s, const char *outdir, double lease,
             for (int k = 0; k < 5; k++)
                 printf("%-9s %zu\n", names[k], n[k]);
     }
-    if (n[CLAIM_PENDING] + n[CLAIM_STALE] + n[CLAIM_RUNNING] == 0)
-        printf("time left: none\n");
-    else if (!n_done)
-        printf("time left: unknown (no run done yet)\n");
-    else {
-        /* the runs left at the mean pace of the done ones, spread over
-         * the runs going on now (at least one) */
-        double mean = done_secs / (double)n_done;
-        double par = n[CLAIM_RUNNING] ? (double)n[CLAIM_RUNNING] : 1;
-        double left = ((double)(n[CLAIM_PENDING] + n[CLAIM_STALE]) * mean +
-                       left_running) /
-                      par;
-        printf("time left: about %.0f s (%zu runs done in %.1f s each on "
-               "average, %zu running)\n",
-               left, n_done, mean, n[CLAIM_RUNNING]);
-    }
+    print_time_left(n, n_done, done_secs, left_running);
     return status;
 }
 
@@ -362,6 +371,23 @@ static int run_worker(const struct sweep *s, const char *config,
     return status;
 }
 
+/* The line on standard error that starts a sweep's runs: how many, how
+ * many complete and to run (n_todo), at once, where. */
+static void announce(const struct sweep *s, const struct sweep_args *a,
+                     const char *config, const char *outdir, size_t n_shard,
+                     size_t n_complete, size_t n_todo)
+{
+    if (a->sharded)
+        fprintf(stderr, "bfsim sweep: %s: shard %zu/%zu has %zu of %zu runs",
+                config, a->shard_i, a->shard_n, n_shard, s->n_runs);
+    else
+        fprintf(stderr, "bfsim sweep: %s: %zu runs", config, s->n_runs);
+    if (s->n_excluded)
+        fprintf(stderr, " (%zu combinations excluded)", s->n_excluded);
+    fprintf(stderr, "; %zu complete, %zu to run, %d at a time, in %s\n",
+            n_complete, n_todo, a->jobs, outdir);
+}
+
 /* Runs the runs of shard a->shard_i/a->shard_n not yet complete, a->jobs
  * at a time, then writes the table.  Returns a CMD_* exit status (130
  * when stopped by a signal). */
@@ -386,18 +412,8 @@ static int run_local(struct sweep *s, const struct sweep_args *a,
         else
             todo[n_todo++] = r;
     }
-    if (!a->quiet) {
-        if (a->sharded)
-            fprintf(stderr,
-                    "bfsim sweep: %s: shard %zu/%zu has %zu of %zu runs",
-                    config, a->shard_i, a->shard_n, n_shard, s->n_runs);
-        else
-            fprintf(stderr, "bfsim sweep: %s: %zu runs", config, s->n_runs);
-        if (s->n_excluded)
-            fprintf(stderr, " (%zu combinations excluded)", s->n_excluded);
-        fprintf(stderr, "; %zu complete, %zu to run, %d at a time, in %s\n",
-                n_complete, n_todo, a->jobs, outdir);
-    }
+    if (!a->quiet)
+        announce(s, a, config, outdir, n_shard, n_complete, n_todo);
     catch_stop();
     pg.s = s;
     pg.outdir = outdir;
