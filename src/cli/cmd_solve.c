@@ -586,15 +586,16 @@ static double load_now(void)
     return getloadavg(&l, 1) == 1 ? l : nan("");
 }
 
-/* The run's settings, one "key value" per item: the table's head and
- * the HDF5 file's root attributes.  Returns the number of pairs written
- * to kv (each value in its own buffer of buf). */
-#define HEAD_MAX 16
-static size_t head_attrs(const struct bench *b, const struct alloc_opts *o,
-                         const struct corpus_args *ca, double load1,
+/* The run's settings, one "key value" per item, the HDF5 file's root
+ * attributes: the version, the solvers, the recorded options (their
+ * records, options_record) and the load.  Returns the number of pairs
+ * written to kv (each value in its own buffer of buf). */
+#define HEAD_MAX 32
+static size_t head_attrs(const struct corpus_args *ca, double load1,
                          const char *kv[2 * HEAD_MAX], char buf[HEAD_MAX][96])
 {
-    size_t n = 0;
+    struct summary_value v[HEAD_MAX];
+    size_t n = 0, m;
 
 #define HEAD(key, ...)                                                         \
     do {                                                                       \
@@ -607,17 +608,15 @@ static size_t head_attrs(const struct bench *b, const struct alloc_opts *o,
     for (size_t k = 0; k < solver_count() && k < 2; k++)
         HEAD(k == 0 ? "solver0" : "solver1", "%s %s", solver_backend_name(k),
              solver_version(solver_backend_name(k)));
-    HEAD("threads", "%d", o->threads);
-    HEAD("time_limit", "%.17g", o->time_limit);
-    HEAD("gap", "%.17g", o->gap_rel);
-    HEAD("repeat", "%zu", b->n_repeat);
-    HEAD("seeds", "%d", ca->s.seeds);
-    HEAD("order_seed", "%" PRIu64, b->order_seed);
-    HEAD("shift_s", "%.17g", ca->s.q.shift_s);
-    HEAD("shift_nodes", "%.17g", ca->s.q.shift_nodes);
-    HEAD("threshold", "%.17g", ca->s.q.threshold);
-    HEAD("affected_s", "%.17g", ca->s.q.affected_s);
-    HEAD("tolerance", "%.17g", ca->s.tol);
+    m = options_record(&options_solve, &ca->s, v, HEAD_MAX - 5);
+    for (size_t k = 0; k < m; k++) {
+        if (v[k].type == SUMMARY_REAL)
+            HEAD(v[k].key, "%.17g", v[k].v.d);
+        else if (v[k].type == SUMMARY_TEXT)
+            HEAD(v[k].key, "%s", v[k].v.s);
+        else
+            HEAD(v[k].key, "%" PRId64, v[k].v.i);
+    }
     HEAD("load_start", "%.2f", ca->load0);
     HEAD("load_end", "%.2f", load1);
 #undef HEAD
@@ -797,7 +796,7 @@ static int corpus_write(const struct bench *b, const struct alloc_opts *o,
         };
         const char *kv[2 * HEAD_MAX];
         char buf[HEAD_MAX][96];
-        size_t n = head_attrs(b, o, ca, load1, kv, buf);
+        size_t n = head_attrs(ca, load1, kv, buf);
         rc = h5tables_write(ca->s.h5, tabs, 3, kv, n, e);
     }
     if (rc == 0) {

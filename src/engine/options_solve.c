@@ -111,6 +111,15 @@ static void d_config(const void *v, char *b, size_t n)
         snprintf(b, n, "the one --allocator, --model and --solver give");
 }
 
+/* The seed of the runs' order, recorded as an integer. */
+static size_t r_order_seed(const void *v, struct summary_value *out)
+{
+    out->key = "order_seed";
+    out->type = SUMMARY_INT;
+    out->v.i = (int64_t)((const struct solve_args *)v)->order_seed;
+    return 1;
+}
+
 /* ---- the check ----------------------------------------------------------- */
 
 /* The options only the MILP reads. */
@@ -145,6 +154,8 @@ static int solve_check(const void *v, const unsigned char *given,
 
 /* ---- the records --------------------------------------------------------- */
 
+/* Recorded: the corpus's settings, the HDF5 file's root attributes. */
+
 #define ONE 0    /* the solve's options */
 #define CORPUS 1 /* a corpus's */
 #define F(member) .field = offsetof(struct solve_args, member)
@@ -170,15 +181,18 @@ static const struct options_entry solve_table[] = {
      .help = "count or node (milp)"},
     {"time-limit", 0, "S", ONE,
      REAL(alloc.time_limit, 0, 1, "is not a positive number of seconds"),
-     .show_default = 1, .help = "wall-clock seconds per solve (milp, dp)"},
+     .show_default = 1, .help = "wall-clock seconds per solve (milp, dp)",
+     .recorded = 1, .key = "time_limit"},
     {"gap", 0, "G", ONE, REAL(alloc.gap_rel, 0, 0, "is not a number >= 0"),
-     .show_default = 1, .help = "relative MIP gap"},
+     .show_default = 1, .help = "relative MIP gap", .recorded = 1,
+     .key = "gap"},
     {"big-m", 0, "legacy|exact", ONE, .type = OPTIONS_CUSTOM, .parse = p_big_m,
      .show = d_big_m, .show_default = 1,
      .help = "legacy: cap every job's change at floor((N+1)/2) nodes, as the "
              "published replayer's big-M does; exact: no cap"},
     {"threads", 0, "N", ONE, COUNT(alloc.threads, 0, INT_MAX, "is not a count"),
-     .help = "solver threads where the solver has them (CBC)"},
+     .help = "solver threads where the solver has them (CBC)", .recorded = 1,
+     .key = "threads"},
     {"log-level", 0, "N", ONE,
      COUNT(alloc.log_level, 0, INT_MAX, "is not a level"), .show_default = 1,
      .help = "solver output, 0 silent"},
@@ -199,30 +213,37 @@ static const struct options_entry solve_table[] = {
              "milp:node:glpk, 'milp:cbc,cuts=off' (repeatable)"},
     {"repeat", 0, "N", CORPUS,
      COUNT(repeat, 1, 1000, "is not a count from 1 to 1000"), .show_default = 1,
-     .help = "solve each instance N times per configuration and seed"},
+     .help = "solve each instance N times per configuration and seed",
+     .recorded = 1, .key = "repeat"},
     {"seeds", 0, "K", CORPUS,
      COUNT(seeds, 1, 1000, "is not a count from 1 to 1000"), .show = d_seeds,
      .show_default = 1,
      .help = "run each configuration under solver seeds 1..K (CBC's random "
              "seeds; GLPK sees the model's rows and columns permuted); "
-             "verdicts use the median over seeds"},
+             "verdicts use the median over seeds",
+     .recorded = 1, .key = "seeds"},
     {"order-seed", 0, "S", CORPUS, .type = OPTIONS_CUSTOM,
      .parse = p_order_seed, .show = d_order_seed, .show_default = 1,
-     .help = "seed of the shuffled order of the runs"},
+     .help = "seed of the shuffled order of the runs", .recorded = 1,
+     .record = r_order_seed},
     {"threshold", 0, "F", CORPUS,
      REAL(q.threshold, 0, 0, "is not a number >= 0"), .show_default = 1,
-     .help = "relative margin between the runs a verdict needs"},
+     .help = "relative margin between the runs a verdict needs", .recorded = 1,
+     .key = "threshold"},
     {"shift", 0, "S", CORPUS,
      REAL(q.shift_s, 0, 1, "is not a positive number of seconds"),
-     .show_default = 1, .help = "shift of the time's geometric mean, seconds"},
+     .show_default = 1, .help = "shift of the time's geometric mean, seconds",
+     .recorded = 1, .key = "shift_s"},
     {"node-shift", 0, "N", CORPUS,
      REAL(q.shift_nodes, 0, 1, "is not a positive number"), .show_default = 1,
-     .help = "shift of the nodes' geometric mean"},
+     .help = "shift of the nodes' geometric mean", .recorded = 1,
+     .key = "shift_nodes"},
     {"affected", 0, "S", CORPUS,
      REAL(q.affected_s, 0, 0, "is not a number of seconds >= 0"),
      .show_default = 1,
      .help = "an instance is affected when some configuration's median time "
-             "is at least S seconds or node counts differ"},
+             "is at least S seconds or node counts differ",
+     .recorded = 1, .key = "affected_s"},
     {"detail", 0, NULL, CORPUS, .type = OPTIONS_FLAG, F(detail),
      .help = "print every affected instance's medians, spreads and verdicts"},
     {"jobs", 'j', "N", CORPUS, COUNT(jobs, 1, INT_MAX, "is not a count >= 1"),
@@ -233,7 +254,8 @@ static const struct options_entry solve_table[] = {
      .help = "the runs, the instances and the table as HDF5 datasets /rows, "
              "/instances and /summary"},
     {"tolerance", 0, "T", CORPUS, REAL(tol, 0, 0, "is not a number >= 0"),
-     .show_default = 1, .help = "relative tolerance of the agreement check"},
+     .show_default = 1, .help = "relative tolerance of the agreement check",
+     .recorded = 1, .key = "tolerance"},
 };
 
 static const char *const solve_groups[] = {
