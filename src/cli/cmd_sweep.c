@@ -307,6 +307,22 @@ static int write_table(const struct sweep *s, const char *outdir, int quiet)
     return CMD_OK;
 }
 
+/* The progress of n_todo runs (pg) and what every executor of them
+ * shares (x: stopped by stop_flag, each end reported to on_done with
+ * pg). */
+static void exec_init(struct progress *pg, struct sweep_exec *x,
+                      const struct sweep *s, const char *outdir, size_t n_todo,
+                      int quiet)
+{
+    pg->s = s;
+    pg->outdir = outdir;
+    pg->n_todo = n_todo;
+    pg->quiet = quiet;
+    x->stop = &stop_flag;
+    x->done = on_done;
+    x->arg = pg;
+}
+
 /* --worker: claims and runs runs until the sweep is done, then writes the
  * table.  Exit status: 0 when every run is complete, 1 when runs were
  * given up (or an error), 130 when stopped. */
@@ -331,20 +347,14 @@ static int run_worker(const struct sweep *s, const char *config,
                 "time, lease %g s, in %s\n",
                 config, (long)getpid(), s->n_runs, jobs, lease, outdir);
     catch_stop();
-    pg.s = s;
-    pg.outdir = outdir;
-    pg.n_todo = s->n_runs;
-    pg.quiet = quiet;
+    exec_init(&pg, &x, s, outdir, s->n_runs, quiet);
     x.prog = prog;
     x.outdir = abs_out;
     x.workdir = workdir;
     x.jobs = jobs;
-    x.stop = &stop_flag;
-    x.done = on_done;
     x.claimed = on_claimed;
     x.reconciled = on_reconciled;
     x.gave_up = on_gave_up;
-    x.arg = &pg;
     x.lease = lease;
     x.retries = retries;
     rc = sweep_work(s, order, s->n_runs, &x, &res, &e);
@@ -415,18 +425,12 @@ static int run_local(struct sweep *s, const struct sweep_args *a,
     if (!a->quiet)
         announce(s, a, config, outdir, n_shard, n_complete, n_todo);
     catch_stop();
-    pg.s = s;
-    pg.outdir = outdir;
-    pg.n_todo = n_todo;
-    pg.quiet = a->quiet;
+    exec_init(&pg, &x, s, outdir, n_todo, a->quiet);
     x.prog = prog;
     x.outdir = abs_out;
     x.workdir = workdir;
     x.jobs = a->jobs;
-    x.stop = &stop_flag;
-    x.done = on_done;
     x.busy = on_busy;
-    x.arg = &pg;
     t0 = bfs_now();
     bfs_error_clear(&e);
     if ((rc = sweep_exec(s, todo, n_todo, &x, &e)) != 0)
