@@ -1,13 +1,19 @@
-/* options.h - the options of `bfsim replay`, as one table.
+/* options.h - every option of every command, as typed records.
  *
- * Every option of the replay's command line is one entry of
- * options_table: its names, its argument, the function that reads the
- * argument into struct replay_args, the function that shows its default
- * (taken from options_default(), so the help cannot disagree with the
- * code), its help text and its group.  The command's getopt table and
- * its --help are built from the entries (cli/cmd_replay.c), and so is
- * the check of a sweep's keys (sweep/sweep.c).  Adding an option is
- * adding an entry here (and a paragraph to the man page: a test checks).
+ * Each command's options are one const array of struct options_entry
+ * (engine/options.c for replay, options_<command>.c for the others):
+ * names, argument, type, the field of the command's struct it sets,
+ * bounds, whether --help shows its default (read from the command's
+ * defaults, so the help cannot disagree with the code), help text,
+ * group, and whether its value is recorded with the results and under
+ * which name.  A struct options_command gathers a command's records with
+ * its defaults and its check; options_commands lists them all.  One
+ * parser (options_parse) builds getopt's table from the records, one
+ * writer (options_help) the help, options_record the run's parameters
+ * (the replay's JSON summary and HDF5 attributes, a corpus's HDF5
+ * attributes), and a sweep's keys are checked against the replay's
+ * records (sweep/sweep.c).  Adding an option is adding its record, its
+ * handling and its test (check_options also finds it in bfsim(1)).
  */
 #ifndef BFS_OPTIONS_H
 #define BFS_OPTIONS_H
