@@ -37,6 +37,9 @@ libbfsim_a_SOURCES = \
 	src/engine/replay.c src/engine/replay.h src/engine/replay_impl.h \
 	src/engine/pool.c src/engine/compat.c src/engine/default.c \
 	src/engine/options.c src/engine/options.h \
+	src/engine/options_solve.c src/engine/options_sweep.c \
+	src/engine/options_gentrace.c src/engine/options_info.c \
+	src/engine/options_convert.c \
 	src/engine/tiebreak.c src/engine/tiebreak.h \
 	src/engine/nodepick.c src/engine/nodepick.h \
 	src/engine/measures.c src/engine/measures.h \

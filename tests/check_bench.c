@@ -10,6 +10,7 @@
 #include "testutil.h"
 
 #include <hdf5.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -471,6 +472,74 @@ START_TEST(test_cli)
 }
 END_TEST
 
+/* One list of a run's measures feeds a corpus's rows and a single
+ * solve's JSON: the CSV's columns after the run's place (instance,
+ * config, seed, repeat) are the JSON's keys after the file and the
+ * allocator, in the same order, but the corpus's time_s; and dp's
+ * optimum of the branch instance (331660, test_cli) is in both. */
+START_TEST(test_columns)
+{
+    const char *inst = tu_src("tests/data/branch.instance.json");
+    const char *csv = tu_tmp("cols.csv"), *k;
+    static const char *const place[] = {"instance", "config", "seed", "repeat"};
+    static const char *const around[] = {"file", "allocator", "model", "solver",
+                                         "cap",  "counts",    "types"};
+    char args[8192], *out, *err, *head, *field, *save = NULL;
+    json_t *root, *v;
+    json_error_t je;
+    size_t n_keys = 0, n_cols = 0;
+    int skip;
+
+    if (!tu_bfsim_built())
+        return;
+    snprintf(args, sizeof args, "solve --json --allocator dp %s", inst);
+    ck_assert_int_eq(tu_bfsim_output(args, &out, &err), 0);
+    root = json_loads(out, 0, &je);
+    ck_assert_msg(root != NULL, "%s", out);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "solve --config dp --csv %s %s %s", csv, inst,
+             inst);
+    ck_assert_int_eq(tu_bfsim_output(args, &out, &err), 0);
+    free(out);
+    free(err);
+    head = tu_slurp(csv);
+    ck_assert_ptr_nonnull(head);
+    ck_assert_ptr_nonnull(strstr(head, ",dp,0,0,optimal,331660,"));
+    ck_assert_double_eq(json_number_value(json_object_get(root, "objective")),
+                        331660);
+    *strchr(head, '\n') = '\0';
+    field = strtok_r(head, ",", &save);
+    json_object_foreach(root, k, v)
+    {
+        skip = 0;
+        for (size_t a = 0; a < sizeof around / sizeof *around; a++)
+            skip |= strcmp(k, around[a]) == 0;
+        if (skip)
+            continue;
+        /* the next column that is not the run's place nor time_s */
+        for (;;) {
+            ck_assert_msg(field != NULL, "JSON key %s is not a column", k);
+            skip = strcmp(field, "time_s") == 0;
+            for (size_t a = 0; a < sizeof place / sizeof *place; a++)
+                skip |= strcmp(field, place[a]) == 0;
+            if (!skip)
+                break;
+            field = strtok_r(NULL, ",", &save);
+        }
+        ck_assert_str_eq(k, field);
+        field = strtok_r(NULL, ",", &save);
+        n_keys++;
+    }
+    for (; field; field = strtok_r(NULL, ",", &save))
+        n_cols++;
+    ck_assert_msg(n_cols == 0, "%zu columns not in the JSON", n_cols);
+    ck_assert_uint_ge(n_keys, 1);
+    free(head);
+    json_decref(root);
+}
+END_TEST
+
 /* The field name (a double) of every record of dataset ds in f, into v
  * (room for max); returns the number of records. */
 static size_t h5_doubles(hid_t f, const char *ds, const char *name, double *v,
@@ -577,6 +646,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("stats");
 
     tcase_add_test(tc, test_sgm);
+    tcase_add_test(tc, test_columns);
     tcase_add_test(tc, test_differ);
     tcase_add_test(tc, test_median);
     tcase_add_test(tc, test_verdict);

@@ -247,6 +247,63 @@ static herr_t count_attr(hid_t loc, const char *name, const H5A_info_t *info,
     return 0;
 }
 
+/* The run's parameters: the JSON summary's and the HDF5 file's root
+ * attributes are the same values (both written from the replay's option
+ * records), and those of the run of test_json_and_hdf5 are, by hand:
+ * --nodes 64 (no skip), --allocator dp, --label 'run 1', the defaults
+ * for the rest. */
+static void check_parameters(json_t *p, hid_t f)
+{
+    static const struct {
+        const char *key;
+        double want;
+    } nums[] = {{"node_skip", 0},  {"node_count", 64},   {"max_jobs", 10},
+                {"tfwd", 10},      {"time_limit", 10},   {"gap", 1e-8},
+                {"align_jobs", 0}, {"apply_feasible", 0}};
+    static const struct {
+        const char *key, *want;
+    } texts[] = {{"allocator", "dp"},
+                 {"big_m", "exact"},
+                 {"mode", "default"},
+                 {"objective", "file"},
+                 {"tie_break", "first-admitted"},
+                 {"label", "run 1"}};
+    const char *k;
+    json_t *v;
+
+    ck_assert_msg(json_is_object(p), "no \"parameters\" in the summary");
+    for (size_t i = 0; i < sizeof nums / sizeof *nums; i++) {
+        v = json_object_get(p, nums[i].key);
+        ck_assert_msg(json_is_number(v), "parameters.%s", nums[i].key);
+        ck_assert_double_eq(json_number_value(v), nums[i].want);
+    }
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
+        ck_assert_str_eq(json_string_value(json_object_get(p, texts[i].key)),
+                         texts[i].want);
+    /* --start was not given: absent rather than invented */
+    ck_assert_ptr_null(json_object_get(p, "start"));
+    json_object_foreach(p, k, v)
+    {
+        int64_t hi = 0;
+        double hd = 0;
+        char *s;
+
+        if (json_is_string(v)) {
+            s = h5_str(f, k);
+            ck_assert_msg(s != NULL, "%s: not a root attribute", k);
+            ck_assert_str_eq(s, json_string_value(v));
+            free(s);
+        } else {
+            ck_assert_msg(h5_num(f, k, json_is_real(v), &hi, &hd),
+                          "%s: not a root attribute", k);
+            if (json_is_real(v))
+                ck_assert_double_eq(hd, json_real_value(v));
+            else
+                ck_assert_int_eq(hi, json_integer_value(v));
+        }
+    }
+}
+
 START_TEST(test_json_and_hdf5)
 {
     const char *json = tu_tmp("m.json"), *h5 = tu_tmp("m.h5");
@@ -259,7 +316,7 @@ START_TEST(test_json_and_hdf5)
 
     snprintf(args, sizeof args,
              "replay --trace %s --jobs %s --nodes 64 --allocator dp -q "
-             "--belief %s --summary %s -o %s",
+             "--belief %s --label 'run 1' --summary %s -o %s",
              trace_path(), jobs_path(), jobs_path(), json, h5);
     run_bfsim(args);
     root = tu_load_json(json);
@@ -272,6 +329,8 @@ START_TEST(test_json_and_hdf5)
      * types' rows left out: the trace has none). */
     json_object_foreach(root, k, jv)
     {
+        if (strcmp(k, "parameters") == 0)
+            continue; /* the options, below */
         while (pos < measures_n && (measures[pos].flags & MEASURE_OF_TYPES))
             pos++;
         ck_assert_msg(pos < measures_n, "JSON key %s beyond the table", k);
@@ -350,6 +409,7 @@ START_TEST(test_json_and_hdf5)
                      "default");
     ck_assert_int_eq(json_integer_value(json_object_get(root, "jobs_total")),
                      10);
+    check_parameters(json_object_get(root, "parameters"), f);
     H5Gclose(g);
     H5Fclose(f);
     json_decref(root);

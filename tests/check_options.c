@@ -56,12 +56,15 @@ START_TEST(test_table)
 {
     size_t n_managed = 0;
 
-    /* 7 input, 21 policy and 10 output options */
-    ck_assert_uint_eq(options_count, 38);
     for (size_t i = 0; i < options_count; i++) {
         const struct options_entry *o = &options_table[i];
 
-        ck_assert_ptr_nonnull(o->parse);
+        /* a custom record has its parser; a typed one a field */
+        ck_assert(o->type != OPTIONS_CUSTOM || o->parse != NULL);
+        ck_assert(o->type == OPTIONS_CUSTOM || o->parse == NULL);
+        ck_assert_msg(!o->arg ==
+                          (o->type == OPTIONS_FLAG || o->type == OPTIONS_HELP),
+                      "--%s: a flag takes no argument", o->name);
         ck_assert_msg(o->help && o->help[0], "%s: no help", o->name);
         ck_assert_int_lt((int)o->group, OPTIONS_N_GROUPS);
         /* the help shows the groups in table order */
@@ -104,7 +107,7 @@ static const char *parse1(struct replay_args *a, const char *name,
 
     ck_assert_msg(o != NULL, "no option %s", name);
     options_default(a);
-    return o->parse(a, arg);
+    return options_set(o, a, arg);
 }
 
 START_TEST(test_parsers)
@@ -193,7 +196,7 @@ START_TEST(test_parsers)
     ck_assert_ptr_null(parse1(&a, "quiet", NULL));
     ck_assert_int_eq(a.quiet, 1);
     ck_assert_ptr_null(parse1(&a, "help", NULL));
-    ck_assert_int_eq(a.help, 1);
+    ck_assert_int_eq(options_find("help")->type, OPTIONS_HELP);
 
     ck_assert_ptr_nonnull(parse1(&a, "tfwd", "0"));
     ck_assert_ptr_nonnull(parse1(&a, "tfwd", "-1"));
@@ -374,6 +377,7 @@ static const struct {
     {"belief-prior", "p.jobs"}, {"observe-noise", "0.1:7"},
     {"explore", "0.05:3"},      {"belief-curves", "bc.csv"},
     {"write-mps", "mps"},       {"types-aware", "no"},
+    {"label", "baseline"},
 };
 
 /* Every option of the table is accepted by the program: "bfsim replay
@@ -476,8 +480,8 @@ static int check_with(const char *alloc, const char *name, const char *arg,
     int rc;
 
     options_default(&a);
-    ck_assert_ptr_null(options_find("allocator")->parse(&a, alloc));
-    ck_assert_ptr_null(o->parse(&a, arg));
+    ck_assert_ptr_null(options_set(options_find("allocator"), &a, alloc));
+    ck_assert_ptr_null(options_set(o, &a, arg));
     given[options_find("allocator") - options_table] = 1;
     given[o - options_table] = 1;
     bfs_error_clear(&e);
@@ -569,6 +573,166 @@ START_TEST(test_man_page)
 }
 END_TEST
 
+/* ---- every command's records ------------------------------------------- */
+
+/* text with the man page's escapes: "-" as "\-". */
+static void man_escape(const char *text, char *out, size_t size)
+{
+    size_t n = 0;
+
+    for (const char *p = text; *p && n + 3 < size; p++) {
+        if (*p == '-')
+            out[n++] = '\\';
+        out[n++] = *p;
+    }
+    out[n] = '\0';
+}
+
+/* Whether the lines from line up to its second newline hold every
+ * word of the argument arg ("[SKIP:]COUNT": skip and count), lower-cased
+ * as the man page writes metavariables between its font escapes. */
+static int line_has(const char *line, const char *arg)
+{
+    const char *eol = strchr(line, '\n');
+    char *two, word[64];
+    int ok = 1;
+
+    if (eol && strchr(eol + 1, '\n'))
+        eol = strchr(eol + 1, '\n');
+    two = xmalloc((eol ? (size_t)(eol - line) : strlen(line)) + 1);
+    memcpy(two, line, eol ? (size_t)(eol - line) : strlen(line));
+    two[eol ? eol - line : (ptrdiff_t)strlen(line)] = '\0';
+    for (const char *p = arg; *p && ok;) {
+        size_t n = 0;
+        while (*p && !isalpha((unsigned char)*p))
+            p++;
+        while (isalpha((unsigned char)*p) && n + 1 < sizeof word)
+            word[n++] = (char)tolower((unsigned char)*p++);
+        word[n] = '\0';
+        ok = n == 0 || strstr(two, word) != NULL;
+    }
+    free(two);
+    return ok;
+}
+
+/* The section of the man page (its text) for command name: from ".SH
+ * NAME" (upper-cased) to the next ".SH", malloc'd. */
+static char *man_section(const char *man, const char *name)
+{
+    char head[64], *r;
+    const char *p, *end;
+    size_t n = 0;
+
+    n = (size_t)snprintf(head, sizeof head, "\n.SH ");
+    for (const char *q = name; *q; q++)
+        head[n++] = (char)toupper((unsigned char)*q);
+    head[n] = '\0';
+    p = strstr(man, head);
+    ck_assert_msg(p != NULL, "bfsim.1 has no section %s", head + 5);
+    end = strstr(p + 1, "\n.SH ");
+    ck_assert_ptr_nonnull(end);
+    r = xmalloc((size_t)(end - p) + 1);
+    memcpy(r, p, (size_t)(end - p));
+    r[end - p] = '\0';
+    return r;
+}
+
+/* Whether sec documents o: names it (--NAME, or -C for a record with a
+ * short name) and, when o takes an argument, names the argument's words
+ * on the line of a mention or the line after it. */
+static int man_documents(const char *sec, const struct options_entry *o)
+{
+    char name[80], esc[200];
+
+    for (int form = 0; form < 2; form++) {
+        const char *p;
+        if (form == 0)
+            snprintf(name, sizeof name, "--%s", o->name);
+        else if (o->short_name)
+            snprintf(name, sizeof name, "-%c", o->short_name);
+        else
+            break;
+        man_escape(name, esc, sizeof esc);
+        for (p = strstr(sec, esc); p; p = strstr(p + 1, esc)) {
+            const char *bol = p;
+            char after = p[strlen(esc)];
+            if (after == '\\' || islower((unsigned char)after))
+                continue; /* a longer option's name */
+            if (!o->arg)
+                return 1;
+            while (bol > sec && bol[-1] != '\n')
+                bol--;
+            if (line_has(bol, o->arg))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Every record of every command: its names unique in its command, its
+ * head ("--NAME ARG") in the command's --help, and a mention in the
+ * command's section of bfsim(1) with its argument's name (the help
+ * options excepted: bfsim(1) says once that every command has one). */
+START_TEST(test_every_command)
+{
+    char *man = tu_slurp(tu_src("src/cli/bfsim.1")), missing[4096] = "";
+    size_t n_missing = 0;
+
+    ck_assert_ptr_nonnull(man);
+    ck_assert_uint_ge(options_n_commands, 1);
+    for (size_t c = 0; c < options_n_commands; c++) {
+        const struct options_command *cmd = options_commands[c];
+        char args[128], *out, *err, *sec = man_section(man, cmd->name);
+        int helps = 0;
+
+        snprintf(args, sizeof args, "%s --help", cmd->name);
+        ck_assert_msg(run(args, &out, &err) == 0, "bfsim %s: %s", args, err);
+        for (size_t i = 0; i < cmd->count; i++) {
+            const struct options_entry *o = &cmd->table[i];
+            size_t pos;
+            char *text = help_entry(out, o, &pos);
+
+            ck_assert_msg(text != NULL, "%s --%s: not in its --help", cmd->name,
+                          o->name);
+            ck_assert_msg(strstr(text, o->help) || strlen(o->help) > 60,
+                          "%s --%s: its help text is not its record's",
+                          cmd->name, o->name);
+            free(text);
+            ck_assert_ptr_eq(options_lookup(cmd, o->name), o);
+            if (o->short_name)
+                ck_assert_ptr_eq(options_lookup_short(cmd, o->short_name), o);
+            ck_assert(o->type != OPTIONS_CUSTOM || o->parse != NULL);
+            ck_assert_msg(!o->recorded || o->key || o->record,
+                          "%s --%s: recorded under no name", cmd->name,
+                          o->name);
+            /* a flag takes no argument (a format's may be either) */
+            ck_assert_msg(o->type == OPTIONS_KEYED ||
+                              !o->arg == (o->type == OPTIONS_FLAG ||
+                                          o->type == OPTIONS_HELP),
+                          "%s --%s: a flag takes no argument", cmd->name,
+                          o->name);
+            if (o->type == OPTIONS_HELP) {
+                helps++;
+                continue;
+            }
+            if (!man_documents(sec, o)) {
+                size_t len = strlen(missing);
+                snprintf(missing + len, sizeof missing - len, " %s:--%s%s%s",
+                         cmd->name, o->name, o->arg ? " " : "",
+                         o->arg ? o->arg : "");
+                n_missing++;
+            }
+        }
+        ck_assert_int_eq(helps, 1);
+        free(sec);
+        free(out);
+        free(err);
+    }
+    ck_assert_msg(n_missing == 0, "bfsim.1 does not document:%s", missing);
+    free(man);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("options");
@@ -582,6 +746,7 @@ int main(void)
     tcase_add_test(tc, test_usage_errors);
     tcase_add_test(tc, test_check_allocator_options);
     tcase_add_test(tc, test_man_page);
+    tcase_add_test(tc, test_every_command);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

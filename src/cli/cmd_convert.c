@@ -2,11 +2,13 @@
  * BFTrainer job tables to native job files.
  *
  * Trace formats are rows of the table `formats` below: a name for
- * --from, what INPUT is, the options only that format takes (name,
- * metavar, help) and a run function that calls the importer (import.h).
- * Options of every format are offered to getopt_long; after parsing, the
- * ones given must belong to the chosen format.  To add a format, add its
- * options array, a run function and one row.
+ * --from, what INPUT is, the options only that format takes (name and
+ * this format's note) and a run function that calls the importer
+ * (import.h).  Every option, the formats' too, is a record of
+ * engine/options_convert.c (its argument's name, a generic help) read by
+ * the one parser; after parsing, the format options given must belong to
+ * the chosen format.  To add a format, add its options array, a run
+ * function and one row (and a record for an option no format had).
  *
  * Node types: --node-types FILE (a mapping, nodetypes.h) and --type-from
  * RULE are options of every format that names its nodes; convert loads
@@ -17,23 +19,23 @@
 #include "config.h"
 
 #include "cli/cmd.h"
+#include "engine/options.h"
 #include "formats/import.h"
 #include "formats/jobs.h"
 #include "formats/nodetypes.h"
 #include "base/util.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A format-specific option. */
+/* A format-specific option: its record (engine/options_convert.c) names
+ * its argument. */
 struct convert_opt {
     const char *name; /* long option, without "--" */
-    const char *arg;  /* metavar, or NULL for a flag (value "1") */
-    const char *help;
+    const char *help; /* this format's note */
 };
 
 /* What a format's run function gets. */
@@ -62,12 +64,12 @@ struct convert_format {
 
 #define NODE_TYPES_OPT                                                         \
     {                                                                          \
-        "node-types", "FILE", "node types: sinfo output or HOSTLIST TYPE"      \
+        "node-types", "node types: sinfo output or HOSTLIST TYPE"              \
     }
 #define TYPE_OPTS                                                              \
     NODE_TYPES_OPT,                                                            \
     {                                                                          \
-        "type-from", "RULE", "sinfo's gres (default)/features/partition"       \
+        "type-from", "sinfo's gres (default)/features/partition"               \
     }
 
 /* The value given to the option name of opts, or NULL. */
@@ -126,8 +128,7 @@ static int types_from_args(const struct convert_args *a,
 
 /* ---- bftrainer --------------------------------------------------------- */
 
-static const struct convert_opt bftrainer_opts[] = {TYPE_OPTS,
-                                                    {NULL, NULL, NULL}};
+static const struct convert_opt bftrainer_opts[] = {TYPE_OPTS, {NULL, NULL}};
 
 static int run_bftrainer(const struct convert_args *a, struct import_stats *st,
                          struct bfs_error *e)
@@ -147,17 +148,17 @@ static int run_bftrainer(const struct convert_args *a, struct import_stats *st,
 /* ---- swf, slurm: job logs (import_swf.c, import_slurm.c) ------------- */
 
 static const struct convert_opt swf_opts[] = {
-    {"procs-per-node", "P", "default: MaxProcs / MaxNodes, else 1"},
-    {"machine-nodes", "N", "default: header MaxNodes"},
-    {"max-nodes", "N", "largest MaxNodes taken (default 1048576)"},
-    {"placement", "RULE", "first-fit (default) or contiguous"},
-    {"overflow", "RULE", "truncate (default) or skip"},
-    {"start", "TIME", "window start (UTC or Unix s)"},
-    {"end", "TIME", "window end (default: last job end)"},
-    {"outage-threshold", "F", "idle fraction marking an outage"},
-    {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
-    {"partition-nodes", "LIST", "NAME=COUNT[:PPN],... nodes per partition"},
-    {NULL, NULL, NULL}};
+    {"procs-per-node", "default: MaxProcs / MaxNodes, else 1"},
+    {"machine-nodes", "default: header MaxNodes"},
+    {"max-nodes", "largest MaxNodes taken (default 1048576)"},
+    {"placement", "first-fit (default) or contiguous"},
+    {"overflow", "truncate (default) or skip"},
+    {"start", "window start (UTC or Unix s)"},
+    {"end", "window end (default: last job end)"},
+    {"outage-threshold", "idle fraction marking an outage"},
+    {"outage-min-duration", "for at least D (s/m/h/d; default 1h)"},
+    {"partition-nodes", "NAME=COUNT[:PPN],... nodes per partition"},
+    {NULL, NULL}};
 
 /* Sets *o to the defaults, then to the values given to opts (the
  * format's options table) but those convert takes itself (own_option),
@@ -212,23 +213,22 @@ static int run_swf(const struct convert_args *a, struct import_stats *st,
 }
 
 static const struct convert_opt slurm_opts[] = {
-    {"machine-nodes", "N", "without NodeList (default: peak use)"},
-    {"max-nodes", "N", "largest machine inferred (default 1048576)"},
-    {"nodes-file", "FILE", "node names, one a line, in order"},
-    {"tz-offset", "OFF", "local - UTC: seconds or +HH:MM (default 0)"},
-    {"columns", "LIST",
-     "fields of a file without header, as given\n"
-     "                                    to sacct "
-     "--format (JobID,Start,...)"},
-    {"placement", "RULE", "first-fit (default) or contiguous"},
-    {"overflow", "RULE", "truncate (default) or skip"},
-    {"start", "TIME", "window start (UTC or Unix s)"},
-    {"end", "TIME", "window end (default: last job end)"},
-    {"outage-threshold", "F", "idle fraction marking an outage"},
-    {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
+    {"machine-nodes", "without NodeList (default: peak use)"},
+    {"max-nodes", "largest machine inferred (default 1048576)"},
+    {"nodes-file", "node names, one a line, in order"},
+    {"tz-offset", "local - UTC: seconds or +HH:MM (default 0)"},
+    {"columns", "fields of a file without header, as given\n"
+                "                                    to sacct "
+                "--format (JobID,Start,...)"},
+    {"placement", "first-fit (default) or contiguous"},
+    {"overflow", "truncate (default) or skip"},
+    {"start", "window start (UTC or Unix s)"},
+    {"end", "window end (default: last job end)"},
+    {"outage-threshold", "idle fraction marking an outage"},
+    {"outage-min-duration", "for at least D (s/m/h/d; default 1h)"},
     NODE_TYPES_OPT,
-    {"type-from", "RULE", "gres|features|partition (see bfsim(1))"},
-    {NULL, NULL, NULL}};
+    {"type-from", "gres|features|partition (see bfsim(1))"},
+    {NULL, NULL}};
 
 static int run_slurm(const struct convert_args *a, struct import_stats *st,
                      struct bfs_error *e)
@@ -239,24 +239,24 @@ static int run_slurm(const struct convert_args *a, struct import_stats *st,
 /* ---- pbs, lsf: accounting logs (import_pbs.c, import_lsf.c) ---------- */
 
 #define ACCT_OPTS                                                              \
-    {"nodes-file", "FILE", "the machine: names, or pbsnodes -av output"},      \
-        {"machine-nodes", "N", "hosts named + unseen nodes up to N"},          \
-        {"max-nodes", "N", "largest machine inferred (default 1048576)"},      \
-        {"skip-bad", NULL, "skip malformed records (counted)"},                \
-        {"start", "TIME", "window start (UTC or Unix s)"},                     \
-        {"end", "TIME", "window end (default: last run end)"},                 \
-        {"outage-threshold", "F", "idle fraction marking an outage"},          \
-        {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},  \
+    {"nodes-file", "the machine: names, or pbsnodes -av output"},              \
+        {"machine-nodes", "hosts named + unseen nodes up to N"},               \
+        {"max-nodes", "largest machine inferred (default 1048576)"},           \
+        {"skip-bad", "skip malformed records (counted)"},                      \
+        {"start", "window start (UTC or Unix s)"},                             \
+        {"end", "window end (default: last run end)"},                         \
+        {"outage-threshold", "idle fraction marking an outage"},               \
+        {"outage-min-duration", "for at least D (s/m/h/d; default 1h)"},       \
         TYPE_OPTS
 
 static const struct convert_opt pbs_opts[] = {
-    {"tz", "ZONE", "zone of the time stamps (default UTC)"},
-    {"placement", "RULE", "runs without hosts: first-fit or contiguous"},
-    {"overflow", "RULE", "truncate (default) or skip"},
+    {"tz", "zone of the time stamps (default UTC)"},
+    {"placement", "runs without hosts: first-fit or contiguous"},
+    {"overflow", "truncate (default) or skip"},
     ACCT_OPTS,
-    {NULL, NULL, NULL}};
+    {NULL, NULL}};
 
-static const struct convert_opt lsf_opts[] = {ACCT_OPTS, {NULL, NULL, NULL}};
+static const struct convert_opt lsf_opts[] = {ACCT_OPTS, {NULL, NULL}};
 
 typedef int (*acct_importer)(const char *const *, size_t, const char *,
                              const char *const *,
@@ -299,16 +299,16 @@ static int run_lsf(const struct convert_args *a, struct import_stats *st,
 /* ---- batsim, batsim-events (import_batsim.c) ------------------------- */
 
 static const struct convert_opt batsim_opts[] = {
-    {"events", "FILE", "also Batsim external events (JSON lines)"},
-    {"machine-nodes", "N", "default: largest resource id + 1"},
-    {"max-nodes", "N", "largest machine inferred (default 1048576)"},
-    {"origin", "TIME", "Unix time of simulation time 0 (default 0)"},
-    {"start", "TIME", "window start (default: simulation time 0)"},
-    {"end", "TIME", "window end (default: latest time read)"},
-    {"outage-threshold", "F", "idle fraction marking an outage"},
-    {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
+    {"events", "also Batsim external events (JSON lines)"},
+    {"machine-nodes", "default: largest resource id + 1"},
+    {"max-nodes", "largest machine inferred (default 1048576)"},
+    {"origin", "Unix time of simulation time 0 (default 0)"},
+    {"start", "window start (default: simulation time 0)"},
+    {"end", "window end (default: latest time read)"},
+    {"outage-threshold", "idle fraction marking an outage"},
+    {"outage-min-duration", "for at least D (s/m/h/d; default 1h)"},
     TYPE_OPTS,
-    {NULL, NULL, NULL}};
+    {NULL, NULL}};
 
 /* batsim_opts less --events. */
 static const struct convert_opt *const batsim_events_opts = batsim_opts + 1;
@@ -352,14 +352,14 @@ static int run_batsim_events(const struct convert_args *a,
 /* ---- elastisim (import_elastisim.c) ------------------------------------ */
 
 static const struct convert_opt elastisim_opts[] = {
-    {"max-nodes", "N", "most nodes named (default 1048576)"},
-    {"origin", "TIME", "Unix time of simulation time 0 (default 0)"},
-    {"start", "TIME", "window start (default: simulation time 0)"},
-    {"end", "TIME", "window end (default: latest time read)"},
-    {"outage-threshold", "F", "idle fraction marking an outage"},
-    {"outage-min-duration", "D", "for at least D (s/m/h/d; default 1h)"},
+    {"max-nodes", "most nodes named (default 1048576)"},
+    {"origin", "Unix time of simulation time 0 (default 0)"},
+    {"start", "window start (default: simulation time 0)"},
+    {"end", "window end (default: latest time read)"},
+    {"outage-threshold", "idle fraction marking an outage"},
+    {"outage-min-duration", "for at least D (s/m/h/d; default 1h)"},
     TYPE_OPTS,
-    {NULL, NULL, NULL}};
+    {NULL, NULL}};
 
 static int run_elastisim(const struct convert_args *a, struct import_stats *st,
                          struct bfs_error *e)
@@ -382,7 +382,7 @@ static int run_elastisim(const struct convert_args *a, struct import_stats *st,
 
 /* ---- native ------------------------------------------------------------ */
 
-static const struct convert_opt native_opts[] = {{NULL, NULL, NULL}};
+static const struct convert_opt native_opts[] = {{NULL, NULL}};
 
 static int run_native(const struct convert_args *a, struct import_stats *st,
                       struct bfs_error *e)
@@ -437,62 +437,35 @@ static const struct convert_format formats[] = {
 };
 #define N_FORMATS (sizeof formats / sizeof *formats)
 
-static void usage(FILE *f)
+/* The argument's name of the format option name (its record), or NULL
+ * for a flag. */
+static const char *arg_of(const char *name)
 {
-    fputs("Usage: bfsim convert --from FORMAT INPUT... -o OUT.trace[.gz|.zst] "
-          "[OPTIONS]\n"
-          "       bfsim convert --jobs BOUNDS.csv --curves LONG.csv "
-          "-o OUT.jobs [OPTIONS]\n"
-          "\n"
-          "Converts a foreign node log to a native trace (bfsim-trace 1), or\n"
-          "a BFTrainer job set (bounds table + long curve table) to a native\n"
-          "job file (bfsim-jobs 1).  One INPUT, but pbs and lsf take several\n"
-          "files or folders, read together.  The output is written\n"
-          "atomically: nothing appears at OUT unless the whole input\n"
-          "converted.  An OUT ending in .gz, .zst, .xz or .bz2 is compressed\n"
-          "with gzip, zstd, xz or bzip2.  Inputs may be compressed with any\n"
-          "of them (told by content, not by name).\n"
-          "\n"
-          "Options:\n"
-          "  --from FORMAT      input trace format (see below)\n"
-          "  --jobs FILE        convert a job set: its bounds table (or a\n"
-          "                     native job file, rewritten)\n"
-          "  --curves FILE      the job set's long curve table "
-          "(job,bp,N,P,O,...)\n"
-          "  -o, --output OUT   output file (required; '-' = standard "
-          "output)\n"
-          "  --comment TEXT     add a '#' comment line to the output header\n"
-          "                     (repeatable; say where the data came from)\n"
-          "  -q, --quiet        do not print the summary on standard error\n"
-          "  -h, --help         show this help\n"
-          "\n"
-          "Formats (--from):\n",
-          f);
+    const struct options_entry *o = options_lookup(&options_convert, name);
+
+    return o ? o->arg : NULL;
+}
+
+/* The help: the records (options_help), then each format with its
+ * options and their notes. */
+static int usage(FILE *f)
+{
+    if (options_help(&options_convert, f) != 0)
+        return CMD_FAIL;
+    fputs("\nFormats (--from):\n", f);
     for (size_t i = 0; i < N_FORMATS; i++) {
         fprintf(f, "  %-10s INPUT = %s\n", formats[i].name, formats[i].input);
         fprintf(f, "             %s\n", formats[i].summary);
         for (const struct convert_opt *o = formats[i].opts; o->name; o++) {
+            const char *arg = arg_of(o->name);
             char lhs[64];
-            snprintf(lhs, sizeof lhs, "--%s%s%s", o->name, o->arg ? " " : "",
-                     o->arg ? o->arg : "");
+            snprintf(lhs, sizeof lhs, "--%s%s%s", o->name, arg ? " " : "",
+                     arg ? arg : "");
             fprintf(f, "             %-22s %s\n", lhs, o->help);
         }
     }
+    return fflush(f) == 0 ? CMD_OK : CMD_FAIL;
 }
-
-enum {
-    OPT_FROM = 256,
-    OPT_JOBS,
-    OPT_CURVES,
-    OPT_COMMENT,
-    OPT_FORMAT /* any format-specific option */
-};
-
-/* A format-specific option as given on the command line. */
-struct given {
-    const char *name;
-    const char *value;
-};
 
 /* The last component of a path, for provenance comments that do not
  * depend on where the input sat ("dir/" gives "dir"). */
@@ -520,7 +493,7 @@ static int check_paths(const struct convert_format *fmt,
 {
     const char *input = inputs[0];
     struct bfs_paths_role *r;
-    char *bft[3] = {NULL, NULL, NULL}, **names;
+    char *bft[3] = {NULL, NULL}, **names;
     size_t n = 0, k = 0;
     int status;
 
@@ -532,7 +505,8 @@ static int check_paths(const struct convert_format *fmt,
         r[n++] = (struct bfs_paths_role){"INPUT", inputs[i], 0, NULL};
     for (size_t i = 0; i < k; i++) {
         const struct convert_opt *o = &fmt->opts[i];
-        if (!o->arg || strcmp(o->arg, "FILE") != 0)
+        const char *arg = arg_of(o->name);
+        if (!arg || strcmp(arg, "FILE") != 0)
             continue;
         names[i] = xmalloc(strlen(o->name) + 3);
         sprintf(names[i], "--%s", o->name);
@@ -554,225 +528,161 @@ static int check_paths(const struct convert_format *fmt,
     return status;
 }
 
-static int convert_jobs(const char *bounds, const char *curves, const char *out,
-                        const char *const *comments, int quiet)
+/* --jobs: the job set of a->jobs (and a->curves) rewritten as a native
+ * job file.  Returns a CMD_* exit status. */
+static int convert_jobs(const struct convert_cmdline *a, int n_operands,
+                        char **operands)
 {
+    const char *comments[OPTIONS_MAX_LIST + 2] = {0};
+    char auto_comment[640], b1[256], b2[256];
     struct bfs_error e;
     struct jobset js;
     int rc;
 
+    if (n_operands > 0 || a->format.n > 0)
+        return cmd_usage_error(
+            "convert", "unexpected argument '%s' with --jobs",
+            n_operands > 0 ? operands[0] : a->format.name[0]);
+    {
+        const struct bfs_paths_role roles[] = {
+            {"--jobs", a->jobs, 0, NULL},
+            {"--curves", a->curves, 0, NULL},
+            {"-o", a->output, 1, NULL},
+        };
+        if ((rc = cmd_check_paths("convert", roles, 3)) != CMD_OK)
+            return rc;
+    }
+    snprintf(auto_comment, sizeof auto_comment,
+             "converted by bfsim %s: bfsim convert --jobs %s%s%s",
+             PACKAGE_VERSION, base_name(a->jobs, b1),
+             a->curves ? " --curves " : "",
+             a->curves ? base_name(a->curves, b2) : "");
+    comments[0] = auto_comment;
+    for (size_t k = 0; k < a->comments.n; k++)
+        comments[k + 1] = a->comments.v[k];
     bfs_error_clear(&e);
-    rc = jobset_load(bounds, curves, &js, &e);
+    rc = jobset_load(a->jobs, a->curves, &js, &e);
     if (rc)
         return cmd_report(&e, rc);
-    rc = jobset_write(out, &js, comments, &e);
-    if (rc == 0 && !quiet)
-        fprintf(stderr, "bfsim: wrote %s: %zu jobs\n", out, js.n);
+    rc = jobset_write(a->output, &js, comments, &e);
+    if (rc == 0 && !a->quiet)
+        fprintf(stderr, "bfsim: wrote %s: %zu jobs\n", a->output, js.n);
     jobset_release(&js);
     return rc ? cmd_report(&e, rc) : CMD_OK;
 }
 
-int cmd_convert(int argc, char **argv)
+/* The format-specific options given (a->format) as values[k] for
+ * fmt->opts[k] (values: one more than fmt's options).  Returns CMD_OK,
+ * or CMD_USAGE after naming an option fmt does not take. */
+static int format_values(const struct convert_cmdline *a,
+                         const struct convert_format *fmt, const char **values)
 {
-    static const struct option common[] = {
-        {"from", required_argument, NULL, OPT_FROM},
-        {"jobs", required_argument, NULL, OPT_JOBS},
-        {"curves", required_argument, NULL, OPT_CURVES},
-        {"output", required_argument, NULL, 'o'},
-        {"comment", required_argument, NULL, OPT_COMMENT},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-    };
-    const size_t n_common = sizeof common / sizeof *common;
-    struct option *longopts;
-    struct given *given;
-    const char **comments, **values = NULL;
-    const char *from = NULL, *jobs = NULL, *curves = NULL, *out = NULL;
-    const struct convert_format *fmt = NULL;
-    size_t n_opts = n_common, n_given = 0, n_comments = 0, k;
-    int quiet = 0, c, idx, status = CMD_OK;
-    char auto_comment[640] = "", b1[256], b2[256];
-
-    for (size_t i = 0; i < N_FORMATS; i++)
-        for (const struct convert_opt *o = formats[i].opts; o->name; o++)
-            n_opts++;
-    longopts = xcalloc(n_opts + 1, sizeof *longopts);
-    memcpy(longopts, common, sizeof common);
-    k = n_common;
-    for (size_t i = 0; i < N_FORMATS; i++)
-        for (const struct convert_opt *o = formats[i].opts; o->name; o++) {
-            longopts[k].name = o->name;
-            longopts[k].has_arg = o->arg ? required_argument : no_argument;
-            longopts[k].val = OPT_FORMAT;
-            k++;
-        }
-    given = xcalloc((size_t)argc + 1, sizeof *given);
-    comments = xcalloc((size_t)argc + 2, sizeof *comments);
-    comments[n_comments++] = auto_comment; /* filled after parsing */
-
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:qh", longopts, &idx)) != -1) {
-        switch (c) {
-        case OPT_FROM:
-            from = optarg;
-            break;
-        case OPT_JOBS:
-            jobs = optarg;
-            break;
-        case OPT_CURVES:
-            curves = optarg;
-            break;
-        case 'o':
-            out = optarg;
-            break;
-        case OPT_COMMENT:
-            comments[n_comments++] = optarg;
-            break;
-        case 'q':
-            quiet = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            goto done;
-        case OPT_FORMAT:
-            given[n_given].name = longopts[idx].name;
-            given[n_given].value = optarg ? optarg : "1";
-            n_given++;
-            break;
-        default:
-            status = cmd_option_error("convert", c, argv);
-            goto done;
-        }
-    }
-    if (!out) {
-        status = cmd_usage_error("convert", "%s", "no output file (-o OUT)");
-        goto done;
-    }
-    if (!from == !jobs) {
-        status = cmd_usage_error("convert", "%s",
-                                 "give one of --from FORMAT or --jobs FILE");
-        goto done;
-    }
-
-    if (jobs) {
-        if (curves)
-            snprintf(auto_comment, sizeof auto_comment,
-                     "converted by bfsim %s: bfsim convert --jobs %s "
-                     "--curves %s",
-                     PACKAGE_VERSION, base_name(jobs, b1),
-                     base_name(curves, b2));
-        else
-            snprintf(auto_comment, sizeof auto_comment,
-                     "converted by bfsim %s: bfsim convert --jobs %s",
-                     PACKAGE_VERSION, base_name(jobs, b1));
-        if (optind < argc || n_given > 0) {
-            status = cmd_usage_error(
-                "convert", "unexpected argument '%s' with --jobs",
-                optind < argc ? argv[optind] : given[0].name);
-            goto done;
-        }
-        {
-            const struct bfs_paths_role roles[] = {
-                {"--jobs", jobs, 0, NULL},
-                {"--curves", curves, 0, NULL},
-                {"-o", out, 1, NULL},
-            };
-            status = cmd_check_paths("convert", roles, 3);
-        }
-        if (status == CMD_OK)
-            status = convert_jobs(jobs, curves, out, comments, quiet);
-        goto done;
-    }
-
-    if (curves) {
-        status = cmd_usage_error("convert", "%s", "--curves goes with --jobs");
-        goto done;
-    }
-    for (size_t i = 0; i < N_FORMATS; i++)
-        if (strcmp(formats[i].name, from) == 0)
-            fmt = &formats[i];
-    if (!fmt) {
-        status = cmd_usage_error("convert", "unknown format '%s' (see --help)",
-                                 from);
-        goto done;
-    }
-    if (argc - optind < 1 || (argc - optind > 1 && !fmt->multi)) {
-        status =
-            cmd_usage_error("convert", "%s",
-                            argc - optind == 0 ? "no INPUT given"
-                                               : "more than one INPUT given");
-        goto done;
-    }
-    /* Resolve the format-specific options against the chosen format. */
-    k = 0;
-    for (const struct convert_opt *o = fmt->opts; o->name; o++)
-        k++;
-    values = xcalloc(k + 1, sizeof *values);
-    for (size_t g = 0; g < n_given; g++) {
+    for (size_t g = 0; g < a->format.n; g++) {
         size_t j = 0;
         const struct convert_opt *o;
         for (o = fmt->opts; o->name; o++, j++)
-            if (strcmp(o->name, given[g].name) == 0)
+            if (strcmp(o->name, a->format.name[g]) == 0)
                 break;
-        if (!o->name) {
-            status =
-                cmd_usage_error("convert", "--%s is not an option of --from %s",
-                                given[g].name, fmt->name);
-            goto done;
-        }
-        values[j] = given[g].value;
+        if (!o->name)
+            return cmd_usage_error("convert",
+                                   "--%s is not an option of --from %s",
+                                   a->format.name[g], fmt->name);
+        values[j] = a->format.value[g];
     }
+    return CMD_OK;
+}
 
-    if ((status = check_paths(fmt, (const char *const *)argv + optind,
-                              (size_t)(argc - optind), values, out)) != CMD_OK)
+/* The summary on standard error of a trace written. */
+static void report(const char *out, const struct import_stats *st, int quiet)
+{
+    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+
+    if (!quiet)
+        fprintf(stderr,
+                "bfsim: wrote %s: %zu nodes, %zu events, %zu changes "
+                "(%zu joins, %zu leaves), %s .. %s UTC, at most %zu "
+                "idle\n",
+                out, st->nodes, st->events, st->joins + st->leaves, st->joins,
+                st->leaves, bfs_time_format(st->first_time, t0),
+                bfs_time_format(st->last_time, t1), st->max_idle);
+    if (!quiet && st->types)
+        fprintf(stderr, "bfsim: %zu node types (bfsim info %s lists them)\n",
+                st->types, out);
+    if (st->types_unused)
+        fprintf(stderr,
+                "bfsim: warning: %zu nodes of the node-type file are not "
+                "in the trace\n",
+                st->types_unused);
+}
+
+/* --from: the n INPUTs converted by fmt.  Returns a CMD_* exit status. */
+static int convert_trace(const struct convert_cmdline *c,
+                         const struct convert_format *fmt, int n, char **inputs)
+{
+    const char *comments[OPTIONS_MAX_LIST + 2] = {0}, **values;
+    char auto_comment[640], b1[256];
+    struct import_stats st = {0};
+    struct bfs_error e;
+    size_t k = 0;
+    int rc, status;
+
+    for (const struct convert_opt *o = fmt->opts; o->name; o++)
+        k++;
+    values = xcalloc(k + 1, sizeof *values);
+    if ((status = format_values(c, fmt, values)) != CMD_OK ||
+        (status = check_paths(fmt, (const char *const *)inputs, (size_t)n,
+                              values, c->output)) != CMD_OK)
         goto done;
     snprintf(auto_comment, sizeof auto_comment,
              "converted by bfsim %s: bfsim convert --from %s %s%s",
-             PACKAGE_VERSION, fmt->name, base_name(argv[optind], b1),
-             argc - optind > 1 ? " ..." : "");
+             PACKAGE_VERSION, fmt->name, base_name(inputs[0], b1),
+             n > 1 ? " ..." : "");
+    comments[0] = auto_comment;
+    for (size_t i = 0; i < c->comments.n; i++)
+        comments[i + 1] = c->comments.v[i];
     {
-        struct convert_args a = {argv[optind],
-                                 (const char *const *)argv + optind,
-                                 (size_t)(argc - optind),
-                                 out,
-                                 comments,
-                                 values,
-                                 quiet};
-        struct import_stats st = {0};
-        struct bfs_error e;
-        char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
-        int rc;
-
+        struct convert_args a = {inputs[0], (const char *const *)inputs,
+                                 (size_t)n, c->output,
+                                 comments,  values,
+                                 c->quiet};
         bfs_error_clear(&e);
-        rc = fmt->run(&a, &st, &e);
-        if (rc) {
+        if ((rc = fmt->run(&a, &st, &e)) != 0)
             status = cmd_report(&e, rc);
-            goto done;
-        }
-        if (!quiet)
-            fprintf(stderr,
-                    "bfsim: wrote %s: %zu nodes, %zu events, %zu changes "
-                    "(%zu joins, %zu leaves), %s .. %s UTC, at most %zu "
-                    "idle\n",
-                    out, st.nodes, st.events, st.joins + st.leaves, st.joins,
-                    st.leaves, bfs_time_format(st.first_time, t0),
-                    bfs_time_format(st.last_time, t1), st.max_idle);
-        if (!quiet && st.types)
-            fprintf(stderr,
-                    "bfsim: %zu node types (bfsim info %s lists them)\n",
-                    st.types, out);
-        if (st.types_unused)
-            fprintf(stderr,
-                    "bfsim: warning: %zu nodes of the node-type file are not "
-                    "in the trace\n",
-                    st.types_unused);
+        else
+            report(c->output, &st, c->quiet);
     }
-
 done:
     xfree(values);
-    xfree(comments);
-    xfree(given);
-    xfree(longopts);
     return status;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+    struct convert_cmdline a;
+    const struct convert_format *fmt = NULL;
+    struct bfs_error e;
+    int help, first, n;
+
+    bfs_error_clear(&e);
+    if (options_parse(&options_convert, argc, argv, &a, NULL, &help, &first,
+                      &e) != 0)
+        return cmd_usage_error("convert", "%s", e.msg);
+    if (help)
+        return usage(stdout);
+    n = argc - first;
+    if (a.jobs)
+        return convert_jobs(&a, n, argv + first);
+    if (a.curves)
+        return cmd_usage_error("convert", "%s", "--curves goes with --jobs");
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if (strcmp(formats[i].name, a.from) == 0)
+            fmt = &formats[i];
+    if (!fmt)
+        return cmd_usage_error("convert", "unknown format '%s' (see --help)",
+                               a.from);
+    if (n < 1 || (n > 1 && !fmt->multi))
+        return cmd_usage_error("convert", "%s",
+                               n == 0 ? "no INPUT given"
+                                      : "more than one INPUT given");
+    return convert_trace(&a, fmt, n, argv + first);
 }

@@ -10,47 +10,10 @@
 #include "base/out.h"
 #include "base/util.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-static void usage(FILE *f)
-{
-    fputs("Usage: bfsim info TRACE [OPTIONS]\n"
-          "\n"
-          "Statistics of a native trace (plain or compressed): nodes, time\n"
-          "span, events, idle node-hours, the idle pool's size over time,\n"
-          "nodes ever idle, and the length distribution of idle intervals\n"
-          "(\"holes\") and busy intervals; for a typed trace, the nodes and\n"
-          "idle node-hours of each node type.  Reads the trace once, "
-          "streaming.\n"
-          "\n"
-          "Options:\n"
-          "  --start T          window start: Unix seconds or\n"
-          "                     'YYYY-MM-DD HH:MM:SS' (UTC); default: the "
-          "first\n"
-          "                     event.  The state at T is built from the "
-          "events\n"
-          "                     up to T; holes open at T are cut there.\n"
-          "  --end T            window end (same forms); default: the last\n"
-          "                     event.  Holes still open at the end are cut "
-          "there.\n"
-          "  --nodes [SKIP:]COUNT\n"
-          "                     only COUNT nodes, after skipping the first "
-          "SKIP\n"
-          "                     in the trace's node order (default: all)\n"
-          "  --json             print JSON instead of text\n"
-          "  -o, --output FILE  write to FILE (atomically) instead of "
-          "standard\n"
-          "                     output\n"
-          "  -h, --help         show this help\n"
-          "\n"
-          "Percentiles use the nearest-rank rule on integer seconds; pool\n"
-          "percentiles are weighted by time.\n",
-          f);
-}
 
 /* A duration for people: "45s", "7m55s", "3h02m", "2d03h". */
 static const char *human(int64_t s, char *buf, size_t size)
@@ -88,9 +51,38 @@ static void print_lengths(FILE *f, struct traceinfo_hist *h,
     fprintf(f, ", max %s\n", human(h->max, b, sizeof b));
 }
 
+/* The holes beyond their count and lengths: p99, the share of idle
+ * node-time in short holes, the log2 histogram. */
+static void print_holes(FILE *f, const struct traceinfo *ti)
+{
+    char b[32], c[32];
+
+    fprintf(f, "  p99 %s\n", human(ti->hole_p99, b, sizeof b));
+    fputs("  share of idle node-time in holes shorter than:\n ", f);
+    for (int k = 0; k < TRACEINFO_N_SHORT; k++)
+        fprintf(f, " %d min %.1f%%", traceinfo_short_min[k],
+                100.0 * ti->hole_short_share[k]);
+    fputs("\n  length histogram (log2 bins)      holes   share of idle "
+          "time\n",
+          f);
+    for (int k = 0; k < TRACEINFO_LOG_BINS; k++) {
+        int64_t lo = (int64_t)1 << k;
+        if (lo > ti->holes.max)
+            break;
+        if (lo * 2 <= ti->holes.min)
+            continue;
+        char range[64];
+        snprintf(range, sizeof range, "[%s, %s)", human(lo, b, sizeof b),
+                 human(2 * lo, c, sizeof c));
+        fprintf(f, "    %-28s %10" PRIu64 "   %6.2f%%\n", range,
+                ti->holes.bin_count[k],
+                100.0 * (double)ti->holes.bin_sum[k] / (double)ti->holes.sum);
+    }
+}
+
 static void print_text(FILE *f, struct traceinfo *ti)
 {
-    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN], b[32], c[32];
+    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
     int64_t span = ti->end - ti->start;
     double days = (double)span / 86400.0;
 
@@ -137,30 +129,8 @@ static void print_text(FILE *f, struct traceinfo *ti)
             " open at its end are cut there\n",
             ti->holes.count, ti->holes_cut_start, ti->holes_cut_end);
     print_lengths(f, &ti->holes, ti->hole_pct);
-    if (ti->holes.count) {
-        fprintf(f, "  p99 %s\n", human(ti->hole_p99, b, sizeof b));
-        fputs("  share of idle node-time in holes shorter than:\n ", f);
-        for (int k = 0; k < TRACEINFO_N_SHORT; k++)
-            fprintf(f, " %d min %.1f%%", traceinfo_short_min[k],
-                    100.0 * ti->hole_short_share[k]);
-        fputs("\n  length histogram (log2 bins)      holes   share of idle "
-              "time\n",
-              f);
-        for (int k = 0; k < TRACEINFO_LOG_BINS; k++) {
-            int64_t lo = (int64_t)1 << k;
-            if (lo > ti->holes.max)
-                break;
-            if (lo * 2 <= ti->holes.min)
-                continue;
-            char range[64];
-            snprintf(range, sizeof range, "[%s, %s)", human(lo, b, sizeof b),
-                     human(2 * lo, c, sizeof c));
-            fprintf(f, "    %-28s %10" PRIu64 "   %6.2f%%\n", range,
-                    ti->holes.bin_count[k],
-                    100.0 * (double)ti->holes.bin_sum[k] /
-                        (double)ti->holes.sum);
-        }
-    }
+    if (ti->holes.count)
+        print_holes(f, ti);
     fprintf(f,
             "busy intervals   %" PRIu64
             " (from leaving the pool to rejoining it, wholly in the "
@@ -171,59 +141,21 @@ static void print_text(FILE *f, struct traceinfo *ti)
 
 int cmd_info(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"start", required_argument, NULL, 'S'},
-        {"end", required_argument, NULL, 'E'},
-        {"nodes", required_argument, NULL, 'N'},
-        {"json", no_argument, NULL, 'j'},
-        {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    struct traceinfo_opts o;
+    struct info_args a;
     struct traceinfo ti;
     struct bfs_error e;
     struct bfs_out out;
-    const char *output = "-";
     char *bundled;
-    int json = 0, c, rc;
+    int rc, help, first;
 
-    traceinfo_opts_init(&o);
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'S':
-            if (bfs_time_parse(optarg, &o.start))
-                return cmd_usage_error("info", "bad --start '%s'", optarg);
-            break;
-        case 'E':
-            if (bfs_time_parse(optarg, &o.end))
-                return cmd_usage_error("info", "bad --end '%s'", optarg);
-            break;
-        case 'N':
-            if (options_parse_nodes(optarg, &o.skip, &o.count))
-                return cmd_usage_error(
-                    "info", "bad --nodes '%s' (expected [SKIP:]COUNT)", optarg);
-            break;
-        case 'j':
-            json = 1;
-            break;
-        case 'o':
-            output = optarg;
-            break;
-        case 'h':
-            usage(stdout);
-            return CMD_OK;
-        default:
-            return cmd_option_error("info", c, argv);
-        }
-    }
+    bfs_error_clear(&e);
+    if (options_parse(&options_info, argc, argv, &a, NULL, &help, &first, &e) !=
+        0)
+        return cmd_usage_error("info", "%s", e.msg);
+    if (help)
+        return options_help(&options_info, stdout) ? CMD_FAIL : CMD_OK;
     if ((rc = cmd_one_operand("info", argc, "TRACE")))
         return rc;
-    if (o.start >= o.end)
-        return cmd_usage_error("info", "%s", "--start must be before --end");
-
     bfs_error_clear(&e);
     {
         const struct bfs_paths_role in = {"TRACE", argv[optind], 0, NULL};
@@ -232,7 +164,7 @@ int cmd_info(int argc, char **argv)
     }
     if ((rc = cmd_bundled_trace("TRACE", argv[optind], &bundled, &e)))
         return cmd_report(&e, rc);
-    rc = traceinfo_compute(bundled ? bundled : argv[optind], &o, &ti, &e);
+    rc = traceinfo_compute(bundled ? bundled : argv[optind], &a.o, &ti, &e);
     xfree(bundled);
     if (rc) {
         const char *fmt = sniff_log_format(argv[optind]);
@@ -246,14 +178,14 @@ int cmd_info(int argc, char **argv)
                     argv[optind], sniff_format_title(fmt), fmt, argv[optind]);
         return CMD_FAIL;
     }
-    rc = bfs_out_open(&out, output, &e);
+    rc = bfs_out_open(&out, a.output, &e);
     if (rc == 0) {
-        if (json) {
+        if (a.json) {
             json_t *j = traceinfo_json(&ti);
             if (json_dumpf(j, out.fp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) !=
                     0 ||
                 fputc('\n', out.fp) == EOF)
-                rc = bfs_fail_at(&e, BFS_EIO, output, 0, "write error");
+                rc = bfs_fail_at(&e, BFS_EIO, a.output, 0, "write error");
             json_decref(j);
         } else {
             print_text(out.fp, &ti);

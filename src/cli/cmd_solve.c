@@ -13,6 +13,7 @@
 #include "alloc/bench.h"
 #include "cli/cmd.h"
 #include "alloc/instance.h"
+#include "engine/options.h"
 #include "base/csv.h"
 #include "base/out.h"
 #include "formats/h5tables.h"
@@ -26,180 +27,11 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static void usage(FILE *f)
-{
-    fprintf(f, "Usage: bfsim solve [OPTIONS] FILE\n"
-               "       bfsim solve [OPTIONS] [--config C]... FILE|DIR...\n"
-               "\n"
-               "Solve one allocation instance (a bfsim-instance JSON file, "
-               "'-' for standard\n"
-               "input, as written by `bfsim replay --dump-instances`) and "
-               "print every job's\n"
-               "new node count.\n"
-               "\n"
-               "Options:\n"
-               "  --allocator NAME  dp, milp or even (default: milp, or dp "
-               "when no MILP\n"
-               "                    solver is compiled in)\n"
-               "  --solver NAME     cbc or glpk (milp; default: cbc, else "
-               "glpk); append\n"
-               "                    ',isolate=yes' or ',isolate=no' to run "
-               "each solve in a\n"
-               "                    child process or not (default: yes for "
-               "cbc, no for glpk),\n"
-               "                    ',start=no' to solve the plain "
-               "models,\n"
-               "                    without dp's optimum as their start "
-               "nor the counts it\n"
-               "                    rules out, and the solver's own\n"
-               "                    parameters as ',KEY=VALUE' "
-               "(',help' lists them)\n"
-               "  --model NAME      count or node (milp; default: count)\n"
-               "  --time-limit S    wall-clock seconds per solve (milp, "
-               "dp; default: 10)\n"
-               "  --gap G           relative MIP gap (default: 1e-8)\n"
-               "  --big-m MODE      legacy: cap every job's change at "
-               "floor((N+1)/2) nodes,\n"
-               "                    as the published replayer's big-M does; "
-               "exact: no cap\n"
-               "                    (default: the file's \"cap\")\n"
-               "  --threads N       solver threads where the solver has them "
-               "(CBC)\n"
-               "  --log-level N     solver output (default: 0, silent)\n"
-               "  --json            print the result as one JSON object\n"
-               "  --write-mps DIR   write every MILP handed to the solver "
-               "to DIR (created) as\n"
-               "                    free MPS, STEM.K.mps (STEM the file's "
-               "name without .json, K\n"
-               "                    the MILP's number: 1 the objective, 2 "
-               "the tie-break, 3 on\n"
-               "                    its certificates; over a corpus "
-               "STEM.cC.K.mps, C the\n"
-               "                    configuration's number, from its first "
-               "run); a maximisation\n"
-               "                    is written as the minimisation of the "
-               "negated objective\n"
-               "  -h, --help        print this help\n"
-               "\n"
-               "Over a corpus (several files, a directory of *.json files "
-               "or --config):\n"
-               "every instance is solved by every configuration, under "
-               "each seed, --repeat\n"
-               "times, in one order shuffled by --order-seed, with the same "
-               "options.  A MILP\n"
-               "configuration solves the whole model unless it says "
-               "start=yes.  Times are\n"
-               "measured where the solver runs (build + solve; an unproven "
-               "run counts the\n"
-               "time limit).  Per configuration: instances solved, at a "
-               "limit, failed, the\n"
-               "shifted geometric means of the median times and nodes, the "
-               "same over the\n"
-               "affected instances, and wins, ties and losses against the "
-               "first configuration:\n"
-               "a win or loss needs every run of one faster than every run "
-               "of the other by\n"
-               "more than --threshold (so the medians differ by more, and "
-               "the spreads do not\n"
-               "overlap); times that tie are decided by node counts that "
-               "differ the same way\n"
-               "in every run.  Two exact configurations (not even) proven "
-               "optimal with\n"
-               "different objectives exit with status 1.\n"
-               "  --config C        ALLOC[:MODEL][:SOLVER[,KEY=VALUE...]], "
-               "e.g. dp, milp:cbc,\n"
-               "                    milp:node:glpk, 'milp:cbc,cuts=off' "
-               "(repeatable; default: the\n"
-               "                    one --allocator, --model and --solver "
-               "give)\n"
-               "  --repeat N        solve each instance N times per "
-               "configuration and seed\n"
-               "                    (default: 1)\n"
-               "  --seeds K         run each configuration under solver "
-               "seeds 1..K (CBC's random\n"
-               "                    seeds; GLPK sees the model's rows and "
-               "columns permuted);\n"
-               "                    verdicts use the median over seeds "
-               "(default: the solvers'\n"
-               "                    own seed, no permutation)\n"
-               "  --order-seed S    seed of the shuffled order of the runs "
-               "(default: 1)\n"
-               "  --threshold F     relative margin between the runs a "
-               "verdict needs (default: 0.1)\n"
-               "  --shift S         shift of the time's geometric mean, "
-               "seconds (default: 0.01)\n"
-               "  --node-shift N    shift of the nodes' geometric mean "
-               "(default: 10)\n"
-               "  --affected S      an instance is affected when some "
-               "configuration's median\n"
-               "                    time is at least S seconds or node "
-               "counts differ (default: 0.1)\n"
-               "  --detail          print every affected instance's medians, "
-               "spreads and verdicts\n"
-               "  -j N              solve in N processes (default: 1)\n"
-               "  --csv FILE        one row per run ('-': standard output)\n"
-               "  -o, --output FILE the runs, the instances and the table as "
-               "HDF5 datasets\n"
-               "                    /rows, /instances and /summary\n"
-               "  --tolerance T     relative tolerance of the agreement "
-               "check (default: 1e-6)\n");
-}
-
-enum {
-    OPT_ALLOC = 1,
-    OPT_SOLVER,
-    OPT_MODEL,
-    OPT_TIME,
-    OPT_GAP,
-    OPT_BIGM,
-    OPT_THREADS,
-    OPT_LOG,
-    OPT_JSON,
-    OPT_CONFIG,
-    OPT_CSV,
-    OPT_SHIFT,
-    OPT_NODE_SHIFT,
-    OPT_TOL,
-    OPT_REPEAT,
-    OPT_SEEDS,
-    OPT_ORDER_SEED,
-    OPT_THRESHOLD,
-    OPT_AFFECTED,
-    OPT_DETAIL,
-    OPT_MPS
-};
-
-static const struct option longopts[] = {
-    {"allocator", required_argument, NULL, OPT_ALLOC},
-    {"solver", required_argument, NULL, OPT_SOLVER},
-    {"model", required_argument, NULL, OPT_MODEL},
-    {"time-limit", required_argument, NULL, OPT_TIME},
-    {"gap", required_argument, NULL, OPT_GAP},
-    {"big-m", required_argument, NULL, OPT_BIGM},
-    {"threads", required_argument, NULL, OPT_THREADS},
-    {"log-level", required_argument, NULL, OPT_LOG},
-    {"json", no_argument, NULL, OPT_JSON},
-    {"config", required_argument, NULL, OPT_CONFIG},
-    {"csv", required_argument, NULL, OPT_CSV},
-    {"output", required_argument, NULL, 'o'},
-    {"shift", required_argument, NULL, OPT_SHIFT},
-    {"node-shift", required_argument, NULL, OPT_NODE_SHIFT},
-    {"tolerance", required_argument, NULL, OPT_TOL},
-    {"repeat", required_argument, NULL, OPT_REPEAT},
-    {"seeds", required_argument, NULL, OPT_SEEDS},
-    {"order-seed", required_argument, NULL, OPT_ORDER_SEED},
-    {"threshold", required_argument, NULL, OPT_THRESHOLD},
-    {"affected", required_argument, NULL, OPT_AFFECTED},
-    {"detail", no_argument, NULL, OPT_DETAIL},
-    {"write-mps", required_argument, NULL, OPT_MPS},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
-};
 
 static int bad_usage(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
@@ -214,15 +46,6 @@ static int bad_usage(const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nTry `bfsim solve --help'.\n");
     return CMD_USAGE;
-}
-
-/* Whether the solver spec "NAME,OPT,..." has the item "help". */
-static int wants_help(const char *spec)
-{
-    for (const char *p = strchr(spec, ','); p; p = strchr(p + 1, ','))
-        if (strncmp(p + 1, "help", 4) == 0 && (p[5] == ',' || p[5] == '\0'))
-            return 1;
-    return 0;
 }
 
 /* `--solver NAME,help`: bfsim's options and the backend's parameters. */
@@ -273,16 +96,144 @@ static void solver_log(const char *text)
     fputs(text, stderr);
 }
 
+/* ---- one run's measures ------------------------------------------------ */
+
+/* How a run's measure is read from its struct bench_row. */
+enum run_type {
+    RUN_STATUS, /* the status, as text */
+    RUN_REAL,   /* a double field; NaN: unknown */
+    RUN_COUNT,  /* a long field; -1: unknown (NaN in the tables) */
+    RUN_SIZE,   /* a size_t field */
+    RUN_TIME,   /* bench_time: an unproven run counts the time limit */
+    RUN_TEXT    /* a char array field */
+};
+
+/* One measure of a run: a column of the corpus's rows (CSV and HDF5)
+ * and a key of a single solve's JSON object, from this one list, in its
+ * order.  Adding a measure is adding a row. */
+static const struct run_col {
+    const char *name;
+    enum run_type type;
+    size_t offset;   /* of the field in struct bench_row */
+    int corpus_only; /* not in a single solve's JSON */
+} run_cols[] = {
+#define AT(field) offsetof(struct bench_row, field)
+    {"status", RUN_STATUS, AT(status), 0},
+    {"objective", RUN_REAL, AT(objective), 0},
+    {"bound", RUN_REAL, AT(bound), 0},
+    {"time_s", RUN_TIME, 0, 1},
+    {"build_s", RUN_REAL, AT(build_s), 0},
+    {"solve_s", RUN_REAL, AT(solve_s), 0},
+    {"cpu_s", RUN_REAL, AT(cpu_s), 0},
+    {"ipc_s", RUN_REAL, AT(ipc_s), 0},
+    {"nodes", RUN_COUNT, AT(nodes), 0},
+    {"iterations", RUN_COUNT, AT(iters), 0},
+    {"root_bound", RUN_REAL, AT(root_bound), 0},
+    {"root_cuts", RUN_COUNT, AT(cuts), 0},
+    {"mip_solves", RUN_SIZE, AT(mip_solves), 0},
+    {"rows", RUN_SIZE, AT(rows), 0},
+    {"cols", RUN_SIZE, AT(cols), 0},
+    {"nnz", RUN_SIZE, AT(nnz), 0},
+    {"note", RUN_TEXT, AT(note), 0},
+#undef AT
+};
+#define N_RUN_COLS (sizeof run_cols / sizeof *run_cols)
+
+/* The table kind of a measure: H5COL_TEXT, H5COL_INT or H5COL_REAL. */
+static int run_kind(const struct run_col *c)
+{
+    return c->type == RUN_STATUS || c->type == RUN_TEXT ? H5COL_TEXT
+           : c->type == RUN_SIZE                        ? H5COL_INT
+                                                        : H5COL_REAL;
+}
+
+/* The measure c of run w as the table kind says (time_limit: what an
+ * unproven run counts). */
+static const char *run_text(const struct run_col *c, const struct bench_row *w)
+{
+    const char *f = (const char *)w + c->offset;
+
+    return c->type == RUN_STATUS ? solve_status_name(w->status) : f;
+}
+
+static int64_t run_int(const struct run_col *c, const struct bench_row *w)
+{
+    return (int64_t) *
+           (const size_t *)(const void *)((const char *)w + c->offset);
+}
+
+static double run_real(const struct run_col *c, const struct bench_row *w,
+                       double time_limit)
+{
+    const char *f = (const char *)w + c->offset;
+    long n;
+
+    if (c->type == RUN_TIME)
+        return bench_time(w, time_limit);
+    if (c->type == RUN_REAL)
+        return *(const double *)(const void *)f;
+    n = *(const long *)(const void *)f;
+    return n < 0 ? nan("") : (double)n;
+}
+
+/* A single solve's result r as a corpus's run (bench.c's rules: the
+ * objective and a finite bound only with counts). */
+static void result_row(const struct alloc_result *r, struct bench_row *w)
+{
+    int solved = r->status == SOLVE_OPTIMAL || r->status == SOLVE_FEASIBLE;
+
+    *w = (struct bench_row){
+        .done = 1,
+        .status = r->status,
+        .objective = solved ? r->objective : nan(""),
+        .bound = solved && isfinite(r->bound) ? r->bound : nan(""),
+        .build_s = r->build_s,
+        .solve_s = r->solve_s,
+        .cpu_s = r->cpu_s,
+        .ipc_s = r->ipc_s,
+        .nodes = r->nodes,
+        .iters = r->iters,
+        .root_bound = r->root_bound,
+        .cuts = r->cuts,
+        .mip_solves = r->mip_solves,
+        .rows = r->rows,
+        .cols = r->cols,
+        .nnz = r->nnz,
+    };
+}
+
 /* A number for JSON: null when absent or not finite. */
 static json_t *num(int have, double v)
 {
     return have && isfinite(v) ? json_real(v) : json_null();
 }
 
+/* The measures of run w into the JSON object root, in run_cols' order:
+ * unknown reals as null. */
+static void json_measures(json_t *root, const struct bench_row *w)
+{
+    for (size_t k = 0; k < N_RUN_COLS; k++) {
+        const struct run_col *c = &run_cols[k];
+        json_t *v;
+        if (c->corpus_only)
+            continue;
+        if (run_kind(c) == H5COL_TEXT)
+            v = json_string(run_text(c, w));
+        else if (run_kind(c) == H5COL_INT)
+            v = json_integer((json_int_t)run_int(c, w));
+        else
+            v = num(1, run_real(c, w, 0));
+        json_object_set_new(root, c->name, v);
+    }
+}
+
+/* A single solve as one JSON object: the file and the allocator, the
+ * run's measures (run_cols), then the new counts (and types). */
 static void print_json(const char *path, const struct alloc_opts *o,
                        const struct instance *in, const struct alloc_result *r)
 {
     json_t *root = json_object(), *counts = json_array();
+    struct bench_row w;
     char *s;
     int solved = r->status == SOLVE_OPTIMAL || r->status == SOLVE_FEASIBLE;
 
@@ -293,10 +244,8 @@ static void print_json(const char *path, const struct alloc_opts *o,
         json_object_set_new(root, "solver", json_string(o->solver));
     }
     json_object_set_new(root, "cap", json_integer(in->p.cap));
-    json_object_set_new(root, "status",
-                        json_string(solve_status_name(r->status)));
-    json_object_set_new(root, "objective", num(solved, r->objective));
-    json_object_set_new(root, "bound", num(solved, r->bound));
+    result_row(r, &w);
+    json_measures(root, &w);
     for (size_t j = 0; solved && j < in->p.n_jobs; j++)
         json_array_append_new(counts, json_integer(r->counts[j]));
     json_object_set_new(root, "counts", solved ? counts : json_null());
@@ -310,20 +259,6 @@ static void print_json(const char *path, const struct alloc_opts *o,
         if (!solved)
             json_decref(types);
     }
-    json_object_set_new(root, "build_s", json_real(r->build_s));
-    json_object_set_new(root, "solve_s", json_real(r->solve_s));
-    json_object_set_new(root, "cpu_s", json_real(r->cpu_s));
-    json_object_set_new(root, "ipc_s", json_real(r->ipc_s));
-    json_object_set_new(root, "mip_solves",
-                        json_integer((json_int_t)r->mip_solves));
-    json_object_set_new(root, "nodes", num(r->nodes >= 0, (double)r->nodes));
-    json_object_set_new(root, "iterations",
-                        num(r->iters >= 0, (double)r->iters));
-    json_object_set_new(root, "root_bound", num(1, r->root_bound));
-    json_object_set_new(root, "root_cuts", num(r->cuts >= 0, (double)r->cuts));
-    json_object_set_new(root, "rows", json_integer((json_int_t)r->rows));
-    json_object_set_new(root, "cols", json_integer((json_int_t)r->cols));
-    json_object_set_new(root, "nnz", json_integer((json_int_t)r->nnz));
     s = json_dumps(root, JSON_REAL_PRECISION(17));
     if (s)
         puts(s);
@@ -426,23 +361,12 @@ static void print_text(const char *path, const struct alloc_opts *o,
 /* ---- a corpus ----------------------------------------------------------- */
 
 /* At most this many --config. */
-#define CORPUS_MAX_CONFIGS 64
-
-/* What corpus mode takes from the command line. */
+/* A corpus run: the command line's settings and what the run measured
+ * besides its table. */
 struct corpus_args {
-    const char *configs[CORPUS_MAX_CONFIGS]; /* borrowed from argv */
-    size_t n_configs;
-    int jobs;
-    const char *csv; /* or NULL */
-    const char *h5;  /* or NULL */
-    struct bench_params q;
-    double tol;
-    int bigm;   /* -1 the file's, 0 exact, 1 legacy */
-    int repeat; /* >= 1 */
-    int seeds;  /* 0: the solver's own seed; k: seeds 1..k */
-    int detail; /* print the affected instances */
-    uint64_t order_seed;
-    double load0; /* the load average at the start */
+    struct solve_args s; /* the command line */
+    int bigm;            /* -1 the file's, 0 exact, 1 legacy */
+    double load0;        /* the load average at the start */
 };
 
 /* Columns of a table under construction, each one array of n_rows
@@ -523,69 +447,43 @@ static int table_csv(const struct table *t, const char *path,
     return rc;
 }
 
-/* A count that may be unknown (-1): NaN in a table then. */
-static double known(long v)
-{
-    return v < 0 ? nan("") : (double)v;
-}
-
-/* The runs: one row per instance, configuration, seed and repeat. */
+/* The runs: one row per instance, configuration, seed and repeat; the
+ * run's place, then its measures (run_cols). */
 static void rows_table(const struct bench *b, const struct bench_params *q,
                        struct table *t)
 {
-    const char **inst, **cfg, **st;
-    int64_t *seed, *rep, *mips, *rows, *cols, *nnz;
-    double *obj, *bnd, *time, *build, *solve, *cpu, *ipc, *nodes, *iters, *root,
-        *cuts;
+    const char **inst, **cfg;
+    int64_t *seed, *rep;
+    void *col[N_RUN_COLS];
 
     t->n_rows = b->n_inst * b->n_cfg * b->n_seeds * b->n_repeat;
     inst = tcol_text(t, "instance");
     cfg = tcol_text(t, "config");
     seed = tcol_int(t, "seed");
     rep = tcol_int(t, "repeat");
-    st = tcol_text(t, "status");
-    obj = tcol_real(t, "objective");
-    bnd = tcol_real(t, "bound");
-    time = tcol_real(t, "time_s");
-    build = tcol_real(t, "build_s");
-    solve = tcol_real(t, "solve_s");
-    cpu = tcol_real(t, "cpu_s");
-    ipc = tcol_real(t, "ipc_s");
-    nodes = tcol_real(t, "nodes");
-    iters = tcol_real(t, "iterations");
-    root = tcol_real(t, "root_bound");
-    cuts = tcol_real(t, "root_cuts");
-    mips = tcol_int(t, "mip_solves");
-    rows = tcol_int(t, "rows");
-    cols = tcol_int(t, "cols");
-    nnz = tcol_int(t, "nnz");
-    for (size_t i = 0; i < b->n_inst; i++)
-        for (size_t c = 0; c < b->n_cfg; c++)
-            for (size_t s = 0; s < b->n_seeds; s++)
-                for (size_t r = 0; r < b->n_repeat; r++) {
-                    size_t k = bench_index(b, i, c, s, r);
-                    const struct bench_row *w = &b->rows[k];
-                    inst[k] = b->paths[i];
-                    cfg[k] = b->cfg[c].label;
-                    seed[k] = bench_seed(b, s);
-                    rep[k] = (int64_t)r;
-                    st[k] = solve_status_name(w->status);
-                    obj[k] = w->objective;
-                    bnd[k] = w->bound;
-                    time[k] = bench_time(w, q->time_limit);
-                    build[k] = w->build_s;
-                    solve[k] = w->solve_s;
-                    cpu[k] = w->cpu_s;
-                    ipc[k] = w->ipc_s;
-                    nodes[k] = known(w->nodes);
-                    iters[k] = known(w->iters);
-                    root[k] = w->root_bound;
-                    cuts[k] = known(w->cuts);
-                    mips[k] = (int64_t)w->mip_solves;
-                    rows[k] = (int64_t)w->rows;
-                    cols[k] = (int64_t)w->cols;
-                    nnz[k] = (int64_t)w->nnz;
-                }
+    for (size_t m = 0; m < N_RUN_COLS; m++)
+        col[m] = table_col(t, run_cols[m].name, run_kind(&run_cols[m]));
+    for (size_t k = 0; k < t->n_rows; k++) {
+        size_t r = k % b->n_repeat, s = k / b->n_repeat % b->n_seeds;
+        size_t c = k / (b->n_repeat * b->n_seeds) % b->n_cfg;
+        size_t i = k / (b->n_repeat * b->n_seeds * b->n_cfg);
+        const struct bench_row *w = &b->rows[k];
+
+        assert(bench_index(b, i, c, s, r) == k);
+        inst[k] = b->paths[i];
+        cfg[k] = b->cfg[c].label;
+        seed[k] = bench_seed(b, s);
+        rep[k] = (int64_t)r;
+        for (size_t m = 0; m < N_RUN_COLS; m++) {
+            const struct run_col *rc = &run_cols[m];
+            if (run_kind(rc) == H5COL_TEXT)
+                ((const char **)col[m])[k] = run_text(rc, w);
+            else if (run_kind(rc) == H5COL_INT)
+                ((int64_t *)col[m])[k] = run_int(rc, w);
+            else
+                ((double *)col[m])[k] = run_real(rc, w, q->time_limit);
+        }
+    }
 }
 
 static const char *verdict_name(int v)
@@ -688,15 +586,16 @@ static double load_now(void)
     return getloadavg(&l, 1) == 1 ? l : nan("");
 }
 
-/* The run's settings, one "key value" per item: the table's head and
- * the HDF5 file's root attributes.  Returns the number of pairs written
- * to kv (each value in its own buffer of buf). */
-#define HEAD_MAX 16
-static size_t head_attrs(const struct bench *b, const struct alloc_opts *o,
-                         const struct corpus_args *ca, double load1,
+/* The run's settings, one "key value" per item, the HDF5 file's root
+ * attributes: the version, the solvers, the recorded options (their
+ * records, options_record) and the load.  Returns the number of pairs
+ * written to kv (each value in its own buffer of buf). */
+#define HEAD_MAX 32
+static size_t head_attrs(const struct corpus_args *ca, double load1,
                          const char *kv[2 * HEAD_MAX], char buf[HEAD_MAX][96])
 {
-    size_t n = 0;
+    struct summary_value v[HEAD_MAX];
+    size_t n = 0, m;
 
 #define HEAD(key, ...)                                                         \
     do {                                                                       \
@@ -709,17 +608,15 @@ static size_t head_attrs(const struct bench *b, const struct alloc_opts *o,
     for (size_t k = 0; k < solver_count() && k < 2; k++)
         HEAD(k == 0 ? "solver0" : "solver1", "%s %s", solver_backend_name(k),
              solver_version(solver_backend_name(k)));
-    HEAD("threads", "%d", o->threads);
-    HEAD("time_limit", "%.17g", o->time_limit);
-    HEAD("gap", "%.17g", o->gap_rel);
-    HEAD("repeat", "%zu", b->n_repeat);
-    HEAD("seeds", "%d", ca->seeds);
-    HEAD("order_seed", "%" PRIu64, b->order_seed);
-    HEAD("shift_s", "%.17g", ca->q.shift_s);
-    HEAD("shift_nodes", "%.17g", ca->q.shift_nodes);
-    HEAD("threshold", "%.17g", ca->q.threshold);
-    HEAD("affected_s", "%.17g", ca->q.affected_s);
-    HEAD("tolerance", "%.17g", ca->tol);
+    m = options_record(&options_solve, &ca->s, v, HEAD_MAX - 5);
+    for (size_t k = 0; k < m; k++) {
+        if (v[k].type == SUMMARY_REAL)
+            HEAD(v[k].key, "%.17g", v[k].v.d);
+        else if (v[k].type == SUMMARY_TEXT)
+            HEAD(v[k].key, "%s", v[k].v.s);
+        else
+            HEAD(v[k].key, "%" PRId64, v[k].v.i);
+    }
     HEAD("load_start", "%.2f", ca->load0);
     HEAD("load_end", "%.2f", load1);
 #undef HEAD
@@ -731,8 +628,8 @@ static void print_head(const struct bench *b, const struct alloc_opts *o,
 {
     printf("corpus: %zu instances, %zu configurations, %zu repeat%s, ",
            b->n_inst, b->n_cfg, b->n_repeat, b->n_repeat == 1 ? "" : "s");
-    if (ca->seeds)
-        printf("seeds 1..%d", ca->seeds);
+    if (ca->s.seeds)
+        printf("seeds 1..%d", ca->s.seeds);
     else
         printf("the solvers' own seeds");
     printf(", runs in an order shuffled by seed %" PRIu64 "\n", b->order_seed);
@@ -747,8 +644,8 @@ static void print_head(const struct bench *b, const struct alloc_opts *o,
            o->threads, o->time_limit, o->gap_rel);
     printf("statistics: time shift %g s, node shift %g, a verdict needs "
            "a %g%% margin between the runs, affected from %g s\n",
-           ca->q.shift_s, ca->q.shift_nodes, 100 * ca->q.threshold,
-           ca->q.affected_s);
+           ca->s.q.shift_s, ca->s.q.shift_nodes, 100 * ca->s.q.threshold,
+           ca->s.q.affected_s);
     printf("load average: %.2f at the start, %.2f at the end\n", ca->load0,
            load1);
 }
@@ -820,30 +717,22 @@ static void print_detail(const struct bench *b, const struct bench_params *q)
     }
 }
 
-static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
-                        struct corpus_args *ca)
+/* The corpus of the n_paths instance files and the configurations
+ * (those of --config, or the one the options o give) into b, ready to
+ * run.  Returns 0 or an error code (in e). */
+static int corpus_load(struct bench *b, int n_paths, char **paths,
+                       const struct alloc_opts *o, const struct corpus_args *ca,
+                       struct bfs_error *e)
 {
-    struct bench b;
-    struct bfs_error e;
-    struct table rows, cells, summ;
-    struct bench_summary *sum = NULL;
-    size_t bad = 0;
-    double load1;
     int rc = 0;
 
-    bfs_error_clear(&e);
-    bench_init(&b);
-    memset(&rows, 0, sizeof rows);
-    memset(&cells, 0, sizeof cells);
-    memset(&summ, 0, sizeof summ);
-    b.n_repeat = (size_t)ca->repeat;
-    b.n_seeds = ca->seeds ? (size_t)ca->seeds : 1;
-    b.seeded = ca->seeds > 0;
-    b.order_seed = ca->order_seed;
-    ca->q.time_limit = o->time_limit;
+    b->n_repeat = (size_t)ca->s.repeat;
+    b->n_seeds = ca->s.seeds ? (size_t)ca->s.seeds : 1;
+    b->seeded = ca->s.seeds > 0;
+    b->order_seed = ca->s.order_seed;
     for (int k = 0; k < n_paths && rc == 0; k++)
-        rc = bench_add_path(&b, paths[k], ca->bigm, &e);
-    if (rc == 0 && ca->n_configs == 0) {
+        rc = bench_add_path(b, paths[k], ca->bigm, e);
+    if (rc == 0 && ca->s.configs.n == 0) {
         /* the one configuration the options give */
         char text[512];
         if (o->name && strcmp(o->name, "milp") != 0)
@@ -851,25 +740,55 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
         else
             snprintf(text, sizeof text, "milp:%s:%s",
                      o->model ? o->model : "count", o->solver ? o->solver : "");
-        rc = bench_add_config(&b, text, o, &e);
+        rc = bench_add_config(b, text, o, e);
     }
-    for (size_t c = 0; c < ca->n_configs && rc == 0; c++)
-        rc = bench_add_config(&b, ca->configs[c], o, &e);
-    ca->load0 = load_now();
-    if (rc == 0)
-        rc = bench_run(&b, ca->jobs, &e);
-    load1 = load_now();
-    if (rc == 0) {
-        rows_table(&b, &ca->q, &rows);
-        cells_table(&b, &ca->q, &cells);
-        sum = xcalloc(b.n_cfg + 1, sizeof *sum);
-        for (size_t c = 0; c < b.n_cfg; c++)
-            bench_summarize(&b, c, &ca->q, &sum[c]);
-        summary_table(&b, sum, &summ);
+    for (size_t c = 0; c < ca->s.configs.n && rc == 0; c++)
+        rc = bench_add_config(b, ca->s.configs.v[c], o, e);
+    return rc;
+}
+
+/* Prints on standard error each instance where two exact configurations
+ * proved different optimal objectives; returns how many instances. */
+static size_t disagreements(const struct bench *b, double tol)
+{
+    size_t bad = 0;
+
+    for (size_t i = 0; i < b->n_inst; i++) {
+        int any = 0;
+        for (size_t c1 = 0; c1 < b->n_cfg; c1++) {
+            size_t r0;
+            if (!bench_disagree(b, i, c1, tol, &r0))
+                continue;
+            any = 1;
+            fprintf(stderr,
+                    "bfsim solve: %s: '%s' and '%s' both proved "
+                    "different optimal objectives\n",
+                    b->paths[i], b->cfg[r0].label, b->cfg[c1].label);
+        }
+        bad += any;
     }
-    if (rc == 0 && ca->csv)
-        rc = table_csv(&rows, ca->csv, &e);
-    if (rc == 0 && ca->h5) {
+    return bad;
+}
+
+/* The corpus's results b written: the tables (--csv, -o) and the report
+ * on standard output; *bad gets the instances where configurations
+ * disagree.  Returns 0 or an error code (in e). */
+static int corpus_write(const struct bench *b, const struct alloc_opts *o,
+                        const struct corpus_args *ca, double load1, size_t *bad,
+                        struct bfs_error *e)
+{
+    struct table rows = {0}, cells = {0}, summ = {0};
+    struct bench_summary *sum = xcalloc(b->n_cfg + 1, sizeof *sum);
+    int rc = 0;
+
+    rows_table(b, &ca->s.q, &rows);
+    cells_table(b, &ca->s.q, &cells);
+    for (size_t c = 0; c < b->n_cfg; c++)
+        bench_summarize(b, c, &ca->s.q, &sum[c]);
+    summary_table(b, sum, &summ);
+    if (ca->s.csv)
+        rc = table_csv(&rows, ca->s.csv, e);
+    if (rc == 0 && ca->s.h5) {
         const struct h5tab tabs[] = {
             {"rows", rows.n_rows, rows.cols, rows.n_cols},
             {"instances", cells.n_rows, cells.cols, cells.n_cols},
@@ -877,36 +796,45 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
         };
         const char *kv[2 * HEAD_MAX];
         char buf[HEAD_MAX][96];
-        size_t n = head_attrs(&b, o, ca, load1, kv, buf);
-        rc = h5tables_write(ca->h5, tabs, 3, kv, n, &e);
+        size_t n = head_attrs(ca, load1, kv, buf);
+        rc = h5tables_write(ca->s.h5, tabs, 3, kv, n, e);
     }
     if (rc == 0) {
-        print_head(&b, o, ca, load1);
-        print_table(&b, sum);
-        if (ca->detail)
-            print_detail(&b, &ca->q);
-        for (size_t i = 0; i < b.n_inst; i++) {
-            int any = 0;
-            for (size_t c1 = 0; c1 < b.n_cfg; c1++) {
-                size_t r0;
-                if (!bench_disagree(&b, i, c1, ca->tol, &r0))
-                    continue;
-                any = 1;
-                fprintf(stderr,
-                        "bfsim solve: %s: '%s' and '%s' both proved "
-                        "different optimal objectives\n",
-                        b.paths[i], b.cfg[r0].label, b.cfg[c1].label);
-            }
-            bad += any;
-        }
-        printf("disagreements: %zu\n", bad);
+        print_head(b, o, ca, load1);
+        print_table(b, sum);
+        if (ca->s.detail)
+            print_detail(b, &ca->s.q);
+        *bad = disagreements(b, ca->s.tol);
+        printf("disagreements: %zu\n", *bad);
         if (fflush(stdout) != 0)
-            rc = bfs_fail(&e, BFS_EIO, "cannot write the table");
+            rc = bfs_fail(e, BFS_EIO, "cannot write the table");
     }
     xfree(sum);
     table_release(&summ);
     table_release(&cells);
     table_release(&rows);
+    return rc;
+}
+
+static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
+                        struct corpus_args *ca)
+{
+    struct bench b;
+    struct bfs_error e;
+    size_t bad = 0;
+    double load1;
+    int rc;
+
+    bfs_error_clear(&e);
+    bench_init(&b);
+    ca->s.q.time_limit = o->time_limit;
+    rc = corpus_load(&b, n_paths, paths, o, ca, &e);
+    ca->load0 = load_now();
+    if (rc == 0)
+        rc = bench_run(&b, ca->s.jobs, &e);
+    load1 = load_now();
+    if (rc == 0)
+        rc = corpus_write(&b, o, ca, load1, &bad, &e);
     bench_release(&b);
     if (rc)
         return cmd_report(&e, rc);
@@ -914,7 +842,7 @@ static int solve_corpus(int n_paths, char **paths, const struct alloc_opts *o,
         fprintf(stderr,
                 "bfsim solve: %zu instance%s where configurations proven "
                 "optimal disagree beyond the tolerance %g\n",
-                bad, bad == 1 ? "" : "s", ca->tol);
+                bad, bad == 1 ? "" : "s", ca->s.tol);
         return CMD_FAIL;
     }
     return CMD_OK;
@@ -929,222 +857,38 @@ static int check_paths(int n_paths, char **paths, const struct corpus_args *ca)
 
     for (int k = 0; k < n_paths; k++)
         r[k] = (struct bfs_paths_role){"FILE", paths[k], 0, "*.json"};
-    r[n_paths] = (struct bfs_paths_role){"--csv", ca->csv, 1, NULL};
-    r[n_paths + 1] = (struct bfs_paths_role){"-o", ca->h5, 1, NULL};
+    r[n_paths] = (struct bfs_paths_role){"--csv", ca->s.csv, 1, NULL};
+    r[n_paths + 1] = (struct bfs_paths_role){"-o", ca->s.h5, 1, NULL};
     rc = cmd_check_paths("solve", r, (size_t)n_paths + 2);
     xfree(r);
     return rc;
 }
 
-int cmd_solve(int argc, char **argv)
+/* Solves the one instance in path with the options a.  Returns a CMD_*
+ * exit status (errors reported). */
+static int solve_one(const char *path, struct solve_args *a)
 {
-    struct alloc_opts o;
+    struct alloc_opts *o = &a->alloc;
     struct instance in;
-    struct allocator *a = NULL;
+    struct allocator *al = NULL;
     struct alloc_result r;
     struct bfs_error e;
-    const char *bigm = NULL, *path, *milp_only = NULL;
-    int json = 0, c, rc, *counts, *types, corpus, named = 0, timed = 0;
-    struct corpus_args ca = {
-        .jobs = 1, .tol = 1e-6, .repeat = 1, .order_seed = 1};
-    struct stat sb;
+    int rc, *counts, *types;
 
-    bench_params_default(&ca.q);
-    alloc_opts_default(&o);
-    o.solver_log = solver_log;
     bfs_error_clear(&e);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "hj:o:", longopts, NULL)) != -1)
-        switch (c) {
-        case OPT_CONFIG:
-            if (ca.n_configs == CORPUS_MAX_CONFIGS)
-                return bad_usage("more than %d --config", CORPUS_MAX_CONFIGS);
-            ca.configs[ca.n_configs++] = optarg;
-            break;
-        case 'j':
-            if (bfs_parse_int(optarg, &ca.jobs) || ca.jobs < 1)
-                return bad_usage("-j: '%s' is not a count >= 1", optarg);
-            break;
-        case OPT_CSV:
-            ca.csv = optarg;
-            break;
-        case 'o':
-            ca.h5 = optarg;
-            break;
-        case OPT_SHIFT:
-            if (bfs_parse_double(optarg, &ca.q.shift_s) || !(ca.q.shift_s > 0))
-                return bad_usage("--shift: '%s' is not a positive number "
-                                 "of seconds",
-                                 optarg);
-            break;
-        case OPT_NODE_SHIFT:
-            if (bfs_parse_double(optarg, &ca.q.shift_nodes) ||
-                !(ca.q.shift_nodes > 0))
-                return bad_usage("--node-shift: '%s' is not a positive "
-                                 "number",
-                                 optarg);
-            break;
-        case OPT_REPEAT:
-            if (bfs_parse_int(optarg, &ca.repeat) || ca.repeat < 1 ||
-                ca.repeat > 1000)
-                return bad_usage("--repeat: '%s' is not a count from 1 to "
-                                 "1000",
-                                 optarg);
-            break;
-        case OPT_SEEDS:
-            if (bfs_parse_int(optarg, &ca.seeds) || ca.seeds < 1 ||
-                ca.seeds > 1000)
-                return bad_usage("--seeds: '%s' is not a count from 1 to "
-                                 "1000",
-                                 optarg);
-            break;
-        case OPT_ORDER_SEED: {
-            int64_t v;
-            if (bfs_parse_i64(optarg, &v) || v < 0)
-                return bad_usage("--order-seed: '%s' is not a number >= 0",
-                                 optarg);
-            ca.order_seed = (uint64_t)v;
-            break;
-        }
-        case OPT_THRESHOLD:
-            if (bfs_parse_double(optarg, &ca.q.threshold) ||
-                !(ca.q.threshold >= 0))
-                return bad_usage("--threshold: '%s' is not a number >= 0",
-                                 optarg);
-            break;
-        case OPT_AFFECTED:
-            if (bfs_parse_double(optarg, &ca.q.affected_s) ||
-                !(ca.q.affected_s >= 0))
-                return bad_usage("--affected: '%s' is not a number of "
-                                 "seconds >= 0",
-                                 optarg);
-            break;
-        case OPT_DETAIL:
-            ca.detail = 1;
-            break;
-        case OPT_MPS:
-            milp_only = "--write-mps";
-            o.mps_dir = optarg;
-            break;
-        case OPT_TOL:
-            if (bfs_parse_double(optarg, &ca.tol) || !(ca.tol >= 0))
-                return bad_usage("--tolerance: '%s' is not a number >= 0",
-                                 optarg);
-            break;
-        case OPT_ALLOC:
-            named = 1;
-            o.name = optarg;
-            break;
-        case OPT_SOLVER:
-            named = 1;
-            milp_only = "--solver";
-            o.solver = optarg;
-            break;
-        case OPT_MODEL:
-            named = 1;
-            milp_only = "--model";
-            o.model = optarg;
-            break;
-        case OPT_TIME: /* the MILP's and dp's */
-            timed = 1;
-            if (bfs_parse_double(optarg, &o.time_limit) || !(o.time_limit > 0))
-                return bad_usage("--time-limit: '%s' is not a positive "
-                                 "number of seconds",
-                                 optarg);
-            break;
-        case OPT_GAP:
-            milp_only = "--gap";
-            if (bfs_parse_double(optarg, &o.gap_rel) || o.gap_rel < 0)
-                return bad_usage("--gap: '%s' is not a number >= 0", optarg);
-            break;
-        case OPT_BIGM:
-            if (strcmp(optarg, "legacy") != 0 && strcmp(optarg, "exact") != 0)
-                return bad_usage("--big-m: '%s' is not legacy or exact",
-                                 optarg);
-            bigm = optarg;
-            break;
-        case OPT_THREADS:
-            milp_only = "--threads";
-            if (bfs_parse_int(optarg, &o.threads) || o.threads < 0)
-                return bad_usage("--threads: '%s' is not a count", optarg);
-            break;
-        case OPT_LOG:
-            milp_only = "--log-level";
-            if (bfs_parse_int(optarg, &o.log_level) || o.log_level < 0)
-                return bad_usage("--log-level: '%s' is not a level", optarg);
-            break;
-        case OPT_JSON:
-            json = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return CMD_OK;
-        default:
-            return bad_usage("unknown or incomplete option '%s'",
-                             argv[optind - 1]);
-        }
-    if (o.solver && wants_help(o.solver))
-        return solver_help(o.solver);
-    /* An option the allocator would ignore is a usage error. */
-    if (milp_only && o.name && strcmp(o.name, "milp") != 0)
-        return bad_usage("%s is an option of --allocator milp; --allocator "
-                         "%s would ignore it",
-                         milp_only, o.name);
-    if (timed && o.name && strcmp(o.name, "even") == 0)
-        return bad_usage("--time-limit is an option of --allocator milp or "
-                         "dp; --allocator even would ignore it");
-    if (o.mps_dir && mkdir(o.mps_dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "bfsim solve: --write-mps: cannot create %s: %s\n",
-                o.mps_dir, strerror(errno));
-        return CMD_FAIL;
-    }
-    corpus =
-        ca.n_configs > 0 || argc - optind > 1 ||
-        (optind < argc && stat(argv[optind], &sb) == 0 && S_ISDIR(sb.st_mode));
-    if (corpus) {
-        if (optind == argc)
-            rc = bad_usage("missing instance files or directory");
-        else if (json)
-            rc = bad_usage("--json is for one instance; use --csv over a "
-                           "corpus");
-        else if (ca.n_configs > 0 && named)
-            rc = bad_usage("--config replaces --allocator, --model and "
-                           "--solver");
-        else {
-            ca.bigm = bigm ? strcmp(bigm, "legacy") == 0 : -1;
-            rc = check_paths(argc - optind, argv + optind, &ca);
-            if (rc == 0)
-                rc = solve_corpus(argc - optind, argv + optind, &o, &ca);
-        }
-        return rc;
-    }
-    if (ca.csv || ca.h5 || ca.jobs != 1 || ca.repeat != 1 || ca.seeds ||
-        ca.detail)
-        return bad_usage("%s is for a corpus (several files, a directory or "
-                         "--config)",
-                         ca.csv         ? "--csv"
-                         : ca.h5        ? "-o"
-                         : ca.jobs != 1 ? "-j"
-                         : ca.detail    ? "--detail"
-                         : ca.seeds     ? "--seeds"
-                                        : "--repeat");
-    if (optind != argc - 1)
-        return bad_usage("%s", "missing instance file");
-    path = argv[optind];
     rc = instance_read(path, &in, &e);
     if (rc)
         return cmd_report(&e, rc);
-    if (bigm)
-        in.p.cap = strcmp(bigm, "legacy") == 0 ? (in.p.pool + 1) / 2 : 0;
-    rc = allocator_create(&o, &a, &e);
+    if (a->big_m)
+        in.p.cap = strcmp(a->big_m, "legacy") == 0 ? (in.p.pool + 1) / 2 : 0;
+    rc = allocator_create(o, &al, &e);
     if (rc) {
         instance_release(&in);
         return cmd_report(&e, rc);
     }
-    if (o.mps_dir) {
+    if (o->mps_dir) {
         char *stem = bench_stem(path);
-        allocator_set_tag(a, stem);
+        allocator_set_tag(al, stem);
         xfree(stem);
     }
     counts = xcalloc(in.p.n_jobs + 1, sizeof *counts);
@@ -1152,20 +896,91 @@ int cmd_solve(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.counts = counts;
     r.types = types;
-    rc = allocator_solve(a, &in.p, &r, &e);
+    rc = allocator_solve(al, &in.p, &r, &e);
     if (rc == 0) {
-        if (json)
-            print_json(path, &o, &in, &r);
-        else
-            print_text(path, &o, &in, &r);
-        if (fflush(stdout) != 0) {
-            bfs_fail(&e, BFS_EIO, "cannot write the result");
-            rc = BFS_EIO;
-        }
+        (a->json ? print_json : print_text)(path, o, &in, &r);
+        if (fflush(stdout) != 0)
+            rc = bfs_fail(&e, BFS_EIO, "cannot write the result");
     }
     xfree(types);
     xfree(counts);
-    allocator_free(a);
+    allocator_free(al);
     instance_release(&in);
     return rc ? cmd_report(&e, rc) : CMD_OK;
+}
+
+/* The corpus over the n operands: the options that do not fit one
+ * checked, then solve_corpus.  Returns a CMD_* exit status. */
+static int corpus(int n, char **operands, struct solve_args *a, int named)
+{
+    struct corpus_args ca;
+    int rc;
+
+    if (n == 0)
+        return bad_usage("missing instance files or directory");
+    if (a->json)
+        return bad_usage("--json is for one instance; use --csv over a "
+                         "corpus");
+    if (a->configs.n > 0 && named)
+        return bad_usage("--config replaces --allocator, --model and "
+                         "--solver");
+    memset(&ca, 0, sizeof ca);
+    ca.s = *a;
+    ca.bigm = a->big_m ? strcmp(a->big_m, "legacy") == 0 : -1;
+    rc = check_paths(n, operands, &ca);
+    return rc ? rc : solve_corpus(n, operands, &a->alloc, &ca);
+}
+
+/* The option of a corpus given for one instance, or NULL. */
+static const char *corpus_only(const struct solve_args *a)
+{
+    return a->csv           ? "--csv"
+           : a->h5          ? "-o"
+           : a->jobs != 1   ? "-j"
+           : a->detail      ? "--detail"
+           : a->seeds       ? "--seeds"
+           : a->repeat != 1 ? "--repeat"
+                            : NULL;
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    struct solve_args a;
+    struct bfs_error e;
+    struct stat sb;
+    unsigned char given[64];
+    const char *extra;
+    int help, first, named = 0;
+
+    assert(options_solve.count <= sizeof given);
+
+    bfs_error_clear(&e);
+    if (options_parse(&options_solve, argc, argv, &a, given, &help, &first, &e))
+        return bad_usage("%s", e.msg);
+    if (help)
+        return options_help(&options_solve, stdout) ? CMD_FAIL : CMD_OK;
+    a.alloc.solver_log = solver_log;
+    if (a.alloc.solver && options_solver_wants_help(a.alloc.solver))
+        return solver_help(a.alloc.solver);
+    if (a.alloc.mps_dir && mkdir(a.alloc.mps_dir, 0777) != 0 &&
+        errno != EEXIST) {
+        fprintf(stderr, "bfsim solve: --write-mps: cannot create %s: %s\n",
+                a.alloc.mps_dir, strerror(errno));
+        return CMD_FAIL;
+    }
+    for (size_t i = 0; i < options_solve.count; i++)
+        named |= given[i] &&
+                 (strcmp(options_solve.table[i].name, "allocator") == 0 ||
+                  strcmp(options_solve.table[i].name, "model") == 0 ||
+                  strcmp(options_solve.table[i].name, "solver") == 0);
+    if (a.configs.n > 0 || argc - first > 1 ||
+        (first < argc && stat(argv[first], &sb) == 0 && S_ISDIR(sb.st_mode)))
+        return corpus(argc - first, argv + first, &a, named);
+    if ((extra = corpus_only(&a)) != NULL)
+        return bad_usage("%s is for a corpus (several files, a directory or "
+                         "--config)",
+                         extra);
+    if (first != argc - 1)
+        return bad_usage("%s", "missing instance file");
+    return solve_one(argv[first], &a);
 }

@@ -14,12 +14,12 @@
 #include "config.h"
 
 #include "cli/cmd.h"
+#include "engine/options.h"
 #include "sweep/claim.h"
 #include "sweep/sweep.h"
 #include "base/util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -29,106 +29,26 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void usage(FILE *f)
-{
-    fputs("Usage: bfsim sweep CONFIG.json [-j N] [--shard I/N] [--out DIR]\n"
-          "                   [--merge] [--list] [-q]\n"
-          "       bfsim sweep CONFIG.json --worker [-j N] [--lease S] "
-          "[--retries N]\n"
-          "                   [--out DIR] [-q]\n"
-          "       bfsim sweep CONFIG.json --status [--lease S] [--retries N]"
-          "\n"
-          "\n"
-          "Run `bfsim replay` over every combination of the option values in\n"
-          "CONFIG.json, each run a separate process, and gather the runs'\n"
-          "summaries into one table.  Resumable: runs already complete are\n"
-          "skipped, so rerunning the same command finishes an interrupted or\n"
-          "extended sweep.\n"
-          "\n"
-          "CONFIG.json is an object whose keys are replay options without "
-          "their\n"
-          "dashes.  A string or number is the option's argument, true gives "
-          "a\n"
-          "flag, false leaves it out; an array of such values is swept.  "
-          "Relative\n"
-          "paths are relative to the configuration's directory.  \"exclude\": "
-          "[{...}]\n"
-          "drops the combinations matching every key/value of an entry:\n"
-          "\n"
-          "  {\"trace\": \"t.trace.gz\", \"allocator\": [\"dp\", \"even\"],\n"
-          "   \"tfwd\": [10, 60], \"apply-feasible\": [false, true],\n"
-          "   \"exclude\": [{\"allocator\": \"even\", \"apply-feasible\": "
-          "true}]}\n"
-          "\n"
-          "Runs go in expansion order: keys in file order, the last varying\n"
-          "fastest.  A run's id is a hash of its options, independent of the\n"
-          "keys' order and of the other values; its files are in\n"
-          "DIR/runs/ID/: options.json, summary.json, run.h5, log.txt.  The\n"
-          "table DIR/results.csv and DIR/results.h5 has one row per complete\n"
-          "run: id, the options, then every measure of its summary.\n"
-          "\n"
-          "Options:\n"
-          "  -j N               run up to N replays at once (default 1)\n"
-          "  --shard I/N        run only the runs whose index in expansion "
-          "order\n"
-          "                     is I modulo N (0 <= I < N): disjoint slices "
-          "for\n"
-          "                     job arrays; then --merge\n"
-          "  --out DIR          output directory (default: CONFIG without "
-          ".json,\n"
-          "                     plus .sweep)\n"
-          "  --merge            run nothing; write the table of the complete "
-          "runs\n"
-          "  --worker           share the sweep with other workers (any "
-          "number,\n"
-          "                     any host, any time): claim runs one by one, "
-          "longest\n"
-          "                     expected first, through DIR/runs/ID/claim.N; "
-          "end when\n"
-          "                     no run is pending or held by a live worker, "
-          "then\n"
-          "                     write the table\n"
-          "  --lease S          a worker's claim is stale, and taken over, "
-          "when its\n"
-          "                     heartbeat (every S/3 s) is older than S "
-          "seconds\n"
-          "                     (default 30)\n"
-          "  --retries N        retry a failed run N times, then give it up "
-          "(default 1)\n"
-          "  --status           run nothing; count the runs complete, "
-          "running,\n"
-          "                     stale, pending and failed, and estimate the "
-          "time left\n"
-          "  --list             run nothing; print each run's id, status\n"
-          "                     (complete or pending) and options\n"
-          "  -q, --quiet        print only failures\n"
-          "  -h, --help         show this help\n"
-          "\n"
-          "DIR/sweep.txt records which configuration DIR holds: one that "
-          "would\n"
-          "leave runs of it out of the table is refused (status 2); the "
-          "same\n"
-          "configuration resumes, and one that adds values extends it.  A "
-          "worker\n"
-          "finding a complete run whose worker died before ending its claim\n"
-          "reconciles it as done without running it again.\n"
-          "\n"
-          "SIGINT or SIGTERM stops the sweep: the running replays get SIGINT "
-          "and\n"
-          "write partial results, the table of the complete runs is written, "
-          "and\n"
-          "the exit status is 130.  A failed run is reported with the end of "
-          "its\n"
-          "log; the others go on, and the exit status is 1.\n",
-          f);
-}
-
 static volatile sig_atomic_t stop_flag;
 
 static void on_stop(int sig)
 {
     (void)sig;
     stop_flag = 1;
+}
+
+/* SIGINT and SIGTERM set stop_flag; SIGCHLD's default action (the
+ * sweep's executors wait for their runs themselves). */
+static void catch_stop(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGCHLD, SIG_DFL);
 }
 
 /* The running bfsim: /proc/self/exe, else the program's argv[0]. */
@@ -166,24 +86,6 @@ static char *default_outdir(const char *config)
     memcpy(p, config, n);
     strcpy(p + n, ".sweep");
     return p;
-}
-
-static int parse_shard(const char *s, size_t *i, size_t *n)
-{
-    const char *slash = strchr(s, '/');
-    char buf[64];
-    int64_t a, b;
-
-    if (!slash || (size_t)(slash - s) >= sizeof buf)
-        return -1;
-    memcpy(buf, s, (size_t)(slash - s));
-    buf[slash - s] = '\0';
-    if (bfs_parse_i64(buf, &a) || bfs_parse_i64(slash + 1, &b) || b < 1 ||
-        a < 0 || a >= b)
-        return -1;
-    *i = (size_t)a;
-    *n = (size_t)b;
-    return 0;
 }
 
 struct progress {
@@ -306,6 +208,30 @@ static void on_gave_up(void *arg, size_t r, int n_failed)
     xfree(opts);
 }
 
+/* The time --status estimates is left: n[state] runs by claim state,
+ * n_done of them done by their workers in done_secs, and left_running
+ * seconds the running ones still need at that pace. */
+static void print_time_left(const size_t n[5], size_t n_done, double done_secs,
+                            double left_running)
+{
+    if (n[CLAIM_PENDING] + n[CLAIM_STALE] + n[CLAIM_RUNNING] == 0)
+        printf("time left: none\n");
+    else if (!n_done)
+        printf("time left: unknown (no run done yet)\n");
+    else {
+        /* the runs left at the mean pace of the done ones, spread over
+         * the runs going on now (at least one) */
+        double mean = done_secs / (double)n_done;
+        double par = n[CLAIM_RUNNING] ? (double)n[CLAIM_RUNNING] : 1;
+        double left = ((double)(n[CLAIM_PENDING] + n[CLAIM_STALE]) * mean +
+                       left_running) /
+                      par;
+        printf("time left: about %.0f s (%zu runs done in %.1f s each on "
+               "average, %zu running)\n",
+               left, n_done, mean, n[CLAIM_RUNNING]);
+    }
+}
+
 /* --status: what the claims and summaries say, on standard output. */
 static int print_status(const struct sweep *s, const char *outdir, double lease,
                         int retries)
@@ -359,22 +285,7 @@ static int print_status(const struct sweep *s, const char *outdir, double lease,
             for (int k = 0; k < 5; k++)
                 printf("%-9s %zu\n", names[k], n[k]);
     }
-    if (n[CLAIM_PENDING] + n[CLAIM_STALE] + n[CLAIM_RUNNING] == 0)
-        printf("time left: none\n");
-    else if (!n_done)
-        printf("time left: unknown (no run done yet)\n");
-    else {
-        /* the runs left at the mean pace of the done ones, spread over
-         * the runs going on now (at least one) */
-        double mean = done_secs / (double)n_done;
-        double par = n[CLAIM_RUNNING] ? (double)n[CLAIM_RUNNING] : 1;
-        double left = ((double)(n[CLAIM_PENDING] + n[CLAIM_STALE]) * mean +
-                       left_running) /
-                      par;
-        printf("time left: about %.0f s (%zu runs done in %.1f s each on "
-               "average, %zu running)\n",
-               left, n_done, mean, n[CLAIM_RUNNING]);
-    }
+    print_time_left(n, n_done, done_secs, left_running);
     return status;
 }
 
@@ -396,6 +307,22 @@ static int write_table(const struct sweep *s, const char *outdir, int quiet)
     return CMD_OK;
 }
 
+/* The progress of n_todo runs (pg) and what every executor of them
+ * shares (x: stopped by stop_flag, each end reported to on_done with
+ * pg). */
+static void exec_init(struct progress *pg, struct sweep_exec *x,
+                      const struct sweep *s, const char *outdir, size_t n_todo,
+                      int quiet)
+{
+    pg->s = s;
+    pg->outdir = outdir;
+    pg->n_todo = n_todo;
+    pg->quiet = quiet;
+    x->stop = &stop_flag;
+    x->done = on_done;
+    x->arg = pg;
+}
+
 /* --worker: claims and runs runs until the sweep is done, then writes the
  * table.  Exit status: 0 when every run is complete, 1 when runs were
  * given up (or an error), 130 when stopped. */
@@ -408,7 +335,6 @@ static int run_worker(const struct sweep *s, const char *config,
     struct sweep_exec x = {0};
     struct sweep_work_result res;
     struct bfs_error e;
-    struct sigaction sa;
     size_t *order = xcalloc(s->n_runs + 1, sizeof *order);
     int rc, status = CMD_OK;
     double t0 = bfs_now();
@@ -420,26 +346,15 @@ static int run_worker(const struct sweep *s, const char *config,
                 "bfsim sweep: %s: worker %ld of a sweep of %zu runs, %d at a "
                 "time, lease %g s, in %s\n",
                 config, (long)getpid(), s->n_runs, jobs, lease, outdir);
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGCHLD, SIG_DFL); /* sweep_work waits for its runs itself */
-    pg.s = s;
-    pg.outdir = outdir;
-    pg.n_todo = s->n_runs;
-    pg.quiet = quiet;
+    catch_stop();
+    exec_init(&pg, &x, s, outdir, s->n_runs, quiet);
     x.prog = prog;
     x.outdir = abs_out;
     x.workdir = workdir;
     x.jobs = jobs;
-    x.stop = &stop_flag;
-    x.done = on_done;
     x.claimed = on_claimed;
     x.reconciled = on_reconciled;
     x.gave_up = on_gave_up;
-    x.arg = &pg;
     x.lease = lease;
     x.retries = retries;
     rc = sweep_work(s, order, s->n_runs, &x, &res, &e);
@@ -466,235 +381,149 @@ static int run_worker(const struct sweep *s, const char *config,
     return status;
 }
 
-int cmd_sweep(int argc, char **argv)
+/* The line on standard error that starts a sweep's runs: how many, how
+ * many complete and to run (n_todo), at once, where. */
+static void announce(const struct sweep *s, const struct sweep_args *a,
+                     const char *config, const char *outdir, size_t n_shard,
+                     size_t n_complete, size_t n_todo)
 {
-    static const struct option longopts[] = {
-        {"shard", required_argument, NULL, 'S'},
-        {"out", required_argument, NULL, 'O'},
-        {"merge", no_argument, NULL, 'M'},
-        {"list", no_argument, NULL, 'L'},
-        {"worker", no_argument, NULL, 'W'},
-        {"lease", required_argument, NULL, 'E'},
-        {"retries", required_argument, NULL, 'R'},
-        {"status", no_argument, NULL, 'T'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    struct sweep s = {0};
-    struct bfs_error e;
+    if (a->sharded)
+        fprintf(stderr, "bfsim sweep: %s: shard %zu/%zu has %zu of %zu runs",
+                config, a->shard_i, a->shard_n, n_shard, s->n_runs);
+    else
+        fprintf(stderr, "bfsim sweep: %s: %zu runs", config, s->n_runs);
+    if (s->n_excluded)
+        fprintf(stderr, " (%zu combinations excluded)", s->n_excluded);
+    fprintf(stderr, "; %zu complete, %zu to run, %d at a time, in %s\n",
+            n_complete, n_todo, a->jobs, outdir);
+}
+
+/* Runs the runs of shard a->shard_i/a->shard_n not yet complete, a->jobs
+ * at a time, then writes the table.  Returns a CMD_* exit status (130
+ * when stopped by a signal). */
+static int run_local(struct sweep *s, const struct sweep_args *a,
+                     const char *config, const char *outdir,
+                     const char *abs_out, const char *workdir, const char *prog)
+{
     struct progress pg = {0};
     struct sweep_exec x = {0};
-    struct sigaction sa;
-    const char *config, *out_arg = NULL;
-    char *outdir = NULL, *prog = NULL, *abs_out = NULL, *workdir = NULL;
-    size_t shard_i = 0, shard_n = 1, n_shard = 0, n_complete = 0, *todo = NULL,
-           n_todo = 0;
-    int64_t jobs = 1, retries = 1;
-    double lease = 30;
-    int worker = 0, show_status = 0, lease_set = 0, retries_set = 0;
-    int merge = 0, list = 0, quiet = 0, c, rc, status = CMD_OK, sharded = 0;
+    struct bfs_error e;
+    size_t n_shard = 0, n_complete = 0, *todo, n_todo = 0;
+    int rc, status = CMD_OK;
     double t0;
 
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":j:qh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'j':
-            if (bfs_parse_i64(optarg, &jobs) || jobs < 1 || jobs > 4096)
-                return cmd_usage_error("sweep",
-                                       "-j: '%s' is not a count of "
-                                       "1 to 4096 runs",
-                                       optarg);
-            break;
-        case 'S':
-            if (parse_shard(optarg, &shard_i, &shard_n))
-                return cmd_usage_error("sweep",
-                                       "--shard: '%s' is not I/N with "
-                                       "0 <= I < N",
-                                       optarg);
-            sharded = 1;
-            break;
-        case 'O':
-            out_arg = optarg;
-            break;
-        case 'M':
-            merge = 1;
-            break;
-        case 'L':
-            list = 1;
-            break;
-        case 'q':
-            quiet = 1;
-            break;
-        case 'W':
-            worker = 1;
-            break;
-        case 'T':
-            show_status = 1;
-            break;
-        case 'E':
-            if (bfs_parse_double(optarg, &lease) || !(lease >= 0.1) ||
-                lease > 1e9)
-                return cmd_usage_error("sweep",
-                                       "--lease: '%s' is not a number of "
-                                       "seconds from 0.1",
-                                       optarg);
-            lease_set = 1;
-            break;
-        case 'R':
-            if (bfs_parse_i64(optarg, &retries) || retries < 0 ||
-                retries > 1000)
-                return cmd_usage_error("sweep",
-                                       "--retries: '%s' is not a count of "
-                                       "0 to 1000",
-                                       optarg);
-            retries_set = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return CMD_OK;
-        default:
-            return cmd_option_error("sweep", c, argv);
-        }
-    }
-    if (optind >= argc)
-        return cmd_usage_error("sweep", "%s", "no configuration file");
-    if (argc - optind > 1)
-        return cmd_usage_error("sweep", "unexpected argument '%s'",
-                               argv[optind + 1]);
-    if (merge && list)
-        return cmd_usage_error("sweep", "%s",
-                               "--merge and --list do not go together");
-    if (merge && sharded)
-        return cmd_usage_error("sweep", "%s",
-                               "--merge collects every shard: no --shard");
-    if (merge + list + worker + show_status > 1)
-        return cmd_usage_error("sweep", "%s",
-                               "--merge, --list, --worker and --status do "
-                               "not go together");
-    if ((lease_set || retries_set) && !worker && !show_status)
-        return cmd_usage_error("sweep", "%s",
-                               "--lease and --retries go with --worker or "
-                               "--status");
-    if ((worker || show_status) && sharded)
-        return cmd_usage_error("sweep", "%s",
-                               "workers share the whole sweep: no --shard");
-    config = argv[optind];
-    {
-        const struct bfs_paths_role roles[] = {{"CONFIG", config, 0, NULL},
-                                               {"--out", out_arg, 1, NULL}};
-        if ((rc = cmd_check_paths("sweep", roles, 2)) != 0)
-            return rc;
-    }
-
-    bfs_error_clear(&e);
-    if ((rc = sweep_load(config, &s, &e)) != 0)
-        return cmd_report(&e, rc);
-    prog = self_exe(argv);
-    if ((rc = sweep_check_keys(&s, &e)) != 0) {
-        status = cmd_report(&e, rc);
-        goto done;
-    }
-    outdir = out_arg ? xstrdup(out_arg) : default_outdir(config);
-
-    if (list) {
-        if ((rc = sweep_bind(&s, outdir, 0, &e)) != 0)
-            status = cmd_report(&e, rc);
-        else
-            list_runs(&s, outdir, shard_i, shard_n);
-        goto done;
-    }
-    /* the folder is this sweep's (or becomes it), not another's */
-    if ((rc = sweep_prepare(outdir, &abs_out, &e)) != 0 ||
-        (rc = sweep_bind(&s, outdir, !show_status, &e)) != 0) {
-        status = cmd_report(&e, rc);
-        goto done;
-    }
-    if (merge) {
-        status = write_table(&s, outdir, quiet);
-        goto done;
-    }
-    if (show_status) {
-        status = print_status(&s, outdir, lease, (int)retries);
-        goto done;
-    }
-    if (!(workdir = realpath(s.dir, NULL))) {
-        status = cmd_report(
-            &e, bfs_fail_at(&e, BFS_EIO, s.dir, 0, "%s", strerror(errno)));
-        goto done;
-    }
-
-    if (worker) {
-        status = run_worker(&s, config, outdir, abs_out, workdir, prog,
-                            (int)jobs, lease, (int)retries, quiet);
-        goto done;
-    }
-    todo = xcalloc(s.n_runs + 1, sizeof *todo);
-    for (size_t r = 0; r < s.n_runs; r++) {
-        if (r % shard_n != shard_i)
+    todo = xcalloc(s->n_runs + 1, sizeof *todo);
+    for (size_t r = 0; r < s->n_runs; r++) {
+        if (r % a->shard_n != a->shard_i)
             continue;
         n_shard++;
-        if (sweep_run_complete(&s, r, abs_out))
+        if (sweep_run_complete(s, r, abs_out))
             n_complete++;
         else
             todo[n_todo++] = r;
     }
-    if (!quiet) {
-        if (sharded)
-            fprintf(stderr,
-                    "bfsim sweep: %s: shard %zu/%zu has %zu of %zu runs",
-                    config, shard_i, shard_n, n_shard, s.n_runs);
-        else
-            fprintf(stderr, "bfsim sweep: %s: %zu runs", config, s.n_runs);
-        if (s.n_excluded)
-            fprintf(stderr, " (%zu combinations excluded)", s.n_excluded);
-        fprintf(stderr, "; %zu complete, %zu to run, %d at a time, in %s\n",
-                n_complete, n_todo, (int)jobs, outdir);
-    }
-
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGCHLD, SIG_DFL); /* sweep_exec waits for its runs itself */
-    pg.s = &s;
-    pg.outdir = outdir;
-    pg.n_todo = n_todo;
-    pg.quiet = quiet;
+    if (!a->quiet)
+        announce(s, a, config, outdir, n_shard, n_complete, n_todo);
+    catch_stop();
+    exec_init(&pg, &x, s, outdir, n_todo, a->quiet);
     x.prog = prog;
     x.outdir = abs_out;
     x.workdir = workdir;
-    x.jobs = (int)jobs;
-    x.stop = &stop_flag;
-    x.done = on_done;
+    x.jobs = a->jobs;
     x.busy = on_busy;
-    x.arg = &pg;
     t0 = bfs_now();
-    rc = sweep_exec(&s, todo, n_todo, &x, &e);
-    if (rc)
+    bfs_error_clear(&e);
+    if ((rc = sweep_exec(s, todo, n_todo, &x, &e)) != 0)
         status = cmd_report(&e, rc);
-    if (!quiet || pg.n_failed)
+    if (!a->quiet || pg.n_failed)
         fprintf(stderr,
                 "bfsim sweep: %zu of %zu runs ended in %.1f s: %zu ok, %zu "
                 "failed%s\n",
                 pg.n_ended, n_todo, bfs_now() - t0, pg.n_ok, pg.n_failed,
                 pg.n_interrupted ? ", some interrupted" : "");
-    if (write_table(&s, outdir, quiet) != CMD_OK)
+    xfree(todo);
+    if (write_table(s, outdir, a->quiet) != CMD_OK)
         status = CMD_FAIL;
     if (stop_flag) {
         fprintf(stderr, "bfsim sweep: interrupted; run the same command again "
                         "to resume\n");
-        status = 130;
-    } else if ((pg.n_failed || pg.n_busy) && status == CMD_OK) {
-        status = CMD_FAIL;
+        return 130;
     }
+    return (pg.n_failed || pg.n_busy) && status == CMD_OK ? CMD_FAIL : status;
+}
 
-done:
-    xfree(todo);
+/* What the options ask of the loaded sweep s, its table in outdir.
+ * Returns a CMD_* exit status. */
+static int sweep_do(struct sweep *s, const struct sweep_args *a,
+                    const char *config, const char *outdir, const char *prog)
+{
+    struct bfs_error e;
+    char *abs_out = NULL, *workdir = NULL;
+    int rc, status;
+
+    bfs_error_clear(&e);
+    if (a->list) {
+        if ((rc = sweep_bind(s, outdir, 0, &e)) != 0)
+            return cmd_report(&e, rc);
+        list_runs(s, outdir, a->shard_i, a->shard_n);
+        return CMD_OK;
+    }
+    /* the folder is this sweep's (or becomes it), not another's */
+    if ((rc = sweep_prepare(outdir, &abs_out, &e)) != 0 ||
+        (rc = sweep_bind(s, outdir, !a->status, &e)) != 0)
+        status = cmd_report(&e, rc);
+    else if (a->merge)
+        status = write_table(s, outdir, a->quiet);
+    else if (a->status)
+        status = print_status(s, outdir, a->lease, a->retries);
+    else if (!(workdir = realpath(s->dir, NULL)))
+        status = cmd_report(
+            &e, bfs_fail_at(&e, BFS_EIO, s->dir, 0, "%s", strerror(errno)));
+    else if (a->worker)
+        status = run_worker(s, config, outdir, abs_out, workdir, prog, a->jobs,
+                            a->lease, a->retries, a->quiet);
+    else
+        status = run_local(s, a, config, outdir, abs_out, workdir, prog);
     xfree(workdir);
     xfree(abs_out);
+    return status;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    struct sweep s = {0};
+    struct sweep_args a;
+    struct bfs_error e;
+    const char *config;
+    char *outdir, *prog;
+    int rc, help, first, status;
+
+    bfs_error_clear(&e);
+    if (options_parse(&options_sweep, argc, argv, &a, NULL, &help, &first,
+                      &e) != 0)
+        return cmd_usage_error("sweep", "%s", e.msg);
+    if (help)
+        return options_help(&options_sweep, stdout) ? CMD_FAIL : CMD_OK;
+    if (first >= argc)
+        return cmd_usage_error("sweep", "%s", "no configuration file");
+    if (argc - first > 1)
+        return cmd_usage_error("sweep", "unexpected argument '%s'",
+                               argv[first + 1]);
+    config = argv[first];
+    {
+        const struct bfs_paths_role roles[] = {{"CONFIG", config, 0, NULL},
+                                               {"--out", a.out, 1, NULL}};
+        if ((rc = cmd_check_paths("sweep", roles, 2)) != 0)
+            return rc;
+    }
+    if ((rc = sweep_load(config, &s, &e)) != 0)
+        return cmd_report(&e, rc);
+    prog = self_exe(argv);
+    outdir = a.out ? xstrdup(a.out) : default_outdir(config);
+    if ((rc = sweep_check_keys(&s, &e)) != 0)
+        status = cmd_report(&e, rc);
+    else
+        status = sweep_do(&s, &a, config, outdir, prog);
     xfree(outdir);
     xfree(prog);
     sweep_release(&s);

@@ -7,6 +7,7 @@
 #include "cli/replay_out.h"
 #include "formats/h5out.h"
 #include "formats/jobs.h"
+#include "engine/options.h"
 #include "formats/summary.h"
 #include "base/util.h"
 
@@ -38,10 +39,15 @@ static void file_crc(const char *path, char out[16])
     snprintf(out, 16, "%08lx", (unsigned long)crc);
 }
 
-/* Root attributes: version, command line, every option, input CRCs. */
+/* The most values the replay's recorded options write. */
+#define N_PARAMS (OPTIONS_MAX_RECORD * 64)
+
+/* Root attributes: version, command line, the inputs and their CRCs,
+ * every recorded option (options_record) and the solver's parameters. */
 int replay_h5_attrs(struct h5out *h, int argc, char **argv,
-                    const struct replay_opts *o)
+                    const struct replay_args *a, const struct replay_opts *o)
 {
+    struct summary_value v[N_PARAMS];
     char *cmdline, crc[16], params[512];
     size_t len = 1;
     int rc = 0;
@@ -67,55 +73,14 @@ int replay_h5_attrs(struct h5out *h, int argc, char **argv,
         file_crc(o->curves_path, crc);
         rc = rc ? rc : h5out_attr_str(h, "curves_crc32", crc);
     }
-    rc =
-        rc ? rc
-           : h5out_attr_str(h, "mode",
-                            o->mode == REPLAY_COMPAT ? "bftrainer" : "default");
-    rc = rc ? rc : h5out_attr_str(h, "allocator", o->alloc.name);
     rc = rc ? rc
-            : h5out_attr_str(h, "objective", job_objective_name(o->objective));
-    rc = rc ? rc : h5out_attr_str(h, "tie_break", o->tie_break.name);
-    rc = rc ? rc : h5out_attr_str(h, "node_pick", o->node_pick.name);
-    rc = rc ? rc : h5out_attr_str(h, "hints", nodepick_hints_name(o->hints));
-    rc = rc ? rc : h5out_attr_str(h, "solver", o->alloc.solver);
-    rc = rc ? rc : h5out_attr_str(h, "model", o->alloc.model);
+            : h5out_attr_values(
+                  h, v, options_record(&options_replay, a, v, N_PARAMS));
     /* the replay checked them when it created its allocator */
     if (rc == 0 &&
         alloc_solver_params(&o->alloc, params, sizeof params, NULL) != 0)
         params[0] = '\0';
     rc = rc ? rc : h5out_attr_str(h, "solver_params", params);
-    rc = rc ? rc
-            : h5out_attr_str(h, "big_m", o->legacy_cap ? "legacy" : "exact");
-    rc = rc ? rc : h5out_attr_double(h, "tfwd", o->tfwd);
-    rc = rc ? rc : h5out_attr_double(h, "time_limit", o->alloc.time_limit);
-    rc = rc ? rc : h5out_attr_double(h, "gap", o->alloc.gap_rel);
-    rc = rc ? rc : h5out_attr_int(h, "max_jobs", o->max_jobs);
-    rc = rc ? rc : h5out_attr_int(h, "apply_feasible", o->apply_feasible);
-    rc = rc ? rc : h5out_attr_int(h, "node_skip", (int64_t)o->node_skip);
-    rc = rc ? rc : h5out_attr_int(h, "node_count", (int64_t)o->node_count);
-    if (o->belief.kind != BELIEF_TRUE) { /* absent by default, as in JSON */
-        rc =
-            rc ? rc : h5out_attr_str(h, "belief", belief_opts_name(&o->belief));
-        if (o->belief.kind == BELIEF_LEARN) {
-            rc = rc ? rc
-                    : h5out_attr_double(h, "observe_noise", o->belief.noise);
-            rc =
-                rc ? rc
-                   : h5out_attr_int(h, "observe_seed", (int64_t)o->belief.seed);
-            rc = rc ? rc : h5out_attr_double(h, "explore", o->belief.explore);
-            rc = rc ? rc
-                    : h5out_attr_int(h, "explore_seed",
-                                     (int64_t)o->belief.explore_seed);
-            if (o->belief.prior_path)
-                rc = rc ? rc
-                        : h5out_attr_str(h, "belief_prior",
-                                         o->belief.prior_path);
-        }
-    }
-    if (o->has_start)
-        rc = rc ? rc : h5out_attr_int(h, "start", o->start);
-    if (o->has_end)
-        rc = rc ? rc : h5out_attr_int(h, "end", o->end);
     xfree(cmdline);
     return rc;
 }
@@ -135,12 +100,14 @@ int replay_h5_summary(struct h5out *h, const struct replay_stats *st)
     return rc;
 }
 
-int replay_write_summary(FILE *f, const char *path,
+int replay_write_summary(FILE *f, const char *path, const struct replay_args *a,
                          const struct replay_stats *st, struct bfs_error *e)
 {
-    struct summary_value v[MEASURES_MAX_VALUES];
+    struct summary_value v[MEASURES_MAX_VALUES + N_PARAMS];
+    size_t n = measures_values(st, v);
 
-    return summary_write_json(f, path, v, measures_values(st, v), e);
+    n += options_record(&options_replay, a, v + n, N_PARAMS);
+    return summary_write_json(f, path, v, n, e);
 }
 
 /* ---- the human report ------------------------------------------------ */

@@ -7,19 +7,24 @@
 #include "base/util.h"
 
 #include <stdio.h>
+#include "engine/options.h"
 #include "engine/replay.h"
 #include "formats/h5out.h"
 
-/* Root attributes of the HDF5 file: version, command line, every option,
- * input CRCs.  Returns 0 or the HDF5 writer's error code. */
+/* Root attributes of the HDF5 file: version, command line, the inputs
+ * (o's paths) and their CRCs, every recorded option of a (the command
+ * line, options_record) and the solver's parameters.  Returns 0 or the
+ * HDF5 writer's error code. */
 int replay_h5_attrs(struct h5out *h, int argc, char **argv,
-                    const struct replay_opts *o);
+                    const struct replay_args *a, const struct replay_opts *o);
 /* Every measure of the table as an attribute of /summary. */
 int replay_h5_summary(struct h5out *h, const struct replay_stats *st);
 
 /* Writes the JSON summary of st to f (the summary's sink, rec_text_file;
- * path names it in errors).  Returns 0 or BFS_EIO (in e). */
-int replay_write_summary(FILE *f, const char *path,
+ * path names it in errors): every measure, then the run's recorded
+ * options of a in the object "parameters".  Returns 0 or BFS_EIO (in
+ * e). */
+int replay_write_summary(FILE *f, const char *path, const struct replay_args *a,
                          const struct replay_stats *st, struct bfs_error *e);
 
 /* Prints on standard error a warning for allocator calls not proven

@@ -860,6 +860,19 @@ int h5out_summary_int(struct h5out *h, const char *key, int64_t value)
                     &value);
 }
 
+/* One summary value as the attribute key of loc: integers, times and
+ * flags as 64-bit integers, reals as doubles, text as strings. */
+static int put_value(struct h5out *h, hid_t loc, const char *key,
+                     const struct summary_value *v)
+{
+    if (v->type == SUMMARY_REAL)
+        return put_attr(h, loc, key, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                        &v->v.d);
+    if (v->type == SUMMARY_TEXT)
+        return put_str(h, loc, key, v->v.s ? v->v.s : "");
+    return put_attr(h, loc, key, H5T_STD_I64LE, H5T_NATIVE_INT64, &v->v.i);
+}
+
 int h5out_summary_values(struct h5out *h, const struct summary_value *v,
                          size_t n)
 {
@@ -870,13 +883,18 @@ int h5out_summary_values(struct h5out *h, const struct summary_value *v,
         if (v[i].describes)
             continue;
         summary_name(&v[i], key, sizeof key);
-        if (v[i].type == SUMMARY_REAL)
-            rc = h5out_summary_double(h, key, v[i].v.d);
-        else if (v[i].type == SUMMARY_TEXT)
-            rc = put_str(h, h->summary, key, v[i].v.s ? v[i].v.s : "");
-        else
-            rc = h5out_summary_int(h, key, v[i].v.i);
+        rc = put_value(h, h->summary, key, &v[i]);
     }
+    return rc;
+}
+
+int h5out_attr_values(struct h5out *h, const struct summary_value *v, size_t n)
+{
+    int rc = h->err.code;
+
+    for (size_t i = 0; i < n && rc == 0; i++)
+        if (!v[i].none)
+            rc = put_value(h, h->file, v[i].key, &v[i]);
     return rc;
 }
 

@@ -77,6 +77,11 @@ int h5out_attr_int(struct h5out *h, const char *key, int64_t value);
 /* The same, as attributes of the group /summary. */
 int h5out_summary_double(struct h5out *h, const char *key, double value);
 int h5out_summary_int(struct h5out *h, const char *key, int64_t value);
+/* Every value of v[0..n) but those that are none as a root attribute
+ * named by its key (not its group), typed as h5out_summary_values types
+ * them.  Returns 0 or a negative code (kept in h). */
+int h5out_attr_values(struct h5out *h, const struct summary_value *v, size_t n);
+
 /* Every value of a summary list that measures the run (not those that
  * describe it, which belong with the root attributes) as an attribute of
  * /summary named as summary_name() names it ("group.key" for a group's

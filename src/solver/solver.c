@@ -1,7 +1,8 @@
 /* solver.c - the backend registry and the wrappers around every solve.
  *
- * The registry is one array ending with the backends configure found; it
- * is, with solvers/, the only code that tests HAVE_CBC / HAVE_GLPK.  The
+ * The registry is one array naming every backend bfsim has code for,
+ * once, each with its table when configure found it; it is, with
+ * solvers/, the only code that tests HAVE_CBC / HAVE_GLPK.  The
  * wrappers check each model once before a backend sees it and decide
  * trivial models (no columns) themselves.
  *
@@ -45,21 +46,26 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Every backend compiled in, in order of preference. */
-static const struct solver_ops *const registry[] = {
+/* Every backend bfsim has code for, once, in order of preference: its
+ * name and, when configure found it, its table (NULL otherwise, so that
+ * asking for it says it is not compiled in rather than unknown). */
 #ifdef HAVE_CBC
-    &solver_cbc_ops,
+#define CBC_OPS (&solver_cbc_ops)
+#else
+#define CBC_OPS NULL
 #endif
 #ifdef HAVE_GLPK
-    &solver_glpk_ops,
+#define GLPK_OPS (&solver_glpk_ops)
+#else
+#define GLPK_OPS NULL
 #endif
-    NULL, /* keeps the array non-empty in a build without backends */
-};
+static const struct {
+    const char *name;
+    const struct solver_ops *ops;
+} backends[] = {{"cbc", CBC_OPS}, {"glpk", GLPK_OPS}};
+#define N_BACKENDS (sizeof backends / sizeof *backends)
 
 static void worker_stop(struct solver *s);
-
-/* Every backend bfsim has code for, compiled in or not. */
-static const char *const known[] = {"cbc", "glpk"};
 
 void solver_opts_default(struct solver_opts *o)
 {
@@ -89,25 +95,40 @@ int solver_work_known(const char *name)
 
 size_t solver_count(void)
 {
-    return sizeof registry / sizeof *registry - 1;
+    size_t n = 0;
+
+    for (size_t k = 0; k < N_BACKENDS; k++)
+        n += backends[k].ops != NULL;
+    return n;
+}
+
+/* The i-th backend compiled in, or NULL. */
+static const struct solver_ops *compiled(size_t i)
+{
+    for (size_t k = 0; k < N_BACKENDS; k++)
+        if (backends[k].ops && i-- == 0)
+            return backends[k].ops;
+    return NULL;
 }
 
 const char *solver_backend_name(size_t i)
 {
-    return i < solver_count() ? registry[i]->name : NULL;
+    const struct solver_ops *ops = compiled(i);
+
+    return ops ? ops->name : NULL;
 }
 
 const struct solver_ops *solver_find(const char *name)
 {
-    for (size_t i = 0; i < solver_count(); i++)
-        if (strcmp(registry[i]->name, name) == 0)
-            return registry[i];
+    for (size_t k = 0; k < N_BACKENDS; k++)
+        if (backends[k].ops && strcmp(backends[k].name, name) == 0)
+            return backends[k].ops;
     return NULL;
 }
 
 const char *solver_default_name(void)
 {
-    return solver_count() > 0 ? registry[0]->name : NULL;
+    return solver_backend_name(0);
 }
 
 const struct solver_param *solver_params_table(const char *name, size_t *n)
@@ -279,8 +300,8 @@ int solver_create(const char *name, const struct solver_opts *o,
     int rc;
 
     if (!ops) {
-        for (size_t i = 0; i < sizeof known / sizeof *known; i++)
-            if (strcmp(known[i], name) == 0)
+        for (size_t k = 0; k < N_BACKENDS; k++)
+            if (strcmp(backends[k].name, name) == 0)
                 return bfs_fail(e, BFS_EUNSUP,
                                 "solver '%s' is not compiled into this "
                                 "build of bfsim",

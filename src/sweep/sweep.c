@@ -2053,9 +2053,14 @@ static void table_add(struct table *t, size_t r, json_t *summary)
     struct leaves lv = {0};
     struct buf prefix = {0};
     size_t row = t->n_rows++;
+    /* The run's parameters (its replay options, engine/options.h) are
+     * the configuration's keys, already columns: only the measures. */
+    json_t *values = json_copy(summary);
 
+    json_object_del(values, "parameters");
     buf_add(&prefix, "", 0);
-    flatten(summary, &prefix, &lv);
+    flatten(values, &prefix, &lv);
+    json_decref(values);
     xfree(prefix.p);
     t->runs = xreallocarray(t->runs, t->n_rows, sizeof *t->runs);
     t->cells = xreallocarray(t->cells, t->n_rows, sizeof *t->cells);

@@ -1,0 +1,170 @@
+/* options_info.c - the records of `bfsim info` and `bfsim curves`.
+ *
+ * Design: as engine/options.c: one const array of typed records per
+ * command, over struct info_args and struct curves_args, from which the
+ * commands' getopt tables and help are derived.  Nothing here prints.
+ */
+#include "config.h"
+
+#include "engine/options.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "engine/curvefit.h"
+
+/* ---- bfsim info ---------------------------------------------------------- */
+
+static void info_defaults(void *v)
+{
+    struct info_args *a = v;
+
+    memset(a, 0, sizeof *a);
+    traceinfo_opts_init(&a->o);
+    a->output = "-";
+}
+
+static const char *const not_a_time =
+    "is neither 'YYYY-MM-DD HH:MM:SS' nor Unix seconds";
+
+static const char *p_start(void *v, const char *s)
+{
+    return bfs_time_parse(s, &((struct info_args *)v)->o.start) ? not_a_time
+                                                                : NULL;
+}
+
+static const char *p_end(void *v, const char *s)
+{
+    return bfs_time_parse(s, &((struct info_args *)v)->o.end) ? not_a_time
+                                                              : NULL;
+}
+
+static const char *p_nodes(void *v, const char *s)
+{
+    struct info_args *a = v;
+
+    if (options_parse_nodes(s, &a->o.skip, &a->o.count))
+        return "is not [SKIP:]COUNT with COUNT >= 1";
+    return NULL;
+}
+
+static int info_check(const void *v, const unsigned char *given,
+                      struct bfs_error *e)
+{
+    const struct info_args *a = v;
+
+    (void)given;
+    if (a->o.start >= a->o.end)
+        return bfs_fail(e, BFS_EUSAGE, "--start must be before --end");
+    return 0;
+}
+
+static const struct options_entry info_table[] = {
+    {"start", 0, "T", 0, .type = OPTIONS_CUSTOM, .parse = p_start,
+     .help = "window start: Unix seconds or 'YYYY-MM-DD HH:MM:SS' (UTC); "
+             "default: the first event.  The state at T is built from the "
+             "events up to T; holes open at T are cut there."},
+    {"end", 0, "T", 0, .type = OPTIONS_CUSTOM, .parse = p_end,
+     .help = "window end (same forms); default: the last event.  Holes still "
+             "open at the end are cut there."},
+    {"nodes", 0, "[SKIP:]COUNT", 0, .type = OPTIONS_CUSTOM, .parse = p_nodes,
+     .help = "only COUNT nodes, after skipping the first SKIP in the trace's "
+             "node order (default: all)"},
+    {"json", 0, NULL, 0, .type = OPTIONS_FLAG,
+     .field = offsetof(struct info_args, json),
+     .help = "print JSON instead of text"},
+    {"output", 'o', "FILE", 0, .type = OPTIONS_STRING,
+     .field = offsetof(struct info_args, output),
+     .help = "write to FILE (atomically) instead of standard output"},
+    {"help", 'h', NULL, 0, .type = OPTIONS_HELP, .help = "show this help"},
+};
+
+static const char *const options_heading[] = {"Options:"};
+
+const struct options_command options_info = {
+    .name = "info",
+    .synopsis =
+        "Usage: bfsim info TRACE [OPTIONS]\n"
+        "\n"
+        "Statistics of a native trace (plain or compressed): nodes, time\n"
+        "span, events, idle node-hours, the idle pool's size over time,\n"
+        "nodes ever idle, and the length distribution of idle intervals\n"
+        "(\"holes\") and busy intervals; for a typed trace, the nodes and\n"
+        "idle node-hours of each node type.  Reads the trace once, "
+        "streaming.\n",
+    .tail = "\n"
+            "Percentiles use the nearest-rank rule on integer seconds; pool\n"
+            "percentiles are weighted by time.\n",
+    .table = info_table,
+    .count = sizeof info_table / sizeof *info_table,
+    .groups = options_heading,
+    .n_groups = 1,
+    .size = sizeof(struct info_args),
+    .defaults = info_defaults,
+    .check = info_check,
+};
+
+/* ---- bfsim curves -------------------------------------------------------- */
+
+static void curves_defaults(void *v)
+{
+    struct curves_args *a = v;
+
+    memset(a, 0, sizeof *a);
+    a->model = -1;
+    a->output = "-";
+}
+
+static const char *p_model(void *v, const char *s)
+{
+    struct curves_args *a = v;
+
+    if (strcmp(s, "all") == 0)
+        a->model = -1;
+    else if ((a->model = curvefit_model_parse(s)) < 0)
+        return "is not a model (known: amdahl power interp all)";
+    return NULL;
+}
+
+static void d_model(const void *v, char *b, size_t n)
+{
+    int m = ((const struct curves_args *)v)->model;
+
+    snprintf(b, n, "%s", m < 0 ? "all" : curvefit_model_name(m));
+}
+
+static const struct options_entry curves_table[] = {
+    {"curves", 0, "FILE", 0, .type = OPTIONS_STRING,
+     .field = offsetof(struct curves_args, curves),
+     .help = "BFTrainer long curve table, when JOBS is a bounds table"},
+    {"model", 0, "MODEL", 0, .type = OPTIONS_CUSTOM, .parse = p_model,
+     .show = d_model, .show_default = 1,
+     .help = "amdahl, power, interp or all"},
+    {"output", 'o', "FILE", 0, .type = OPTIONS_STRING,
+     .field = offsetof(struct curves_args, output),
+     .help = "write to FILE (atomically) instead of standard output"},
+    {"help", 'h', NULL, 0, .type = OPTIONS_HELP, .help = "show this help"},
+};
+
+const struct options_command options_curves = {
+    .name = "curves",
+    .synopsis =
+        "Usage: bfsim curves JOBS [--curves FILE] [--model MODEL] [-o FILE]\n"
+        "\n"
+        "Fits scalability models to every job's curve (its P column at\n"
+        "its breakpoints n >= 1, each weighing one) and prints one CSV row\n"
+        "per job and model: job, model, points, a, b, mape, max_ape.\n"
+        "amdahl: P(n) = a n / (1 + b (n - 1)), a = P(1), b the serial\n"
+        "fraction (least squares of 1/P against 1/n); power: P(n) = a n^b\n"
+        "(least squares in log space); interp: monotone piecewise-linear\n"
+        "through the points (a, b: the amdahl fit it extrapolates with).\n"
+        "mape and max_ape: mean and largest |fit - P| / P at the points.\n",
+    .table = curves_table,
+    .count = sizeof curves_table / sizeof *curves_table,
+    .groups = options_heading,
+    .n_groups = 1,
+    .size = sizeof(struct curves_args),
+    .defaults = curves_defaults,
+};
