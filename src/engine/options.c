@@ -918,8 +918,8 @@ const struct options_entry options_table[] = {
     {"steps", 0, "FILE", OUT, STRING(replay.steps_path), .sweep_managed = 1,
      .help = "one CSV row per event, BFTrainer's columns"},
     {"summary", 0, "FILE", OUT, STRING(summary), .sweep_managed = 1,
-     .help = "JSON summary ('-' for standard output); without it a report "
-             "of every measure goes to standard output"},
+     .help = "JSON summary of every measure ('-' for standard output); "
+             "without it a report in sentences goes to standard output"},
     {"job-log", 0, "FILE", OUT, STRING(job_log), .sweep_managed = 1,
      .help = "one CSV row per job of the set"},
     {"output", 'o', "FILE", OUT, STRING(output), .sweep_managed = 1,
