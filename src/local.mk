@@ -51,7 +51,9 @@ libbfsim_a_SOURCES = \
 	src/solver/mps.c src/solver/mps.h \
 	src/solver/solver.c src/solver/solver.h src/solver/backend.h \
 	src/solver/backend.c \
-	src/sweep/sweep.c src/sweep/sweep.h src/sweep/claim.c src/sweep/claim.h
+	src/sweep/sweep.c src/sweep/sweep.h src/sweep/sweep_impl.h \
+	src/sweep/run.c src/sweep/work.c src/sweep/table.c \
+	src/sweep/claim.c src/sweep/claim.h
 
 # The dp allocator's row extension is nearly all of a dp replay's time;
 # its inner loop vectorises with -ftree-vectorize (GCC enables only the
