@@ -4,7 +4,9 @@
  * The results table is rebuilt from the run directories each time and
  * written atomically (temporary file, then rename), so concurrent shards
  * can each write it: the last writer's table is complete as of its
- * reading, and `--merge` afterwards sees every shard's runs.
+ * reading, and `--merge` afterwards sees every shard's runs.  The HDF5
+ * table is written through formats/h5tables.h, fixed-length strings and
+ * doubles in one compound dataset /results.
  *
  * A row is a complete run: its id, its value of each key, then every
  * leaf of its summary.json, a column each, nested names joined with
@@ -15,7 +17,6 @@
 
 #include "sweep/sweep.h"
 
-#include <hdf5.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "base/out.h"
 #include "base/util.h"
 #include "engine/measures.h"
+#include "formats/h5tables.h"
 #include "sweep/sweep_impl.h"
 
 /* ---- the results table --------------------------------------------------- */
@@ -292,167 +294,69 @@ static char *results_columns(void)
     return buf_take(&b);
 }
 
-static int h5_fail(struct bfs_error *e, const char *path, const char *what)
-{
-    return bfs_fail_at(e, BFS_EIO, path, 0, "%s", what);
-}
-
-static int h5_attr_str(hid_t loc, const char *key, const char *value)
-{
-    hid_t t = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR), a = -1;
-    int ok = t >= 0 && sp >= 0 && H5Tset_size(t, H5T_VARIABLE) >= 0 &&
-             H5Tset_cset(t, H5T_CSET_UTF8) >= 0 &&
-             (a = H5Acreate2(loc, key, t, sp, H5P_DEFAULT, H5P_DEFAULT)) >= 0 &&
-             H5Awrite(a, t, &value) >= 0;
-
-    if (a >= 0 && H5Aclose(a) < 0)
-        ok = 0;
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (t >= 0)
-        H5Tclose(t);
-    return ok ? 0 : -1;
-}
-
-static hid_t str_type(size_t len)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-
-    if (t < 0)
-        return t;
-    if (H5Tset_size(t, len ? len : 1) < 0 ||
-        H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
-        H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
-        H5Tclose(t);
-        return H5I_INVALID_HID;
-    }
-    return t;
-}
-
 /* Writes the HDF5 table to the temporary file of out (opened here,
  * BFS_OUT_PATH), to be committed by the caller; aborted on failure. */
 static int write_h5(const struct sweep *s, const struct table *t,
                     const char *path, struct bfs_out *out, struct bfs_error *e)
 {
-    size_t nf = 1 + s->n_keys + t->n_cols, rec = 0;
-    size_t *off = xcalloc(nf, sizeof *off), *len = xcalloc(nf, sizeof *len);
-    int *dbl = xcalloc(nf, sizeof *dbl);
-    hid_t file = -1, type = -1, sp = -1, dcpl = -1, d = -1, fapl = -1;
-    hsize_t dims = t->n_rows;
-    unsigned char *data = NULL;
+    size_t nf = 1 + s->n_keys + t->n_cols, rows = t->n_rows + 1;
+    struct h5col *cols = xcalloc(nf, sizeof *cols);
+    size_t *width = xcalloc(nf, sizeof *width);
+    const char **text = xcalloc(nf * rows, sizeof *text);
+    double *num = xcalloc(t->n_cols * rows + 1, sizeof *num);
+    char **names = xcalloc(nf, sizeof *names);
     char *columns = results_columns();
-    int rc = 0, opened = 0;
+    const char *const dattrs[] = {"columns", columns};
+    const char *const fattrs[] = {"format", "bfsim sweep results 1"};
+    const struct h5tab tab = {"results", t->n_rows, cols, nf};
+    const struct h5tab_more more = {width, dattrs, 1};
+    int rc;
 
-    /* Field sizes: id 16, options and string measures as long as their
-     * longest text, other measures 8-byte doubles. */
-    len[0] = 16;
+    /* Fields: the id in 16 bytes, options and string measures as long
+     * as their longest text, other measures doubles (NaN: absent). */
+    cols[0] = (struct h5col){"id", H5COL_FIXED, text};
+    width[0] = 16;
+    for (size_t row = 0; row < t->n_rows; row++)
+        text[row] = s->runs[t->runs[row]].hex;
     for (size_t k = 0; k < s->n_keys; k++) {
-        size_t m = 1;
+        const char **col = text + (1 + k) * rows;
+        width[1 + k] = 1;
         for (size_t row = 0; row < t->n_rows; row++) {
-            size_t l = strlen(run_value(s, t->runs[row], k)->text);
-            m = l > m ? l : m;
+            col[row] = run_value(s, t->runs[row], k)->text;
+            if (strlen(col[row]) > width[1 + k])
+                width[1 + k] = strlen(col[row]);
         }
-        len[1 + k] = m;
+        cols[1 + k] = (struct h5col){s->keys[k].name, H5COL_FIXED, col};
     }
     for (size_t c = 0; c < t->n_cols; c++) {
-        dbl[1 + s->n_keys + c] = !t->cols[c].is_str;
-        len[1 + s->n_keys + c] =
-            t->cols[c].is_str ? (t->cols[c].maxlen ? t->cols[c].maxlen : 1)
-                              : sizeof(double);
-    }
-    for (size_t i = 0; i < nf; i++) {
-        off[i] = rec;
-        rec += len[i];
-    }
-
-    if ((rc = bfs_out_open_mode(out, path, BFS_OUT_PATH, e)) != 0)
-        goto out;
-    opened = 1;
-    H5dont_atexit(); /* as in h5out_open: no crash at exit after a failure */
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
-        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
-        (file = H5Fcreate(out->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0) {
-        rc = h5_fail(e, path, "cannot create the HDF5 file");
-        goto out;
-    }
-    if ((type = H5Tcreate(H5T_COMPOUND, rec ? rec : 1)) < 0) {
-        rc = h5_fail(e, path, "cannot create the table's type");
-        goto out;
-    }
-    for (size_t i = 0; i < nf && rc == 0; i++) {
-        const char *name;
-        char *mname = NULL;
-        hid_t ft;
-
-        if (i == 0)
-            name = "id";
-        else if (i <= s->n_keys)
-            name = s->keys[i - 1].name;
-        else
-            name = mname = measure_name(s, t, i - 1 - s->n_keys);
-        ft = dbl[i] ? H5Tcopy(H5T_IEEE_F64LE) : str_type(len[i]);
-        if (ft < 0 || H5Tinsert(type, name, off[i], ft) < 0)
-            rc = h5_fail(e, path, "cannot create the table's type");
-        if (ft >= 0)
-            H5Tclose(ft);
-        xfree(mname);
-    }
-    if (rc)
-        goto out;
-
-    data = xcalloc(t->n_rows ? t->n_rows : 1, rec ? rec : 1);
-    for (size_t row = 0; row < t->n_rows; row++) {
-        unsigned char *p = data + row * rec;
-        size_t r = t->runs[row];
-        memcpy(p + off[0], s->runs[r].hex, 16);
-        for (size_t k = 0; k < s->n_keys; k++) {
-            const char *v = run_value(s, r, k)->text;
-            memcpy(p + off[1 + k], v, strlen(v));
-        }
-        for (size_t c = 0; c < t->n_cols; c++) {
-            const struct cell *cell = table_cell(t, row, c);
-            size_t i = 1 + s->n_keys + c;
-            if (dbl[i]) {
-                double v = cell ? cell->d : nan("");
-                memcpy(p + off[i], &v, sizeof v);
-            } else if (cell) {
-                memcpy(p + off[i], cell->text, strlen(cell->text));
+        size_t i = 1 + s->n_keys + c;
+        names[i] = measure_name(s, t, c);
+        if (t->cols[c].is_str) {
+            const char **col = text + i * rows;
+            width[i] = t->cols[c].maxlen ? t->cols[c].maxlen : 1;
+            for (size_t row = 0; row < t->n_rows; row++) {
+                const struct cell *cell = table_cell(t, row, c);
+                col[row] = cell ? cell->text : NULL;
             }
+            cols[i] = (struct h5col){names[i], H5COL_FIXED, col};
+        } else {
+            double *col = num + c * rows;
+            for (size_t row = 0; row < t->n_rows; row++) {
+                const struct cell *cell = table_cell(t, row, c);
+                col[row] = cell ? cell->d : nan("");
+            }
+            cols[i] = (struct h5col){names[i], H5COL_REAL, col};
         }
     }
-    if ((sp = H5Screate_simple(1, &dims, NULL)) < 0 ||
-        (dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0 ||
-        H5Pset_obj_track_times(dcpl, 0) < 0 ||
-        (d = H5Dcreate2(file, "results", type, sp, H5P_DEFAULT, dcpl,
-                        H5P_DEFAULT)) < 0 ||
-        (t->n_rows > 0 &&
-         H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) ||
-        h5_attr_str(d, "columns", columns) != 0 ||
-        h5_attr_str(file, "format", "bfsim sweep results 1") != 0) {
-        rc = h5_fail(e, path, "cannot write the table");
-        goto out;
-    }
-out:
-    if (d >= 0 && H5Dclose(d) < 0 && rc == 0)
-        rc = h5_fail(e, path, "cannot write the table");
-    if (dcpl >= 0)
-        H5Pclose(dcpl);
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (type >= 0)
-        H5Tclose(type);
-    if (file >= 0 && H5Fclose(file) < 0 && rc == 0)
-        rc = h5_fail(e, path, "cannot close the HDF5 file");
-    if (fapl >= 0)
-        H5Pclose(fapl);
-    if (rc && opened)
-        bfs_out_abort(out);
+    rc = h5tables_write_out(out, path, &tab, &more, 1, fattrs, 1, e);
+    for (size_t i = 0; i < nf; i++)
+        xfree(names[i]);
+    xfree(names);
     xfree(columns);
-    xfree(data);
-    xfree(off);
-    xfree(len);
-    xfree(dbl);
+    xfree(num);
+    xfree(text);
+    xfree(width);
+    xfree(cols);
     return rc;
 }
 
