@@ -17,7 +17,7 @@
 #include "config.h"
 
 #include "cli/cmd.h"
-#include "formats/import.h"
+#include "import/import.h"
 #include "formats/jobs.h"
 #include "formats/nodetypes.h"
 #include "base/util.h"

@@ -13,8 +13,8 @@
  */
 #include "config.h"
 
-#include "formats/import_acct.h"
-#include "formats/import_log.h"
+#include "import/import_acct.h"
+#include "import/import_log.h"
 #include "formats/trace.h"
 #include "base/util.h"
 

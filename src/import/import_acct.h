@@ -26,7 +26,7 @@
 
 #include "base/error.h"
 #include "formats/hostlist.h"
-#include "formats/import.h"
+#include "import/import.h"
 
 struct acct_run {
     int64_t start, end; /* end IMPORT_TIME_NONE: still running */

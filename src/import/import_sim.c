@@ -7,8 +7,8 @@
  */
 #include "config.h"
 
-#include "formats/import_sim.h"
-#include "formats/import_log.h"
+#include "import/import_sim.h"
+#include "import/import_log.h"
 #include "base/util.h"
 
 #include <inttypes.h>

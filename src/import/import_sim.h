@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "base/error.h"
-#include "formats/import.h"
+#include "import/import.h"
 
 /* Largest simulation time accepted, in seconds (about 35,000 years), so
  * that origin + time stays within the range of times. */

@@ -13,9 +13,9 @@
 #include "config.h"
 
 #include "formats/hostlist.h"
-#include "formats/import.h"
-#include "formats/import_log.h"
-#include "formats/import_sim.h"
+#include "import/import.h"
+#include "import/import_log.h"
+#include "import/import_sim.h"
 #include "formats/trace.h"
 #include "base/util.h"
 

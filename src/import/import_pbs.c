@@ -21,9 +21,9 @@
  */
 #include "config.h"
 
-#include "formats/import.h"
-#include "formats/import_acct.h"
-#include "formats/import_log.h"
+#include "import/import.h"
+#include "import/import_acct.h"
+#include "import/import_log.h"
 #include "base/util.h"
 
 #include <ctype.h>

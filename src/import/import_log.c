@@ -31,7 +31,7 @@
  */
 #include "config.h"
 
-#include "formats/import_log.h"
+#include "import/import_log.h"
 #include "formats/hostlist.h"
 
 #include <inttypes.h>

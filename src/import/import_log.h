@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
-#include "formats/import.h"
+#include "import/import.h"
 #include "formats/trace.h"
 
 struct import_log;
