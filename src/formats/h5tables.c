@@ -165,7 +165,7 @@ int h5tables_write_out(struct bfs_out *out, const char *path,
                        struct bfs_error *e)
 {
     hid_t file = -1, str_t = -1, fapl = -1;
-    int rc = bfs_out_open_mode(out, path, BFS_OUT_PATH, e);
+    int ok = 0, rc = bfs_out_open_mode(out, path, BFS_OUT_PATH, e);
     const char *what = "cannot create";
 
     if (rc)
@@ -179,32 +179,27 @@ int h5tables_write_out(struct bfs_out *out, const char *path,
         (str_t = H5Tcopy(H5T_C_S1)) < 0 ||
         H5Tset_size(str_t, H5T_VARIABLE) < 0 ||
         H5Tset_cset(str_t, H5T_CSET_UTF8) < 0)
-        goto fail;
+        goto out;
     what = "cannot write a table";
     for (size_t k = 0; k < n_tabs; k++)
         if (write_tab(file, &tabs[k], more ? &more[k] : NULL, str_t) != 0)
-            goto fail;
+            goto out;
     what = "cannot write an attribute";
     for (size_t k = 0; k < n_attrs; k++)
         if (write_attr(file, attrs[2 * k], attrs[2 * k + 1], str_t) != 0)
-            goto fail;
-    H5Tclose(str_t);
-    str_t = -1;
-    H5Pclose(fapl);
-    fapl = -1;
+            goto out;
     what = "cannot close";
-    if (H5Fclose(file) < 0) {
-        file = -1;
-        goto fail;
-    }
-    return 0;
-fail:
+    ok = 1;
+out:
+    /* the file last, its close checked: it writes what is left */
     if (str_t >= 0)
         H5Tclose(str_t);
-    if (file >= 0)
-        H5Fclose(file);
     if (fapl >= 0)
         H5Pclose(fapl);
+    if (file >= 0 && H5Fclose(file) < 0)
+        ok = 0;
+    if (ok)
+        return 0;
     bfs_out_abort(out);
     return bfs_fail(e, BFS_EIO, "%s: %s (HDF5)", path, what);
 }

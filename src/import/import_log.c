@@ -1231,6 +1231,20 @@ int import_log_finish(struct import_log *l, struct import_log_report *rep,
     return 0;
 }
 
+int import_log_end(struct import_log *l, struct trace_writer *w,
+                   struct import_log_report *rep, struct import_stats *st,
+                   struct bfs_error *e)
+{
+    int rc = import_log_finish(l, rep, st, e);
+
+    if (rc == 0)
+        rc = trace_writer_finish(w, e);
+    else
+        trace_writer_abort(w);
+    import_log_free(l);
+    return rc;
+}
+
 void import_log_free(struct import_log *l)
 {
     if (!l)
