@@ -1,7 +1,8 @@
 # The one list of bfsim's sources.  Each folder of src/ is a part of the
 # program; data flows files -> formats -> engine -> alloc -> solver ->
-# backend (solvers/) and back, and cli/ drives it (src/README,
-# "Inside bfsim").  Everything but cli/ goes into the library the tests link.
+# backend (solvers/) and back, foreign logs -> import -> native traces,
+# and cli/ drives it (src/README, "Inside bfsim").  Everything but cli/
+# goes into the library the tests link.
 noinst_LIBRARIES += libbfsim.a
 libbfsim_a_SOURCES = \
 	src/base/error.c src/base/error.h \
@@ -14,14 +15,6 @@ libbfsim_a_SOURCES = \
 	src/base/qhist.c src/base/qhist.h \
 	src/formats/trace.c src/formats/trace.h \
 	src/formats/jobs.c src/formats/jobs.h \
-	src/formats/import.h src/formats/import_bftrainer.c \
-	src/formats/import_log.c src/formats/import_log.h \
-	src/formats/import_swf.c src/formats/import_slurm.c \
-	src/formats/import_batsim.c src/formats/import_elastisim.c \
-	src/formats/import_acct.c src/formats/import_acct.h \
-	src/formats/import_pbs.c src/formats/import_lsf.c \
-	src/formats/import_sim.c src/formats/import_sim.h \
-	src/formats/import_native.c \
 	src/formats/hostlist.c src/formats/hostlist.h \
 	src/formats/nodetypes.c src/formats/nodetypes.h \
 	src/formats/traceinfo.c src/formats/traceinfo.h \
@@ -32,7 +25,15 @@ libbfsim_a_SOURCES = \
 	src/formats/holdings.c src/formats/holdings.h \
 	src/formats/h5tables.c src/formats/h5tables.h \
 	src/formats/summary.c src/formats/summary.h \
-	src/formats/sniff.c src/formats/sniff.h \
+	src/import/import.h src/import/import_bftrainer.c \
+	src/import/import_log.c src/import/import_log.h \
+	src/import/import_swf.c src/import/import_slurm.c \
+	src/import/import_batsim.c src/import/import_elastisim.c \
+	src/import/import_acct.c src/import/import_acct.h \
+	src/import/import_pbs.c src/import/import_lsf.c \
+	src/import/import_sim.c src/import/import_sim.h \
+	src/import/import_native.c \
+	src/import/sniff.c src/import/sniff.h \
 	src/engine/evq.c src/engine/evq.h \
 	src/engine/replay.c src/engine/replay.h src/engine/replay_impl.h \
 	src/engine/pool.c src/engine/compat.c src/engine/default.c \
@@ -54,7 +55,9 @@ libbfsim_a_SOURCES = \
 	src/solver/mps.c src/solver/mps.h \
 	src/solver/solver.c src/solver/solver.h src/solver/backend.h \
 	src/solver/backend.c \
-	src/sweep/sweep.c src/sweep/sweep.h src/sweep/claim.c src/sweep/claim.h
+	src/sweep/sweep.c src/sweep/sweep.h src/sweep/sweep_impl.h \
+	src/sweep/run.c src/sweep/work.c src/sweep/table.c \
+	src/sweep/claim.c src/sweep/claim.h
 
 # The dp allocator's row extension is nearly all of a dp replay's time;
 # its inner loop vectorises with -ftree-vectorize (GCC enables only the

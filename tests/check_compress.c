@@ -14,7 +14,7 @@
 #include "testimport.h"
 #include "testutil.h"
 #include "base/util.h"
-#include "formats/import.h"
+#include "import/import.h"
 #include "formats/jobs.h"
 #include "formats/trace.h"
 

@@ -19,9 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "formats/import.h"
-#include "formats/import_log.h"
-#include "formats/sniff.h"
+#include "import/import.h"
+#include "import/import_log.h"
+#include "import/sniff.h"
 #include "testimport.h"
 #include "testutil.h"
 

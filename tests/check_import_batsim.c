@@ -1,5 +1,5 @@
 /* check_import_batsim.c - Batsim's jobs.csv and external events to
- * traces (formats/import_batsim.c).
+ * traces (import/import_batsim.c).
  *
  * The inputs are small files written here from Batsim's documentation
  * (docs/output-jobs.rst: the columns in the order Batsim 5 writes them;
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "formats/import.h"
+#include "import/import.h"
 #include "formats/trace.h"
 #include "testimport.h"
 #include "testutil.h"

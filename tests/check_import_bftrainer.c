@@ -4,7 +4,7 @@
  * is there) the real Summit export's counts. */
 #include "config.h"
 
-#include "formats/import.h"
+#include "import/import.h"
 #include "testutil.h"
 #include "formats/trace.h"
 

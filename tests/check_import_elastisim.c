@@ -1,5 +1,5 @@
 /* check_import_elastisim.c - ElastiSim's node-utilization output to
- * traces (formats/import_elastisim.c).
+ * traces (import/import_elastisim.c).
  *
  * The input is written here from ElastiSim's documentation (the page
  * "Simulation results": columns Time, Node, State, Running jobs,
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/import.h"
+#include "import/import.h"
 #include "formats/trace.h"
 #include "testimport.h"
 #include "testutil.h"

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/import.h"
+#include "import/import.h"
 #include "testimport.h"
 #include "testutil.h"
 #include "formats/trace.h"

@@ -1,7 +1,7 @@
 /* check_interop.c - logs of other tools given to bfsim: the importers'
  * warnings when a log looks like several machines, and `bfsim info` on a
  * file that is not a native trace naming the `bfsim convert --from` to
- * run (formats/sniff.c, import_log_warnings). */
+ * run (import/sniff.c, import_log_warnings). */
 #include "config.h"
 
 #include "testutil.h"

@@ -8,7 +8,7 @@
 #include "testimport.h"
 #include "testutil.h"
 #include "formats/gentrace.h"
-#include "formats/import.h"
+#include "import/import.h"
 #include "formats/nodetypes.h"
 #include "formats/trace.h"
 #include "formats/traceinfo.h"

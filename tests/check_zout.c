@@ -1,6 +1,6 @@
 /* check_zout.c - compressed outputs: the codec by suffix (base/zout.h),
  * the trace writer through it, and convert --from native between
- * compressions (formats/import.h).
+ * compressions (import/import.h).
  *
  * What bfsim writes is decompressed here by each format's own library
  * (zlib's inflate, liblzma's lzma_stream_buffer_decode, libbz2's
@@ -14,7 +14,7 @@
 #include "testutil.h"
 #include "base/util.h"
 #include "base/zout.h"
-#include "formats/import.h"
+#include "import/import.h"
 #include "formats/trace.h"
 
 #include <bzlib.h>

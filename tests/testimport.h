@@ -7,7 +7,7 @@
 #define BFS_TESTIMPORT_H
 
 #include "testutil.h"
-#include "formats/import.h"
+#include "import/import.h"
 #include "formats/trace.h"
 
 #include <check.h>

@@ -20,7 +20,7 @@
 
 #include "cli/cmd.h"
 #include "engine/options.h"
-#include "formats/import.h"
+#include "import/import.h"
 #include "formats/jobs.h"
 #include "formats/nodetypes.h"
 #include "base/util.h"

@@ -5,7 +5,7 @@
 
 #include "cli/cmd.h"
 #include "engine/options.h"
-#include "formats/sniff.h"
+#include "import/sniff.h"
 #include "formats/traceinfo.h"
 #include "base/out.h"
 #include "base/util.h"

@@ -25,7 +25,7 @@
  * worker that dies between its replay's end and that line leaves an open
  * claim on a complete run; the worker that next meets it stale does not
  * write into it but takes the next claim and ends that one at once,
- * "done ... reconciled" (claim_reconciled; sweep.c decides when).  The
+ * "done ... reconciled" (claim_reconciled; work.c decides when).  The
  * same exclusive create (claim_create) makes a sweep folder's record.
  */
 #include "config.h"
@@ -65,7 +65,7 @@ void claim_host(char *buf, size_t size)
     if (gethostname(buf, size) != 0 || !buf[0])
         snprintf(buf, size, "localhost");
     buf[size - 1] = '\0';
-    /* one word in the claim's "host" line, and in file names (sweep.c
+    /* one word in the claim's "host" line, and in file names (run.c
      * names an attempt's files after it) */
     for (char *c = buf; *c; c++)
         if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '/')

@@ -19,7 +19,7 @@
 #include "alloc/instance.h"
 #include "base/util.h"
 #include "formats/hostlist.h"
-#include "formats/import.h"
+#include "import/import.h"
 #include "formats/jobs.h"
 #include "formats/nodetypes.h"
 #include "formats/trace.h"

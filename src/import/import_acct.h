@@ -26,7 +26,7 @@
 
 #include "base/error.h"
 #include "formats/hostlist.h"
-#include "formats/import.h"
+#include "import/import.h"
 
 struct acct_run {
     int64_t start, end; /* end IMPORT_TIME_NONE: still running */
@@ -112,5 +112,16 @@ int acct_convert(struct acct *a, const char *format, const char *paths,
                  const char *out_path, const char *const *comments,
                  const char *const *extra, struct import_stats *st,
                  struct bfs_error *e);
+
+/* An importer's whole run after its own setup: the files of src[0..n-1]
+ * (acct_files) read in turn with fn(arg, line) (acct_read), their count
+ * in a's report, then acct_convert with the inputs' names (acct_joined).
+ * On success copies the counts to *st and a's report to *rep (each when
+ * not NULL).  Returns 0 or a negative code with the problem in e. */
+int acct_import(struct acct *a, const char *const *src, size_t n,
+                acct_record_fn fn, void *arg, const char *format,
+                const char *out_path, const char *const *comments,
+                const char *const *extra, struct import_stats *st,
+                struct import_acct_report *rep, struct bfs_error *e);
 
 #endif

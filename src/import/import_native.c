@@ -12,7 +12,7 @@
  */
 #include "config.h"
 
-#include "formats/import.h"
+#include "import/import.h"
 #include "formats/trace.h"
 #include "base/out.h"
 #include "base/util.h"

@@ -12,9 +12,9 @@
 #include "config.h"
 
 #include "formats/hostlist.h"
-#include "formats/import.h"
-#include "formats/import_log.h"
-#include "formats/import_sim.h"
+#include "import/import.h"
+#include "import/import_log.h"
+#include "import/import_sim.h"
 #include "formats/trace.h"
 #include "base/util.h"
 
@@ -242,31 +242,25 @@ int import_elastisim(const char *src, const char *out_path,
         goto fail;
     }
     cm = header(comments, src, &wo, s.names.n);
-    rc = import_log_writer_open(out_path, (const char *const *)s.names.names,
-                                NULL, s.names.n, (const char *const *)cm, &wo,
-                                &stats, &w, e);
-    import_log_comments_free(cm);
+    rc =
+        import_sim_open(out_path, (const char *const *)s.names.names, s.names.n,
+                        cm, &wo, r.last, src, &stats, &w, &engine, e);
     if (rc)
         goto fail;
-    import_sim_default_end(&wo, r.last);
-    engine = import_log_new(&wo, s.names.n, w, src);
     for (size_t k = 0; k < s.n_p; k++)
         if ((rc = import_log_add_nodes(engine, s.p[k].start, s.p[k].end,
                                        &s.p[k].node, 1)) != 0) {
             rc = bfs_fail_at(e, rc, src, 0, "internal: period out of order");
             goto fail;
         }
-    if ((rc = import_log_finish(engine, &r.log, &stats, e)) != 0)
+    rc = import_log_end(engine, w, &r.log, &stats, e);
+    engine = NULL;
+    w = NULL;
+    if (rc)
         goto fail;
     r.log.nodes = s.names.n;
     snprintf(r.log.nodes_from, sizeof r.log.nodes_from, "the nodes named");
     r.log.jobs = r.periods;
-    if ((rc = trace_writer_finish(w, e)) != 0) {
-        w = NULL;
-        goto fail;
-    }
-    w = NULL;
-    rc = 0;
     if (st)
         *st = stats;
     if (rep)

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
-#include "formats/import.h"
+#include "import/import.h"
 #include "formats/trace.h"
 
 struct import_log;
@@ -71,6 +71,14 @@ int import_log_advance(struct import_log *l, int64_t horizon,
  * or a writer error (reported in e). */
 int import_log_finish(struct import_log *l, struct import_log_report *rep,
                       struct import_stats *st, struct bfs_error *e);
+
+/* Ends a conversion: import_log_finish, then the trace
+ * (trace_writer_finish), and frees l.  Takes w: committed on success,
+ * aborted on failure.  Returns 0, or import_log_finish's or the writer's
+ * error (reported in e). */
+int import_log_end(struct import_log *l, struct trace_writer *w,
+                   struct import_log_report *rep, struct import_stats *st,
+                   struct bfs_error *e);
 
 /* Count mode: the most nodes busy at once so far. */
 size_t import_log_peak_busy(const struct import_log *l);

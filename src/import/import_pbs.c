@@ -21,9 +21,9 @@
  */
 #include "config.h"
 
-#include "formats/import.h"
-#include "formats/import_acct.h"
-#include "formats/import_log.h"
+#include "import/import.h"
+#include "import/import_acct.h"
+#include "import/import_log.h"
 #include "base/util.h"
 
 #include <ctype.h>
@@ -296,12 +296,26 @@ static int fill_placement(struct pbs *p, size_t r, const struct attrs *at)
     return 0;
 }
 
+/* Gives job j a new run from start to end (IMPORT_TIME_NONE: open),
+ * placed by at, and the state state. */
+static int add_run(struct pbs *p, struct pjob *j, const struct attrs *at,
+                   int64_t start, int64_t end, int state)
+{
+    size_t off = acct_hosts_begin(&p->a), need;
+    int rc = placement(p, at, off, &need);
+
+    if (rc)
+        return rc;
+    j->run = acct_run_add(&p->a, start, end, off, need);
+    j->state = state;
+    return 0;
+}
+
 static int record_start(struct pbs *p, struct pjob *j, int64_t t,
                         const struct attrs *at)
 {
     struct import_acct_report *rep = p->a.rep;
     int64_t start;
-    size_t off, need;
     int rc;
 
     if ((rc = attr_time(p, at->start, "start", &start)) != 0)
@@ -320,12 +334,7 @@ static int record_start(struct pbs *p, struct pjob *j, int64_t t,
             rep->restarted++;
         }
     }
-    off = acct_hosts_begin(&p->a);
-    if ((rc = placement(p, at, off, &need)) != 0)
-        return rc;
-    j->run = acct_run_add(&p->a, start, IMPORT_TIME_NONE, off, need);
-    j->state = OPEN;
-    return 0;
+    return add_run(p, j, at, start, IMPORT_TIME_NONE, OPEN);
 }
 
 static int record_end(struct pbs *p, struct pjob *j, int64_t t,
@@ -333,7 +342,6 @@ static int record_end(struct pbs *p, struct pjob *j, int64_t t,
 {
     struct import_acct_report *rep = p->a.rep;
     int64_t start, end;
-    size_t off, need;
     int rc;
 
     if ((rc = attr_time(p, at->start, "start", &start)) != 0 ||
@@ -366,12 +374,7 @@ static int record_end(struct pbs *p, struct pjob *j, int64_t t,
         rep->never_ran++;
         return 0;
     }
-    off = acct_hosts_begin(&p->a);
-    if ((rc = placement(p, at, off, &need)) != 0)
-        return rc;
-    j->run = acct_run_add(&p->a, start, end, off, need);
-    j->state = CLOSED;
-    return 0;
+    return add_run(p, j, at, start, end, CLOSED);
 }
 
 /* One record line (modified in place; an acct_record_fn). */
@@ -443,50 +446,33 @@ int import_pbs(const char *const *src, size_t n, const char *out_path,
                struct bfs_error *e)
 {
     struct import_acct_report r;
-    struct import_stats stats;
     struct pbs p;
-    char **files = NULL, *paths = NULL, zone[160];
+    char zone[160];
     const char *extra[3] = {zone,
                             "nodes: exec_host, else exec_vnode; else "
                             "Resource_List.nodect, select or nodes, placed",
                             NULL};
-    size_t n_files = 0;
     int rc;
 
     memset(&r, 0, sizeof r);
-    memset(&stats, 0, sizeof stats);
     memset(&p, 0, sizeof p);
     snprintf(r.log.format, sizeof r.log.format, "pbs");
     acct_init(&p.a, o, &r);
     p.jix = hostlist_index_new();
     if ((rc = import_log_check_opts(o, e)) != 0 ||
-        (rc = import_tz_open(o->tz ? o->tz : "UTC", &p.tz, e)) != 0 ||
-        (rc = acct_files(src, n, &files, &n_files, e)) != 0)
+        (rc = import_tz_open(o->tz ? o->tz : "UTC", &p.tz, e)) != 0)
         goto out;
-    for (size_t k = 0; k < n_files && rc == 0; k++)
-        rc = acct_read(&p.a, files[k], record, &p, e);
-    if (rc)
-        goto out;
-    r.files = n_files;
     snprintf(r.tz, sizeof r.tz, "%s", import_tz_name(p.tz));
     snprintf(zone, sizeof zone,
              "times: record stamps in %s (--tz) converted to UTC; start= "
              "and end= are Unix seconds",
              r.tz);
-    paths = acct_joined(src, n);
-    rc = acct_convert(&p.a, "PBS", paths, out_path, comments, extra, &stats, e);
+    rc = acct_import(&p.a, src, n, record, &p, "PBS", out_path, comments, extra,
+                     st, rep, e);
 out:
-    xfree(paths);
-    acct_files_free(files, n_files);
     xfree(p.jobs);
     hostlist_index_free(p.jix);
     import_tz_close(p.tz);
     acct_release(&p.a);
-    if (rc == 0) {
-        if (st)
-            *st = stats;
-        if (rep)
-            *rep = r;
-    }
     return rc;
 }

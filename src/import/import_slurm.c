@@ -41,8 +41,8 @@
 #include "config.h"
 
 #include "formats/hostlist.h"
-#include "formats/import.h"
-#include "formats/import_log.h"
+#include "import/import.h"
+#include "import/import_log.h"
 #include "formats/trace.h"
 #include "base/util.h"
 

@@ -41,7 +41,7 @@ struct import_stats {
     size_t types_unused; /* nodes of the mapping not in the trace */
 };
 
-/* ==== BFTrainer matrix export (formats/import_bftrainer.c) =================
+/* ==== BFTrainer matrix export (import/import_bftrainer.c) =================
  */
 
 /* Converts the BFTrainer replayer's node matrix, exported as three CSV
@@ -83,11 +83,11 @@ void import_bftrainer_inputs(const char *src, char **nodes, char **rows,
 
 /* ==== end of BFTrainer block =========================================== */
 
-/* ==== Job logs: SWF and Slurm (formats/import_swf.c, import_slurm.c) ==== */
+/* ==== Job logs: SWF and Slurm (import/import_swf.c, import_slurm.c) ==== */
 
 /* A scheduler log lists jobs, not node states: each job holds nodes from
  * its start to its end, and a node is idle whenever no job holds it.  The
- * importers turn job intervals into a node timeline (formats/import_log.c):
+ * importers turn job intervals into a node timeline (import/import_log.c):
  *
  * - Time: every job start and end, processed in time order; at one second
  *   ends come before starts (a node freed and retaken in the same second
@@ -335,7 +335,7 @@ int import_log_warnings(const struct import_log_report *r, FILE *f);
 
 /* ==== end of SWF and Slurm block ======================================= */
 
-/* ==== Accounting logs: PBS and LSF (formats/import_pbs.c, import_lsf.c) ==
+/* ==== Accounting logs: PBS and LSF (import/import_pbs.c, import_lsf.c) ==
  */
 
 /* PBS Pro, OpenPBS and Torque write one accounting record a line,
@@ -439,7 +439,7 @@ int import_acct_warnings(const struct import_acct_report *r, FILE *f);
 
 /* ==== end of accounting block ========================================== */
 
-/* ==== Batsim outputs (formats/import_batsim.c) ========================== */
+/* ==== Batsim outputs (import/import_batsim.c) ========================== */
 
 /* Batsim's jobs.csv (its main output) and its external-events file (an
  * input: machines becoming unavailable and available again) name the
@@ -519,7 +519,7 @@ int import_batsim_warnings(const struct import_batsim_report *r, FILE *f);
 
 /* ==== end of Batsim block ============================================== */
 
-/* ==== ElastiSim node utilization (formats/import_elastisim.c) ========== */
+/* ==== ElastiSim node utilization (import/import_elastisim.c) ========== */
 
 /* ElastiSim's node-utilization output (its "node_utilization" file) logs
  * every change of a node's state, one CSV row each: Time (simulation
@@ -566,7 +566,7 @@ void import_elastisim_report_write(const struct import_elastisim_report *r,
 
 /* ==== end of ElastiSim block =========================================== */
 
-/* ==== native traces, recompressed (formats/import_native.c) ============= */
+/* ==== native traces, recompressed (import/import_native.c) ============= */
 
 /* Copies the native trace src (plain or compressed, any codec bfs_lines
  * reads) to out_path, compressed as out_path's suffix says (trace.h,

@@ -6,7 +6,7 @@
  */
 #include "config.h"
 
-#include "formats/sniff.h"
+#include "import/sniff.h"
 
 #include "base/util.h"
 

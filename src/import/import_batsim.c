@@ -13,9 +13,9 @@
 #include "config.h"
 
 #include "formats/hostlist.h"
-#include "formats/import.h"
-#include "formats/import_log.h"
-#include "formats/import_sim.h"
+#include "import/import.h"
+#include "import/import_log.h"
+#include "import/import_sim.h"
 #include "formats/trace.h"
 #include "base/util.h"
 
@@ -476,31 +476,24 @@ int import_batsim(const char *jobs_csv, const char *events,
 
     names = import_log_names(nodes);
     cm = header(comments, jobs_csv, events, &wo, &r);
-    rc = import_log_writer_open(out_path, (const char *const *)names, NULL,
-                                nodes, (const char *const *)cm, &wo, &stats, &w,
-                                e);
-    import_log_comments_free(cm);
+    rc = import_sim_open(out_path, (const char *const *)names, nodes, cm, &wo,
+                         r.last, in, &stats, &w, &engine, e);
     import_log_names_free(names, nodes);
     if (rc)
         goto fail;
-    import_sim_default_end(&wo, r.last);
-    engine = import_log_new(&wo, nodes, w, in);
     for (size_t k = 0; k < b.n_iv; k++)
         if ((rc = import_log_add_nodes(engine, b.iv[k].start, b.iv[k].end,
                                        b.pool + b.iv[k].off, b.iv[k].n)) != 0) {
             rc = bfs_fail_at(e, rc, in, 0, "internal: interval out of order");
             goto fail;
         }
-    if ((rc = import_log_finish(engine, &r.log, &stats, e)) != 0)
+    rc = import_log_end(engine, w, &r.log, &stats, e);
+    engine = NULL;
+    w = NULL;
+    if (rc)
         goto fail;
     r.log.nodes = nodes;
     r.log.jobs = r.jobs + r.periods;
-    if ((rc = trace_writer_finish(w, e)) != 0) {
-        w = NULL;
-        goto fail;
-    }
-    w = NULL;
-    rc = 0;
     if (st)
         *st = stats;
     if (rep)

@@ -7,8 +7,8 @@
  */
 #include "config.h"
 
-#include "formats/import_sim.h"
-#include "formats/import_log.h"
+#include "import/import_sim.h"
+#include "import/import_log.h"
 #include "base/util.h"
 
 #include <inttypes.h>
@@ -142,4 +142,21 @@ void import_sim_default_end(struct import_log_opts *o, int64_t last)
 {
     if (o->end == IMPORT_TIME_NONE && last > o->start)
         o->end = last;
+}
+
+int import_sim_open(const char *path, const char *const *names, size_t n,
+                    char **cm, struct import_log_opts *wo, int64_t last,
+                    const char *in, struct import_stats *st,
+                    struct trace_writer **w, struct import_log **engine,
+                    struct bfs_error *e)
+{
+    int rc = import_log_writer_open(path, names, NULL, n,
+                                    (const char *const *)cm, wo, st, w, e);
+
+    import_log_comments_free(cm);
+    if (rc)
+        return rc;
+    import_sim_default_end(wo, last);
+    *engine = import_log_new(wo, n, *w, in);
+    return 0;
 }

@@ -13,8 +13,8 @@
  */
 #include "config.h"
 
-#include "formats/import_acct.h"
-#include "formats/import_log.h"
+#include "import/import_acct.h"
+#include "import/import_log.h"
 #include "formats/trace.h"
 #include "base/util.h"
 
@@ -518,12 +518,13 @@ int acct_convert(struct acct *a, const char *format, const char *paths,
                       paths);
         goto out;
     }
-    if ((rc = import_log_finish(engine, &r->log, st, e)) != 0)
+    rc = import_log_end(engine, w, &r->log, st, e);
+    engine = NULL;
+    w = NULL;
+    if (rc)
         goto out;
     r->log.nodes = m.n;
     r->latest = a->latest;
-    rc = trace_writer_finish(w, e);
-    w = NULL;
 out:
     import_log_free(engine);
     trace_writer_abort(w);
@@ -629,4 +630,32 @@ int import_acct_warnings(const struct import_acct_report *r, FILE *f)
         n++;
     }
     return n + import_log_warnings(&r->log, f);
+}
+
+int acct_import(struct acct *a, const char *const *src, size_t n,
+                acct_record_fn fn, void *arg, const char *format,
+                const char *out_path, const char *const *comments,
+                const char *const *extra, struct import_stats *st,
+                struct import_acct_report *rep, struct bfs_error *e)
+{
+    struct import_stats stats;
+    char **files = NULL, *paths;
+    size_t n_files = 0;
+    int rc = acct_files(src, n, &files, &n_files, e);
+
+    for (size_t k = 0; k < n_files && rc == 0; k++)
+        rc = acct_read(a, files[k], fn, arg, e);
+    acct_files_free(files, n_files);
+    if (rc)
+        return rc;
+    a->rep->files = n_files;
+    paths = acct_joined(src, n);
+    memset(&stats, 0, sizeof stats);
+    rc = acct_convert(a, format, paths, out_path, comments, extra, &stats, e);
+    xfree(paths);
+    if (rc == 0 && st)
+        *st = stats;
+    if (rc == 0 && rep)
+        *rep = *a->rep;
+    return rc;
 }

@@ -28,8 +28,8 @@
  */
 #include "config.h"
 
-#include "formats/import.h"
-#include "formats/import_log.h"
+#include "import/import.h"
+#include "import/import_log.h"
 #include "formats/trace.h"
 #include "base/util.h"
 
@@ -532,15 +532,12 @@ int import_swf(const char *src, const char *out_path,
         goto out;
     if (s.have_held && (rc = convert(&s, &s.held)) != 0)
         goto out;
-    if ((rc = import_log_finish(s.engine, &r, &stats, e)) != 0)
+    rc = import_log_end(s.engine, s.w, &r, &stats, e);
+    s.engine = NULL;
+    s.w = NULL;
+    if (rc)
         goto out;
     r.nodes = s.nodes;
-    if ((rc = trace_writer_finish(s.w, e)) != 0) {
-        s.w = NULL;
-        goto out;
-    }
-    s.w = NULL;
-    rc = 0;
     if (st)
         *st = stats;
     if (rep)

@@ -31,7 +31,7 @@
  */
 #include "config.h"
 
-#include "formats/import_log.h"
+#include "import/import_log.h"
 #include "formats/hostlist.h"
 
 #include <inttypes.h>
@@ -1229,6 +1229,20 @@ int import_log_finish(struct import_log *l, struct import_log_report *rep,
         st->max_idle = l->max_idle;
     }
     return 0;
+}
+
+int import_log_end(struct import_log *l, struct trace_writer *w,
+                   struct import_log_report *rep, struct import_stats *st,
+                   struct bfs_error *e)
+{
+    int rc = import_log_finish(l, rep, st, e);
+
+    if (rc == 0)
+        rc = trace_writer_finish(w, e);
+    else
+        trace_writer_abort(w);
+    import_log_free(l);
+    return rc;
 }
 
 void import_log_free(struct import_log *l)

@@ -11,9 +11,9 @@
  */
 #include "config.h"
 
-#include "formats/import.h"
-#include "formats/import_acct.h"
-#include "formats/import_log.h"
+#include "import/import.h"
+#include "import/import_acct.h"
+#include "import/import_log.h"
 #include "base/util.h"
 
 #include <inttypes.h>
@@ -177,40 +177,20 @@ int import_lsf(const char *const *src, size_t n, const char *out_path,
                struct bfs_error *e)
 {
     struct import_acct_report r;
-    struct import_stats stats;
     struct lsf l;
-    char **files = NULL, *paths = NULL;
     const char *extra[] = {"times: Unix seconds (lsb.acct); a run is "
                            "startTime .. the JOB_FINISH event time",
                            "nodes: execHosts, one node per host named", NULL};
-    size_t n_files = 0;
     int rc;
 
     memset(&r, 0, sizeof r);
-    memset(&stats, 0, sizeof stats);
     memset(&l, 0, sizeof l);
     snprintf(r.log.format, sizeof r.log.format, "lsf");
     acct_init(&l.a, o, &r);
-    if ((rc = import_log_check_opts(o, e)) != 0 ||
-        (rc = acct_files(src, n, &files, &n_files, e)) != 0)
-        goto out;
-    for (size_t k = 0; k < n_files && rc == 0; k++)
-        rc = acct_read(&l.a, files[k], record, &l, e);
-    if (rc)
-        goto out;
-    r.files = n_files;
-    paths = acct_joined(src, n);
-    rc = acct_convert(&l.a, "LSF", paths, out_path, comments, extra, &stats, e);
-out:
-    xfree(paths);
-    acct_files_free(files, n_files);
+    if ((rc = import_log_check_opts(o, e)) == 0)
+        rc = acct_import(&l.a, src, n, record, &l, "LSF", out_path, comments,
+                         extra, st, rep, e);
     xfree(l.f);
     acct_release(&l.a);
-    if (rc == 0) {
-        if (st)
-            *st = stats;
-        if (rep)
-            *rep = r;
-    }
     return rc;
 }

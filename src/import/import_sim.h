@@ -10,7 +10,8 @@
 #include <stdio.h>
 
 #include "base/error.h"
-#include "formats/import.h"
+#include "import/import.h"
+#include "import/import_log.h"
 
 /* Largest simulation time accepted, in seconds (about 35,000 years), so
  * that origin + time stays within the range of times. */
@@ -55,6 +56,17 @@ char **import_sim_comments(const char *const *comments, const char *const *own,
  * (nodes idle to the end), so that is o->end unless --end was given or it
  * lies before the window's start. */
 void import_sim_default_end(struct import_log_opts *o, int64_t last);
+
+/* Opens the trace at path for the n nodes names (import_log_writer_open,
+ * the header's comment lines cm, freed here) and its engine over them
+ * (import_log_new; path in names the input), after ending the window at
+ * last unless --end says otherwise (import_sim_default_end on *wo).
+ * Returns 0 with *w and *engine set, or a negative BFS_E* code (in e). */
+int import_sim_open(const char *path, const char *const *names, size_t n,
+                    char **cm, struct import_log_opts *wo, int64_t last,
+                    const char *in, struct import_stats *st,
+                    struct trace_writer **w, struct import_log **engine,
+                    struct bfs_error *e);
 
 /* Writes the report's closing lines to f: the machine (log->nodes and
  * log->nodes_from) with the origin, the trace's span and idle
