@@ -1,6 +1,7 @@
 /* cmd_sweep.c - `bfsim sweep`: options, progress and failure reports.
- * Expanding the configuration, running the replays and writing the
- * results table are sweep.c's.
+ * Expanding the configuration (sweep/sweep.c), running the replays
+ * (sweep/run.c, sweep/work.c) and writing the results table
+ * (sweep/table.c) are sweep/'s.
  *
  * Exit status: 0 when every run this invocation started succeeded (and
  * the table was written), 1 when a run failed or the configuration or an
