@@ -127,11 +127,16 @@
  *   make the current count a spike), so a row costs C or 2 C, not C W.
  * - Jobs with the same numbers (current count, bounds, costs and curve;
  *   no hints) have the same value row: setup() computes it once per such
- *   type (a job is matched against the last 16 types met), and prune()
- *   builds each type's hull once and sweeps a segment for all the type's
- *   jobs at once (the first ones in job order take the last, partial,
- *   segment).  The tie tolerance is summed from the rows in job order,
- *   the same double alloc_tie_tol gives.
+ *   type (a job is matched against the last 16 types met) and the type's
+ *   jobs share it (v holds one row per type; so do derive()'s bounds and
+ *   prune()'s fixing), and prune() builds each type's hull once and
+ *   sweeps a segment for all the type's jobs at once (the first ones in
+ *   job order take the last, partial, segment).  The tie tolerance is
+ *   summed from the rows in job order, the same double alloc_tie_tol
+ *   gives.
+ * - After prune(), a job left with one admissible count takes no row of
+ *   the tables (rows()): with 10,000 jobs on 3,600 nodes nearly every
+ *   job is so fixed, and the tables run over the few left.
  * - An instance equal to the last one solved (same numbers, bit for bit)
  *   gets the last answer back: the same status, counts and objective.
  * - Rows of F and B are reused from the last full table solve: F[j][c]
@@ -211,11 +216,22 @@ struct dp {
     size_t nj, C, W; /* jobs, node budget, widest count range (max hi+1) */
     int *hi;         /* largest admissible count per job */
     int *lo;         /* smallest admissible count per job */
+    /* The tables' rows (see drop_fixed()): nr jobs, row i being job
+     * rowjob[i]; from there on hi, lo, keepable, tid, cur, ksuf and busy
+     * are indexed by row.  fix[j]: job j's count when it has one
+     * admissible count left (it then has no row), else -1; cfix and
+     * vfix: those jobs' nodes and summed values.  C is then the nodes
+     * left for the rows. */
+    size_t nr, *rowjob, cfix;
+    int *fix, *cur; /* cur: the current count per job, then per row */
+    double vfix;
+    size_t rowjob_cap, fix_cap, cur_cap;
     struct dp_win *fw, *bw; /* nj+1: the windows of F's and B's rows */
     size_t lo_cap, fw_cap, bw_cap;
     int *keepable;       /* cur is admissible */
     size_t *ksuf;        /* keepable jobs among j..nj-1 */
-    double *v;           /* v[j * W + n], -HUGE_VAL when inadmissible */
+    double *v;           /* v[t * W + n] for each type t (tid): job j's row is
+                          * its type's, tid[j]; -HUGE_VAL when inadmissible */
     double *F, *B;       /* the rows' windows, one after the other */
     double *pf;          /* C+1: prefix maxima of one row of F */
     size_t *at;          /* as B: offset of the cell's k-row in G */
@@ -234,9 +250,9 @@ struct dp {
     size_t *tid, *mult;         /* mult[t]: jobs of type t (t = tid) */
     size_t *hoff, *lvl, *extra; /* per type: hull in hp, prune's sweep */
     int *hp;                    /* hull points, by type */
-    double *tphi, *big;         /* per type */
+    double *tphi, *big, *vbest; /* per type; vbest: its best value */
     size_t tid_cap, mult_cap, hoff_cap, lvl_cap, extra_cap, hp_cap, tphi_cap,
-        big_cap;
+        big_cap, vbest_cap;
     /* prune's scratch: the types whose hull has segments left, as a
      * heap (seg_before), the hull's points per type, one point per job */
     size_t *heap, *hn;
@@ -295,6 +311,10 @@ static void dp_destroy(void *state)
     xfree(d->hp);
     xfree(d->tphi);
     xfree(d->big);
+    xfree(d->rowjob);
+    xfree(d->fix);
+    xfree(d->cur);
+    xfree(d->vbest);
     xfree(d->fw);
     xfree(d->bw);
     xfree(d->keepable);
@@ -324,7 +344,7 @@ static void dp_destroy(void *state)
 
 static double val(const struct dp *d, size_t j, int n)
 {
-    return d->v[j * d->W + (size_t)n];
+    return d->v[d->tid[j] * d->W + (size_t)n];
 }
 
 /* The fewest keeps of jobs j..nj-1 on exactly c nodes (see the top). */
@@ -395,7 +415,7 @@ static int spend(struct dp *d, size_t n)
 static int extend(struct dp *d, double *T, const struct dp_win *wf,
                   const struct dp_win *wt, size_t j)
 {
-    const double *vj = &d->v[j * d->W];
+    const double *vj = &d->v[d->tid[j] * d->W];
     size_t hi = (size_t)d->hi[j];
 
     for (size_t c = wt->lo; c <= wt->hi; c++)
@@ -440,7 +460,7 @@ static int fill(struct dp *d, double thr, struct bfs_error *e)
     size_t nG = 0;
 
     BFS_GROW(d->row, d->row_cap, d->ksuf[0] + 1);
-    for (size_t j = d->nj + 1; j-- > 0;) {
+    for (size_t j = d->nr + 1; j-- > 0;) {
         const struct dp_win *fj = &d->fw[j], *bj = &d->bw[j];
         const double *Fj = &d->F[fj->off];
         double m = -HUGE_VAL, *row = d->row;
@@ -462,7 +482,7 @@ static int fill(struct dp *d, double thr, struct bfs_error *e)
             /* the keep counts the sources reach, ulo..uhi: the row is
              * -HUGE_VAL elsewhere (row nj's one cell: keep count 0) */
             row[0] = 0.0;
-            for (int pass = 0; pass < 2 && j < d->nj; pass++) {
+            for (int pass = 0; pass < 2 && j < d->nr; pass++) {
                 if (pass == 1) {
                     if (ulo > uhi)
                         break;
@@ -474,7 +494,7 @@ static int fill(struct dp *d, double thr, struct bfs_error *e)
                 }
                 for (int n = 0; n <= d->hi[j] && (size_t)n <= c; n++) {
                     double vn = val(d, j, n);
-                    size_t keep = d->keepable[j] && n == d->p->jobs[j].cur;
+                    size_t keep = d->keepable[j] && n == d->cur[j];
                     size_t src, k0, k1;
                     const double *g;
                     if (spend(d, 1))
@@ -515,7 +535,7 @@ static int fill(struct dp *d, double thr, struct bfs_error *e)
                     "dp: %zu jobs on %zu nodes need a tie-break table of "
                     "more than %zu entries (%zu MiB); admit fewer jobs at "
                     "once (--max-jobs)",
-                    d->nj, d->C, DP_MAX_CELLS,
+                    d->nj, d->C + d->cfix, DP_MAX_CELLS,
                     DP_MAX_CELLS * sizeof(double) >> 20);
             BFS_GROW(d->G, d->G_cap, nG + hi - lo + 1);
             memcpy(&d->G[nG], &row[lo], (hi - lo + 1) * sizeof *row);
@@ -564,8 +584,11 @@ static int choose(struct dp *d, double tol, int *counts)
                 found = 1;
             }
     /* then the largest count for each job in turn */
-    for (size_t j = 0; j < d->nj; j++) {
-        int cur = d->p->jobs[j].cur, pick = -1;
+    for (size_t j = 0; j < d->nj; j++)
+        if (d->fix[j] >= 0)
+            counts[j] = d->fix[j];
+    for (size_t j = 0; j < d->nr; j++) {
+        int cur = d->cur[j], pick = -1;
         double gpick = 0.0, vpick = 0.0;
         for (int n = d->hi[j]; n >= 0 && pick < 0; n--) {
             double vn = val(d, j, n), g;
@@ -581,7 +604,7 @@ static int choose(struct dp *d, double tol, int *counts)
                 vpick = vn;
             }
         }
-        counts[j] = pick;
+        counts[d->rowjob[j]] = pick;
         S -= (size_t)pick;
         Kb -= d->keepable[j] && pick == cur;
         target = target - vpick < gpick ? target - vpick : gpick;
@@ -596,8 +619,16 @@ static void derive(struct dp *d)
     const struct alloc_problem *p = d->p;
     size_t nj = d->nj, sumhi = 0;
 
+    BFS_GROW(d->cur, d->cur_cap, nj + 1);
     for (size_t j = 0; j < nj; j++) {
-        int cur = p->jobs[j].cur;
+        int cur = d->cur[j] = p->jobs[j].cur;
+        if (d->tid[j] != j) { /* its type's, whose row it shares */
+            d->hi[j] = d->hi[d->tid[j]];
+            d->lo[j] = d->lo[d->tid[j]];
+            d->keepable[j] = d->keepable[d->tid[j]];
+            sumhi += (size_t)d->hi[j];
+            continue;
+        }
         while (d->hi[j] > 0 && val(d, j, d->hi[j]) == -HUGE_VAL)
             d->hi[j]--;
         d->lo[j] = 0;
@@ -656,7 +687,7 @@ static void greedy_start(struct dp *d)
  * best, else the fewest nodes among them). */
 static void greedy_step(struct dp *d, size_t j)
 {
-    const double *vj = &d->v[j * d->W];
+    const double *vj = &d->v[d->tid[j] * d->W];
     int b, best;
 
     if (!d->inc_ok)
@@ -690,6 +721,7 @@ static int setup(struct dp *d, const struct alloc_problem *p,
     BFS_GROW(d->busy, d->busy_cap, nj + 1);
     BFS_GROW(d->tid, d->tid_cap, nj + 1);
     BFS_GROW(d->big, d->big_cap, nj + 1);
+    BFS_GROW(d->vbest, d->vbest_cap, nj + 1);
     greedy_start(d);
     for (size_t j = 0; j < nj; j++) {
         int top = p->jobs[j].jmax < p->pool ? p->jobs[j].jmax : p->pool;
@@ -725,22 +757,25 @@ static int setup(struct dp *d, const struct alloc_problem *p,
     d->vmax_sum = 0.0;
     for (size_t j = 0; j < nj; j++) {
         double m = -HUGE_VAL, big = 0.0;
-        if (d->tid[j] != j) { /* the same numbers as an earlier job */
-            memcpy(&d->v[j * W], &d->v[d->tid[j] * W], W * sizeof *d->v);
+        if (d->tid[j] != j) { /* its type's row, best and largest value */
             d->big[j] = d->big[d->tid[j]];
-        } else {
-            for (int n = 0; (size_t)n < W; n++)
-                d->v[j * W + (size_t)n] =
-                    n <= d->hi[j] && alloc_admissible(p, j, n)
-                        ? alloc_value(p, j, n)
-                        : -HUGE_VAL;
+            d->vmax_sum += d->vbest[d->tid[j]];
+            greedy_step(d, j);
+            if (spend(d, 1))
+                return SOLVE_OPTIMAL; /* the caller sees d->expired */
+            continue;
         }
+        for (int n = 0; (size_t)n < W; n++)
+            d->v[j * W + (size_t)n] = n <= d->hi[j] && alloc_admissible(p, j, n)
+                                          ? alloc_value(p, j, n)
+                                          : -HUGE_VAL;
         for (int n = 0; n <= d->hi[j]; n++)
             if (val(d, j, n) != -HUGE_VAL) {
                 m = val(d, j, n) > m ? val(d, j, n) : m;
                 big = fabs(val(d, j, n)) > big ? fabs(val(d, j, n)) : big;
             }
         d->vmax_sum += m;
+        d->vbest[j] = m;
         d->big[j] = big;
         greedy_step(d, j);
         if (spend(d, 2 * W))
@@ -762,7 +797,7 @@ static int too_big(const struct dp *d, size_t n, struct bfs_error *e)
                     "dp: %zu jobs on %zu nodes need tables of more than %zu "
                     "entries (%zu needed, %zu MiB a table); admit fewer jobs "
                     "at once (--max-jobs)",
-                    d->nj, d->C, DP_MAX_CELLS, n,
+                    d->nj, d->C + d->cfix, DP_MAX_CELLS, n,
                     DP_MAX_CELLS * sizeof(double) >> 20);
 }
 
@@ -773,7 +808,7 @@ static int too_big(const struct dp *d, size_t n, struct bfs_error *e)
  * DP_MAX_CELLS cells. */
 static int size_tables(struct dp *d, struct bfs_error *e)
 {
-    size_t nj = d->nj;
+    size_t nj = d->nr;
 
     BFS_GROW(d->fw, d->fw_cap, nj + 1);
     BFS_GROW(d->bw, d->bw_cap, nj + 1);
@@ -1060,13 +1095,11 @@ static int prune(struct dp *d, double tol)
     }
     for (size_t j = 0; j < nj; j++) {
         double *vj = &d->v[j * W];
-        if (d->tid[j] != j) /* its type's row, pruned already */
-            memcpy(vj, &d->v[d->tid[j] * W], W * sizeof *vj);
-        else
-            for (int n = 0; n <= d->hi[j]; n++)
-                if (vj[n] != -HUGE_VAL &&
-                    d->tphi[j] - (vj[n] - lambda * n) > delta)
-                    vj[n] = -HUGE_VAL;
+        if (d->tid[j] != j) /* its type's row, which it shares */
+            continue;
+        for (int n = 0; n <= d->hi[j]; n++)
+            if (vj[n] != -HUGE_VAL && d->tphi[j] - (vj[n] - lambda * n) > delta)
+                vj[n] = -HUGE_VAL;
         if (spend(d, (size_t)d->hi[j] + 1))
             return 1;
     }
@@ -1145,22 +1178,27 @@ static void remember(struct dp *d, const struct alloc_problem *p,
 static int same_row(const struct dp *d, size_t j)
 {
     return d->phi[j] == d->hi[j] &&
-           !memcmp(&d->pv[j * d->pW], &d->v[j * d->W],
+           !memcmp(&d->pv[j * d->pW], &d->v[d->tid[j] * d->W],
                    ((size_t)d->hi[j] + 1) * sizeof *d->v);
 }
 
-/* Notes that F and B are complete for the current value rows. */
+/* Notes that F and B are complete for the current value rows, and
+ * copies every job's row (its type's) when they can be reused: not
+ * when they were narrowed (b_ok 0), as then no row is reused. */
 static void keep_rows(struct dp *d)
 {
+    d->rows_ok = 1;
+    d->b_ok = d->zlb == -HUGE_VAL;
+    if (!d->b_ok)
+        return;
     BFS_GROW(d->pv, d->pv_cap, d->nj * d->W + 1);
     BFS_GROW(d->phi, d->phi_cap, d->nj + 1);
-    memcpy(d->pv, d->v, d->nj * d->W * sizeof *d->v);
+    for (size_t j = 0; j < d->nj; j++)
+        memcpy(&d->pv[j * d->W], &d->v[d->tid[j] * d->W], d->W * sizeof *d->v);
     memcpy(d->phi, d->hi, d->nj * sizeof *d->hi);
     d->pnj = d->nj;
     d->pW = d->W;
     d->pC = d->C;
-    d->rows_ok = 1;
-    d->b_ok = d->zlb == -HUGE_VAL;
 }
 
 /* The best bound on z* known so far: z when it is known (not
@@ -1206,8 +1244,10 @@ static void b_optimum(struct dp *d, size_t c)
     int *n_of;
 
     BFS_GROW(d->at_n, d->at_n_cap, d->nj + 1);
+    for (size_t j = 0; j < d->nj; j++)
+        d->at_n[j] = d->fix[j];
     n_of = d->at_n; /* prune()'s scratch, free again */
-    for (size_t j = 0; j < d->nj; j++) {
+    for (size_t j = 0; j < d->nr; j++) {
         int pick = -1;
         for (int n = d->hi[j]; n >= 0 && pick < 0; n--) {
             double vn = val(d, j, n);
@@ -1223,7 +1263,7 @@ static void b_optimum(struct dp *d, size_t c)
         }
         if (spend(d, (size_t)d->hi[j] + 1) || pick < 0)
             return;
-        n_of[j] = pick;
+        n_of[d->rowjob[j]] = pick;
         c -= (size_t)pick;
     }
     memcpy(d->inc, n_of, d->nj * sizeof *d->inc);
@@ -1263,6 +1303,58 @@ static void narrow(struct dp *d, size_t j, double thr)
     win_narrow(bj, first, last);
 }
 
+/* The rows of the tables.  Once prune() ran (zlb known), a job left
+ * with one admissible count takes no row: it has that count in every
+ * allocation, so leaving it out changes neither the tie set (its value,
+ * keep and nodes are the same in every allocation: keys 1 to 3 compare
+ * the same differences) nor key 4 (the rows keep the jobs' order); the
+ * tables then run over the other jobs on C less its nodes, and their
+ * narrowing thresholds are lowered by its value (vfix).  Keys 1's sums
+ * are then taken without those constants, which moves them by a few
+ * ulps of S, as summing in another order does (see the top).  Rows are
+ * reused (rows_ok) only without prune(), so only with every job a row.
+ * Sets C to SIZE_MAX when the fixed jobs overfill the pool (then no
+ * allocation is feasible).  Returns 1 in that case, else 0. */
+static int rows(struct dp *d)
+{
+    size_t r = 0, cf = 0;
+    double vf = 0.0;
+
+    BFS_GROW(d->fix, d->fix_cap, d->nj + 1);
+    BFS_GROW(d->rowjob, d->rowjob_cap, d->nj + 1);
+    for (size_t j = 0; j < d->nj; j++) {
+        if (d->zlb != -HUGE_VAL && d->lo[j] == d->hi[j] &&
+            val(d, j, d->hi[j]) != -HUGE_VAL) {
+            d->fix[j] = d->hi[j];
+            cf += (size_t)d->hi[j];
+            vf += val(d, j, d->hi[j]);
+            continue;
+        }
+        d->fix[j] = -1;
+        d->hi[r] = d->hi[j];
+        d->lo[r] = d->lo[j];
+        d->keepable[r] = d->keepable[j];
+        d->tid[r] = d->tid[j];
+        d->cur[r] = d->cur[j];
+        d->rowjob[r++] = j;
+    }
+    d->nr = r;
+    d->cfix = cf;
+    d->vfix = vf;
+    d->ksuf[r] = d->busy[r] = 0;
+    for (size_t i = r; i-- > 0;) {
+        d->ksuf[i] = d->ksuf[i + 1] + (size_t)d->keepable[i];
+        d->busy[i] = d->busy[i + 1] + (size_t)(d->keepable[i] && d->cur[i] > 0);
+    }
+    spend(d, d->nj + 1);
+    if (cf > d->C) {
+        d->C = SIZE_MAX;
+        return 1;
+    }
+    d->C -= cf;
+    return 0;
+}
+
 /* The full solve: the tables F and B, then G on the alive cells.
  * Returns a status (written into res with its counts), or BFS_ERANGE
  * (in e) past the memory bound. */
@@ -1270,30 +1362,32 @@ static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
                         struct bfs_error *e)
 {
     double z = -HUGE_VAL;
-    int rc = size_tables(d, e);
+    int rc = rows(d) ? 0 : size_tables(d, e);
 
-    size_t f0 = 0, b0 = d->nj; /* F rows 0..f0, B rows b0..nj reused */
+    size_t f0 = 0, b0 = d->nr; /* F rows 0..f0, B rows b0..nj reused */
     size_t nB, zc = 0;
     double phi = 0.0; /* sum of phi over the jobs in F's row */
 
+    if (d->C == SIZE_MAX) /* the fixed jobs overfill the pool */
+        return SOLVE_INFEASIBLE;
     if (rc) {
         d->rows_ok = 0;
         return rc;
     }
-    if (d->rows_ok && d->pnj == d->nj && d->pC == d->C) {
-        while (d->b_ok && f0 < d->nj && same_row(d, f0))
+    if (d->rows_ok && d->pnj == d->nr && d->pC == d->C) {
+        while (d->b_ok && f0 < d->nr && same_row(d, f0))
             f0++;
         while (d->b_ok && b0 > 0 && same_row(d, b0 - 1))
             b0--;
     }
     d->rows_ok = 0;
     d->F[0] = 0.0; /* row 0's window: cell 0 */
-    if (b0 == d->nj) {
+    if (b0 == d->nr) {
         BFS_GROW(d->B, d->B_cap, 1);
-        d->bw[d->nj] = (struct dp_win){0, 0, 0};
+        d->bw[d->nr] = (struct dp_win){0, 0, 0};
         d->B[0] = 0.0;
     }
-    for (size_t j = f0; j < d->nj; j++) {
+    for (size_t j = f0; j < d->nr; j++) {
         rc = f_window(d, j, e);
         if (rc) {
             d->rows_ok = 0;
@@ -1315,7 +1409,7 @@ static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
         if (extend(d, d->B, &d->bw[j + 1], &d->bw[j], j))
             return incumbent(d, HUGE_VAL, res);
         if (d->zlb != -HUGE_VAL)
-            narrow(d, j, d->zlb - 3.0 * tol);
+            narrow(d, j, d->zlb - d->vfix - 3.0 * tol);
     }
     nB = d->bw[0].off + win_len(&d->bw[0]);
     BFS_GROW(d->at, d->at_cap, nB + 1);
