@@ -135,8 +135,10 @@
  *   summed from the rows in job order, the same double alloc_tie_tol
  *   gives.
  * - After prune(), a job left with one admissible count takes no row of
- *   the tables (rows()): with 10,000 jobs on 3,600 nodes nearly every
- *   job is so fixed, and the tables run over the few left.
+ *   the tables, and a run of jobs of one type left with two counts takes
+ *   one row (rows()): with 10,000 jobs on 3,600 nodes nearly every job
+ *   is so fixed, and the tables run over the few left; 10,000 copies
+ *   of one job make one row.
  * - An instance equal to the last one solved (same numbers, bit for bit)
  *   gets the last answer back: the same status, counts and objective.
  * - Rows of F and B are reused from the last full table solve: F[j][c]
@@ -172,6 +174,7 @@
 #include "base/util.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -216,9 +219,10 @@ struct dp {
     size_t nj, C, W; /* jobs, node budget, widest count range (max hi+1) */
     int *hi;         /* largest admissible count per job */
     int *lo;         /* smallest admissible count per job */
-    /* The tables' rows (see drop_fixed()): nr jobs, row i being job
-     * rowjob[i]; from there on hi, lo, keepable, tid, cur, ksuf and busy
-     * are indexed by row.  fix[j]: job j's count when it has one
+    /* The tables' rows (see rows()): nr rows, row i being the jobs
+     * rowjob[roff[i]..roff[i+1]-1], in job order; from there on hi, lo,
+     * keepable, tid, cur, ksuf and busy are indexed by row (ksuf and busy
+     * still count jobs).  fix[j]: job j's count when it has one
      * admissible count left (it then has no row), else -1; cfix and
      * vfix: those jobs' nodes and summed values.  C is then the nodes
      * left for the rows. */
@@ -226,6 +230,11 @@ struct dp {
     int *fix, *cur; /* cur: the current count per job, then per row */
     double vfix;
     size_t rowjob_cap, fix_cap, cur_cap;
+    /* rm[i]: the jobs of row i.  A row of rm > 1 jobs (a run, see
+     * rows()) holds jobs of one type with two admissible counts x < y:
+     * lo[i] = rm x and hi[i] = rm y are the row's fewest and most nodes,
+     * and its choices k = 0..rm give y to k of them (ch_n and co.) */
+    size_t *rm, *roff, rm_cap, roff_cap;
     struct dp_win *fw, *bw; /* nj+1: the windows of F's and B's rows */
     size_t lo_cap, fw_cap, bw_cap;
     int *keepable;       /* cur is admissible */
@@ -312,6 +321,8 @@ static void dp_destroy(void *state)
     xfree(d->tphi);
     xfree(d->big);
     xfree(d->rowjob);
+    xfree(d->rm);
+    xfree(d->roff);
     xfree(d->fix);
     xfree(d->cur);
     xfree(d->vbest);
@@ -345,6 +356,65 @@ static void dp_destroy(void *state)
 static double val(const struct dp *d, size_t j, int n)
 {
     return d->v[d->tid[j] * d->W + (size_t)n];
+}
+
+/* A row's choices (rows()): k = 0..nch(d, i), each with its nodes
+ * ch_n, value ch_v and keeps ch_keep, in increasing nodes.  A row of one
+ * job chooses its count, k = n (inadmissible ones of value -HUGE_VAL);
+ * a run of m jobs of counts x < y gives y to k of them, x to the rest. */
+static size_t nch(const struct dp *d, size_t i)
+{
+    return d->rm[i] > 1 ? d->rm[i] : (size_t)d->hi[i];
+}
+
+static size_t ch_n(const struct dp *d, size_t i, size_t k)
+{
+    size_t m = d->rm[i], x, y;
+
+    if (m == 1)
+        return k;
+    x = (size_t)d->lo[i] / m;
+    y = (size_t)d->hi[i] / m;
+    return m * x + k * (y - x);
+}
+
+static double ch_v(const struct dp *d, size_t i, size_t k)
+{
+    size_t m = d->rm[i];
+
+    if (m == 1)
+        return val(d, i, (int)k);
+    return (double)(m - k) * val(d, i, d->lo[i] / (int)m) +
+           (double)k * val(d, i, d->hi[i] / (int)m);
+}
+
+static size_t ch_keep(const struct dp *d, size_t i, size_t k)
+{
+    size_t m = d->rm[i];
+    int cur = d->cur[i];
+
+    if (!d->keepable[i])
+        return 0;
+    if (m == 1)
+        return k == (size_t)cur;
+    return (cur == d->lo[i] / (int)m ? m - k : 0) +
+           (cur == d->hi[i] / (int)m ? k : 0);
+}
+
+/* Writes row i's choice k into counts (indexed by job): its job's
+ * count, or for a run y to its first k jobs and x to the rest (the
+ * tie-break's key 4 among interchangeable jobs, see rows()). */
+static void row_counts(const struct dp *d, size_t i, size_t k, int *counts)
+{
+    size_t m = d->rm[i];
+    const size_t *job = &d->rowjob[d->roff[i]];
+
+    if (m == 1) {
+        counts[job[0]] = (int)k;
+        return;
+    }
+    for (size_t q = 0; q < m; q++)
+        counts[job[q]] = q < k ? d->hi[i] / (int)m : d->lo[i] / (int)m;
 }
 
 /* The fewest keeps of jobs j..nj-1 on exactly c nodes (see the top). */
@@ -415,8 +485,7 @@ static int spend(struct dp *d, size_t n)
 static int extend(struct dp *d, double *T, const struct dp_win *wf,
                   const struct dp_win *wt, size_t j)
 {
-    const double *vj = &d->v[d->tid[j] * d->W];
-    size_t hi = (size_t)d->hi[j];
+    size_t hi = nch(d, j);
 
     for (size_t c = wt->lo; c <= wt->hi; c++)
         T[wt->off + c - wt->lo] = -HUGE_VAL;
@@ -427,8 +496,9 @@ static int extend(struct dp *d, double *T, const struct dp_win *wf,
     /* n outside, c inside: for each c the candidates still come in
      * increasing n and win only when strictly greater, as in the
      * textbook order, so each cell gets the same double. */
-    for (size_t n = 0; n <= hi; n++) {
-        double vn = vj[n];
+    for (size_t k = 0; k <= hi; k++) {
+        double vn = ch_v(d, j, k);
+        size_t n = ch_n(d, j, k);
         size_t c0 = wf->lo + n, c1 = wf->hi + n < wt->hi ? wf->hi + n : wt->hi;
         double *restrict dst;
         const double *restrict src;
@@ -492,16 +562,17 @@ static int fill(struct dp *d, double thr, struct bfs_error *e)
                     ulo = K + 1; /* none yet */
                     uhi = 0;
                 }
-                for (int n = 0; n <= d->hi[j] && (size_t)n <= c; n++) {
-                    double vn = val(d, j, n);
-                    size_t keep = d->keepable[j] && n == d->cur[j];
+                for (size_t ch = 0; ch <= nch(d, j) && ch_n(d, j, ch) <= c;
+                     ch++) {
+                    double vn = ch_v(d, j, ch);
+                    size_t n = ch_n(d, j, ch), keep = ch_keep(d, j, ch);
                     size_t src, k0, k1;
                     const double *g;
                     if (spend(d, 1))
                         return 1;
                     if (vn == -HUGE_VAL)
                         continue;
-                    src = win_at(&d->bw[j + 1], c - (size_t)n);
+                    src = win_at(&d->bw[j + 1], c - n);
                     if (src == DEAD || d->at[src] == DEAD)
                         continue;
                     g = &d->G[d->at[src]];
@@ -588,25 +659,27 @@ static int choose(struct dp *d, double tol, int *counts)
         if (d->fix[j] >= 0)
             counts[j] = d->fix[j];
     for (size_t j = 0; j < d->nr; j++) {
-        int cur = d->cur[j], pick = -1;
+        size_t pick = SIZE_MAX;
         double gpick = 0.0, vpick = 0.0;
-        for (int n = d->hi[j]; n >= 0 && pick < 0; n--) {
-            double vn = val(d, j, n), g;
-            size_t keep = d->keepable[j] && n == cur;
+        for (size_t ch = nch(d, j) + 1; ch-- > 0 && pick == SIZE_MAX;) {
+            double vn = ch_v(d, j, ch), g;
+            size_t n = ch_n(d, j, ch), keep = ch_keep(d, j, ch);
             if (spend(d, 1))
                 return 1;
-            if (vn == -HUGE_VAL || (size_t)n > S || keep > Kb)
+            if (vn == -HUGE_VAL || n > S || keep > Kb)
                 continue;
-            g = g_at(d, j + 1, S - (size_t)n, Kb - keep);
+            g = g_at(d, j + 1, S - n, Kb - keep);
             if (g != -HUGE_VAL && vn + g >= target) {
-                pick = n;
+                pick = ch;
                 gpick = g;
                 vpick = vn;
             }
         }
-        counts[d->rowjob[j]] = pick;
-        S -= (size_t)pick;
-        Kb -= d->keepable[j] && pick == cur;
+        if (pick == SIZE_MAX) /* never: the cell's entry came from one */
+            return -1;
+        row_counts(d, j, pick, counts);
+        S -= ch_n(d, j, pick);
+        Kb -= ch_keep(d, j, pick);
         target = target - vpick < gpick ? target - vpick : gpick;
     }
     return 0;
@@ -1248,23 +1321,23 @@ static void b_optimum(struct dp *d, size_t c)
         d->at_n[j] = d->fix[j];
     n_of = d->at_n; /* prune()'s scratch, free again */
     for (size_t j = 0; j < d->nr; j++) {
-        int pick = -1;
-        for (int n = d->hi[j]; n >= 0 && pick < 0; n--) {
-            double vn = val(d, j, n);
-            size_t src;
-            if (vn == -HUGE_VAL || (size_t)n > c)
+        size_t pick = SIZE_MAX;
+        for (size_t ch = nch(d, j) + 1; ch-- > 0 && pick == SIZE_MAX;) {
+            double vn = ch_v(d, j, ch);
+            size_t src, n = ch_n(d, j, ch);
+            if (vn == -HUGE_VAL || n > c)
                 continue;
-            src = win_at(&d->bw[j + 1], c - (size_t)n);
+            src = win_at(&d->bw[j + 1], c - n);
             if (src != DEAD && d->B[src] != -HUGE_VAL &&
                 vn + d->B[src] >= target) {
-                pick = n;
+                pick = ch;
                 target = d->B[src];
             }
         }
-        if (spend(d, (size_t)d->hi[j] + 1) || pick < 0)
+        if (spend(d, nch(d, j) + 1) || pick == SIZE_MAX)
             return;
-        n_of[d->rowjob[j]] = pick;
-        c -= (size_t)pick;
+        row_counts(d, j, pick, n_of);
+        c -= ch_n(d, j, pick);
     }
     memcpy(d->inc, n_of, d->nj * sizeof *d->inc);
     d->inc_ok = 1;
@@ -1313,38 +1386,75 @@ static void narrow(struct dp *d, size_t j, double thr)
  * are then taken without those constants, which moves them by a few
  * ulps of S, as summing in another order does (see the top).  Rows are
  * reused (rows_ok) only without prune(), so only with every job a row.
+ *
+ * Runs: jobs of one type with two admissible counts x < y (after
+ * prune()) that follow each other among the jobs with rows share one
+ * row, whose choice is how many of them, k, take y.  The tie set is the
+ * same: the run's jobs are interchangeable, so any allocation of the
+ * tie set permuted within the run is one too (keys 1 to 3 are sums),
+ * and key 4 makes their counts non-increasing in job order, y^k x^(m-k).
+ * Choosing the counts job by job, the first job of the run takes y when
+ * some allocation of the tie set with the rest gives y to at least one,
+ * and so on: the run gets y^K x^(m-K), K the largest k that some
+ * allocation of the tie set has, which is what choose() picks among the
+ * row's choices (largest first).  A run of m jobs is one row of m + 1
+ * choices where it was m rows of two: 10,000 idle copies of one job on
+ * 3,600 nodes make one row, not a table of 30 million cells.
+ *
  * Sets C to SIZE_MAX when the fixed jobs overfill the pool (then no
  * allocation is feasible).  Returns 1 in that case, else 0. */
 static int rows(struct dp *d)
 {
-    size_t r = 0, cf = 0;
+    size_t r = 0, q = 0, cf = 0;
     double vf = 0.0;
+    int two = 0; /* the last row's jobs have two admissible counts */
 
     BFS_GROW(d->fix, d->fix_cap, d->nj + 1);
     BFS_GROW(d->rowjob, d->rowjob_cap, d->nj + 1);
+    BFS_GROW(d->rm, d->rm_cap, d->nj + 1);
+    BFS_GROW(d->roff, d->roff_cap, d->nj + 2);
     for (size_t j = 0; j < d->nj; j++) {
-        if (d->zlb != -HUGE_VAL && d->lo[j] == d->hi[j] &&
-            val(d, j, d->hi[j]) != -HUGE_VAL) {
+        int known = d->zlb != -HUGE_VAL;
+        if (known && d->lo[j] == d->hi[j] && val(d, j, d->hi[j]) != -HUGE_VAL) {
             d->fix[j] = d->hi[j];
             cf += (size_t)d->hi[j];
             vf += val(d, j, d->hi[j]);
             continue;
         }
         d->fix[j] = -1;
+        d->rowjob[q++] = j;
+        if (known && r > 0 && d->tid[r - 1] == d->tid[j] &&
+            d->hi[j] <= INT_MAX - d->hi[r - 1]) {
+            if (d->rm[r - 1] == 1) { /* is the row's a two-count type? */
+                int n_adm = 0;
+                for (int n = d->lo[j]; n <= d->hi[j]; n++)
+                    n_adm += val(d, j, n) != -HUGE_VAL;
+                two = n_adm == 2;
+            }
+            if (two) { /* the run grows by one job */
+                d->rm[r - 1]++;
+                d->lo[r - 1] += d->lo[j];
+                d->hi[r - 1] += d->hi[j];
+                continue;
+            }
+        }
         d->hi[r] = d->hi[j];
         d->lo[r] = d->lo[j];
         d->keepable[r] = d->keepable[j];
         d->tid[r] = d->tid[j];
         d->cur[r] = d->cur[j];
-        d->rowjob[r++] = j;
+        d->rm[r] = 1;
+        d->roff[r++] = q - 1;
     }
+    d->roff[r] = q;
     d->nr = r;
     d->cfix = cf;
     d->vfix = vf;
     d->ksuf[r] = d->busy[r] = 0;
     for (size_t i = r; i-- > 0;) {
-        d->ksuf[i] = d->ksuf[i + 1] + (size_t)d->keepable[i];
-        d->busy[i] = d->busy[i + 1] + (size_t)(d->keepable[i] && d->cur[i] > 0);
+        d->ksuf[i] = d->ksuf[i + 1] + d->rm[i] * (size_t)d->keepable[i];
+        d->busy[i] = d->busy[i + 1] +
+                     d->rm[i] * (size_t)(d->keepable[i] && d->cur[i] > 0);
     }
     spend(d, d->nj + 1);
     if (cf > d->C) {
@@ -1396,7 +1506,7 @@ static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
         if (extend(d, d->F, &d->fw[j], &d->fw[j + 1], j))
             return incumbent(d, HUGE_VAL, res);
         if (d->zlb != -HUGE_VAL) {
-            phi += d->tphi[d->tid[j]];
+            phi += (double)d->rm[j] * d->tphi[d->tid[j]];
             narrow_f(d, j + 1, phi);
         }
     }
