@@ -203,21 +203,24 @@ static int check_mixed(const struct alloc_problem *p, struct bfs_error *e)
 static int all_finite(const double *x, size_t n)
 {
     const uint64_t ex = UINT64_C(0x7FF0000000000000);
-    uint64_t bad[4] = {0, 0, 0, 0};
+    uint64_t b0, b1, b2, b3, bad0 = 0, bad1 = 0, bad2 = 0, bad3 = 0;
     size_t i = 0;
 
-    for (; i + 4 <= n; i += 4)
-        for (int k = 0; k < 4; k++) {
-            uint64_t b;
-            memcpy(&b, &x[i + (size_t)k], sizeof b);
-            bad[k] |= (b & ex) == ex;
-        }
-    for (; i < n; i++) {
-        uint64_t b;
-        memcpy(&b, &x[i], sizeof b);
-        bad[0] |= (b & ex) == ex;
+    for (; i + 4 <= n; i += 4) { /* four chains, in registers */
+        memcpy(&b0, &x[i], sizeof b0);
+        memcpy(&b1, &x[i + 1], sizeof b1);
+        memcpy(&b2, &x[i + 2], sizeof b2);
+        memcpy(&b3, &x[i + 3], sizeof b3);
+        bad0 |= (b0 & ex) == ex;
+        bad1 |= (b1 & ex) == ex;
+        bad2 |= (b2 & ex) == ex;
+        bad3 |= (b3 & ex) == ex;
     }
-    return !(bad[0] | bad[1] | bad[2] | bad[3]);
+    for (; i < n; i++) {
+        memcpy(&b0, &x[i], sizeof b0);
+        bad0 |= (b0 & ex) == ex;
+    }
+    return !(bad0 | bad1 | bad2 | bad3);
 }
 
 int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)

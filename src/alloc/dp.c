@@ -127,7 +127,8 @@
  *   make the current count a spike), so a row costs C or 2 C, not C W.
  * - Jobs with the same numbers (current count, bounds, costs and curve;
  *   no hints) have the same value row: setup() computes it once per such
- *   type (a job is matched against the last 16 types met) and the type's
+ *   type (a job is matched against every type met, through a hash
+ *   table of their numbers) and the type's
  *   jobs share it (v holds one row per type; so do derive()'s bounds and
  *   prune()'s fixing), and prune() builds each type's hull once and
  *   sweeps a segment for all the type's jobs at once (the first ones in
@@ -256,10 +257,12 @@ struct dp {
     double tol;      /* alloc_tie_tol(p), from the value rows */
     /* tid[j]: the first job with job j's numbers (same_job), whose value
      * row, hull and pruning job j shares */
-    size_t *tid, *mult;         /* mult[t]: jobs of type t (t = tid) */
-    size_t *hoff, *lvl, *extra; /* per type: hull in hp, prune's sweep */
-    int *hp;                    /* hull points, by type */
-    double *tphi, *big, *vbest; /* per type; vbest: its best value */
+    size_t *tid, *mult;             /* mult[t]: jobs of type t (t = tid) */
+    size_t *hoff, *lvl, *extra;     /* per type: hull in hp, prune's sweep */
+    int *hp;                        /* hull points, by type */
+    double *tphi, *big, *vbest;     /* per type; vbest: its best value */
+    uint64_t *jh;                   /* job_hash per job */
+    size_t *slot, jh_cap, slot_cap; /* the types' hash table (job_type) */
     size_t tid_cap, mult_cap, hoff_cap, lvl_cap, extra_cap, hp_cap, tphi_cap,
         big_cap, vbest_cap;
     /* prune's scratch: the types whose hull has segments left, as a
@@ -326,6 +329,8 @@ static void dp_destroy(void *state)
     xfree(d->fix);
     xfree(d->cur);
     xfree(d->vbest);
+    xfree(d->jh);
+    xfree(d->slot);
     xfree(d->fw);
     xfree(d->bw);
     xfree(d->keepable);
@@ -732,6 +737,61 @@ static int same_job(const struct alloc_problem *p, size_t i, size_t j)
             !memcmp(a->o, b->o, ((size_t)a->jmax + 1) * sizeof *a->o));
 }
 
+/* A hash of job j's numbers (those same_job compares): four FNV-1a
+ * lanes over the 64-bit words, so that the multiplications overlap. */
+static uint64_t job_hash(const struct alloc_problem *p, size_t j)
+{
+    const struct alloc_job *a = &p->jobs[j];
+    const uint64_t prime = UINT64_C(0x100000001B3);
+    uint64_t h0 = UINT64_C(0xCBF29CE484222325), h1 = 1, h2 = 2, h3 = 3;
+    uint64_t w0, w1, w2, w3;
+    size_t no = (size_t)a->jmax + 1, i = 0;
+
+    memcpy(&w0, &a->tcup, sizeof w0);
+    memcpy(&w1, &a->tcdw, sizeof w1);
+    w2 = (uint64_t)(unsigned)a->cur;
+    w3 = (uint64_t)(unsigned)a->jmin << 32 | (uint64_t)(unsigned)a->jmax;
+    for (;;) { /* four chains, in registers */
+        h0 = (h0 ^ w0) * prime;
+        h1 = (h1 ^ w1) * prime;
+        h2 = (h2 ^ w2) * prime;
+        h3 = (h3 ^ w3) * prime;
+        if (i + 4 > no)
+            break;
+        memcpy(&w0, &a->o[i], sizeof w0);
+        memcpy(&w1, &a->o[i + 1], sizeof w1);
+        memcpy(&w2, &a->o[i + 2], sizeof w2);
+        memcpy(&w3, &a->o[i + 3], sizeof w3);
+        i += 4;
+    }
+    for (; i < no; i++) {
+        memcpy(&w0, &a->o[i], sizeof w0);
+        h0 = (h0 ^ w0) * prime;
+    }
+    return ((h0 * prime ^ h1) * prime ^ h2) * prime ^ h3;
+}
+
+/* Job j's type: the first job with its numbers (same_job), found in the
+ * hash table d->slot (mask + 1 slots, open addressing; j is entered when
+ * it is the first), or j itself when it has hints. */
+static size_t job_type(struct dp *d, const struct alloc_problem *p, size_t j,
+                       size_t mask)
+{
+    size_t at;
+
+    if (p->jobs[j].h)
+        return j;
+    d->jh[j] = job_hash(p, j);
+    for (at = (size_t)d->jh[j] & mask; d->slot[at] != SIZE_MAX;
+         at = (at + 1) & mask) {
+        size_t i = d->slot[at];
+        if (d->jh[i] == d->jh[j] && same_job(p, i, j))
+            return i;
+    }
+    d->slot[at] = j;
+    return j;
+}
+
 /* Starts the incumbent (see the top): every job at its current count
  * when that is admissible, else at 0 when that is; none (inc_ok 0) when
  * some job has neither or they overfill the pool. */
@@ -782,7 +842,7 @@ static void greedy_step(struct dp *d, size_t j)
 static int setup(struct dp *d, const struct alloc_problem *p,
                  struct bfs_error *e)
 {
-    size_t nj = p->n_jobs, W = 1, recent[16], nrec = 0;
+    size_t nj = p->n_jobs, W = 1, mask = 15;
     double sbig = 0.0;
 
     d->p = p;
@@ -795,18 +855,19 @@ static int setup(struct dp *d, const struct alloc_problem *p,
     BFS_GROW(d->tid, d->tid_cap, nj + 1);
     BFS_GROW(d->big, d->big_cap, nj + 1);
     BFS_GROW(d->vbest, d->vbest_cap, nj + 1);
+    BFS_GROW(d->jh, d->jh_cap, nj + 1);
+    while (mask < 2 * nj) /* a table of at least twice the jobs */
+        mask = 2 * mask + 1;
+    BFS_GROW(d->slot, d->slot_cap, mask + 1);
+    memset(d->slot, 0xff, (mask + 1) * sizeof *d->slot); /* all SIZE_MAX */
     greedy_start(d);
     for (size_t j = 0; j < nj; j++) {
         int top = p->jobs[j].jmax < p->pool ? p->jobs[j].jmax : p->pool;
-        d->tid[j] = j;
-        for (size_t r = 0; r < nrec && r < 16; r++)
-            if (same_job(p, recent[r], j))
-                d->tid[j] = recent[r];
+        d->tid[j] = job_type(d, p, j, mask);
         if (d->tid[j] != j) {
             d->hi[j] = d->hi[d->tid[j]];
             continue;
         }
-        recent[nrec++ % 16] = j;
         d->hi[j] = -1;
         for (int n = top; n >= 0 && d->hi[j] < 0; n--)
             if (alloc_admissible(p, j, n))
