@@ -127,14 +127,13 @@
  *   make the current count a spike), so a row costs C or 2 C, not C W.
  * - Jobs with the same numbers (current count, bounds, costs and curve;
  *   no hints) have the same value row: setup() computes it once per such
- *   type (a job is matched against every type met, through a hash
- *   table of their numbers) and the type's
- *   jobs share it (v holds one row per type; so do derive()'s bounds and
- *   prune()'s fixing), and prune() builds each type's hull once and
- *   sweeps a segment for all the type's jobs at once (the first ones in
- *   job order take the last, partial, segment).  The tie tolerance is
- *   summed from the rows in job order, the same double alloc_tie_tol
- *   gives.
+ *   type (a job is matched against every type met, through a hash table
+ *   of their numbers, job_type()) and the type's jobs share it (v holds
+ *   one row per type; so do derive()'s bounds and prune()'s fixing), and
+ *   prune() builds each type's hull once and sweeps a segment for all
+ *   the type's jobs at once (the first ones in job order take the last,
+ *   partial, segment).  The tie tolerance is summed from the rows in job
+ *   order, the same double alloc_tie_tol gives.
  * - After prune(), a job left with one admissible count takes no row of
  *   the tables, and a run of jobs of one type left with two counts takes
  *   one row (rows()): with 10,000 jobs on 3,600 nodes nearly every job
