@@ -1176,6 +1176,57 @@ START_TEST(test_dp_pruned)
 }
 END_TEST
 
+/* Runs of identical jobs (dp's rows(): consecutive jobs of one type with
+ * two admissible counts left after pruning share one row, whose choice
+ * is how many take the larger count, given to the first of the run).
+ * Seeded instances of 7 jobs drawn from 2 or 3 kinds, in runs, some
+ * kinds with Jmin = Jmax (counts 0 and Jmax), some holding their Jmax,
+ * flat or linear curves (many ties), on up to 9 nodes; among them runs
+ * broken by another kind, and jobs pruning fixes between copies.  Brute
+ * force, which sees every job on its own, judges every answer,
+ * including which of the identical jobs get nodes (key 4). */
+START_TEST(test_dp_runs)
+{
+    struct allocator *a = method_allocator(0);
+    struct inst in;
+
+    for (int s = 0; s < 60; s++) {
+        unsigned seed = 47000 + (unsigned)s * 7919u;
+        int nk = 2 + (int)rnd(2), used = 0, kind = 0;
+        struct alloc_job k[3];
+        double ko[3][MAXN + 3];
+        memset(&in, 0, sizeof in);
+        memset(k, 0, sizeof k);
+        rng = 0xC0FFEE11ull ^ ((unsigned long long)seed * 0x2545F491u);
+        in.p.pool = 2 + (int)rnd(8);
+        in.p.tfwd = 1 + rnd(3);
+        in.p.n_jobs = 7;
+        for (int t = 0; t < nk; t++) {
+            k[t].jmax = 1 + (int)rnd(3);
+            k[t].jmin = rnd(2) ? k[t].jmax : 1;
+            k[t].cur = rnd(3) == 0 ? k[t].jmax : 0;
+            k[t].tcup = rnd(3);
+            k[t].tcdw = rnd(2);
+            ko[t][0] = 0;
+            for (int n = 1; n <= k[t].jmax; n++)
+                ko[t][n] = rnd(2) ? n * (1 + (double)rnd(3)) : ko[t][n - 1] + 1;
+        }
+        for (size_t j = 0; j < in.p.n_jobs; j++) {
+            if (rnd(3) == 0) /* a new run */
+                kind = (int)rnd((unsigned)nk);
+            in.jobs[j] = k[kind];
+            if (used + in.jobs[j].cur > in.p.pool)
+                in.jobs[j].cur = 0; /* another kind, then */
+            used += in.jobs[j].cur;
+            memcpy(in.o[j], ko[kind], sizeof ko[kind]);
+        }
+        fix_pointers(&in);
+        check_one(a, 0, &in.p, seed);
+    }
+    allocator_free(a);
+}
+END_TEST
+
 /* ---- the MILP's start from dp ---------------------------------------- */
 
 /* A time limit hit before any search (SOLVER_TEST_CRASH_ENV=timeout, as
@@ -1270,6 +1321,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_dp_time_limit_large);
     tcase_add_test(tc, test_dp_rows_reused);
     tcase_add_test(tc, test_dp_pruned);
+    tcase_add_test(tc, test_dp_runs);
     tcase_add_loop_test(tc, test_count_start_timeout, 0, 4);
     suite_add_tcase(s, tc);
     return s;

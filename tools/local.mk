@@ -76,6 +76,12 @@ dist_noinst_SCRIPTS += tools/check-deps
 BFS_SCRIPT_TESTS += tests/deps.test
 EXTRA_DIST += tests/deps.test tools/DESIGN.md
 
+# dp with every job at once (10,000 jobs on 4,000-node traces): the job
+# file maker, the side-by-side benchmark and its dated results.
+dist_noinst_SCRIPTS += tools/gen-jobs-at-once tools/dp-scale
+EXTRA_DIST += tools/dp-scale-2026-11-27.md tests/gen-jobs.test
+BFS_SCRIPT_TESTS += tests/gen-jobs.test
+
 # Installed under $(pkgdatadir)/tools: the example sweep (its paths,
 # ../traces and ../datasets, hold there as in the source tree) and the
 # helper scripts.  The Python scripts run with the Python configure found

@@ -127,11 +127,18 @@
  *   make the current count a spike), so a row costs C or 2 C, not C W.
  * - Jobs with the same numbers (current count, bounds, costs and curve;
  *   no hints) have the same value row: setup() computes it once per such
- *   type (a job is matched against the last 16 types met), and prune()
- *   builds each type's hull once and sweeps a segment for all the type's
- *   jobs at once (the first ones in job order take the last, partial,
- *   segment).  The tie tolerance is summed from the rows in job order,
- *   the same double alloc_tie_tol gives.
+ *   type (a job is matched against every type met, through a hash table
+ *   of their numbers, job_type()) and the type's jobs share it (v holds
+ *   one row per type; so do derive()'s bounds and prune()'s fixing), and
+ *   prune() builds each type's hull once and sweeps a segment for all
+ *   the type's jobs at once (the first ones in job order take the last,
+ *   partial, segment).  The tie tolerance is summed from the rows in job
+ *   order, the same double alloc_tie_tol gives.
+ * - After prune(), a job left with one admissible count takes no row of
+ *   the tables, and a run of jobs of one type left with two counts takes
+ *   one row (rows()): with 10,000 jobs on 3,600 nodes nearly every job
+ *   is so fixed, and the tables run over the few left; 10,000 copies
+ *   of one job make one row.
  * - An instance equal to the last one solved (same numbers, bit for bit)
  *   gets the last answer back: the same status, counts and objective.
  * - Rows of F and B are reused from the last full table solve: F[j][c]
@@ -167,6 +174,7 @@
 #include "base/util.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -211,11 +219,28 @@ struct dp {
     size_t nj, C, W; /* jobs, node budget, widest count range (max hi+1) */
     int *hi;         /* largest admissible count per job */
     int *lo;         /* smallest admissible count per job */
+    /* The tables' rows (see rows()): nr rows, row i being the jobs
+     * rowjob[roff[i]..roff[i+1]-1], in job order; from there on hi, lo,
+     * keepable, tid, cur, ksuf and busy are indexed by row (ksuf and busy
+     * still count jobs).  fix[j]: job j's count when it has one
+     * admissible count left (it then has no row), else -1; cfix and
+     * vfix: those jobs' nodes and summed values.  C is then the nodes
+     * left for the rows. */
+    size_t nr, *rowjob, cfix;
+    int *fix, *cur; /* cur: the current count per job, then per row */
+    double vfix;
+    size_t rowjob_cap, fix_cap, cur_cap;
+    /* rm[i]: the jobs of row i.  A row of rm > 1 jobs (a run, see
+     * rows()) holds jobs of one type with two admissible counts x < y:
+     * lo[i] = rm x and hi[i] = rm y are the row's fewest and most nodes,
+     * and its choices k = 0..rm give y to k of them (ch_n and co.) */
+    size_t *rm, *roff, rm_cap, roff_cap;
     struct dp_win *fw, *bw; /* nj+1: the windows of F's and B's rows */
     size_t lo_cap, fw_cap, bw_cap;
     int *keepable;       /* cur is admissible */
     size_t *ksuf;        /* keepable jobs among j..nj-1 */
-    double *v;           /* v[j * W + n], -HUGE_VAL when inadmissible */
+    double *v;           /* v[t * W + n] for each type t (tid): job j's row is
+                          * its type's, tid[j]; -HUGE_VAL when inadmissible */
     double *F, *B;       /* the rows' windows, one after the other */
     double *pf;          /* C+1: prefix maxima of one row of F */
     size_t *at;          /* as B: offset of the cell's k-row in G */
@@ -231,12 +256,14 @@ struct dp {
     double tol;      /* alloc_tie_tol(p), from the value rows */
     /* tid[j]: the first job with job j's numbers (same_job), whose value
      * row, hull and pruning job j shares */
-    size_t *tid, *mult;         /* mult[t]: jobs of type t (t = tid) */
-    size_t *hoff, *lvl, *extra; /* per type: hull in hp, prune's sweep */
-    int *hp;                    /* hull points, by type */
-    double *tphi, *big;         /* per type */
+    size_t *tid, *mult;             /* mult[t]: jobs of type t (t = tid) */
+    size_t *hoff, *lvl, *extra;     /* per type: hull in hp, prune's sweep */
+    int *hp;                        /* hull points, by type */
+    double *tphi, *big, *vbest;     /* per type; vbest: its best value */
+    uint64_t *jh;                   /* job_hash per job */
+    size_t *slot, jh_cap, slot_cap; /* the types' hash table (job_type) */
     size_t tid_cap, mult_cap, hoff_cap, lvl_cap, extra_cap, hp_cap, tphi_cap,
-        big_cap;
+        big_cap, vbest_cap;
     /* prune's scratch: the types whose hull has segments left, as a
      * heap (seg_before), the hull's points per type, one point per job */
     size_t *heap, *hn;
@@ -295,6 +322,14 @@ static void dp_destroy(void *state)
     xfree(d->hp);
     xfree(d->tphi);
     xfree(d->big);
+    xfree(d->rowjob);
+    xfree(d->rm);
+    xfree(d->roff);
+    xfree(d->fix);
+    xfree(d->cur);
+    xfree(d->vbest);
+    xfree(d->jh);
+    xfree(d->slot);
     xfree(d->fw);
     xfree(d->bw);
     xfree(d->keepable);
@@ -324,7 +359,66 @@ static void dp_destroy(void *state)
 
 static double val(const struct dp *d, size_t j, int n)
 {
-    return d->v[j * d->W + (size_t)n];
+    return d->v[d->tid[j] * d->W + (size_t)n];
+}
+
+/* A row's choices (rows()): k = 0..nch(d, i), each with its nodes
+ * ch_n, value ch_v and keeps ch_keep, in increasing nodes.  A row of one
+ * job chooses its count, k = n (inadmissible ones of value -HUGE_VAL);
+ * a run of m jobs of counts x < y gives y to k of them, x to the rest. */
+static size_t nch(const struct dp *d, size_t i)
+{
+    return d->rm[i] > 1 ? d->rm[i] : (size_t)d->hi[i];
+}
+
+static size_t ch_n(const struct dp *d, size_t i, size_t k)
+{
+    size_t m = d->rm[i], x, y;
+
+    if (m == 1)
+        return k;
+    x = (size_t)d->lo[i] / m;
+    y = (size_t)d->hi[i] / m;
+    return m * x + k * (y - x);
+}
+
+static double ch_v(const struct dp *d, size_t i, size_t k)
+{
+    size_t m = d->rm[i];
+
+    if (m == 1)
+        return val(d, i, (int)k);
+    return (double)(m - k) * val(d, i, d->lo[i] / (int)m) +
+           (double)k * val(d, i, d->hi[i] / (int)m);
+}
+
+static size_t ch_keep(const struct dp *d, size_t i, size_t k)
+{
+    size_t m = d->rm[i];
+    int cur = d->cur[i];
+
+    if (!d->keepable[i])
+        return 0;
+    if (m == 1)
+        return k == (size_t)cur;
+    return (cur == d->lo[i] / (int)m ? m - k : 0) +
+           (cur == d->hi[i] / (int)m ? k : 0);
+}
+
+/* Writes row i's choice k into counts (indexed by job): its job's
+ * count, or for a run y to its first k jobs and x to the rest (the
+ * tie-break's key 4 among interchangeable jobs, see rows()). */
+static void row_counts(const struct dp *d, size_t i, size_t k, int *counts)
+{
+    size_t m = d->rm[i];
+    const size_t *job = &d->rowjob[d->roff[i]];
+
+    if (m == 1) {
+        counts[job[0]] = (int)k;
+        return;
+    }
+    for (size_t q = 0; q < m; q++)
+        counts[job[q]] = q < k ? d->hi[i] / (int)m : d->lo[i] / (int)m;
 }
 
 /* The fewest keeps of jobs j..nj-1 on exactly c nodes (see the top). */
@@ -395,8 +489,7 @@ static int spend(struct dp *d, size_t n)
 static int extend(struct dp *d, double *T, const struct dp_win *wf,
                   const struct dp_win *wt, size_t j)
 {
-    const double *vj = &d->v[j * d->W];
-    size_t hi = (size_t)d->hi[j];
+    size_t hi = nch(d, j);
 
     for (size_t c = wt->lo; c <= wt->hi; c++)
         T[wt->off + c - wt->lo] = -HUGE_VAL;
@@ -407,8 +500,9 @@ static int extend(struct dp *d, double *T, const struct dp_win *wf,
     /* n outside, c inside: for each c the candidates still come in
      * increasing n and win only when strictly greater, as in the
      * textbook order, so each cell gets the same double. */
-    for (size_t n = 0; n <= hi; n++) {
-        double vn = vj[n];
+    for (size_t k = 0; k <= hi; k++) {
+        double vn = ch_v(d, j, k);
+        size_t n = ch_n(d, j, k);
         size_t c0 = wf->lo + n, c1 = wf->hi + n < wt->hi ? wf->hi + n : wt->hi;
         double *restrict dst;
         const double *restrict src;
@@ -440,7 +534,7 @@ static int fill(struct dp *d, double thr, struct bfs_error *e)
     size_t nG = 0;
 
     BFS_GROW(d->row, d->row_cap, d->ksuf[0] + 1);
-    for (size_t j = d->nj + 1; j-- > 0;) {
+    for (size_t j = d->nr + 1; j-- > 0;) {
         const struct dp_win *fj = &d->fw[j], *bj = &d->bw[j];
         const double *Fj = &d->F[fj->off];
         double m = -HUGE_VAL, *row = d->row;
@@ -462,7 +556,7 @@ static int fill(struct dp *d, double thr, struct bfs_error *e)
             /* the keep counts the sources reach, ulo..uhi: the row is
              * -HUGE_VAL elsewhere (row nj's one cell: keep count 0) */
             row[0] = 0.0;
-            for (int pass = 0; pass < 2 && j < d->nj; pass++) {
+            for (int pass = 0; pass < 2 && j < d->nr; pass++) {
                 if (pass == 1) {
                     if (ulo > uhi)
                         break;
@@ -472,16 +566,17 @@ static int fill(struct dp *d, double thr, struct bfs_error *e)
                     ulo = K + 1; /* none yet */
                     uhi = 0;
                 }
-                for (int n = 0; n <= d->hi[j] && (size_t)n <= c; n++) {
-                    double vn = val(d, j, n);
-                    size_t keep = d->keepable[j] && n == d->p->jobs[j].cur;
+                for (size_t ch = 0; ch <= nch(d, j) && ch_n(d, j, ch) <= c;
+                     ch++) {
+                    double vn = ch_v(d, j, ch);
+                    size_t n = ch_n(d, j, ch), keep = ch_keep(d, j, ch);
                     size_t src, k0, k1;
                     const double *g;
                     if (spend(d, 1))
                         return 1;
                     if (vn == -HUGE_VAL)
                         continue;
-                    src = win_at(&d->bw[j + 1], c - (size_t)n);
+                    src = win_at(&d->bw[j + 1], c - n);
                     if (src == DEAD || d->at[src] == DEAD)
                         continue;
                     g = &d->G[d->at[src]];
@@ -515,7 +610,7 @@ static int fill(struct dp *d, double thr, struct bfs_error *e)
                     "dp: %zu jobs on %zu nodes need a tie-break table of "
                     "more than %zu entries (%zu MiB); admit fewer jobs at "
                     "once (--max-jobs)",
-                    d->nj, d->C, DP_MAX_CELLS,
+                    d->nj, d->C + d->cfix, DP_MAX_CELLS,
                     DP_MAX_CELLS * sizeof(double) >> 20);
             BFS_GROW(d->G, d->G_cap, nG + hi - lo + 1);
             memcpy(&d->G[nG], &row[lo], (hi - lo + 1) * sizeof *row);
@@ -564,26 +659,31 @@ static int choose(struct dp *d, double tol, int *counts)
                 found = 1;
             }
     /* then the largest count for each job in turn */
-    for (size_t j = 0; j < d->nj; j++) {
-        int cur = d->p->jobs[j].cur, pick = -1;
+    for (size_t j = 0; j < d->nj; j++)
+        if (d->fix[j] >= 0)
+            counts[j] = d->fix[j];
+    for (size_t j = 0; j < d->nr; j++) {
+        size_t pick = SIZE_MAX;
         double gpick = 0.0, vpick = 0.0;
-        for (int n = d->hi[j]; n >= 0 && pick < 0; n--) {
-            double vn = val(d, j, n), g;
-            size_t keep = d->keepable[j] && n == cur;
+        for (size_t ch = nch(d, j) + 1; ch-- > 0 && pick == SIZE_MAX;) {
+            double vn = ch_v(d, j, ch), g;
+            size_t n = ch_n(d, j, ch), keep = ch_keep(d, j, ch);
             if (spend(d, 1))
                 return 1;
-            if (vn == -HUGE_VAL || (size_t)n > S || keep > Kb)
+            if (vn == -HUGE_VAL || n > S || keep > Kb)
                 continue;
-            g = g_at(d, j + 1, S - (size_t)n, Kb - keep);
+            g = g_at(d, j + 1, S - n, Kb - keep);
             if (g != -HUGE_VAL && vn + g >= target) {
-                pick = n;
+                pick = ch;
                 gpick = g;
                 vpick = vn;
             }
         }
-        counts[j] = pick;
-        S -= (size_t)pick;
-        Kb -= d->keepable[j] && pick == cur;
+        if (pick == SIZE_MAX) /* never: the cell's entry came from one */
+            return -1;
+        row_counts(d, j, pick, counts);
+        S -= ch_n(d, j, pick);
+        Kb -= ch_keep(d, j, pick);
         target = target - vpick < gpick ? target - vpick : gpick;
     }
     return 0;
@@ -596,8 +696,16 @@ static void derive(struct dp *d)
     const struct alloc_problem *p = d->p;
     size_t nj = d->nj, sumhi = 0;
 
+    BFS_GROW(d->cur, d->cur_cap, nj + 1);
     for (size_t j = 0; j < nj; j++) {
-        int cur = p->jobs[j].cur;
+        int cur = d->cur[j] = p->jobs[j].cur;
+        if (d->tid[j] != j) { /* its type's, whose row it shares */
+            d->hi[j] = d->hi[d->tid[j]];
+            d->lo[j] = d->lo[d->tid[j]];
+            d->keepable[j] = d->keepable[d->tid[j]];
+            sumhi += (size_t)d->hi[j];
+            continue;
+        }
         while (d->hi[j] > 0 && val(d, j, d->hi[j]) == -HUGE_VAL)
             d->hi[j]--;
         d->lo[j] = 0;
@@ -628,6 +736,61 @@ static int same_job(const struct alloc_problem *p, size_t i, size_t j)
             !memcmp(a->o, b->o, ((size_t)a->jmax + 1) * sizeof *a->o));
 }
 
+/* A hash of job j's numbers (those same_job compares): four FNV-1a
+ * lanes over the 64-bit words, so that the multiplications overlap. */
+static uint64_t job_hash(const struct alloc_problem *p, size_t j)
+{
+    const struct alloc_job *a = &p->jobs[j];
+    const uint64_t prime = UINT64_C(0x100000001B3);
+    uint64_t h0 = UINT64_C(0xCBF29CE484222325), h1 = 1, h2 = 2, h3 = 3;
+    uint64_t w0, w1, w2, w3;
+    size_t no = (size_t)a->jmax + 1, i = 0;
+
+    memcpy(&w0, &a->tcup, sizeof w0);
+    memcpy(&w1, &a->tcdw, sizeof w1);
+    w2 = (uint64_t)(unsigned)a->cur;
+    w3 = (uint64_t)(unsigned)a->jmin << 32 | (uint64_t)(unsigned)a->jmax;
+    for (;;) { /* four chains, in registers */
+        h0 = (h0 ^ w0) * prime;
+        h1 = (h1 ^ w1) * prime;
+        h2 = (h2 ^ w2) * prime;
+        h3 = (h3 ^ w3) * prime;
+        if (i + 4 > no)
+            break;
+        memcpy(&w0, &a->o[i], sizeof w0);
+        memcpy(&w1, &a->o[i + 1], sizeof w1);
+        memcpy(&w2, &a->o[i + 2], sizeof w2);
+        memcpy(&w3, &a->o[i + 3], sizeof w3);
+        i += 4;
+    }
+    for (; i < no; i++) {
+        memcpy(&w0, &a->o[i], sizeof w0);
+        h0 = (h0 ^ w0) * prime;
+    }
+    return ((h0 * prime ^ h1) * prime ^ h2) * prime ^ h3;
+}
+
+/* Job j's type: the first job with its numbers (same_job), found in the
+ * hash table d->slot (mask + 1 slots, open addressing; j is entered when
+ * it is the first), or j itself when it has hints. */
+static size_t job_type(struct dp *d, const struct alloc_problem *p, size_t j,
+                       size_t mask)
+{
+    size_t at;
+
+    if (p->jobs[j].h)
+        return j;
+    d->jh[j] = job_hash(p, j);
+    for (at = (size_t)d->jh[j] & mask; d->slot[at] != SIZE_MAX;
+         at = (at + 1) & mask) {
+        size_t i = d->slot[at];
+        if (d->jh[i] == d->jh[j] && same_job(p, i, j))
+            return i;
+    }
+    d->slot[at] = j;
+    return j;
+}
+
 /* Starts the incumbent (see the top): every job at its current count
  * when that is admissible, else at 0 when that is; none (inc_ok 0) when
  * some job has neither or they overfill the pool. */
@@ -656,7 +819,7 @@ static void greedy_start(struct dp *d)
  * best, else the fewest nodes among them). */
 static void greedy_step(struct dp *d, size_t j)
 {
-    const double *vj = &d->v[j * d->W];
+    const double *vj = &d->v[d->tid[j] * d->W];
     int b, best;
 
     if (!d->inc_ok)
@@ -678,7 +841,7 @@ static void greedy_step(struct dp *d, size_t j)
 static int setup(struct dp *d, const struct alloc_problem *p,
                  struct bfs_error *e)
 {
-    size_t nj = p->n_jobs, W = 1, recent[16], nrec = 0;
+    size_t nj = p->n_jobs, W = 1, mask = 15;
     double sbig = 0.0;
 
     d->p = p;
@@ -690,18 +853,20 @@ static int setup(struct dp *d, const struct alloc_problem *p,
     BFS_GROW(d->busy, d->busy_cap, nj + 1);
     BFS_GROW(d->tid, d->tid_cap, nj + 1);
     BFS_GROW(d->big, d->big_cap, nj + 1);
+    BFS_GROW(d->vbest, d->vbest_cap, nj + 1);
+    BFS_GROW(d->jh, d->jh_cap, nj + 1);
+    while (mask < 2 * nj) /* a table of at least twice the jobs */
+        mask = 2 * mask + 1;
+    BFS_GROW(d->slot, d->slot_cap, mask + 1);
+    memset(d->slot, 0xff, (mask + 1) * sizeof *d->slot); /* all SIZE_MAX */
     greedy_start(d);
     for (size_t j = 0; j < nj; j++) {
         int top = p->jobs[j].jmax < p->pool ? p->jobs[j].jmax : p->pool;
-        d->tid[j] = j;
-        for (size_t r = 0; r < nrec && r < 16; r++)
-            if (same_job(p, recent[r], j))
-                d->tid[j] = recent[r];
+        d->tid[j] = job_type(d, p, j, mask);
         if (d->tid[j] != j) {
             d->hi[j] = d->hi[d->tid[j]];
             continue;
         }
-        recent[nrec++ % 16] = j;
         d->hi[j] = -1;
         for (int n = top; n >= 0 && d->hi[j] < 0; n--)
             if (alloc_admissible(p, j, n))
@@ -725,22 +890,25 @@ static int setup(struct dp *d, const struct alloc_problem *p,
     d->vmax_sum = 0.0;
     for (size_t j = 0; j < nj; j++) {
         double m = -HUGE_VAL, big = 0.0;
-        if (d->tid[j] != j) { /* the same numbers as an earlier job */
-            memcpy(&d->v[j * W], &d->v[d->tid[j] * W], W * sizeof *d->v);
+        if (d->tid[j] != j) { /* its type's row, best and largest value */
             d->big[j] = d->big[d->tid[j]];
-        } else {
-            for (int n = 0; (size_t)n < W; n++)
-                d->v[j * W + (size_t)n] =
-                    n <= d->hi[j] && alloc_admissible(p, j, n)
-                        ? alloc_value(p, j, n)
-                        : -HUGE_VAL;
+            d->vmax_sum += d->vbest[d->tid[j]];
+            greedy_step(d, j);
+            if (spend(d, 1))
+                return SOLVE_OPTIMAL; /* the caller sees d->expired */
+            continue;
         }
+        for (int n = 0; (size_t)n < W; n++)
+            d->v[j * W + (size_t)n] = n <= d->hi[j] && alloc_admissible(p, j, n)
+                                          ? alloc_value(p, j, n)
+                                          : -HUGE_VAL;
         for (int n = 0; n <= d->hi[j]; n++)
             if (val(d, j, n) != -HUGE_VAL) {
                 m = val(d, j, n) > m ? val(d, j, n) : m;
                 big = fabs(val(d, j, n)) > big ? fabs(val(d, j, n)) : big;
             }
         d->vmax_sum += m;
+        d->vbest[j] = m;
         d->big[j] = big;
         greedy_step(d, j);
         if (spend(d, 2 * W))
@@ -762,7 +930,7 @@ static int too_big(const struct dp *d, size_t n, struct bfs_error *e)
                     "dp: %zu jobs on %zu nodes need tables of more than %zu "
                     "entries (%zu needed, %zu MiB a table); admit fewer jobs "
                     "at once (--max-jobs)",
-                    d->nj, d->C, DP_MAX_CELLS, n,
+                    d->nj, d->C + d->cfix, DP_MAX_CELLS, n,
                     DP_MAX_CELLS * sizeof(double) >> 20);
 }
 
@@ -773,7 +941,7 @@ static int too_big(const struct dp *d, size_t n, struct bfs_error *e)
  * DP_MAX_CELLS cells. */
 static int size_tables(struct dp *d, struct bfs_error *e)
 {
-    size_t nj = d->nj;
+    size_t nj = d->nr;
 
     BFS_GROW(d->fw, d->fw_cap, nj + 1);
     BFS_GROW(d->bw, d->bw_cap, nj + 1);
@@ -1060,13 +1228,11 @@ static int prune(struct dp *d, double tol)
     }
     for (size_t j = 0; j < nj; j++) {
         double *vj = &d->v[j * W];
-        if (d->tid[j] != j) /* its type's row, pruned already */
-            memcpy(vj, &d->v[d->tid[j] * W], W * sizeof *vj);
-        else
-            for (int n = 0; n <= d->hi[j]; n++)
-                if (vj[n] != -HUGE_VAL &&
-                    d->tphi[j] - (vj[n] - lambda * n) > delta)
-                    vj[n] = -HUGE_VAL;
+        if (d->tid[j] != j) /* its type's row, which it shares */
+            continue;
+        for (int n = 0; n <= d->hi[j]; n++)
+            if (vj[n] != -HUGE_VAL && d->tphi[j] - (vj[n] - lambda * n) > delta)
+                vj[n] = -HUGE_VAL;
         if (spend(d, (size_t)d->hi[j] + 1))
             return 1;
     }
@@ -1145,22 +1311,27 @@ static void remember(struct dp *d, const struct alloc_problem *p,
 static int same_row(const struct dp *d, size_t j)
 {
     return d->phi[j] == d->hi[j] &&
-           !memcmp(&d->pv[j * d->pW], &d->v[j * d->W],
+           !memcmp(&d->pv[j * d->pW], &d->v[d->tid[j] * d->W],
                    ((size_t)d->hi[j] + 1) * sizeof *d->v);
 }
 
-/* Notes that F and B are complete for the current value rows. */
+/* Notes that F and B are complete for the current value rows, and
+ * copies every job's row (its type's) when they can be reused: not
+ * when they were narrowed (b_ok 0), as then no row is reused. */
 static void keep_rows(struct dp *d)
 {
+    d->rows_ok = 1;
+    d->b_ok = d->zlb == -HUGE_VAL;
+    if (!d->b_ok)
+        return;
     BFS_GROW(d->pv, d->pv_cap, d->nj * d->W + 1);
     BFS_GROW(d->phi, d->phi_cap, d->nj + 1);
-    memcpy(d->pv, d->v, d->nj * d->W * sizeof *d->v);
+    for (size_t j = 0; j < d->nj; j++)
+        memcpy(&d->pv[j * d->W], &d->v[d->tid[j] * d->W], d->W * sizeof *d->v);
     memcpy(d->phi, d->hi, d->nj * sizeof *d->hi);
     d->pnj = d->nj;
     d->pW = d->W;
     d->pC = d->C;
-    d->rows_ok = 1;
-    d->b_ok = d->zlb == -HUGE_VAL;
 }
 
 /* The best bound on z* known so far: z when it is known (not
@@ -1206,25 +1377,27 @@ static void b_optimum(struct dp *d, size_t c)
     int *n_of;
 
     BFS_GROW(d->at_n, d->at_n_cap, d->nj + 1);
+    for (size_t j = 0; j < d->nj; j++)
+        d->at_n[j] = d->fix[j];
     n_of = d->at_n; /* prune()'s scratch, free again */
-    for (size_t j = 0; j < d->nj; j++) {
-        int pick = -1;
-        for (int n = d->hi[j]; n >= 0 && pick < 0; n--) {
-            double vn = val(d, j, n);
-            size_t src;
-            if (vn == -HUGE_VAL || (size_t)n > c)
+    for (size_t j = 0; j < d->nr; j++) {
+        size_t pick = SIZE_MAX;
+        for (size_t ch = nch(d, j) + 1; ch-- > 0 && pick == SIZE_MAX;) {
+            double vn = ch_v(d, j, ch);
+            size_t src, n = ch_n(d, j, ch);
+            if (vn == -HUGE_VAL || n > c)
                 continue;
-            src = win_at(&d->bw[j + 1], c - (size_t)n);
+            src = win_at(&d->bw[j + 1], c - n);
             if (src != DEAD && d->B[src] != -HUGE_VAL &&
                 vn + d->B[src] >= target) {
-                pick = n;
+                pick = ch;
                 target = d->B[src];
             }
         }
-        if (spend(d, (size_t)d->hi[j] + 1) || pick < 0)
+        if (spend(d, nch(d, j) + 1) || pick == SIZE_MAX)
             return;
-        n_of[j] = pick;
-        c -= (size_t)pick;
+        row_counts(d, j, pick, n_of);
+        c -= ch_n(d, j, pick);
     }
     memcpy(d->inc, n_of, d->nj * sizeof *d->inc);
     d->inc_ok = 1;
@@ -1263,6 +1436,95 @@ static void narrow(struct dp *d, size_t j, double thr)
     win_narrow(bj, first, last);
 }
 
+/* The rows of the tables.  Once prune() ran (zlb known), a job left
+ * with one admissible count takes no row: it has that count in every
+ * allocation, so leaving it out changes neither the tie set (its value,
+ * keep and nodes are the same in every allocation: keys 1 to 3 compare
+ * the same differences) nor key 4 (the rows keep the jobs' order); the
+ * tables then run over the other jobs on C less its nodes, and their
+ * narrowing thresholds are lowered by its value (vfix).  Keys 1's sums
+ * are then taken without those constants, which moves them by a few
+ * ulps of S, as summing in another order does (see the top).  Rows are
+ * reused (rows_ok) only without prune(), so only with every job a row.
+ *
+ * Runs: jobs of one type with two admissible counts x < y (after
+ * prune()) that follow each other among the jobs with rows share one
+ * row, whose choice is how many of them, k, take y.  The tie set is the
+ * same: the run's jobs are interchangeable, so any allocation of the
+ * tie set permuted within the run is one too (keys 1 to 3 are sums),
+ * and key 4 makes their counts non-increasing in job order, y^k x^(m-k).
+ * Choosing the counts job by job, the first job of the run takes y when
+ * some allocation of the tie set with the rest gives y to at least one,
+ * and so on: the run gets y^K x^(m-K), K the largest k that some
+ * allocation of the tie set has, which is what choose() picks among the
+ * row's choices (largest first).  A run of m jobs is one row of m + 1
+ * choices where it was m rows of two: 10,000 idle copies of one job on
+ * 3,600 nodes make one row, not a table of 30 million cells.
+ *
+ * Sets C to SIZE_MAX when the fixed jobs overfill the pool (then no
+ * allocation is feasible).  Returns 1 in that case, else 0. */
+static int rows(struct dp *d)
+{
+    size_t r = 0, q = 0, cf = 0;
+    double vf = 0.0;
+    int two = 0; /* the last row's jobs have two admissible counts */
+
+    BFS_GROW(d->fix, d->fix_cap, d->nj + 1);
+    BFS_GROW(d->rowjob, d->rowjob_cap, d->nj + 1);
+    BFS_GROW(d->rm, d->rm_cap, d->nj + 1);
+    BFS_GROW(d->roff, d->roff_cap, d->nj + 2);
+    for (size_t j = 0; j < d->nj; j++) {
+        int known = d->zlb != -HUGE_VAL;
+        if (known && d->lo[j] == d->hi[j] && val(d, j, d->hi[j]) != -HUGE_VAL) {
+            d->fix[j] = d->hi[j];
+            cf += (size_t)d->hi[j];
+            vf += val(d, j, d->hi[j]);
+            continue;
+        }
+        d->fix[j] = -1;
+        d->rowjob[q++] = j;
+        if (known && r > 0 && d->tid[r - 1] == d->tid[j] &&
+            d->hi[j] <= INT_MAX - d->hi[r - 1]) {
+            if (d->rm[r - 1] == 1) { /* is the row's a two-count type? */
+                int n_adm = 0;
+                for (int n = d->lo[j]; n <= d->hi[j]; n++)
+                    n_adm += val(d, j, n) != -HUGE_VAL;
+                two = n_adm == 2;
+            }
+            if (two) { /* the run grows by one job */
+                d->rm[r - 1]++;
+                d->lo[r - 1] += d->lo[j];
+                d->hi[r - 1] += d->hi[j];
+                continue;
+            }
+        }
+        d->hi[r] = d->hi[j];
+        d->lo[r] = d->lo[j];
+        d->keepable[r] = d->keepable[j];
+        d->tid[r] = d->tid[j];
+        d->cur[r] = d->cur[j];
+        d->rm[r] = 1;
+        d->roff[r++] = q - 1;
+    }
+    d->roff[r] = q;
+    d->nr = r;
+    d->cfix = cf;
+    d->vfix = vf;
+    d->ksuf[r] = d->busy[r] = 0;
+    for (size_t i = r; i-- > 0;) {
+        d->ksuf[i] = d->ksuf[i + 1] + d->rm[i] * (size_t)d->keepable[i];
+        d->busy[i] = d->busy[i + 1] +
+                     d->rm[i] * (size_t)(d->keepable[i] && d->cur[i] > 0);
+    }
+    spend(d, d->nj + 1);
+    if (cf > d->C) {
+        d->C = SIZE_MAX;
+        return 1;
+    }
+    d->C -= cf;
+    return 0;
+}
+
 /* The full solve: the tables F and B, then G on the alive cells.
  * Returns a status (written into res with its counts), or BFS_ERANGE
  * (in e) past the memory bound. */
@@ -1270,30 +1532,32 @@ static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
                         struct bfs_error *e)
 {
     double z = -HUGE_VAL;
-    int rc = size_tables(d, e);
+    int rc = rows(d) ? 0 : size_tables(d, e);
 
-    size_t f0 = 0, b0 = d->nj; /* F rows 0..f0, B rows b0..nj reused */
+    size_t f0 = 0, b0 = d->nr; /* F rows 0..f0, B rows b0..nj reused */
     size_t nB, zc = 0;
     double phi = 0.0; /* sum of phi over the jobs in F's row */
 
+    if (d->C == SIZE_MAX) /* the fixed jobs overfill the pool */
+        return SOLVE_INFEASIBLE;
     if (rc) {
         d->rows_ok = 0;
         return rc;
     }
-    if (d->rows_ok && d->pnj == d->nj && d->pC == d->C) {
-        while (d->b_ok && f0 < d->nj && same_row(d, f0))
+    if (d->rows_ok && d->pnj == d->nr && d->pC == d->C) {
+        while (d->b_ok && f0 < d->nr && same_row(d, f0))
             f0++;
         while (d->b_ok && b0 > 0 && same_row(d, b0 - 1))
             b0--;
     }
     d->rows_ok = 0;
     d->F[0] = 0.0; /* row 0's window: cell 0 */
-    if (b0 == d->nj) {
+    if (b0 == d->nr) {
         BFS_GROW(d->B, d->B_cap, 1);
-        d->bw[d->nj] = (struct dp_win){0, 0, 0};
+        d->bw[d->nr] = (struct dp_win){0, 0, 0};
         d->B[0] = 0.0;
     }
-    for (size_t j = f0; j < d->nj; j++) {
+    for (size_t j = f0; j < d->nr; j++) {
         rc = f_window(d, j, e);
         if (rc) {
             d->rows_ok = 0;
@@ -1302,7 +1566,7 @@ static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
         if (extend(d, d->F, &d->fw[j], &d->fw[j + 1], j))
             return incumbent(d, HUGE_VAL, res);
         if (d->zlb != -HUGE_VAL) {
-            phi += d->tphi[d->tid[j]];
+            phi += (double)d->rm[j] * d->tphi[d->tid[j]];
             narrow_f(d, j + 1, phi);
         }
     }
@@ -1315,7 +1579,7 @@ static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
         if (extend(d, d->B, &d->bw[j + 1], &d->bw[j], j))
             return incumbent(d, HUGE_VAL, res);
         if (d->zlb != -HUGE_VAL)
-            narrow(d, j, d->zlb - 3.0 * tol);
+            narrow(d, j, d->zlb - d->vfix - 3.0 * tol);
     }
     nB = d->bw[0].off + win_len(&d->bw[0]);
     BFS_GROW(d->at, d->at_cap, nB + 1);
