@@ -843,12 +843,36 @@ static double best_completion(struct dpt *d, size_t j, const int *uk,
     return best;
 }
 
+/* Orders each job's kept options by count, largest first, the options
+ * of one count in their order in d->o: their indices into byn (d->ooff's
+ * blocks), so that a job's options of one count are found together. */
+static void by_count(struct dpt *d, size_t *byn)
+{
+    size_t W = d->W, *at = xcalloc(W + 1, sizeof *at);
+
+    for (size_t j = 0; j < d->nj; j++) {
+        size_t i0 = d->ooff[j], i1 = d->ooff[j + 1], pos = i0;
+        memset(at, 0, (W + 1) * sizeof *at);
+        for (size_t i = i0; i < i1; i++)
+            at[d->o[i].n]++;
+        for (size_t n = W; n-- > 0;) { /* the starts, largest count first */
+            size_t c = at[n];
+            at[n] = pos;
+            pos += c;
+        }
+        for (size_t i = i0; i < i1; i++)
+            byn[at[d->o[i].n]++] = i;
+    }
+    xfree(at);
+}
+
 /* One step of the walk at job j: from the configurations in R (with
- * their requirements), through the options of job j with count n, and
- * type t unless t < -1 (any type), into R2 (emptied first).  Returns the
- * number of configurations in R2. */
-static size_t walk(struct dpt *d, size_t j, int n, int t, const struct cfgs *R,
-                   struct cfgs *R2, struct cfgs *gb)
+ * their requirements), through the options byn[i0..i1) of job j (those
+ * of one count, by_count()), of type t unless t < -1 (any type), into R2
+ * (emptied first).  Returns the number of configurations in R2. */
+static size_t walk(struct dpt *d, size_t j, const size_t *byn, size_t i0,
+                   size_t i1, int t, const struct cfgs *R, struct cfgs *R2,
+                   struct cfgs *gb)
 {
     size_t nt = d->nt;
     int *u = d->u, added;
@@ -857,11 +881,11 @@ static size_t walk(struct dpt *d, size_t j, int n, int t, const struct cfgs *R,
     for (size_t c = 0; c < R->key.n; c++) {
         const int *uk = &R->key.key[c * (nt + 1)];
         double r = R->x[c];
-        for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
-            const struct dpt_opt *x = &d->o[i];
+        for (size_t i = i0; i < i1; i++) {
+            const struct dpt_opt *x = &d->o[byn[i]];
             double g, need;
             size_t at;
-            if (x->n != n || (t >= -1 && x->t != t) ||
+            if ((t >= -1 && x->t != t) ||
                 (size_t)uk[nt] + x->keep > (size_t)d->Kb)
                 continue;
             memcpy(u, uk, (nt + 1) * sizeof *u);
@@ -877,7 +901,7 @@ static size_t walk(struct dpt *d, size_t j, int n, int t, const struct cfgs *R,
             if (added || need < R2->x[at])
                 R2->x[at] = need;
         }
-        spend(d, d->ooff[j + 1] - d->ooff[j] + 1);
+        spend(d, i1 - i0 + 1);
     }
     return R2->key.n;
 }
@@ -891,8 +915,10 @@ static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
 {
     struct cfgs c[3];
     struct cfgs *R = &c[0], *R2 = &c[1], *gb = &c[2];
+    size_t *byn = xmalloc((d->ooff[d->nj] + 1) * sizeof *byn);
     int rc = 0, added;
 
+    by_count(d, byn);
     memset(c, 0, sizeof c);
     for (int i = 0; i < 3; i++)
         vset_init(&c[i].key, d->nt + 1);
@@ -901,26 +927,34 @@ static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
     BFS_GROW(R->x, R->x_cap, 1);
     R->x[0] = r0;
     for (size_t j = 0; j < d->nj && rc == 0; j++) {
+        size_t i0 = d->ooff[j], end = d->ooff[j + 1], i1;
         int found = 0;
         vset_clear(&gb->key);
-        if (!counts) {
-            int top = 0;
-            for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++)
-                top = d->o[i].n > top ? d->o[i].n : top;
-            for (int k = top; k >= 0 && !found && !d->expired; k--)
-                if (walk(d, j, k, -2, R, R2, gb) > 0) {
+        /* the counts largest first, each count's options byn[i0..i1) */
+        for (; i0 < end && !found && !d->expired; i0 = i1) {
+            int k = d->o[byn[i0]].n;
+            for (i1 = i0; i1 < end && d->o[byn[i1]].n == k; i1++)
+                ;
+            if (!counts) {
+                if (walk(d, j, byn, i0, i1, -2, R, R2, gb) > 0) {
                     n[j] = k;
                     found = 1;
                 }
-        } else if (counts[j] == 0) {
-            found = walk(d, j, 0, -1, R, R2, gb) > 0;
-            t[j] = -1;
-        } else
-            for (int k = 0; k < (int)d->nt && !found && !d->expired; k++)
-                if (walk(d, j, counts[j], k, R, R2, gb) > 0) {
-                    t[j] = k;
-                    found = 1;
-                }
+            } else if (k != counts[j])
+                continue;
+            else if (k == 0) {
+                found = walk(d, j, byn, i0, i1, -1, R, R2, gb) > 0;
+                t[j] = -1;
+                break;
+            } else {
+                for (int y = 0; y < (int)d->nt && !found && !d->expired; y++)
+                    if (walk(d, j, byn, i0, i1, y, R, R2, gb) > 0) {
+                        t[j] = y;
+                        found = 1;
+                    }
+                break;
+            }
+        }
         if (d->expired)
             rc = 1;
         else if (!found)
@@ -935,6 +969,7 @@ static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
         vset_release(&c[i].key);
         xfree(c[i].x);
     }
+    xfree(byn);
     return rc;
 }
 
