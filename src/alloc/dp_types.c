@@ -333,15 +333,20 @@ struct cfgs {
 struct dpt {
     const struct alloc_problem *p;
     size_t nj, nt, W;
-    struct dpt_opt *all; /* every admissible option, job after job */
-    size_t *aoff;        /* nj + 1: job j's are all[aoff[j]..] */
-    double delta;        /* alloc_lagr_delta: the most loss kept */
-    double tol;          /* alloc_tie_tol_t */
-    double lbound;       /* the Lagrangian bound (alloc_lagr_init) */
-    int *cap;            /* nt: the largest state digit per type */
-    size_t K, L;         /* keepable jobs, L = K + 1 */
-    struct dpt_opt *o;   /* the options kept, job after job, by loss */
-    size_t *ooff;        /* nj + 1: job j's options are o[ooff[j]..] */
+    /* the admissible options of loss at most adelta (-HUGE_VAL: none
+     * yet), job after job, each job's by loss as options() keeps them */
+    struct dpt_opt *all;
+    size_t *aoff; /* nj + 1: job j's are all[aoff[j]..] */
+    size_t all_cap;
+    double adelta;
+    const struct alloc_lagr *g; /* borrowed: the fixing's prices */
+    double delta;               /* alloc_lagr_delta: the most loss kept */
+    double tol;                 /* alloc_tie_tol_t */
+    double lbound;              /* the Lagrangian bound (alloc_lagr_init) */
+    int *cap;                   /* nt: the largest state digit per type */
+    size_t K, L;                /* keepable jobs, L = K + 1 */
+    struct dpt_opt *o;          /* the options kept, job after job, by loss */
+    size_t *ooff;               /* nj + 1: job j's options are o[ooff[j]..] */
     size_t o_cap;
     struct layer *lay; /* nj + 1 */
     size_t states;     /* in all the layers */
@@ -484,34 +489,42 @@ static double states_lb(const struct dpt *d)
     return lb;
 }
 
-/* Every admissible option of each job (the entries of the value table
- * v), with its loss at g's prices, into d->all. */
-static void all_options(struct dpt *d, const double *v,
-                        const struct alloc_lagr *g)
+/* The admissible options (the entries of the value table d->v) of loss
+ * at most delta at d->g's prices into d->all, each job's by loss (a
+ * stable sort: of equal losses, in the order idle, type 0's counts, type
+ * 1's, ...); d->adelta = delta.  The reduced solves of one instance keep
+ * ever fewer options (alloc_lagr_delta falls as zlb rises), so this is
+ * made once, at the first, and each options() takes a prefix of each
+ * job's. */
+static void all_options(struct dpt *d, double delta)
 {
     const struct alloc_problem *p = d->p;
+    const double *v = d->v;
     size_t nt = d->nt, W = d->W, no = 0;
 
-    for (size_t i = 0; i < d->nj * nt * W; i++)
-        no += v[i] != -HUGE_VAL;
-    d->all = xcalloc(no + 1, sizeof *d->all);
-    d->aoff = xcalloc(d->nj + 1, sizeof *d->aoff);
-    no = 0;
     for (size_t j = 0; j < d->nj; j++) {
         d->aoff[j] = no;
         for (int t = 0; t < (int)nt; t++)
             for (int n = t > 0; (size_t)n < W; n++) {
-                double x = v[(j * nt + (size_t)t) * W + (size_t)n];
+                double x = v[(j * nt + (size_t)t) * W + (size_t)n], loss;
                 int tt = n > 0 ? t : -1;
+                size_t keep, at = no;
                 if (x == -HUGE_VAL)
                     continue;
+                loss = alloc_lagr_loss(d->g, j, tt, n, x);
+                if (!(loss <= delta))
+                    continue;
                 /* only count C_j can keep the holding */
-                size_t keep = n == p->jobs[j].cur && alloc_keeps_t(p, j, tt, n);
-                d->all[no++] = (struct dpt_opt){
-                    tt, n, keep, x, alloc_lagr_loss(g, j, tt, n, x)};
+                keep = n == p->jobs[j].cur && alloc_keeps_t(p, j, tt, n);
+                BFS_GROW(d->all, d->all_cap, no + 1);
+                for (; at > d->aoff[j] && d->all[at - 1].loss > loss; at--)
+                    d->all[at] = d->all[at - 1];
+                d->all[at] = (struct dpt_opt){tt, n, keep, x, loss};
+                no++;
             }
     }
     d->aoff[d->nj] = no;
+    d->adelta = delta;
 }
 
 /* The options kept, those of loss at most d->delta, each job's by loss
@@ -523,22 +536,19 @@ static int options(struct dpt *d, struct bfs_error *e)
     size_t nt = d->nt, no = 0;
     double grid = 1.0;
 
+    if (!(d->delta <= d->adelta))
+        all_options(d, d->delta);
     memset(d->cap, 0, nt * sizeof *d->cap);
     d->K = 0;
     for (size_t j = 0; j < d->nj; j++) {
         size_t keepable = 0;
         d->ooff[j] = no;
-        for (size_t i = d->aoff[j]; i < d->aoff[j + 1]; i++) {
-            const struct dpt_opt *x = &d->all[i];
-            size_t at = no;
-            if (!(x->loss <= d->delta))
-                continue;
+        /* all's are by loss: the kept ones come first */
+        for (size_t i = d->aoff[j];
+             i < d->aoff[j + 1] && d->all[i].loss <= d->delta; i++) {
             BFS_GROW(d->o, d->o_cap, no + 1);
-            for (; at > d->ooff[j] && d->o[at - 1].loss > x->loss; at--)
-                d->o[at] = d->o[at - 1];
-            d->o[at] = *x;
-            no++;
-            keepable |= x->keep;
+            d->o[no++] = d->all[i];
+            keepable |= d->all[i].keep;
         }
         d->K += keepable;
         for (size_t t = 0; t < nt; t++) {
@@ -1467,9 +1477,9 @@ static void row_free(struct dpt_row *r)
 struct dpt_memo {
     struct layer *lay; /* owned: nlay layers */
     size_t nlay;
-    struct dpt_opt *o; /* owned: o_cap options */
+    struct dpt_opt *o, *all; /* owned: o_cap, all_cap options */
     double *pre0, *semi, *v;
-    size_t o_cap, pre0_cap, semi_cap, v_cap;
+    size_t o_cap, all_cap, pre0_cap, semi_cap, v_cap;
     struct dpt_row **row, **old; /* owned: nrow rows; old: scratch */
     size_t nrow, row_cap, old_cap;
     int same; /* every job's row is the last instance's at its place */
@@ -1592,6 +1602,7 @@ void alloc_dp_types_forget(void *memo)
         layer_release(&m->lay[j], 0);
     xfree(m->lay);
     xfree(m->o);
+    xfree(m->all);
     xfree(m->pre0);
     xfree(m->semi);
     xfree(m->v);
@@ -1678,6 +1689,8 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     d.lay = m->lay;
     d.o = m->o;
     d.o_cap = m->o_cap;
+    d.all = m->all;
+    d.all_cap = m->all_cap;
     d.pre0 = m->pre0;
     d.pre0_cap = m->pre0_cap;
     d.semi = m->semi;
@@ -1687,6 +1700,7 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     d.cap = xcalloc(d.nt, sizeof *d.cap);
     d.soff = xcalloc(d.nt, sizeof *d.soff);
     d.ooff = xcalloc(d.nj + 1, sizeof *d.ooff);
+    d.aoff = xcalloc(d.nj + 1, sizeof *d.aoff);
     d.inc = xcalloc(d.nj + 1, sizeof *d.inc);
     d.inct = xcalloc(d.nj + 1, sizeof *d.inct);
     d.u = xcalloc(d.nt + 1, sizeof *d.u);
@@ -1701,7 +1715,8 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     alloc_lagr_init(&g, p, d.W, v);
     d.lbound = g.L;
     d.lam = g.lam;
-    all_options(&d, v, &g);
+    d.g = &g;
+    d.adelta = -HUGE_VAL;
     d.pre = xcalloc(d.nj + 1, sizeof *d.pre);
     for (size_t j = 0; j < d.nj; j++)
         d.pre[j + 1] = d.pre[j] + g.phi[j];
@@ -1724,6 +1739,8 @@ out:
     m->semi_cap = d.semi_cap;
     m->o = d.o;
     m->o_cap = d.o_cap;
+    m->all = d.all;
+    m->all_cap = d.all_cap;
     for (size_t j = 0; j <= d.nj; j++) /* not the memory of a large one */
         if (d.lay[j].G_cap > DPT_KEEP_ENTRIES)
             layer_release(&d.lay[j], d.nt);
@@ -1732,7 +1749,6 @@ out:
     xfree(d.inct);
     xfree(d.inc);
     xfree(d.aoff);
-    xfree(d.all);
     xfree(d.ooff);
     xfree(d.cap);
     return rc;
