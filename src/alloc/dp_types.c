@@ -625,8 +625,8 @@ static void semi(struct dpt *d)
         for (size_t r = 0; r < w; r++)
             A[r] = 0.0;
         for (size_t j = 0; j < nj; j++) {
-            const double *a = &A[j * w];
-            double *b = &A[(j + 1) * w], c = -HUGE_VAL;
+            const double *restrict a = &A[j * w];
+            double *restrict b = &A[(j + 1) * w], c = -HUGE_VAL;
             size_t top = 0;
             for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
                 const struct dpt_opt *x = &d->o[i];
@@ -642,11 +642,16 @@ static void semi(struct dpt *d)
                 b[r] = c + a[r];
             for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
                 const struct dpt_opt *x = &d->o[i];
-                if (x->t != (int)t)
+                size_t n = (size_t)x->n;
+                double *restrict bn, xv = x->v;
+                if (x->t != (int)t || n > R)
                     continue;
-                for (size_t r = (size_t)x->n; r <= R; r++)
-                    if (x->v + a[r - (size_t)x->n] > b[r])
-                        b[r] = x->v + a[r - (size_t)x->n];
+                bn = b + n;
+                /* b[r] = max(b[r], xv + a[r - n]), without a branch */
+                for (size_t k = 0; k <= R - n; k++) {
+                    double y = xv + a[k];
+                    bn[k] = y > bn[k] ? y : bn[k];
+                }
             }
             for (size_t r = R + 1; r < w; r++)
                 b[r] = b[R];
@@ -1014,14 +1019,18 @@ static int shortcut(const struct dpt *d, const double *v, int *n, int *t)
     for (size_t j = 0; j < d->nj && ok; j++) {
         const double *vj = &v[j * d->nt * d->W];
         double best = -HUGE_VAL, next = -HUGE_VAL;
+        size_t at = NONE; /* the first best's index */
         for (size_t i = 0; i < d->nt * d->W; i++) {
             if (vj[i] > best) {
                 next = best;
                 best = vj[i];
-                n[j] = (int)(i % d->W);
-                t[j] = n[j] > 0 ? (int)(i / d->W) : -1;
+                at = i;
             } else if (vj[i] > next)
                 next = vj[i];
+        }
+        if (at != NONE) {
+            n[j] = (int)(at % d->W);
+            t[j] = n[j] > 0 ? (int)(at / d->W) : -1;
         }
         ok = best - next > d->tol + slack;
         if (ok && n[j] > 0)
@@ -1082,13 +1091,16 @@ static double best_in(const struct dpt *d, const double *v, const double *bv,
  * their own nodes, by the tables of improve(); made theirs when it
  * beats their present sum.  Returns 1 then, else 0. */
 static int pair_move(const struct dpt *d, const double *v, const double *bv,
-                     const int *bc, size_t i, size_t j, int *n, int *t,
-                     long *room)
+                     const int *bc, const double *top, size_t i, size_t j,
+                     int *n, int *t, long *room)
 {
     size_t nt = d->nt, W = d->W;
     double best = val(d, v, i, t[i], n[i]) + val(d, v, j, t[j], n[j]);
     int an = 0, at = -1, cn = 0, ct = -1, found = 0;
 
+    /* every sum below is at most top[i] + top[j] (rounding is monotone) */
+    if (!(top[i] + top[j] > best))
+        return 0;
     if (n[i] > 0)
         room[t[i]] += n[i];
     if (n[j] > 0)
@@ -1106,8 +1118,8 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
                 for (long c = 1; c <= room[a] && c < (long)W; c++) {
                     size_t r = room[a] - c < (long)W - 1 ? (size_t)(room[a] - c)
                                                          : W - 1;
-                    if (vi[c] != -HUGE_VAL && bj[r] != -HUGE_VAL &&
-                        vi[c] + bj[r] > best) {
+                    /* (a -HUGE_VAL term makes the sum -HUGE_VAL) */
+                    if (vi[c] + bj[r] > best) {
                         best = vi[c] + bj[r];
                         an = (int)c;
                         at = a;
@@ -1158,6 +1170,7 @@ static double improve(const struct dpt *d, const double *v, int *n, int *t,
     int *bc = xmalloc((nj * nt * W + 1) * sizeof *bc);
     int *n2 = xmalloc((2 * nj + 1) * sizeof *n2), *t2 = n2 + nj;
     long *room = xcalloc(nt, sizeof *room);
+    double *top = xmalloc((nj + 1) * sizeof *top);
     int changed = 1;
 
     /* bv, bc: the best value of job j on type k within r nodes, r < W */
@@ -1172,6 +1185,12 @@ static double improve(const struct dpt *d, const double *v, int *n, int *t,
             bv[jk * W + r] = run;
             bc[jk * W + r] = arg;
         }
+    }
+    for (size_t j = 0; j < nj; j++) { /* top[j]: job j's best value */
+        top[j] = v[j * nt * W];
+        for (size_t k = 0; k < nt; k++)
+            if (bv[(j * nt + k) * W + W - 1] > top[j])
+                top[j] = bv[(j * nt + k) * W + W - 1];
     }
     memcpy(n2, n, nj * sizeof *n2);
     memcpy(t2, t, nj * sizeof *t2);
@@ -1198,7 +1217,7 @@ static double improve(const struct dpt *d, const double *v, int *n, int *t,
         }
         for (size_t i = 0; i < nj; i++)
             for (size_t j = i + 1; j < nj; j++)
-                changed |= pair_move(d, v, bv, bc, i, j, n2, t2, room);
+                changed |= pair_move(d, v, bv, bc, top, i, j, n2, t2, room);
     }
     for (size_t j = 0; j < nj; j++)
         z2 += val(d, v, j, t2[j], n2[j]);
@@ -1207,6 +1226,7 @@ static double improve(const struct dpt *d, const double *v, int *n, int *t,
         memcpy(t, t2, nj * sizeof *t);
         z = z2;
     }
+    xfree(top);
     xfree(room);
     xfree(n2);
     xfree(bc);
