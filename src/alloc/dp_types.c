@@ -163,6 +163,10 @@
  * smaller ones are kept for the next (struct dpt_memo). */
 #define DPT_KEEP_ENTRIES ((size_t)1 << 16)
 
+/* Rows kept for the jobs' next instances beyond those the last took
+ * (struct dpt_memo). */
+#define DPT_SPARE 32
+
 /* Work units between two readings of the clock (see dp.c). */
 #define DPT_CLOCK_WORK ((size_t)1 << 16)
 
@@ -647,8 +651,18 @@ static void semi(struct dpt *d)
                 if (x->t != (int)t || n > R)
                     continue;
                 bn = b + n;
-                /* b[r] = max(b[r], xv + a[r - n]), without a branch */
-                for (size_t k = 0; k <= R - n; k++) {
+                /* b[r] = max(b[r], xv + a[r - n]), without a branch, by
+                 * fours (which compilers make vector operations) */
+                size_t k = 0, m = R - n + 1;
+                for (; k + 4 <= m; k += 4) {
+                    double y0 = xv + a[k], y1 = xv + a[k + 1];
+                    double y2 = xv + a[k + 2], y3 = xv + a[k + 3];
+                    bn[k] = y0 > bn[k] ? y0 : bn[k];
+                    bn[k + 1] = y1 > bn[k + 1] ? y1 : bn[k + 1];
+                    bn[k + 2] = y2 > bn[k + 2] ? y2 : bn[k + 2];
+                    bn[k + 3] = y3 > bn[k + 3] ? y3 : bn[k + 3];
+                }
+                for (; k < m; k++) {
                     double y = xv + a[k];
                     bn[k] = y > bn[k] ? y : bn[k];
                 }
@@ -1502,6 +1516,10 @@ struct dpt_memo {
     size_t o_cap, all_cap, pre0_cap, semi_cap, v_cap;
     struct dpt_row **row, **old; /* owned: nrow rows; old: scratch */
     size_t nrow, row_cap, old_cap;
+    /* owned: rows no job of the last instances took, the latest first
+     * (at most DPT_SPARE), for a job that comes back to a holding */
+    struct dpt_row *spare[DPT_SPARE];
+    size_t nspare;
     int same; /* every job's row is the last instance's at its place */
     int have; /* the answer below is the last instance's */
     int *pools, *counts, *types;
@@ -1509,12 +1527,34 @@ struct dpt_memo {
     size_t pools_cap, counts_cap, types_cap;
 };
 
+/* Makes the rows old[0..no) left (not NULL) the latest spare rows of m,
+ * before the spare rows left; frees those past DPT_SPARE. */
+static void spare_keep(struct dpt_memo *m, struct dpt_row **old, size_t no)
+{
+    struct dpt_row *keep[DPT_SPARE];
+    size_t n = 0;
+
+    for (size_t k = 0; k < no; k++)
+        if (old[k] && n < DPT_SPARE)
+            keep[n++] = old[k];
+        else
+            row_free(old[k]);
+    for (size_t k = 0; k < m->nspare; k++)
+        if (m->spare[k] && n < DPT_SPARE)
+            keep[n++] = m->spare[k];
+        else
+            row_free(m->spare[k]);
+    memcpy(m->spare, keep, n * sizeof *keep);
+    m->nspare = n;
+}
+
 /* Finds or makes each job's row of p (counts up to W - 1, or the job's
  * jmax when less) into m->row, first at its place in the last instance,
- * then anywhere among the rows no job took; drops the rows left.  A row
- * made holds half as many counts again (within jmax), so that pools a
- * little larger find it too.  Sets m->same when every job found its row
- * at its place. */
+ * then anywhere among the rows no job took, then among the spare ones;
+ * the rows left become the latest spare ones (the oldest past DPT_SPARE
+ * dropped).  A row made holds half as many counts again (within jmax),
+ * so that pools a little larger find it too.  Sets m->same when every
+ * job found its row at its place. */
 static void rows_update(struct dpt_memo *m, const struct alloc_problem *p,
                         size_t W)
 {
@@ -1544,11 +1584,15 @@ static void rows_update(struct dpt_memo *m, const struct alloc_problem *p,
                 m->row[j] = old[k];
                 old[k] = NULL;
             }
+        for (size_t k = 0; k < m->nspare && !m->row[j]; k++)
+            if (m->spare[k] && row_same(m->spare[k], p, j, w)) {
+                m->row[j] = m->spare[k];
+                m->spare[k] = NULL;
+            }
         if (!m->row[j])
             m->row[j] = row_make(p, j, w + w / 2 < jmax1 ? w + w / 2 : jmax1);
     }
-    for (size_t k = 0; k < no; k++)
-        row_free(old[k]);
+    spare_keep(m, old, no);
     m->nrow = nj;
 }
 
@@ -1616,6 +1660,8 @@ void alloc_dp_types_forget(void *memo)
         return;
     for (size_t k = 0; k < m->nrow; k++)
         row_free(m->row[k]);
+    for (size_t k = 0; k < m->nspare; k++)
+        row_free(m->spare[k]);
     xfree(m->row);
     xfree(m->old);
     for (size_t j = 0; j < m->nlay; j++)
