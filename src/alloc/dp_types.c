@@ -366,6 +366,9 @@ struct dpt {
     double *pre0, *semi;
     size_t *soff;
     size_t pre0_cap, semi_cap;
+    /* sR[t (nj + 1) + j]: A_t[j][r] = A_t[j][sR] for r >= sR (the rows
+     * are stored up to there only) */
+    size_t *sR, sR_cap;
     double ubound; /* the kept options' bound on z*, from semi */
     int Kb, T;     /* the keeps and nodes chosen */
     double limit, t0;
@@ -622,16 +625,16 @@ static void semi(struct dpt *d)
     }
     BFS_GROW(d->semi, d->semi_cap, size + 1);
     d->ubound = HUGE_VAL;
+    BFS_GROW(d->sR, d->sR_cap, nt * (nj + 1));
     for (size_t t = 0; t < nt; t++) {
-        size_t w = (size_t)d->cap[t] + 1;
+        size_t w = (size_t)d->cap[t] + 1, *sR = &d->sR[t * (nj + 1)];
         double *A = &d->semi[d->soff[t]], u;
         size_t R = 0; /* A[j][r] = A[j][R] for r >= R */
-        for (size_t r = 0; r < w; r++)
-            A[r] = 0.0;
+        A[0] = 0.0;
+        sR[0] = 0;
         for (size_t j = 0; j < nj; j++) {
-            const double *restrict a = &A[j * w];
-            double *restrict b = &A[(j + 1) * w], c = -HUGE_VAL;
-            size_t top = 0;
+            double c = -HUGE_VAL;
+            size_t top = 0, R0 = R;
             for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
                 const struct dpt_opt *x = &d->o[i];
                 double y = x->n > 0 ? x->v - d->lam[x->t] * x->n : x->v;
@@ -642,6 +645,11 @@ static void semi(struct dpt *d)
             }
             /* past R + top, every term below reads a[R]: b is flat */
             R = R + top < w - 1 ? R + top : w - 1;
+            for (size_t r = R0 + 1; r <= R; r++) /* a's flat part, read */
+                A[j * w + r] = A[j * w + R0];
+            sR[j + 1] = R;
+            const double *restrict a = &A[j * w];
+            double *restrict b = &A[(j + 1) * w];
             for (size_t r = 0; r <= R; r++)
                 b[r] = c + a[r];
             for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
@@ -667,11 +675,9 @@ static void semi(struct dpt *d)
                     bn[k] = y > bn[k] ? y : bn[k];
                 }
             }
-            for (size_t r = R + 1; r < w; r++)
-                b[r] = b[R];
             spend(d, (d->ooff[j + 1] - d->ooff[j] + 1) * (R + 1) + w);
         }
-        u = A[nj * w + w - 1];
+        u = A[nj * w + R];
         for (size_t k = 0; k < nt; k++)
             if (k != t)
                 u += d->lam[k] * (double)d->cap[k];
@@ -699,6 +705,8 @@ static int semi_pass(const struct dpt *d, size_t j, const int *s, double gmax,
                 b += d->lam[k] *
                      (double)(d->cap[k] - s[k] - (x->t == (int)k ? x->n : 0));
         r = d->cap[t] - s[t] - (x->t == (int)t ? x->n : 0);
+        if ((size_t)r > d->sR[t * (d->nj + 1) + j]) /* the flat part */
+            r = (int)d->sR[t * (d->nj + 1) + j];
         if (b + d->semi[d->soff[t] + j * w + (size_t)r] < d->thr)
             return 0;
     }
@@ -1811,6 +1819,7 @@ out:
         if (d.lay[j].G_cap > DPT_KEEP_ENTRIES)
             layer_release(&d.lay[j], d.nt);
     xfree(d.soff);
+    xfree(d.sR);
     xfree(d.u);
     xfree(d.inct);
     xfree(d.inc);
