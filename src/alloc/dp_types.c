@@ -1436,6 +1436,11 @@ struct dpt_row {
     double *blk;        /* owned: o, v and a, nt * w each */
     double *o, *v;
     double *a; /* a[t * w + n]: the largest |v_j(t, m)|, 1 <= m <= n (or 0) */
+    /* owned: the counts on the upper hull of the values on type t over
+     * counts 1..hclip[t] - 1, at hull[t * w], hlen[t] of them (row_hull();
+     * hclip[t] 0: not made) */
+    int *hull;
+    size_t *hlen, *hclip;
 };
 
 /* Whether row r holds job j of p, number for number, up to counts w -
@@ -1486,6 +1491,9 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
     r->v = r->o + nt * w;
     r->a = r->v + nt * w;
     r->has = (unsigned char *)(r->a + nt * w + 1);
+    r->hull = xmalloc((nt * w + 1) * sizeof *r->hull);
+    r->hlen = xcalloc(2 * nt, sizeof *r->hlen);
+    r->hclip = r->hlen + nt;
     for (size_t t = 0; t < nt; t++) {
         r->has[t] = b->ot[t] != NULL;
         for (size_t n = 0; n < w; n++) {
@@ -1507,9 +1515,50 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
 
 static void row_free(struct dpt_row *r)
 {
-    if (r)
+    if (r) {
         xfree(r->blk);
+        xfree(r->hull);
+        xfree(r->hlen);
+    }
     xfree(r);
+}
+
+/* The counts row r's values on type t reach in a value table of W
+ * counts with p's pools (rows_values()). */
+static size_t row_clip(const struct dpt_row *r, const struct alloc_problem *p,
+                       size_t t, size_t W)
+{
+    size_t c = (size_t)p->pools[t] + 1 < r->w ? (size_t)p->pools[t] + 1 : r->w;
+
+    return c < W ? c : W;
+}
+
+/* Makes row r's hull on type t over counts 1..c-1 (struct dpt_row)
+ * unless it has it: the points (n, v_j(t, n)) by n, each dropped when
+ * the next turns no further down, by the very test of fix_hulls() in
+ * alloc/objective.c, so that the same points stay. */
+static void row_hull(struct dpt_row *r, size_t t, size_t c)
+{
+    const double *y = &r->v[t * r->w];
+    int *h = &r->hull[t * r->w];
+    size_t m = 0;
+
+    if (r->hclip[t] == c)
+        return;
+    for (int n = 1; (size_t)n < c; n++) {
+        if (y[n] == -HUGE_VAL)
+            continue;
+        while (m >= 2) {
+            int a = h[m - 2], b = h[m - 1];
+            if ((y[b] - y[a]) * (double)(n - b) >
+                (y[n] - y[b]) * (double)(b - a))
+                break;
+            m--;
+        }
+        h[m++] = n;
+    }
+    r->hlen[t] = m;
+    r->hclip[t] = c;
 }
 
 /* The memo of alloc_dp_types_solve: each job's row of the last instance
@@ -1522,6 +1571,11 @@ struct dpt_memo {
     struct dpt_opt *o, *all; /* owned: o_cap, all_cap options */
     double *pre0, *semi, *v;
     size_t o_cap, all_cap, pre0_cap, semi_cap, v_cap;
+    /* hull_values()'s table (vh_n entries) and the entries it set
+     * (vh_set, nvh_set of them), the others -HUGE_VAL */
+    double *vh;
+    size_t *vh_set;
+    size_t vh_cap, vh_n, vh_set_cap, nvh_set;
     struct dpt_row **row, **old; /* owned: nrow rows; old: scratch */
     size_t nrow, row_cap, old_cap;
     /* owned: rows no job of the last instances took, the latest first
@@ -1618,10 +1672,7 @@ static double rows_values(const struct dpt_memo *m,
         double big = fabs(r->v[0]);
         for (size_t t = 0; t < nt; t++) {
             double *x = &v[(j * nt + t) * W];
-            size_t c =
-                (size_t)p->pools[t] + 1 < r->w ? (size_t)p->pools[t] + 1 : r->w;
-            if (c > W)
-                c = W;
+            size_t c = row_clip(r, p, t, W);
             memcpy(x, &r->v[t * r->w], c * sizeof *x);
             if (c > 0 && r->a[t * r->w + c - 1] > big)
                 big = r->a[t * r->w + c - 1];
@@ -1631,6 +1682,44 @@ static double rows_values(const struct dpt_memo *m,
         sum += big;
     }
     return ALLOC_TIE_REL * (sum > 1.0 ? sum : 1.0);
+}
+
+/* The value table v (rows_values()) left with its hulls' points only
+ * into m->vh: each job's idle value and, on each type, the values at the
+ * counts of its row's upper hull (row_hull()), -HUGE_VAL elsewhere.
+ * alloc_lagr_init reads a value table through its upper hulls and its
+ * idle values only, and the hull of a hull's points is that hull (each
+ * point is kept by the same test as before: the points a full scan
+ * drops between two of them are gone when the second comes): so its
+ * prices for vh are its prices for v, made without scanning every
+ * count. */
+static void hull_values(struct dpt_memo *m, const struct alloc_problem *p,
+                        size_t W, const double *v)
+{
+    size_t nt = (size_t)p->n_types, nv = p->n_jobs * nt * W, ns = 0;
+
+    BFS_GROW(m->vh, m->vh_cap, nv + 1);
+    if (m->vh_n != nv) { /* else only the entries set last are not -inf */
+        for (size_t i = 0; i < nv; i++)
+            m->vh[i] = -HUGE_VAL;
+        m->vh_n = nv;
+    } else
+        for (size_t k = 0; k < m->nvh_set; k++)
+            m->vh[m->vh_set[k]] = -HUGE_VAL;
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        struct dpt_row *r = m->row[j];
+        BFS_GROW(m->vh_set, m->vh_set_cap, ns + 1 + nt * W);
+        m->vh_set[ns++] = j * nt * W; /* idle */
+        for (size_t t = 0; t < nt; t++) {
+            const int *h = &r->hull[t * r->w];
+            row_hull(r, t, row_clip(r, p, t, W));
+            for (size_t k = 0; k < r->hlen[t]; k++)
+                m->vh_set[ns++] = (j * nt + t) * W + (size_t)h[k];
+        }
+    }
+    for (size_t k = 0; k < ns; k++)
+        m->vh[m->vh_set[k]] = v[m->vh_set[k]];
+    m->nvh_set = ns;
 }
 
 /* Whether p is, number for number, the instance whose answer m holds
@@ -1680,6 +1769,8 @@ void alloc_dp_types_forget(void *memo)
     xfree(m->pre0);
     xfree(m->semi);
     xfree(m->v);
+    xfree(m->vh);
+    xfree(m->vh_set);
     xfree(m->pools);
     xfree(m->counts);
     xfree(m->types);
@@ -1786,7 +1877,8 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
         res->status = SOLVE_OPTIMAL;
         goto out;
     }
-    alloc_lagr_init(&g, p, d.W, v);
+    hull_values(m, p, d.W, v);
+    alloc_lagr_init(&g, p, d.W, m->vh);
     d.lbound = g.L;
     d.lam = g.lam;
     d.g = &g;
