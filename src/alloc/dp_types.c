@@ -344,13 +344,16 @@ struct dpt {
     size_t all_cap;
     double adelta;
     const struct alloc_lagr *g; /* borrowed: the fixing's prices */
-    double delta;               /* alloc_lagr_delta: the most loss kept */
-    double tol;                 /* alloc_tie_tol_t */
-    double lbound;              /* the Lagrangian bound (alloc_lagr_init) */
-    int *cap;                   /* nt: the largest state digit per type */
-    size_t K, L;                /* keepable jobs, L = K + 1 */
-    struct dpt_opt *o;          /* the options kept, job after job, by loss */
-    size_t *ooff;               /* nj + 1: job j's options are o[ooff[j]..] */
+    /* nj nt: below the loss of every option of job j on type t with n >=
+     * 1 (loss_bounds()): all_options() skips the type past delta */
+    double *lmin;
+    double delta;      /* alloc_lagr_delta: the most loss kept */
+    double tol;        /* alloc_tie_tol_t */
+    double lbound;     /* the Lagrangian bound (alloc_lagr_init) */
+    int *cap;          /* nt: the largest state digit per type */
+    size_t K, L;       /* keepable jobs, L = K + 1 */
+    struct dpt_opt *o; /* the options kept, job after job, by loss */
+    size_t *ooff;      /* nj + 1: job j's options are o[ooff[j]..] */
     size_t o_cap;
     struct layer *lay; /* nj + 1 */
     size_t states;     /* in all the layers */
@@ -514,6 +517,8 @@ static void all_options(struct dpt *d, double delta)
         for (int t = 0; t < (int)nt; t++)
             for (int n = t > 0; (size_t)n < W; n++) {
                 double x = v[(j * nt + (size_t)t) * W + (size_t)n], loss;
+                if (n == 1 && d->lmin[j * nt + (size_t)t] > delta)
+                    break; /* no count on t is kept */
                 int tt = n > 0 ? t : -1;
                 size_t keep, at = no;
                 if (x == -HUGE_VAL)
@@ -888,11 +893,17 @@ static void by_count(struct dpt *d, size_t *byn)
     size_t W = d->W, *at = xcalloc(W + 1, sizeof *at);
 
     for (size_t j = 0; j < d->nj; j++) {
-        size_t i0 = d->ooff[j], i1 = d->ooff[j + 1], pos = i0;
-        memset(at, 0, (W + 1) * sizeof *at);
+        size_t i0 = d->ooff[j], i1 = d->ooff[j + 1], pos = i0, lo = W, hi = 0;
+        for (size_t i = i0; i < i1; i++) { /* the counts' range */
+            lo = (size_t)d->o[i].n < lo ? (size_t)d->o[i].n : lo;
+            hi = (size_t)d->o[i].n > hi ? (size_t)d->o[i].n : hi;
+        }
+        if (i0 == i1)
+            continue;
+        memset(&at[lo], 0, (hi - lo + 1) * sizeof *at);
         for (size_t i = i0; i < i1; i++)
             at[d->o[i].n]++;
-        for (size_t n = W; n-- > 0;) { /* the starts, largest count first */
+        for (size_t n = hi + 1; n-- > lo;) { /* the starts, largest first */
             size_t c = at[n];
             at[n] = pos;
             pos += c;
@@ -1024,13 +1035,22 @@ static int incumbent(struct dpt *d, double b, struct alloc_result *res)
     return SOLVE_FEASIBLE;
 }
 
+/* A job's two best values among its options, and the first best's
+ * count and type (t -1 with n 0; n -1: no option), in the order idle,
+ * type 0's counts, type 1's, ... (struct dpt_row keeps them). */
+struct dpt_best {
+    double best, next;
+    int n, t;
+};
+
 /* The shortcut, dp.c's shortcut() with types: when each job's best
  * option beats its others by more than tol + slack and the bests fit the
  * pools, every other allocation is below the bests' value by more than
  * tol + slack, so the bests are alone in the tie set, in exact sums and
  * in the rounded ones (slack as in dp.c).  Writes the bests into n, t
  * and returns 1 then; else 0. */
-static int shortcut(const struct dpt *d, const double *v, int *n, int *t)
+static int shortcut(const struct dpt *d, const struct dpt_best *b, int *n,
+                    int *t)
 {
     double S = d->tol / ALLOC_TIE_REL;
     double slack =
@@ -1039,22 +1059,11 @@ static int shortcut(const struct dpt *d, const double *v, int *n, int *t)
     int ok = 1;
 
     for (size_t j = 0; j < d->nj && ok; j++) {
-        const double *vj = &v[j * d->nt * d->W];
-        double best = -HUGE_VAL, next = -HUGE_VAL;
-        size_t at = NONE; /* the first best's index */
-        for (size_t i = 0; i < d->nt * d->W; i++) {
-            if (vj[i] > best) {
-                next = best;
-                best = vj[i];
-                at = i;
-            } else if (vj[i] > next)
-                next = vj[i];
+        if (b[j].n >= 0) {
+            n[j] = b[j].n;
+            t[j] = b[j].t;
         }
-        if (at != NONE) {
-            n[j] = (int)(at % d->W);
-            t[j] = n[j] > 0 ? (int)(at / d->W) : -1;
-        }
-        ok = best - next > d->tol + slack;
+        ok = b[j].best - b[j].next > d->tol + slack;
         if (ok && n[j] > 0)
             used[t[j]] += n[j];
     }
@@ -1441,6 +1450,10 @@ struct dpt_row {
      * hclip[t] 0: not made) */
     int *hull;
     size_t *hlen, *hclip;
+    /* the best values over counts below sclip[t] on each type t (sclip
+     * 0: not made), made by rows_values() */
+    size_t *sclip;
+    struct dpt_best sc;
 };
 
 /* Whether row r holds job j of p, number for number, up to counts w -
@@ -1492,8 +1505,9 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
     r->a = r->v + nt * w;
     r->has = (unsigned char *)(r->a + nt * w + 1);
     r->hull = xmalloc((nt * w + 1) * sizeof *r->hull);
-    r->hlen = xcalloc(2 * nt, sizeof *r->hlen);
+    r->hlen = xcalloc(3 * nt, sizeof *r->hlen);
     r->hclip = r->hlen + nt;
+    r->sclip = r->hclip + nt;
     for (size_t t = 0; t < nt; t++) {
         r->has[t] = b->ot[t] != NULL;
         for (size_t n = 0; n < w; n++) {
@@ -1658,18 +1672,51 @@ static void rows_update(struct dpt_memo *m, const struct alloc_problem *p,
     m->nrow = nj;
 }
 
+/* Row r's two best values (struct dpt_best) over its counts below
+ * row_clip() on each type, into r->sc, unless made for those clips:
+ * they are the ones of the job's part of the value table (its other
+ * entries are -HUGE_VAL, which change neither). */
+static void row_best(struct dpt_row *r, const struct alloc_problem *p, size_t W)
+{
+    size_t nt = r->nt, t;
+    struct dpt_best b = {-HUGE_VAL, -HUGE_VAL, -1, -1};
+
+    for (t = 0; t < nt && r->sclip[t] == row_clip(r, p, t, W); t++)
+        ;
+    if (t == nt)
+        return;
+    for (t = 0; t < nt; t++) {
+        const double *x = &r->v[t * r->w];
+        r->sclip[t] = row_clip(r, p, t, W);
+        for (size_t n = 0; n < r->sclip[t]; n++) {
+            if (x[n] > b.best) {
+                b.next = b.best;
+                b.best = x[n];
+                b.n = (int)n;
+                b.t = n > 0 ? (int)t : -1;
+            } else if (x[n] > b.next)
+                b.next = x[n];
+        }
+    }
+    r->sc = b;
+}
+
 /* The value table of alloc_values_t(p, W, v) from the rows of m, and
  * alloc_tie_tol_t(p), the same double (the largest |v| of each job's
- * admissible options, summed in job order). */
+ * admissible options, summed in job order); each job's best values
+ * (row_best()) into b. */
 static double rows_values(const struct dpt_memo *m,
-                          const struct alloc_problem *p, size_t W, double *v)
+                          const struct alloc_problem *p, size_t W, double *v,
+                          struct dpt_best *b)
 {
     size_t nt = (size_t)p->n_types;
     double sum = 0.0;
 
     for (size_t j = 0; j < p->n_jobs; j++) {
-        const struct dpt_row *r = m->row[j];
+        struct dpt_row *r = m->row[j];
         double big = fabs(r->v[0]);
+        row_best(r, p, W);
+        b[j] = r->sc;
         for (size_t t = 0; t < nt; t++) {
             double *x = &v[(j * nt + t) * W];
             size_t c = row_clip(r, p, t, W);
@@ -1720,6 +1767,35 @@ static void hull_values(struct dpt_memo *m, const struct alloc_problem *p,
     for (size_t k = 0; k < ns; k++)
         m->vh[m->vh_set[k]] = v[m->vh_set[k]];
     m->nvh_set = ns;
+}
+
+/* d->lmin (struct dpt) at d->g's prices, from the hulls of m's rows
+ * (hull_values() made them): the values of job j on type t lie on or
+ * below their upper hull, so v - lambda_t n is largest, and the loss
+ * smallest, at one of the hull's points.  The bound is that smallest
+ * loss less a margin far above the roundings of the losses (a few ulps
+ * of |phi_j|, |v| and lambda_t n) and of the hull's tests. */
+static void loss_bounds(struct dpt *d, struct dpt_memo *m)
+{
+    const struct alloc_problem *p = d->p;
+    size_t nt = d->nt;
+
+    for (size_t j = 0; j < d->nj; j++) {
+        const struct dpt_row *r = m->row[j];
+        for (size_t t = 0; t < nt; t++) {
+            const int *h = &r->hull[t * r->w];
+            const double *y = &r->v[t * r->w];
+            size_t c = row_clip(r, p, t, d->W);
+            double lo = HUGE_VAL, big = fabs(d->g->phi[j]) +
+                                        r->a[t * r->w + c - 1] +
+                                        d->g->lam[t] * (double)d->W;
+            for (size_t k = 0; k < r->hlen[t]; k++) {
+                double l = alloc_lagr_loss(d->g, j, (int)t, h[k], y[h[k]]);
+                lo = l < lo ? l : lo;
+            }
+            d->lmin[j * nt + t] = lo - 1e-9 * big;
+        }
+    }
 }
 
 /* Whether p is, number for number, the instance whose answer m holds
@@ -1831,6 +1907,7 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
 {
     struct dpt d;
     struct alloc_lagr g;
+    struct dpt_best *bests = NULL;
     double *v, zlb;
     int rc = 0;
 
@@ -1869,8 +1946,9 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     d.inc = xcalloc(d.nj + 1, sizeof *d.inc);
     d.inct = xcalloc(d.nj + 1, sizeof *d.inct);
     d.u = xcalloc(d.nt + 1, sizeof *d.u);
-    d.tol = rows_values(m, p, d.W, v);
-    if (shortcut(&d, v, d.inc, d.inct)) {
+    bests = xmalloc((d.nj + 1) * sizeof *bests);
+    d.tol = rows_values(m, p, d.W, v, bests);
+    if (shortcut(&d, bests, d.inc, d.inct)) {
         memcpy(res->counts, d.inc, d.nj * sizeof *d.inc);
         memcpy(res->types, d.inct, d.nj * sizeof *d.inct);
         res->objective = res->bound = alloc_objective_t(p, d.inc, d.inct);
@@ -1883,6 +1961,8 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     d.lam = g.lam;
     d.g = &g;
     d.adelta = -HUGE_VAL;
+    d.lmin = xmalloc((d.nj * d.nt + 1) * sizeof *d.lmin);
+    loss_bounds(&d, m);
     d.pre = xcalloc(d.nj + 1, sizeof *d.pre);
     for (size_t j = 0; j < d.nj; j++)
         d.pre[j + 1] = d.pre[j] + g.phi[j];
@@ -1912,6 +1992,8 @@ out:
             layer_release(&d.lay[j], d.nt);
     xfree(d.soff);
     xfree(d.sR);
+    xfree(d.lmin);
+    xfree(bests);
     xfree(d.u);
     xfree(d.inct);
     xfree(d.inc);
