@@ -307,11 +307,12 @@ struct layer {
     double *G;      /* st.n x L */
     size_t tot_cap, G_cap;
     /* made when the walk first needs it (by_tot()): the states ordered
-     * by their nodes, those with c nodes at byt[toff[c]..toff[c+1]) */
+     * by their nodes, those with c nodes at byt[toff[c - tmin]..
+     * toff[c - tmin + 1]) */
     int indexed;
     size_t *byt, *toff;
     size_t byt_cap, toff_cap;
-    int tmax; /* the most nodes of a state */
+    int tmin, tmax; /* the fewest and most nodes of a state */
 };
 
 /* Frees l's memory, leaving it empty, for vectors of w ints. */
@@ -499,6 +500,45 @@ static double states_lb(const struct dpt *d)
     return lb;
 }
 
+/* Sorts x[0..n-1] by loss, stably (of equal losses, in their order): a
+ * bottom-up merge sort, after runs of 8 by insertion. */
+static void by_loss(struct dpt_opt *x, size_t n)
+{
+    struct dpt_opt *tmp, *a = x, *b;
+
+    for (size_t lo = 0; lo < n; lo += 8)
+        for (size_t i = lo + 1; i < n && i < lo + 8; i++) {
+            struct dpt_opt y = x[i];
+            size_t at = i;
+            for (; at > lo && x[at - 1].loss > y.loss; at--)
+                x[at] = x[at - 1];
+            x[at] = y;
+        }
+    if (n <= 8)
+        return;
+    b = tmp = xmalloc(n * sizeof *tmp);
+    for (size_t run = 8; run < n; run *= 2) {
+        struct dpt_opt *c;
+        for (size_t lo = 0; lo < n; lo += 2 * run) {
+            size_t mid = lo + run < n ? lo + run : n;
+            size_t hi = lo + 2 * run < n ? lo + 2 * run : n;
+            size_t i = lo, k = mid, o = lo;
+            while (i < mid && k < hi)
+                b[o++] = a[k].loss < a[i].loss ? a[k++] : a[i++];
+            while (i < mid)
+                b[o++] = a[i++];
+            while (k < hi)
+                b[o++] = a[k++];
+        }
+        c = a;
+        a = b;
+        b = c;
+    }
+    if (a != x)
+        memcpy(x, a, n * sizeof *x);
+    xfree(tmp);
+}
+
 /* The admissible options (the entries of the value table d->v) of loss
  * at most delta at d->g's prices into d->all, each job's by loss (a
  * stable sort: of equal losses, in the order idle, type 0's counts, type
@@ -520,7 +560,7 @@ static void all_options(struct dpt *d, double delta)
                 if (n == 1 && d->lmin[j * nt + (size_t)t] > delta)
                     break; /* no count on t is kept */
                 int tt = n > 0 ? t : -1;
-                size_t keep, at = no;
+                size_t keep;
                 if (x == -HUGE_VAL)
                     continue;
                 loss = alloc_lagr_loss(d->g, j, tt, n, x);
@@ -529,11 +569,9 @@ static void all_options(struct dpt *d, double delta)
                 /* only count C_j can keep the holding */
                 keep = n == p->jobs[j].cur && alloc_keeps_t(p, j, tt, n);
                 BFS_GROW(d->all, d->all_cap, no + 1);
-                for (; at > d->aoff[j] && d->all[at - 1].loss > loss; at--)
-                    d->all[at] = d->all[at - 1];
-                d->all[at] = (struct dpt_opt){tt, n, keep, x, loss};
-                no++;
+                d->all[no++] = (struct dpt_opt){tt, n, keep, x, loss};
             }
+        by_loss(&d->all[d->aoff[j]], no - d->aoff[j]);
     }
     d->aoff[d->nj] = no;
     d->adelta = delta;
@@ -587,27 +625,32 @@ static int options(struct dpt *d, struct bfs_error *e)
 /* Indexes layer l's states by their nodes (a counting sort), once. */
 static void by_tot(struct dpt *d, struct layer *l)
 {
-    size_t n = l->st.n;
+    size_t n = l->st.n, span;
 
     if (l->indexed)
         return;
-    l->tmax = 0;
-    for (size_t s = 0; s < n; s++)
+
+    l->tmin = n ? l->tot[0] : 0;
+    l->tmax = l->tmin;
+    for (size_t s = 0; s < n; s++) {
+        l->tmin = l->tot[s] < l->tmin ? l->tot[s] : l->tmin;
         l->tmax = l->tot[s] > l->tmax ? l->tot[s] : l->tmax;
-    BFS_GROW(l->toff, l->toff_cap, (size_t)l->tmax + 2);
+    }
+    span = (size_t)(l->tmax - l->tmin) + 1;
+    BFS_GROW(l->toff, l->toff_cap, span + 1);
     BFS_GROW(l->byt, l->byt_cap, n + 1);
-    memset(l->toff, 0, ((size_t)l->tmax + 2) * sizeof *l->toff);
+    memset(l->toff, 0, (span + 1) * sizeof *l->toff);
     for (size_t s = 0; s < n; s++)
-        l->toff[l->tot[s] + 1]++;
-    for (int c = 0; c <= l->tmax; c++)
+        l->toff[l->tot[s] - l->tmin + 1]++;
+    for (size_t c = 0; c < span; c++)
         l->toff[c + 1] += l->toff[c];
     for (size_t s = 0; s < n; s++)
-        l->byt[l->toff[l->tot[s]]++] = s;
-    for (int c = l->tmax; c >= 0; c--) /* back to the starts */
+        l->byt[l->toff[l->tot[s] - l->tmin]++] = s;
+    for (size_t c = span; c-- > 0;) /* back to the starts */
         l->toff[c + 1] = l->toff[c];
     l->toff[0] = 0;
     l->indexed = 1;
-    spend(d, 2 * n + (size_t)l->tmax + 2);
+    spend(d, 2 * n + span + 1);
 }
 
 /* The prefix bounds of the kept options (see the top): d->pre0, d->semi
@@ -866,9 +909,9 @@ static double best_completion(struct dpt *d, size_t j, const int *uk,
     for (size_t t = 0; t < nt; t++)
         rem -= uk[t];
     by_tot(d, l);
-    if (rem >= 0 && rem <= l->tmax && (size_t)d->Kb >= k) {
-        size_t kk = (size_t)d->Kb - k;
-        for (size_t i = l->toff[rem]; i < l->toff[rem + 1]; i++) {
+    if (rem >= l->tmin && rem <= l->tmax && (size_t)d->Kb >= k) {
+        size_t kk = (size_t)d->Kb - k, c = (size_t)(rem - l->tmin);
+        for (size_t i = l->toff[c]; i < l->toff[c + 1]; i++) {
             size_t s = l->byt[i];
             const int *sd = dig(l, s);
             size_t t;
