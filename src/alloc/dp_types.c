@@ -382,6 +382,11 @@ struct dpt {
     double zinc;     /* and its value */
     int *u;          /* scratch: nt + 1 ints */
     const double *v; /* borrowed: the value table */
+    struct cfgs *cf; /* borrowed (the memo's): choose()'s three sets */
+    /* improve()'s tables (the memo's) */
+    double *bv;
+    int *bc;
+    size_t bv_cap, bc_cap;
     /* the smallest claim search() may try (HUGE_VAL: none): a first
      * solve whose bound semi() is below it has no budget, as the
      * solve after it would be the same (see search()) */
@@ -1004,15 +1009,13 @@ static size_t walk(struct dpt *d, size_t j, const size_t *byn, size_t i0,
  * (never, see the top). */
 static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
 {
-    struct cfgs c[3];
-    struct cfgs *R = &c[0], *R2 = &c[1], *gb = &c[2];
+    struct cfgs *c = d->cf, *R = &c[0], *R2 = &c[1], *gb = &c[2];
     size_t *byn = xmalloc((d->ooff[d->nj] + 1) * sizeof *byn);
     int rc = 0, added;
 
     by_count(d, byn);
-    memset(c, 0, sizeof c);
     for (int i = 0; i < 3; i++)
-        vset_init(&c[i].key, d->nt + 1);
+        vset_clear(&c[i].key);
     memset(d->u, 0, (d->nt + 1) * sizeof *d->u);
     vset_add(&R->key, d->u, &added);
     BFS_GROW(R->x, R->x_cap, 1);
@@ -1055,10 +1058,6 @@ static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
             R = R2;
             R2 = x;
         }
-    }
-    for (int i = 0; i < 3; i++) {
-        vset_release(&c[i].key);
-        xfree(c[i].x);
     }
     xfree(byn);
     return rc;
@@ -1236,17 +1235,20 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
  * into n, t and returns its value (the sum in job order) when above z;
  * else leaves them and returns z. */
 #define IMPROVE_PASSES 8
-static double improve(const struct dpt *d, const double *v, int *n, int *t,
-                      double z)
+static double improve(struct dpt *d, const double *v, int *n, int *t, double z)
 {
     size_t nj = d->nj, nt = d->nt, W = d->W;
-    double *bv = xmalloc((nj * nt * W + 1) * sizeof *bv), z2 = 0.0;
-    int *bc = xmalloc((nj * nt * W + 1) * sizeof *bc);
+    double *bv, z2 = 0.0;
+    int *bc;
     int *n2 = xmalloc((2 * nj + 1) * sizeof *n2), *t2 = n2 + nj;
     long *room = xcalloc(nt, sizeof *room);
     double *top = xmalloc((nj + 1) * sizeof *top);
     int changed = 1;
 
+    BFS_GROW(d->bv, d->bv_cap, nj * nt * W + 1);
+    BFS_GROW(d->bc, d->bc_cap, nj * nt * W + 1);
+    bv = d->bv;
+    bc = d->bc;
     /* bv, bc: the best value of job j on type k within r nodes, r < W */
     for (size_t jk = 0; jk < nj * nt; jk++) {
         double run = -HUGE_VAL;
@@ -1303,8 +1305,6 @@ static double improve(const struct dpt *d, const double *v, int *n, int *t,
     xfree(top);
     xfree(room);
     xfree(n2);
-    xfree(bc);
-    xfree(bv);
     return z;
 }
 
@@ -1625,6 +1625,11 @@ static void row_hull(struct dpt_row *r, size_t t, size_t c)
 struct dpt_memo {
     struct layer *lay; /* owned: nlay layers */
     size_t nlay;
+    struct cfgs cf[3]; /* owned: choose()'s sets (vectors of lt + 1) */
+    double *bv;        /* owned: improve()'s tables */
+    int *bc;
+    size_t bv_cap, bc_cap;
+    size_t lt;               /* their types */
     struct dpt_opt *o, *all; /* owned: o_cap, all_cap options */
     double *pre0, *semi, *v;
     size_t o_cap, all_cap, pre0_cap, semi_cap, v_cap;
@@ -1882,9 +1887,15 @@ void alloc_dp_types_forget(void *memo)
     xfree(m->old);
     for (size_t j = 0; j < m->nlay; j++)
         layer_release(&m->lay[j], 0);
+    for (int i = 0; i < 3; i++) {
+        vset_release(&m->cf[i].key);
+        xfree(m->cf[i].x);
+    }
     xfree(m->lay);
     xfree(m->o);
     xfree(m->all);
+    xfree(m->bv);
+    xfree(m->bc);
     xfree(m->pre0);
     xfree(m->semi);
     xfree(m->v);
@@ -1972,10 +1983,21 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
         if (m->lay[j].st.w != d.nt)
             layer_release(&m->lay[j], d.nt);
     d.lay = m->lay;
+    if (m->lt != d.nt) /* the sets' vectors: nt + 1 ints */
+        for (int i = 0; i < 3; i++) {
+            vset_release(&m->cf[i].key);
+            vset_init(&m->cf[i].key, d.nt + 1);
+        }
+    m->lt = d.nt;
+    d.cf = m->cf;
     d.o = m->o;
     d.o_cap = m->o_cap;
     d.all = m->all;
     d.all_cap = m->all_cap;
+    d.bv = m->bv;
+    d.bv_cap = m->bv_cap;
+    d.bc = m->bc;
+    d.bc_cap = m->bc_cap;
     d.pre0 = m->pre0;
     d.pre0_cap = m->pre0_cap;
     d.semi = m->semi;
@@ -2030,6 +2052,10 @@ out:
     m->o_cap = d.o_cap;
     m->all = d.all;
     m->all_cap = d.all_cap;
+    m->bv = d.bv;
+    m->bv_cap = d.bv_cap;
+    m->bc = d.bc;
+    m->bc_cap = d.bc_cap;
     for (size_t j = 0; j <= d.nj; j++) /* not the memory of a large one */
         if (d.lay[j].G_cap > DPT_KEEP_ENTRIES)
             layer_release(&d.lay[j], d.nt);
