@@ -131,7 +131,14 @@
  * job whose numbers are a kept row's, number for number (the tables
  * compared by value, not by address), takes that row's values, copied
  * into the table within the pools; most jobs do (a row changes when its
- * job's holding does).  When every job's row is the last instance's at
+ * job's holding does, and the rows no job took, up to DPT_SPARE, are
+ * kept too, for a job that comes back to a holding).  A row also keeps,
+ * for the counts the pools let in (its clip), its two best values (the
+ * shortcut's) and the counts of its upper hull on each type: the prices
+ * are made (alloc_lagr_init) from a table of the hulls' points only,
+ * which gives them bit for bit (hull_values()), and the hulls bound the
+ * losses of a type's counts, so that all_options() skips a type none of
+ * whose counts is kept.  When every job's row is the last instance's at
  * its place and the pools are the same, the instance is the same, and
  * it gets the last answer without a solve: replays repeat an instance
  * at about one event in nine (events that change no pool nor job).
