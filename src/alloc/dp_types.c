@@ -172,7 +172,7 @@
 
 /* Rows kept for the jobs' next instances beyond those the last took
  * (struct dpt_memo). */
-#define DPT_SPARE 32
+#define DPT_SPARE 256
 
 /* Work units between two readings of the clock (see dp.c). */
 #define DPT_CLOCK_WORK ((size_t)1 << 16)
@@ -1504,7 +1504,29 @@ struct dpt_row {
      * 0: not made), made by rows_values() */
     size_t *sclip;
     struct dpt_best sc;
+    uint64_t sig; /* row_sig() of the job it was made for */
 };
+
+/* A hash of the numbers of job j of p that row_same() compares one by
+ * one (not the tables): rows that row_same() finds the same have the
+ * same. */
+static uint64_t row_sig(const struct alloc_problem *p, size_t j)
+{
+    const struct alloc_job *b = &p->jobs[j];
+    double rate = b->cur >= b->jmin ? b->ot[b->ctype][b->cur] : 0.0;
+    double x[4] = {b->tcup, b->tcdw, p->tfwd, rate};
+    uint64_t h = (uint64_t)p->n_types, bits;
+
+    h = (h + (uint32_t)b->cur) * 0x9E3779B97F4A7C15u;
+    h = (h + (uint32_t)(b->cur > 0 ? b->ctype : 0)) * 0x9E3779B97F4A7C15u;
+    h = (h + (uint32_t)b->jmin) * 0x9E3779B97F4A7C15u;
+    h = (h + (uint32_t)b->jmax) * 0x9E3779B97F4A7C15u;
+    for (int i = 0; i < 4; i++) {
+        memcpy(&bits, &x[i], sizeof bits);
+        h = (h ^ bits) * 0x9E3779B97F4A7C15u;
+    }
+    return h;
+}
 
 /* Whether row r holds job j of p, number for number, up to counts w -
  * 1 (the tables compared by value, not by address). */
@@ -1538,6 +1560,8 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
     const struct alloc_job *b = &p->jobs[j];
     size_t nt = (size_t)p->n_types;
     struct dpt_row *r = xcalloc(1, sizeof *r);
+
+    r->sig = row_sig(p, j);
 
     r->cur = b->cur;
     r->ctype = b->ctype;
@@ -1650,6 +1674,7 @@ struct dpt_memo {
     /* owned: rows no job of the last instances took, the latest first
      * (at most DPT_SPARE), for a job that comes back to a holding */
     struct dpt_row *spare[DPT_SPARE];
+    uint64_t ssig[DPT_SPARE]; /* their row_sig()s */
     size_t nspare;
     int same; /* every job's row is the last instance's at its place */
     int have; /* the answer below is the last instance's */
@@ -1663,19 +1688,23 @@ struct dpt_memo {
 static void spare_keep(struct dpt_memo *m, struct dpt_row **old, size_t no)
 {
     struct dpt_row *keep[DPT_SPARE];
+    uint64_t sig[DPT_SPARE];
     size_t n = 0;
 
     for (size_t k = 0; k < no; k++)
-        if (old[k] && n < DPT_SPARE)
+        if (old[k] && n < DPT_SPARE) {
+            sig[n] = old[k]->sig;
             keep[n++] = old[k];
-        else
+        } else
             row_free(old[k]);
     for (size_t k = 0; k < m->nspare; k++)
-        if (m->spare[k] && n < DPT_SPARE)
+        if (m->spare[k] && n < DPT_SPARE) {
+            sig[n] = m->ssig[k];
             keep[n++] = m->spare[k];
-        else
+        } else
             row_free(m->spare[k]);
     memcpy(m->spare, keep, n * sizeof *keep);
+    memcpy(m->ssig, sig, n * sizeof *sig);
     m->nspare = n;
 }
 
@@ -1715,8 +1744,10 @@ static void rows_update(struct dpt_memo *m, const struct alloc_problem *p,
                 m->row[j] = old[k];
                 old[k] = NULL;
             }
+        uint64_t sig = m->row[j] ? 0 : row_sig(p, j);
         for (size_t k = 0; k < m->nspare && !m->row[j]; k++)
-            if (m->spare[k] && row_same(m->spare[k], p, j, w)) {
+            if (m->ssig[k] == sig && m->spare[k] &&
+                row_same(m->spare[k], p, j, w)) {
                 m->row[j] = m->spare[k];
                 m->spare[k] = NULL;
             }
