@@ -1186,10 +1186,12 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
     if (n[j] > 0)
         room[t[j]] += n[j];
     /* a = -1 / b = -1: idle; else the type */
-    for (int a = -1; a < (int)nt; a++)
+    for (int a = -1; a < (int)nt; a++) {
+        int xn = 0;
+        double x = best_on(d, v, bv, bc, i, a, a < 0 ? 0 : room[a], &xn);
         for (int b = -1; b < (int)nt; b++) {
-            double x, y;
-            int xn = 0, yn = 0;
+            double y;
+            int yn = 0;
             if (a >= 0 && a == b) {
                 /* both on type a: each count c of i, j's best in the
                  * rest */
@@ -1210,7 +1212,6 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
                 }
                 continue;
             }
-            x = best_on(d, v, bv, bc, i, a, a < 0 ? 0 : room[a], &xn);
             y = best_on(d, v, bv, bc, j, b, b < 0 ? 0 : room[b], &yn);
             if (x != -HUGE_VAL && y != -HUGE_VAL && x + y > best) {
                 best = x + y;
@@ -1221,6 +1222,7 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
                 found = 1;
             }
         }
+    }
     if (found) {
         n[i] = an;
         t[i] = at;
