@@ -131,7 +131,14 @@
  * job whose numbers are a kept row's, number for number (the tables
  * compared by value, not by address), takes that row's values, copied
  * into the table within the pools; most jobs do (a row changes when its
- * job's holding does).  When every job's row is the last instance's at
+ * job's holding does, and the rows no job took, up to DPT_SPARE, are
+ * kept too, for a job that comes back to a holding).  A row also keeps,
+ * for the counts the pools let in (its clip), its two best values (the
+ * shortcut's) and the counts of its upper hull on each type: the prices
+ * are made (alloc_lagr_init) from a table of the hulls' points only,
+ * which gives them bit for bit (hull_values()), and the hulls bound the
+ * losses of a type's counts, so that all_options() skips a type none of
+ * whose counts is kept.  When every job's row is the last instance's at
  * its place and the pools are the same, the instance is the same, and
  * it gets the last answer without a solve: replays repeat an instance
  * at about one event in nine (events that change no pool nor job).
@@ -162,6 +169,10 @@
 /* A layer whose G took more entries than this is freed after its solve;
  * smaller ones are kept for the next (struct dpt_memo). */
 #define DPT_KEEP_ENTRIES ((size_t)1 << 16)
+
+/* Rows kept for the jobs' next instances beyond those the last took
+ * (struct dpt_memo). */
+#define DPT_SPARE 256
 
 /* Work units between two readings of the clock (see dp.c). */
 #define DPT_CLOCK_WORK ((size_t)1 << 16)
@@ -303,11 +314,12 @@ struct layer {
     double *G;      /* st.n x L */
     size_t tot_cap, G_cap;
     /* made when the walk first needs it (by_tot()): the states ordered
-     * by their nodes, those with c nodes at byt[toff[c]..toff[c+1]) */
+     * by their nodes, those with c nodes at byt[toff[c - tmin]..
+     * toff[c - tmin + 1]) */
     int indexed;
     size_t *byt, *toff;
     size_t byt_cap, toff_cap;
-    int tmax; /* the most nodes of a state */
+    int tmin, tmax; /* the fewest and most nodes of a state */
 };
 
 /* Frees l's memory, leaving it empty, for vectors of w ints. */
@@ -333,15 +345,23 @@ struct cfgs {
 struct dpt {
     const struct alloc_problem *p;
     size_t nj, nt, W;
-    struct dpt_opt *all; /* every admissible option, job after job */
-    size_t *aoff;        /* nj + 1: job j's are all[aoff[j]..] */
-    double delta;        /* alloc_lagr_delta: the most loss kept */
-    double tol;          /* alloc_tie_tol_t */
-    double lbound;       /* the Lagrangian bound (alloc_lagr_init) */
-    int *cap;            /* nt: the largest state digit per type */
-    size_t K, L;         /* keepable jobs, L = K + 1 */
-    struct dpt_opt *o;   /* the options kept, job after job, by loss */
-    size_t *ooff;        /* nj + 1: job j's options are o[ooff[j]..] */
+    /* the admissible options of loss at most adelta (-HUGE_VAL: none
+     * yet), job after job, each job's by loss as options() keeps them */
+    struct dpt_opt *all;
+    size_t *aoff; /* nj + 1: job j's are all[aoff[j]..] */
+    size_t all_cap;
+    double adelta;
+    const struct alloc_lagr *g; /* borrowed: the fixing's prices */
+    /* nj nt: below the loss of every option of job j on type t with n >=
+     * 1 (loss_bounds()): all_options() skips the type past delta */
+    double *lmin;
+    double delta;      /* alloc_lagr_delta: the most loss kept */
+    double tol;        /* alloc_tie_tol_t */
+    double lbound;     /* the Lagrangian bound (alloc_lagr_init) */
+    int *cap;          /* nt: the largest state digit per type */
+    size_t K, L;       /* keepable jobs, L = K + 1 */
+    struct dpt_opt *o; /* the options kept, job after job, by loss */
+    size_t *ooff;      /* nj + 1: job j's options are o[ooff[j]..] */
     size_t o_cap;
     struct layer *lay; /* nj + 1 */
     size_t states;     /* in all the layers */
@@ -357,6 +377,9 @@ struct dpt {
     double *pre0, *semi;
     size_t *soff;
     size_t pre0_cap, semi_cap;
+    /* sR[t (nj + 1) + j]: A_t[j][r] = A_t[j][sR] for r >= sR (the rows
+     * are stored up to there only) */
+    size_t *sR, sR_cap;
     double ubound; /* the kept options' bound on z*, from semi */
     int Kb, T;     /* the keeps and nodes chosen */
     double limit, t0;
@@ -366,6 +389,11 @@ struct dpt {
     double zinc;     /* and its value */
     int *u;          /* scratch: nt + 1 ints */
     const double *v; /* borrowed: the value table */
+    struct cfgs *cf; /* borrowed (the memo's): choose()'s three sets */
+    /* improve()'s tables (the memo's) */
+    double *bv;
+    int *bc;
+    size_t bv_cap, bc_cap;
     /* the smallest claim search() may try (HUGE_VAL: none): a first
      * solve whose bound semi() is below it has no budget, as the
      * solve after it would be the same (see search()) */
@@ -484,34 +512,81 @@ static double states_lb(const struct dpt *d)
     return lb;
 }
 
-/* Every admissible option of each job (the entries of the value table
- * v), with its loss at g's prices, into d->all. */
-static void all_options(struct dpt *d, const double *v,
-                        const struct alloc_lagr *g)
+/* Sorts x[0..n-1] by loss, stably (of equal losses, in their order): a
+ * bottom-up merge sort, after runs of 8 by insertion. */
+static void by_loss(struct dpt_opt *x, size_t n)
+{
+    struct dpt_opt *tmp, *a = x, *b;
+
+    for (size_t lo = 0; lo < n; lo += 8)
+        for (size_t i = lo + 1; i < n && i < lo + 8; i++) {
+            struct dpt_opt y = x[i];
+            size_t at = i;
+            for (; at > lo && x[at - 1].loss > y.loss; at--)
+                x[at] = x[at - 1];
+            x[at] = y;
+        }
+    if (n <= 8)
+        return;
+    b = tmp = xmalloc(n * sizeof *tmp);
+    for (size_t run = 8; run < n; run *= 2) {
+        struct dpt_opt *c;
+        for (size_t lo = 0; lo < n; lo += 2 * run) {
+            size_t mid = lo + run < n ? lo + run : n;
+            size_t hi = lo + 2 * run < n ? lo + 2 * run : n;
+            size_t i = lo, k = mid, o = lo;
+            while (i < mid && k < hi)
+                b[o++] = a[k].loss < a[i].loss ? a[k++] : a[i++];
+            while (i < mid)
+                b[o++] = a[i++];
+            while (k < hi)
+                b[o++] = a[k++];
+        }
+        c = a;
+        a = b;
+        b = c;
+    }
+    if (a != x)
+        memcpy(x, a, n * sizeof *x);
+    xfree(tmp);
+}
+
+/* The admissible options (the entries of the value table d->v) of loss
+ * at most delta at d->g's prices into d->all, each job's by loss (a
+ * stable sort: of equal losses, in the order idle, type 0's counts, type
+ * 1's, ...); d->adelta = delta.  The reduced solves of one instance keep
+ * ever fewer options (alloc_lagr_delta falls as zlb rises), so this is
+ * made once, at the first, and each options() takes a prefix of each
+ * job's. */
+static void all_options(struct dpt *d, double delta)
 {
     const struct alloc_problem *p = d->p;
+    const double *v = d->v;
     size_t nt = d->nt, W = d->W, no = 0;
 
-    for (size_t i = 0; i < d->nj * nt * W; i++)
-        no += v[i] != -HUGE_VAL;
-    d->all = xcalloc(no + 1, sizeof *d->all);
-    d->aoff = xcalloc(d->nj + 1, sizeof *d->aoff);
-    no = 0;
     for (size_t j = 0; j < d->nj; j++) {
         d->aoff[j] = no;
         for (int t = 0; t < (int)nt; t++)
             for (int n = t > 0; (size_t)n < W; n++) {
-                double x = v[(j * nt + (size_t)t) * W + (size_t)n];
+                double x = v[(j * nt + (size_t)t) * W + (size_t)n], loss;
+                if (n == 1 && d->lmin[j * nt + (size_t)t] > delta)
+                    break; /* no count on t is kept */
                 int tt = n > 0 ? t : -1;
+                size_t keep;
                 if (x == -HUGE_VAL)
                     continue;
+                loss = alloc_lagr_loss(d->g, j, tt, n, x);
+                if (!(loss <= delta))
+                    continue;
                 /* only count C_j can keep the holding */
-                size_t keep = n == p->jobs[j].cur && alloc_keeps_t(p, j, tt, n);
-                d->all[no++] = (struct dpt_opt){
-                    tt, n, keep, x, alloc_lagr_loss(g, j, tt, n, x)};
+                keep = n == p->jobs[j].cur && alloc_keeps_t(p, j, tt, n);
+                BFS_GROW(d->all, d->all_cap, no + 1);
+                d->all[no++] = (struct dpt_opt){tt, n, keep, x, loss};
             }
+        by_loss(&d->all[d->aoff[j]], no - d->aoff[j]);
     }
     d->aoff[d->nj] = no;
+    d->adelta = delta;
 }
 
 /* The options kept, those of loss at most d->delta, each job's by loss
@@ -523,22 +598,19 @@ static int options(struct dpt *d, struct bfs_error *e)
     size_t nt = d->nt, no = 0;
     double grid = 1.0;
 
+    if (!(d->delta <= d->adelta))
+        all_options(d, d->delta);
     memset(d->cap, 0, nt * sizeof *d->cap);
     d->K = 0;
     for (size_t j = 0; j < d->nj; j++) {
         size_t keepable = 0;
         d->ooff[j] = no;
-        for (size_t i = d->aoff[j]; i < d->aoff[j + 1]; i++) {
-            const struct dpt_opt *x = &d->all[i];
-            size_t at = no;
-            if (!(x->loss <= d->delta))
-                continue;
+        /* all's are by loss: the kept ones come first */
+        for (size_t i = d->aoff[j];
+             i < d->aoff[j + 1] && d->all[i].loss <= d->delta; i++) {
             BFS_GROW(d->o, d->o_cap, no + 1);
-            for (; at > d->ooff[j] && d->o[at - 1].loss > x->loss; at--)
-                d->o[at] = d->o[at - 1];
-            d->o[at] = *x;
-            no++;
-            keepable |= x->keep;
+            d->o[no++] = d->all[i];
+            keepable |= d->all[i].keep;
         }
         d->K += keepable;
         for (size_t t = 0; t < nt; t++) {
@@ -565,27 +637,32 @@ static int options(struct dpt *d, struct bfs_error *e)
 /* Indexes layer l's states by their nodes (a counting sort), once. */
 static void by_tot(struct dpt *d, struct layer *l)
 {
-    size_t n = l->st.n;
+    size_t n = l->st.n, span;
 
     if (l->indexed)
         return;
-    l->tmax = 0;
-    for (size_t s = 0; s < n; s++)
+
+    l->tmin = n ? l->tot[0] : 0;
+    l->tmax = l->tmin;
+    for (size_t s = 0; s < n; s++) {
+        l->tmin = l->tot[s] < l->tmin ? l->tot[s] : l->tmin;
         l->tmax = l->tot[s] > l->tmax ? l->tot[s] : l->tmax;
-    BFS_GROW(l->toff, l->toff_cap, (size_t)l->tmax + 2);
+    }
+    span = (size_t)(l->tmax - l->tmin) + 1;
+    BFS_GROW(l->toff, l->toff_cap, span + 1);
     BFS_GROW(l->byt, l->byt_cap, n + 1);
-    memset(l->toff, 0, ((size_t)l->tmax + 2) * sizeof *l->toff);
+    memset(l->toff, 0, (span + 1) * sizeof *l->toff);
     for (size_t s = 0; s < n; s++)
-        l->toff[l->tot[s] + 1]++;
-    for (int c = 0; c <= l->tmax; c++)
+        l->toff[l->tot[s] - l->tmin + 1]++;
+    for (size_t c = 0; c < span; c++)
         l->toff[c + 1] += l->toff[c];
     for (size_t s = 0; s < n; s++)
-        l->byt[l->toff[l->tot[s]]++] = s;
-    for (int c = l->tmax; c >= 0; c--) /* back to the starts */
+        l->byt[l->toff[l->tot[s] - l->tmin]++] = s;
+    for (size_t c = span; c-- > 0;) /* back to the starts */
         l->toff[c + 1] = l->toff[c];
     l->toff[0] = 0;
     l->indexed = 1;
-    spend(d, 2 * n + (size_t)l->tmax + 2);
+    spend(d, 2 * n + span + 1);
 }
 
 /* The prefix bounds of the kept options (see the top): d->pre0, d->semi
@@ -608,16 +685,16 @@ static void semi(struct dpt *d)
     }
     BFS_GROW(d->semi, d->semi_cap, size + 1);
     d->ubound = HUGE_VAL;
+    BFS_GROW(d->sR, d->sR_cap, nt * (nj + 1));
     for (size_t t = 0; t < nt; t++) {
-        size_t w = (size_t)d->cap[t] + 1;
+        size_t w = (size_t)d->cap[t] + 1, *sR = &d->sR[t * (nj + 1)];
         double *A = &d->semi[d->soff[t]], u;
         size_t R = 0; /* A[j][r] = A[j][R] for r >= R */
-        for (size_t r = 0; r < w; r++)
-            A[r] = 0.0;
+        A[0] = 0.0;
+        sR[0] = 0;
         for (size_t j = 0; j < nj; j++) {
-            const double *a = &A[j * w];
-            double *b = &A[(j + 1) * w], c = -HUGE_VAL;
-            size_t top = 0;
+            double c = -HUGE_VAL;
+            size_t top = 0, R0 = R;
             for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
                 const struct dpt_opt *x = &d->o[i];
                 double y = x->n > 0 ? x->v - d->lam[x->t] * x->n : x->v;
@@ -628,21 +705,39 @@ static void semi(struct dpt *d)
             }
             /* past R + top, every term below reads a[R]: b is flat */
             R = R + top < w - 1 ? R + top : w - 1;
+            for (size_t r = R0 + 1; r <= R; r++) /* a's flat part, read */
+                A[j * w + r] = A[j * w + R0];
+            sR[j + 1] = R;
+            const double *restrict a = &A[j * w];
+            double *restrict b = &A[(j + 1) * w];
             for (size_t r = 0; r <= R; r++)
                 b[r] = c + a[r];
             for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
                 const struct dpt_opt *x = &d->o[i];
-                if (x->t != (int)t)
+                size_t n = (size_t)x->n;
+                double *restrict bn, xv = x->v;
+                if (x->t != (int)t || n > R)
                     continue;
-                for (size_t r = (size_t)x->n; r <= R; r++)
-                    if (x->v + a[r - (size_t)x->n] > b[r])
-                        b[r] = x->v + a[r - (size_t)x->n];
+                bn = b + n;
+                /* b[r] = max(b[r], xv + a[r - n]), without a branch, by
+                 * fours (which compilers make vector operations) */
+                size_t k = 0, m = R - n + 1;
+                for (; k + 4 <= m; k += 4) {
+                    double y0 = xv + a[k], y1 = xv + a[k + 1];
+                    double y2 = xv + a[k + 2], y3 = xv + a[k + 3];
+                    bn[k] = y0 > bn[k] ? y0 : bn[k];
+                    bn[k + 1] = y1 > bn[k + 1] ? y1 : bn[k + 1];
+                    bn[k + 2] = y2 > bn[k + 2] ? y2 : bn[k + 2];
+                    bn[k + 3] = y3 > bn[k + 3] ? y3 : bn[k + 3];
+                }
+                for (; k < m; k++) {
+                    double y = xv + a[k];
+                    bn[k] = y > bn[k] ? y : bn[k];
+                }
             }
-            for (size_t r = R + 1; r < w; r++)
-                b[r] = b[R];
             spend(d, (d->ooff[j + 1] - d->ooff[j] + 1) * (R + 1) + w);
         }
-        u = A[nj * w + w - 1];
+        u = A[nj * w + R];
         for (size_t k = 0; k < nt; k++)
             if (k != t)
                 u += d->lam[k] * (double)d->cap[k];
@@ -670,6 +765,8 @@ static int semi_pass(const struct dpt *d, size_t j, const int *s, double gmax,
                 b += d->lam[k] *
                      (double)(d->cap[k] - s[k] - (x->t == (int)k ? x->n : 0));
         r = d->cap[t] - s[t] - (x->t == (int)t ? x->n : 0);
+        if ((size_t)r > d->sR[t * (d->nj + 1) + j]) /* the flat part */
+            r = (int)d->sR[t * (d->nj + 1) + j];
         if (b + d->semi[d->soff[t] + j * w + (size_t)r] < d->thr)
             return 0;
     }
@@ -824,9 +921,9 @@ static double best_completion(struct dpt *d, size_t j, const int *uk,
     for (size_t t = 0; t < nt; t++)
         rem -= uk[t];
     by_tot(d, l);
-    if (rem >= 0 && rem <= l->tmax && (size_t)d->Kb >= k) {
-        size_t kk = (size_t)d->Kb - k;
-        for (size_t i = l->toff[rem]; i < l->toff[rem + 1]; i++) {
+    if (rem >= l->tmin && rem <= l->tmax && (size_t)d->Kb >= k) {
+        size_t kk = (size_t)d->Kb - k, c = (size_t)(rem - l->tmin);
+        for (size_t i = l->toff[c]; i < l->toff[c + 1]; i++) {
             size_t s = l->byt[i];
             const int *sd = dig(l, s);
             size_t t;
@@ -843,12 +940,42 @@ static double best_completion(struct dpt *d, size_t j, const int *uk,
     return best;
 }
 
+/* Orders each job's kept options by count, largest first, the options
+ * of one count in their order in d->o: their indices into byn (d->ooff's
+ * blocks), so that a job's options of one count are found together. */
+static void by_count(struct dpt *d, size_t *byn)
+{
+    size_t W = d->W, *at = xcalloc(W + 1, sizeof *at);
+
+    for (size_t j = 0; j < d->nj; j++) {
+        size_t i0 = d->ooff[j], i1 = d->ooff[j + 1], pos = i0, lo = W, hi = 0;
+        for (size_t i = i0; i < i1; i++) { /* the counts' range */
+            lo = (size_t)d->o[i].n < lo ? (size_t)d->o[i].n : lo;
+            hi = (size_t)d->o[i].n > hi ? (size_t)d->o[i].n : hi;
+        }
+        if (i0 == i1)
+            continue;
+        memset(&at[lo], 0, (hi - lo + 1) * sizeof *at);
+        for (size_t i = i0; i < i1; i++)
+            at[d->o[i].n]++;
+        for (size_t n = hi + 1; n-- > lo;) { /* the starts, largest first */
+            size_t c = at[n];
+            at[n] = pos;
+            pos += c;
+        }
+        for (size_t i = i0; i < i1; i++)
+            byn[at[d->o[i].n]++] = i;
+    }
+    xfree(at);
+}
+
 /* One step of the walk at job j: from the configurations in R (with
- * their requirements), through the options of job j with count n, and
- * type t unless t < -1 (any type), into R2 (emptied first).  Returns the
- * number of configurations in R2. */
-static size_t walk(struct dpt *d, size_t j, int n, int t, const struct cfgs *R,
-                   struct cfgs *R2, struct cfgs *gb)
+ * their requirements), through the options byn[i0..i1) of job j (those
+ * of one count, by_count()), of type t unless t < -1 (any type), into R2
+ * (emptied first).  Returns the number of configurations in R2. */
+static size_t walk(struct dpt *d, size_t j, const size_t *byn, size_t i0,
+                   size_t i1, int t, const struct cfgs *R, struct cfgs *R2,
+                   struct cfgs *gb)
 {
     size_t nt = d->nt;
     int *u = d->u, added;
@@ -857,11 +984,11 @@ static size_t walk(struct dpt *d, size_t j, int n, int t, const struct cfgs *R,
     for (size_t c = 0; c < R->key.n; c++) {
         const int *uk = &R->key.key[c * (nt + 1)];
         double r = R->x[c];
-        for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
-            const struct dpt_opt *x = &d->o[i];
+        for (size_t i = i0; i < i1; i++) {
+            const struct dpt_opt *x = &d->o[byn[i]];
             double g, need;
             size_t at;
-            if (x->n != n || (t >= -1 && x->t != t) ||
+            if ((t >= -1 && x->t != t) ||
                 (size_t)uk[nt] + x->keep > (size_t)d->Kb)
                 continue;
             memcpy(u, uk, (nt + 1) * sizeof *u);
@@ -877,7 +1004,7 @@ static size_t walk(struct dpt *d, size_t j, int n, int t, const struct cfgs *R,
             if (added || need < R2->x[at])
                 R2->x[at] = need;
         }
-        spend(d, d->ooff[j + 1] - d->ooff[j] + 1);
+        spend(d, i1 - i0 + 1);
     }
     return R2->key.n;
 }
@@ -889,38 +1016,46 @@ static size_t walk(struct dpt *d, size_t j, int n, int t, const struct cfgs *R,
  * (never, see the top). */
 static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
 {
-    struct cfgs c[3];
-    struct cfgs *R = &c[0], *R2 = &c[1], *gb = &c[2];
+    struct cfgs *c = d->cf, *R = &c[0], *R2 = &c[1], *gb = &c[2];
+    size_t *byn = xmalloc((d->ooff[d->nj] + 1) * sizeof *byn);
     int rc = 0, added;
 
-    memset(c, 0, sizeof c);
+    by_count(d, byn);
     for (int i = 0; i < 3; i++)
-        vset_init(&c[i].key, d->nt + 1);
+        vset_clear(&c[i].key);
     memset(d->u, 0, (d->nt + 1) * sizeof *d->u);
     vset_add(&R->key, d->u, &added);
     BFS_GROW(R->x, R->x_cap, 1);
     R->x[0] = r0;
     for (size_t j = 0; j < d->nj && rc == 0; j++) {
+        size_t i0 = d->ooff[j], end = d->ooff[j + 1], i1;
         int found = 0;
         vset_clear(&gb->key);
-        if (!counts) {
-            int top = 0;
-            for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++)
-                top = d->o[i].n > top ? d->o[i].n : top;
-            for (int k = top; k >= 0 && !found && !d->expired; k--)
-                if (walk(d, j, k, -2, R, R2, gb) > 0) {
+        /* the counts largest first, each count's options byn[i0..i1) */
+        for (; i0 < end && !found && !d->expired; i0 = i1) {
+            int k = d->o[byn[i0]].n;
+            for (i1 = i0; i1 < end && d->o[byn[i1]].n == k; i1++)
+                ;
+            if (!counts) {
+                if (walk(d, j, byn, i0, i1, -2, R, R2, gb) > 0) {
                     n[j] = k;
                     found = 1;
                 }
-        } else if (counts[j] == 0) {
-            found = walk(d, j, 0, -1, R, R2, gb) > 0;
-            t[j] = -1;
-        } else
-            for (int k = 0; k < (int)d->nt && !found && !d->expired; k++)
-                if (walk(d, j, counts[j], k, R, R2, gb) > 0) {
-                    t[j] = k;
-                    found = 1;
-                }
+            } else if (k != counts[j])
+                continue;
+            else if (k == 0) {
+                found = walk(d, j, byn, i0, i1, -1, R, R2, gb) > 0;
+                t[j] = -1;
+                break;
+            } else {
+                for (int y = 0; y < (int)d->nt && !found && !d->expired; y++)
+                    if (walk(d, j, byn, i0, i1, y, R, R2, gb) > 0) {
+                        t[j] = y;
+                        found = 1;
+                    }
+                break;
+            }
+        }
         if (d->expired)
             rc = 1;
         else if (!found)
@@ -931,10 +1066,7 @@ static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
             R2 = x;
         }
     }
-    for (int i = 0; i < 3; i++) {
-        vset_release(&c[i].key);
-        xfree(c[i].x);
-    }
+    xfree(byn);
     return rc;
 }
 
@@ -952,13 +1084,22 @@ static int incumbent(struct dpt *d, double b, struct alloc_result *res)
     return SOLVE_FEASIBLE;
 }
 
+/* A job's two best values among its options, and the first best's
+ * count and type (t -1 with n 0; n -1: no option), in the order idle,
+ * type 0's counts, type 1's, ... (struct dpt_row keeps them). */
+struct dpt_best {
+    double best, next;
+    int n, t;
+};
+
 /* The shortcut, dp.c's shortcut() with types: when each job's best
  * option beats its others by more than tol + slack and the bests fit the
  * pools, every other allocation is below the bests' value by more than
  * tol + slack, so the bests are alone in the tie set, in exact sums and
  * in the rounded ones (slack as in dp.c).  Writes the bests into n, t
  * and returns 1 then; else 0. */
-static int shortcut(const struct dpt *d, const double *v, int *n, int *t)
+static int shortcut(const struct dpt *d, const struct dpt_best *b, int *n,
+                    int *t)
 {
     double S = d->tol / ALLOC_TIE_REL;
     double slack =
@@ -967,18 +1108,11 @@ static int shortcut(const struct dpt *d, const double *v, int *n, int *t)
     int ok = 1;
 
     for (size_t j = 0; j < d->nj && ok; j++) {
-        const double *vj = &v[j * d->nt * d->W];
-        double best = -HUGE_VAL, next = -HUGE_VAL;
-        for (size_t i = 0; i < d->nt * d->W; i++) {
-            if (vj[i] > best) {
-                next = best;
-                best = vj[i];
-                n[j] = (int)(i % d->W);
-                t[j] = n[j] > 0 ? (int)(i / d->W) : -1;
-            } else if (vj[i] > next)
-                next = vj[i];
+        if (b[j].n >= 0) {
+            n[j] = b[j].n;
+            t[j] = b[j].t;
         }
-        ok = best - next > d->tol + slack;
+        ok = b[j].best - b[j].next > d->tol + slack;
         if (ok && n[j] > 0)
             used[t[j]] += n[j];
     }
@@ -1037,22 +1171,27 @@ static double best_in(const struct dpt *d, const double *v, const double *bv,
  * their own nodes, by the tables of improve(); made theirs when it
  * beats their present sum.  Returns 1 then, else 0. */
 static int pair_move(const struct dpt *d, const double *v, const double *bv,
-                     const int *bc, size_t i, size_t j, int *n, int *t,
-                     long *room)
+                     const int *bc, const double *top, size_t i, size_t j,
+                     int *n, int *t, long *room)
 {
     size_t nt = d->nt, W = d->W;
     double best = val(d, v, i, t[i], n[i]) + val(d, v, j, t[j], n[j]);
     int an = 0, at = -1, cn = 0, ct = -1, found = 0;
 
+    /* every sum below is at most top[i] + top[j] (rounding is monotone) */
+    if (!(top[i] + top[j] > best))
+        return 0;
     if (n[i] > 0)
         room[t[i]] += n[i];
     if (n[j] > 0)
         room[t[j]] += n[j];
     /* a = -1 / b = -1: idle; else the type */
-    for (int a = -1; a < (int)nt; a++)
+    for (int a = -1; a < (int)nt; a++) {
+        int xn = 0;
+        double x = best_on(d, v, bv, bc, i, a, a < 0 ? 0 : room[a], &xn);
         for (int b = -1; b < (int)nt; b++) {
-            double x, y;
-            int xn = 0, yn = 0;
+            double y;
+            int yn = 0;
             if (a >= 0 && a == b) {
                 /* both on type a: each count c of i, j's best in the
                  * rest */
@@ -1061,8 +1200,8 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
                 for (long c = 1; c <= room[a] && c < (long)W; c++) {
                     size_t r = room[a] - c < (long)W - 1 ? (size_t)(room[a] - c)
                                                          : W - 1;
-                    if (vi[c] != -HUGE_VAL && bj[r] != -HUGE_VAL &&
-                        vi[c] + bj[r] > best) {
+                    /* (a -HUGE_VAL term makes the sum -HUGE_VAL) */
+                    if (vi[c] + bj[r] > best) {
                         best = vi[c] + bj[r];
                         an = (int)c;
                         at = a;
@@ -1073,7 +1212,6 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
                 }
                 continue;
             }
-            x = best_on(d, v, bv, bc, i, a, a < 0 ? 0 : room[a], &xn);
             y = best_on(d, v, bv, bc, j, b, b < 0 ? 0 : room[b], &yn);
             if (x != -HUGE_VAL && y != -HUGE_VAL && x + y > best) {
                 best = x + y;
@@ -1084,6 +1222,7 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
                 found = 1;
             }
         }
+    }
     if (found) {
         n[i] = an;
         t[i] = at;
@@ -1105,16 +1244,20 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
  * into n, t and returns its value (the sum in job order) when above z;
  * else leaves them and returns z. */
 #define IMPROVE_PASSES 8
-static double improve(const struct dpt *d, const double *v, int *n, int *t,
-                      double z)
+static double improve(struct dpt *d, const double *v, int *n, int *t, double z)
 {
     size_t nj = d->nj, nt = d->nt, W = d->W;
-    double *bv = xmalloc((nj * nt * W + 1) * sizeof *bv), z2 = 0.0;
-    int *bc = xmalloc((nj * nt * W + 1) * sizeof *bc);
+    double *bv, z2 = 0.0;
+    int *bc;
     int *n2 = xmalloc((2 * nj + 1) * sizeof *n2), *t2 = n2 + nj;
     long *room = xcalloc(nt, sizeof *room);
+    double *top = xmalloc((nj + 1) * sizeof *top);
     int changed = 1;
 
+    BFS_GROW(d->bv, d->bv_cap, nj * nt * W + 1);
+    BFS_GROW(d->bc, d->bc_cap, nj * nt * W + 1);
+    bv = d->bv;
+    bc = d->bc;
     /* bv, bc: the best value of job j on type k within r nodes, r < W */
     for (size_t jk = 0; jk < nj * nt; jk++) {
         double run = -HUGE_VAL;
@@ -1127,6 +1270,12 @@ static double improve(const struct dpt *d, const double *v, int *n, int *t,
             bv[jk * W + r] = run;
             bc[jk * W + r] = arg;
         }
+    }
+    for (size_t j = 0; j < nj; j++) { /* top[j]: job j's best value */
+        top[j] = v[j * nt * W];
+        for (size_t k = 0; k < nt; k++)
+            if (bv[(j * nt + k) * W + W - 1] > top[j])
+                top[j] = bv[(j * nt + k) * W + W - 1];
     }
     memcpy(n2, n, nj * sizeof *n2);
     memcpy(t2, t, nj * sizeof *t2);
@@ -1153,7 +1302,7 @@ static double improve(const struct dpt *d, const double *v, int *n, int *t,
         }
         for (size_t i = 0; i < nj; i++)
             for (size_t j = i + 1; j < nj; j++)
-                changed |= pair_move(d, v, bv, bc, i, j, n2, t2, room);
+                changed |= pair_move(d, v, bv, bc, top, i, j, n2, t2, room);
     }
     for (size_t j = 0; j < nj; j++)
         z2 += val(d, v, j, t2[j], n2[j]);
@@ -1162,10 +1311,9 @@ static double improve(const struct dpt *d, const double *v, int *n, int *t,
         memcpy(t, t2, nj * sizeof *t);
         z = z2;
     }
+    xfree(top);
     xfree(room);
     xfree(n2);
-    xfree(bc);
-    xfree(bv);
     return z;
 }
 
@@ -1349,7 +1497,38 @@ struct dpt_row {
     double *blk;        /* owned: o, v and a, nt * w each */
     double *o, *v;
     double *a; /* a[t * w + n]: the largest |v_j(t, m)|, 1 <= m <= n (or 0) */
+    /* owned: the counts on the upper hull of the values on type t over
+     * counts 1..hclip[t] - 1, at hull[t * w], hlen[t] of them (row_hull();
+     * hclip[t] 0: not made) */
+    int *hull;
+    size_t *hlen, *hclip;
+    /* the best values over counts below sclip[t] on each type t (sclip
+     * 0: not made), made by rows_values() */
+    size_t *sclip;
+    struct dpt_best sc;
+    uint64_t sig; /* row_sig() of the job it was made for */
 };
+
+/* A hash of the numbers of job j of p that row_same() compares one by
+ * one (not the tables): rows that row_same() finds the same have the
+ * same. */
+static uint64_t row_sig(const struct alloc_problem *p, size_t j)
+{
+    const struct alloc_job *b = &p->jobs[j];
+    double rate = b->cur >= b->jmin ? b->ot[b->ctype][b->cur] : 0.0;
+    double x[4] = {b->tcup, b->tcdw, p->tfwd, rate};
+    uint64_t h = (uint64_t)p->n_types, bits;
+
+    h = (h + (uint32_t)b->cur) * 0x9E3779B97F4A7C15u;
+    h = (h + (uint32_t)(b->cur > 0 ? b->ctype : 0)) * 0x9E3779B97F4A7C15u;
+    h = (h + (uint32_t)b->jmin) * 0x9E3779B97F4A7C15u;
+    h = (h + (uint32_t)b->jmax) * 0x9E3779B97F4A7C15u;
+    for (int i = 0; i < 4; i++) {
+        memcpy(&bits, &x[i], sizeof bits);
+        h = (h ^ bits) * 0x9E3779B97F4A7C15u;
+    }
+    return h;
+}
 
 /* Whether row r holds job j of p, number for number, up to counts w -
  * 1 (the tables compared by value, not by address). */
@@ -1384,6 +1563,8 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
     size_t nt = (size_t)p->n_types;
     struct dpt_row *r = xcalloc(1, sizeof *r);
 
+    r->sig = row_sig(p, j);
+
     r->cur = b->cur;
     r->ctype = b->ctype;
     r->jmin = b->jmin;
@@ -1399,6 +1580,10 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
     r->v = r->o + nt * w;
     r->a = r->v + nt * w;
     r->has = (unsigned char *)(r->a + nt * w + 1);
+    r->hull = xmalloc((nt * w + 1) * sizeof *r->hull);
+    r->hlen = xcalloc(3 * nt, sizeof *r->hlen);
+    r->hclip = r->hlen + nt;
+    r->sclip = r->hclip + nt;
     for (size_t t = 0; t < nt; t++) {
         r->has[t] = b->ot[t] != NULL;
         for (size_t n = 0; n < w; n++) {
@@ -1420,9 +1605,50 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
 
 static void row_free(struct dpt_row *r)
 {
-    if (r)
+    if (r) {
         xfree(r->blk);
+        xfree(r->hull);
+        xfree(r->hlen);
+    }
     xfree(r);
+}
+
+/* The counts row r's values on type t reach in a value table of W
+ * counts with p's pools (rows_values()). */
+static size_t row_clip(const struct dpt_row *r, const struct alloc_problem *p,
+                       size_t t, size_t W)
+{
+    size_t c = (size_t)p->pools[t] + 1 < r->w ? (size_t)p->pools[t] + 1 : r->w;
+
+    return c < W ? c : W;
+}
+
+/* Makes row r's hull on type t over counts 1..c-1 (struct dpt_row)
+ * unless it has it: the points (n, v_j(t, n)) by n, each dropped when
+ * the next turns no further down, by the very test of fix_hulls() in
+ * alloc/objective.c, so that the same points stay. */
+static void row_hull(struct dpt_row *r, size_t t, size_t c)
+{
+    const double *y = &r->v[t * r->w];
+    int *h = &r->hull[t * r->w];
+    size_t m = 0;
+
+    if (r->hclip[t] == c)
+        return;
+    for (int n = 1; (size_t)n < c; n++) {
+        if (y[n] == -HUGE_VAL)
+            continue;
+        while (m >= 2) {
+            int a = h[m - 2], b = h[m - 1];
+            if ((y[b] - y[a]) * (double)(n - b) >
+                (y[n] - y[b]) * (double)(b - a))
+                break;
+            m--;
+        }
+        h[m++] = n;
+    }
+    r->hlen[t] = m;
+    r->hclip[t] = c;
 }
 
 /* The memo of alloc_dp_types_solve: each job's row of the last instance
@@ -1432,11 +1658,26 @@ static void row_free(struct dpt_row *r)
 struct dpt_memo {
     struct layer *lay; /* owned: nlay layers */
     size_t nlay;
-    struct dpt_opt *o; /* owned: o_cap options */
+    struct cfgs cf[3]; /* owned: choose()'s sets (vectors of lt + 1) */
+    double *bv;        /* owned: improve()'s tables */
+    int *bc;
+    size_t bv_cap, bc_cap;
+    size_t lt;               /* their types */
+    struct dpt_opt *o, *all; /* owned: o_cap, all_cap options */
     double *pre0, *semi, *v;
-    size_t o_cap, pre0_cap, semi_cap, v_cap;
+    size_t o_cap, all_cap, pre0_cap, semi_cap, v_cap;
+    /* hull_values()'s table (vh_n entries) and the entries it set
+     * (vh_set, nvh_set of them), the others -HUGE_VAL */
+    double *vh;
+    size_t *vh_set;
+    size_t vh_cap, vh_n, vh_set_cap, nvh_set;
     struct dpt_row **row, **old; /* owned: nrow rows; old: scratch */
     size_t nrow, row_cap, old_cap;
+    /* owned: rows no job of the last instances took, the latest first
+     * (at most DPT_SPARE), for a job that comes back to a holding */
+    struct dpt_row *spare[DPT_SPARE];
+    uint64_t ssig[DPT_SPARE]; /* their row_sig()s */
+    size_t nspare;
     int same; /* every job's row is the last instance's at its place */
     int have; /* the answer below is the last instance's */
     int *pools, *counts, *types;
@@ -1444,12 +1685,38 @@ struct dpt_memo {
     size_t pools_cap, counts_cap, types_cap;
 };
 
+/* Makes the rows old[0..no) left (not NULL) the latest spare rows of m,
+ * before the spare rows left; frees those past DPT_SPARE. */
+static void spare_keep(struct dpt_memo *m, struct dpt_row **old, size_t no)
+{
+    struct dpt_row *keep[DPT_SPARE];
+    uint64_t sig[DPT_SPARE];
+    size_t n = 0;
+
+    for (size_t k = 0; k < no; k++)
+        if (old[k] && n < DPT_SPARE) {
+            sig[n] = old[k]->sig;
+            keep[n++] = old[k];
+        } else
+            row_free(old[k]);
+    for (size_t k = 0; k < m->nspare; k++)
+        if (m->spare[k] && n < DPT_SPARE) {
+            sig[n] = m->ssig[k];
+            keep[n++] = m->spare[k];
+        } else
+            row_free(m->spare[k]);
+    memcpy(m->spare, keep, n * sizeof *keep);
+    memcpy(m->ssig, sig, n * sizeof *sig);
+    m->nspare = n;
+}
+
 /* Finds or makes each job's row of p (counts up to W - 1, or the job's
  * jmax when less) into m->row, first at its place in the last instance,
- * then anywhere among the rows no job took; drops the rows left.  A row
- * made holds half as many counts again (within jmax), so that pools a
- * little larger find it too.  Sets m->same when every job found its row
- * at its place. */
+ * then anywhere among the rows no job took, then among the spare ones;
+ * the rows left become the latest spare ones (the oldest past DPT_SPARE
+ * dropped).  A row made holds half as many counts again (within jmax),
+ * so that pools a little larger find it too.  Sets m->same when every
+ * job found its row at its place. */
 static void rows_update(struct dpt_memo *m, const struct alloc_problem *p,
                         size_t W)
 {
@@ -1479,32 +1746,68 @@ static void rows_update(struct dpt_memo *m, const struct alloc_problem *p,
                 m->row[j] = old[k];
                 old[k] = NULL;
             }
+        uint64_t sig = m->row[j] ? 0 : row_sig(p, j);
+        for (size_t k = 0; k < m->nspare && !m->row[j]; k++)
+            if (m->ssig[k] == sig && m->spare[k] &&
+                row_same(m->spare[k], p, j, w)) {
+                m->row[j] = m->spare[k];
+                m->spare[k] = NULL;
+            }
         if (!m->row[j])
             m->row[j] = row_make(p, j, w + w / 2 < jmax1 ? w + w / 2 : jmax1);
     }
-    for (size_t k = 0; k < no; k++)
-        row_free(old[k]);
+    spare_keep(m, old, no);
     m->nrow = nj;
+}
+
+/* Row r's two best values (struct dpt_best) over its counts below
+ * row_clip() on each type, into r->sc, unless made for those clips:
+ * they are the ones of the job's part of the value table (its other
+ * entries are -HUGE_VAL, which change neither). */
+static void row_best(struct dpt_row *r, const struct alloc_problem *p, size_t W)
+{
+    size_t nt = r->nt, t;
+    struct dpt_best b = {-HUGE_VAL, -HUGE_VAL, -1, -1};
+
+    for (t = 0; t < nt && r->sclip[t] == row_clip(r, p, t, W); t++)
+        ;
+    if (t == nt)
+        return;
+    for (t = 0; t < nt; t++) {
+        const double *x = &r->v[t * r->w];
+        r->sclip[t] = row_clip(r, p, t, W);
+        for (size_t n = 0; n < r->sclip[t]; n++) {
+            if (x[n] > b.best) {
+                b.next = b.best;
+                b.best = x[n];
+                b.n = (int)n;
+                b.t = n > 0 ? (int)t : -1;
+            } else if (x[n] > b.next)
+                b.next = x[n];
+        }
+    }
+    r->sc = b;
 }
 
 /* The value table of alloc_values_t(p, W, v) from the rows of m, and
  * alloc_tie_tol_t(p), the same double (the largest |v| of each job's
- * admissible options, summed in job order). */
+ * admissible options, summed in job order); each job's best values
+ * (row_best()) into b. */
 static double rows_values(const struct dpt_memo *m,
-                          const struct alloc_problem *p, size_t W, double *v)
+                          const struct alloc_problem *p, size_t W, double *v,
+                          struct dpt_best *b)
 {
     size_t nt = (size_t)p->n_types;
     double sum = 0.0;
 
     for (size_t j = 0; j < p->n_jobs; j++) {
-        const struct dpt_row *r = m->row[j];
+        struct dpt_row *r = m->row[j];
         double big = fabs(r->v[0]);
+        row_best(r, p, W);
+        b[j] = r->sc;
         for (size_t t = 0; t < nt; t++) {
             double *x = &v[(j * nt + t) * W];
-            size_t c =
-                (size_t)p->pools[t] + 1 < r->w ? (size_t)p->pools[t] + 1 : r->w;
-            if (c > W)
-                c = W;
+            size_t c = row_clip(r, p, t, W);
             memcpy(x, &r->v[t * r->w], c * sizeof *x);
             if (c > 0 && r->a[t * r->w + c - 1] > big)
                 big = r->a[t * r->w + c - 1];
@@ -1514,6 +1817,73 @@ static double rows_values(const struct dpt_memo *m,
         sum += big;
     }
     return ALLOC_TIE_REL * (sum > 1.0 ? sum : 1.0);
+}
+
+/* The value table v (rows_values()) left with its hulls' points only
+ * into m->vh: each job's idle value and, on each type, the values at the
+ * counts of its row's upper hull (row_hull()), -HUGE_VAL elsewhere.
+ * alloc_lagr_init reads a value table through its upper hulls and its
+ * idle values only, and the hull of a hull's points is that hull (each
+ * point is kept by the same test as before: the points a full scan
+ * drops between two of them are gone when the second comes): so its
+ * prices for vh are its prices for v, made without scanning every
+ * count. */
+static void hull_values(struct dpt_memo *m, const struct alloc_problem *p,
+                        size_t W, const double *v)
+{
+    size_t nt = (size_t)p->n_types, nv = p->n_jobs * nt * W, ns = 0;
+
+    BFS_GROW(m->vh, m->vh_cap, nv + 1);
+    if (m->vh_n != nv) { /* else only the entries set last are not -inf */
+        for (size_t i = 0; i < nv; i++)
+            m->vh[i] = -HUGE_VAL;
+        m->vh_n = nv;
+    } else
+        for (size_t k = 0; k < m->nvh_set; k++)
+            m->vh[m->vh_set[k]] = -HUGE_VAL;
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        struct dpt_row *r = m->row[j];
+        BFS_GROW(m->vh_set, m->vh_set_cap, ns + 1 + nt * W);
+        m->vh_set[ns++] = j * nt * W; /* idle */
+        for (size_t t = 0; t < nt; t++) {
+            const int *h = &r->hull[t * r->w];
+            row_hull(r, t, row_clip(r, p, t, W));
+            for (size_t k = 0; k < r->hlen[t]; k++)
+                m->vh_set[ns++] = (j * nt + t) * W + (size_t)h[k];
+        }
+    }
+    for (size_t k = 0; k < ns; k++)
+        m->vh[m->vh_set[k]] = v[m->vh_set[k]];
+    m->nvh_set = ns;
+}
+
+/* d->lmin (struct dpt) at d->g's prices, from the hulls of m's rows
+ * (hull_values() made them): the values of job j on type t lie on or
+ * below their upper hull, so v - lambda_t n is largest, and the loss
+ * smallest, at one of the hull's points.  The bound is that smallest
+ * loss less a margin far above the roundings of the losses (a few ulps
+ * of |phi_j|, |v| and lambda_t n) and of the hull's tests. */
+static void loss_bounds(struct dpt *d, struct dpt_memo *m)
+{
+    const struct alloc_problem *p = d->p;
+    size_t nt = d->nt;
+
+    for (size_t j = 0; j < d->nj; j++) {
+        const struct dpt_row *r = m->row[j];
+        for (size_t t = 0; t < nt; t++) {
+            const int *h = &r->hull[t * r->w];
+            const double *y = &r->v[t * r->w];
+            size_t c = row_clip(r, p, t, d->W);
+            double lo = HUGE_VAL, big = fabs(d->g->phi[j]) +
+                                        r->a[t * r->w + c - 1] +
+                                        d->g->lam[t] * (double)d->W;
+            for (size_t k = 0; k < r->hlen[t]; k++) {
+                double l = alloc_lagr_loss(d->g, j, (int)t, h[k], y[h[k]]);
+                lo = l < lo ? l : lo;
+            }
+            d->lmin[j * nt + t] = lo - 1e-9 * big;
+        }
+    }
 }
 
 /* Whether p is, number for number, the instance whose answer m holds
@@ -1551,15 +1921,26 @@ void alloc_dp_types_forget(void *memo)
         return;
     for (size_t k = 0; k < m->nrow; k++)
         row_free(m->row[k]);
+    for (size_t k = 0; k < m->nspare; k++)
+        row_free(m->spare[k]);
     xfree(m->row);
     xfree(m->old);
     for (size_t j = 0; j < m->nlay; j++)
         layer_release(&m->lay[j], 0);
+    for (int i = 0; i < 3; i++) {
+        vset_release(&m->cf[i].key);
+        xfree(m->cf[i].x);
+    }
     xfree(m->lay);
     xfree(m->o);
+    xfree(m->all);
+    xfree(m->bv);
+    xfree(m->bc);
     xfree(m->pre0);
     xfree(m->semi);
     xfree(m->v);
+    xfree(m->vh);
+    xfree(m->vh_set);
     xfree(m->pools);
     xfree(m->counts);
     xfree(m->types);
@@ -1620,6 +2001,7 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
 {
     struct dpt d;
     struct alloc_lagr g;
+    struct dpt_best *bests = NULL;
     double *v, zlb;
     int rc = 0;
 
@@ -1641,8 +2023,21 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
         if (m->lay[j].st.w != d.nt)
             layer_release(&m->lay[j], d.nt);
     d.lay = m->lay;
+    if (m->lt != d.nt) /* the sets' vectors: nt + 1 ints */
+        for (int i = 0; i < 3; i++) {
+            vset_release(&m->cf[i].key);
+            vset_init(&m->cf[i].key, d.nt + 1);
+        }
+    m->lt = d.nt;
+    d.cf = m->cf;
     d.o = m->o;
     d.o_cap = m->o_cap;
+    d.all = m->all;
+    d.all_cap = m->all_cap;
+    d.bv = m->bv;
+    d.bv_cap = m->bv_cap;
+    d.bc = m->bc;
+    d.bc_cap = m->bc_cap;
     d.pre0 = m->pre0;
     d.pre0_cap = m->pre0_cap;
     d.semi = m->semi;
@@ -1652,21 +2047,27 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     d.cap = xcalloc(d.nt, sizeof *d.cap);
     d.soff = xcalloc(d.nt, sizeof *d.soff);
     d.ooff = xcalloc(d.nj + 1, sizeof *d.ooff);
+    d.aoff = xcalloc(d.nj + 1, sizeof *d.aoff);
     d.inc = xcalloc(d.nj + 1, sizeof *d.inc);
     d.inct = xcalloc(d.nj + 1, sizeof *d.inct);
     d.u = xcalloc(d.nt + 1, sizeof *d.u);
-    d.tol = rows_values(m, p, d.W, v);
-    if (shortcut(&d, v, d.inc, d.inct)) {
+    bests = xmalloc((d.nj + 1) * sizeof *bests);
+    d.tol = rows_values(m, p, d.W, v, bests);
+    if (shortcut(&d, bests, d.inc, d.inct)) {
         memcpy(res->counts, d.inc, d.nj * sizeof *d.inc);
         memcpy(res->types, d.inct, d.nj * sizeof *d.inct);
         res->objective = res->bound = alloc_objective_t(p, d.inc, d.inct);
         res->status = SOLVE_OPTIMAL;
         goto out;
     }
-    alloc_lagr_init(&g, p, d.W, v);
+    hull_values(m, p, d.W, v);
+    alloc_lagr_init(&g, p, d.W, m->vh);
     d.lbound = g.L;
     d.lam = g.lam;
-    all_options(&d, v, &g);
+    d.g = &g;
+    d.adelta = -HUGE_VAL;
+    d.lmin = xmalloc((d.nj * d.nt + 1) * sizeof *d.lmin);
+    loss_bounds(&d, m);
     d.pre = xcalloc(d.nj + 1, sizeof *d.pre);
     for (size_t j = 0; j < d.nj; j++)
         d.pre[j + 1] = d.pre[j] + g.phi[j];
@@ -1689,15 +2090,23 @@ out:
     m->semi_cap = d.semi_cap;
     m->o = d.o;
     m->o_cap = d.o_cap;
+    m->all = d.all;
+    m->all_cap = d.all_cap;
+    m->bv = d.bv;
+    m->bv_cap = d.bv_cap;
+    m->bc = d.bc;
+    m->bc_cap = d.bc_cap;
     for (size_t j = 0; j <= d.nj; j++) /* not the memory of a large one */
         if (d.lay[j].G_cap > DPT_KEEP_ENTRIES)
             layer_release(&d.lay[j], d.nt);
     xfree(d.soff);
+    xfree(d.sR);
+    xfree(d.lmin);
+    xfree(bests);
     xfree(d.u);
     xfree(d.inct);
     xfree(d.inc);
     xfree(d.aoff);
-    xfree(d.all);
     xfree(d.ooff);
     xfree(d.cap);
     return rc;
