@@ -10,6 +10,8 @@
  *   milp_count.c   the count model (one type, node types) and the
  *                  stages of both models
  *   milp_node.c    the node model (stage 1)
+ *   milp_agg.c     the aggregated count model (classes of alike jobs)
+ *                  and its stages
  *   milp_mixed.c   the mixed count model (spanning types) and its stages
  *   milp_base.c    linear expressions, struct amodel, one stage's
  *                  solve, dp's start
@@ -39,10 +41,12 @@ const char *alloc_milp_default_solver(void)
 }
 
 /* Parses "NAME[,OPTION]..." into its name (malloc'd, *name), bfsim's own
- * options isolate=yes|no and start=yes|no (*isolate, *start) and the
+ * options isolate=yes|no, start=yes|no and aggregate=auto|yes|no
+ * (*isolate, *start, *aggregate: AGG_*) and the
  * backend's parameters, checked and canonical, into params (cap bytes). */
 static int parse_solver(const char *spec, char **name, int *isolate, int *start,
-                        char *params, size_t cap, struct bfs_error *e)
+                        int *aggregate, char *params, size_t cap,
+                        struct bfs_error *e)
 {
     const char *comma = strchr(spec, ',');
     size_t len = comma ? (size_t)(comma - spec) : strlen(spec), used = 0;
@@ -66,8 +70,20 @@ static int parse_solver(const char *spec, char **name, int *isolate, int *start,
             *start = 1;
         else if (olen == 8 && strncmp(opt, "start=no", olen) == 0)
             *start = 0;
-        else if ((olen >= 8 && strncmp(opt, "isolate=", 8) == 0) ||
-                 (olen >= 6 && strncmp(opt, "start=", 6) == 0)) {
+        else if (olen == 14 && strncmp(opt, "aggregate=auto", olen) == 0)
+            *aggregate = AGG_AUTO;
+        else if (olen == 13 && strncmp(opt, "aggregate=yes", olen) == 0)
+            *aggregate = AGG_YES;
+        else if (olen == 12 && strncmp(opt, "aggregate=no", olen) == 0)
+            *aggregate = AGG_NO;
+        else if (olen >= 10 && strncmp(opt, "aggregate=", 10) == 0) {
+            rc = bfs_fail(e, BFS_EUSAGE,
+                          "solver '%s': '%.*s': bfsim's option takes auto, "
+                          "yes or no",
+                          *name, (int)olen, opt);
+            break;
+        } else if ((olen >= 8 && strncmp(opt, "isolate=", 8) == 0) ||
+                   (olen >= 6 && strncmp(opt, "start=", 6) == 0)) {
             rc = bfs_fail(e, BFS_EUSAGE,
                           "solver '%s': '%.*s': bfsim's option takes yes or "
                           "no",
@@ -97,12 +113,13 @@ int alloc_solver_params(const struct alloc_opts *o, char *out, size_t cap,
 {
     const char *spec = o->solver ? o->solver : solver_default_name();
     char *name = NULL;
-    int isolate = 0, start = 0, rc = 0;
+    int isolate = 0, start = 0, aggregate = AGG_AUTO, rc = 0;
 
     if (cap > 0)
         out[0] = '\0';
     if (o->name && strcmp(o->name, "milp") == 0 && spec) {
-        rc = parse_solver(spec, &name, &isolate, &start, out, cap, e);
+        rc = parse_solver(spec, &name, &isolate, &start, &aggregate, out, cap,
+                          e);
         xfree(name);
     }
     return rc;
@@ -154,8 +171,10 @@ static int milp_create(const struct alloc_opts *o, void **state,
     st->base.seed = o->seed;
     st->mps_dir = o->mps_dir ? xstrdup(o->mps_dir) : NULL;
     st->start = o->start != 0;
+    st->aggregate = AGG_AUTO;
     rc = parse_solver(spec, &st->name, &st->base.isolate, &st->start,
-                      st->base.params, sizeof st->base.params, e);
+                      &st->aggregate, st->base.params, sizeof st->base.params,
+                      e);
     if (rc == 0)
         rc = solver_create(st->name, &st->base, &st->solver, e);
     if (rc == 0 && st->start &&
@@ -200,6 +219,15 @@ static int milp_alloc_solve(void *state, const struct alloc_problem *p,
             goto out;
         }
     n0 = st->dp ? mstate_dp_start(st, p, res, &ty0) : NULL;
+    if (st->model == MODEL_COUNT && c.nt == 1 && st->aggregate != AGG_NO) {
+        rc = agg_solve(st, p, n0, res, e);
+        if (rc != 1) {
+            xfree(ty0);
+            xfree(n0);
+            goto out;
+        }
+        rc = 0;
+    }
     count_build(p, &c, n0 ? alloc_objective_t(p, n0, ty0) : -HUGE_VAL);
     if (n0)
         count_start(&c, n0, ty0);

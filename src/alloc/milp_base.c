@@ -167,7 +167,10 @@ static void write_model(struct mstate *st, const struct milp *m, size_t k,
              "certificates)\n"
              "solved by %s: %s, objective %.17g (the model's own, in units "
              "of the tie tolerance %.17g)",
-             PACKAGE_VERSION, k, st->model == MODEL_NODE ? "node" : "count",
+             PACKAGE_VERSION, k,
+             st->model == MODEL_NODE ? "node"
+             : st->agg_now           ? "aggregated count"
+                                     : "count",
              st->name, solve_status_name(r->status),
              r->status == SOLVE_OPTIMAL || r->status == SOLVE_FEASIBLE
                  ? r->objective
@@ -239,4 +242,33 @@ int *mstate_dp_start(const struct mstate *st, const struct alloc_problem *p,
     res->build_s += d.solve_s;
     *types = d.types;
     return d.counts;
+}
+
+/* Stage 1 (see alloc/milp_impl.h). */
+int mstage_first(struct mstate *st, const struct milp *m, double unit,
+                 double gap_abs, int effort, double deadline, double *x,
+                 double *bound, struct alloc_result *res, struct bfs_error *e,
+                 int *rc)
+{
+    int ss = mstage_run(st, m, unit, st->base.gap_rel, gap_abs, effort,
+                        deadline, x, bound, res, e);
+
+    res->root_bound *= unit; /* NaN stays NaN */
+    if (ss < 0) {
+        *rc = e && e->code ? e->code : BFS_ESOLVER;
+        return -1;
+    }
+    res->status = ss;
+    return ss;
+}
+
+/* A certificate's start (see alloc/milp_impl.h). */
+void mstage_cert_copy(struct milp *m, const struct milp *base, double unit,
+                      double z, const double *obj)
+{
+    milp_copy(m, base);
+    milp_set_start(m, NULL);
+    memcpy(m->obj, obj, base->n_cols * sizeof *obj);
+    m->obj_offset = 0.0;
+    mstage_tie_row(m, base, unit, z);
 }

@@ -189,16 +189,12 @@ static void count_fixing(const struct amodel *a, int pool, double zlb,
     xfree(phi);
 }
 
-/* The count model of p; with zlb > -HUGE_VAL (a feasible allocation's
- * value), without the counts count_fixing() rules out (one type) or the
- * options alloc_lagr_fix() does (node types: see the top).  With node
- * types: a column per job, type and admissible count (count 0 once, at
- * type 0) and a capacity row per type. */
-void count_build(const struct alloc_problem *p, struct amodel *a, double zlb)
+/* The count model's value table of p (see count_values in
+ * alloc/milp_impl.h). */
+double *count_values(const struct alloc_problem *p, struct amodel *a,
+                     double zlb)
 {
-    struct milp *m = &a->m;
-    size_t *first = xcalloc(a->nj + 1, sizeof *first), W = 1, nt = a->nt;
-    size_t cells;
+    size_t W = 1, nt = a->nt, cells;
     double *v;
 
     for (size_t j = 0; j < a->nj; j++)
@@ -206,10 +202,7 @@ void count_build(const struct alloc_problem *p, struct amodel *a, double zlb)
             W = (size_t)a->hi[j] + 1;
     a->ystride = W;
     cells = a->nj * nt * W + 1;
-    a->ycol = xreallocarray(NULL, cells, sizeof *a->ycol);
     v = xreallocarray(NULL, cells, sizeof *v);
-    for (size_t i = 0; i < cells; i++)
-        a->ycol[i] = -1;
     alloc_values_t(p, W, v);
     v[cells - 1] = -HUGE_VAL; /* the spare cell, never a column */
     if (zlb > -HUGE_VAL && nt == 1)
@@ -220,6 +213,24 @@ void count_build(const struct alloc_problem *p, struct amodel *a, double zlb)
         alloc_lagr_fix(&g, zlb, a->unit, v);
         alloc_lagr_release(&g);
     }
+    return v;
+}
+
+/* The count model of p; with zlb > -HUGE_VAL (a feasible allocation's
+ * value), without the counts count_fixing() rules out (one type) or the
+ * options alloc_lagr_fix() does (node types: see the top).  With node
+ * types: a column per job, type and admissible count (count 0 once, at
+ * type 0) and a capacity row per type. */
+void count_build(const struct alloc_problem *p, struct amodel *a, double zlb)
+{
+    struct milp *m = &a->m;
+    size_t *first = xcalloc(a->nj + 1, sizeof *first), nt = a->nt;
+    double *v = count_values(p, a, zlb);
+    size_t W = a->ystride, cells = a->nj * nt * W + 1;
+
+    a->ycol = xreallocarray(NULL, cells, sizeof *a->ycol);
+    for (size_t i = 0; i < cells; i++)
+        a->ycol[i] = -1;
     for (size_t j = 0; j < a->nj; j++) {
         first[j] = m->n_cols;
         for (int t = 0; t < (int)nt; t++)
@@ -564,8 +575,8 @@ static int build_cert(struct milp *m, const struct amodel *c,
 /* Accepts candidate counts c on types ct when feasible, within the tie
  * set and first by the tie-break keys; returns 1 if best (on types bt)
  * was replaced.  The types are not read with one type. */
-static int accept(const struct alloc_problem *p, double thr, const int *c,
-                  const int *ct, int *best, int *bt)
+int count_accept(const struct alloc_problem *p, double thr, const int *c,
+                 const int *ct, int *best, int *bt)
 {
     if (!alloc_feasible_t(p, c, ct) || !(alloc_objective_t(p, c, ct) >= thr))
         return 0;
@@ -611,14 +622,8 @@ int count_solve(struct mstate *st, const struct alloc_problem *p,
     if (gap_abs > 0.1)
         gap_abs = 0.1;
     /* stage 1 */
-    ss = mstage_run(st, &a->m, a->unit, st->base.gap_rel, gap_abs, effort,
-                    deadline, x, &bound1, res, e);
-    res->root_bound *= a->unit; /* NaN stays NaN */
-    if (ss < 0) {
-        rc = e && e->code ? e->code : BFS_ESOLVER;
-        goto out;
-    }
-    res->status = ss;
+    ss = mstage_first(st, &a->m, a->unit, gap_abs, effort, deadline, x, &bound1,
+                      res, e, &rc);
     if (ss != SOLVE_OPTIMAL && ss != SOLVE_FEASIBLE)
         goto out;
     amodel_counts(a, x, best);
@@ -653,7 +658,7 @@ int count_solve(struct mstate *st, const struct alloc_problem *p,
         amodel_counts(c, x, cand);
         if (c->nt > 1)
             amodel_count_types(c, x, cand_t);
-        accept(p, thr, cand, cand_t, best, best_t);
+        count_accept(p, thr, cand, cand_t, best, best_t);
     }
     /* stage 3: certificates that no later vector ties */
     for (int round = 0;
@@ -669,7 +674,7 @@ int count_solve(struct mstate *st, const struct alloc_problem *p,
         amodel_counts(c, x, cand);
         if (c->nt > 1)
             amodel_count_types(c, x, cand_t);
-        if (!accept(p, thr, cand, cand_t, best, best_t))
+        if (!count_accept(p, thr, cand, cand_t, best, best_t))
             break;
         ss = SOLVE_OPTIMAL;
     }

@@ -26,6 +26,10 @@
 
 enum { MODEL_COUNT, MODEL_NODE };
 
+/* The solver option aggregate=: when the count model is aggregated over
+ * classes of identical jobs (milp_agg.c). */
+enum { AGG_AUTO, AGG_YES, AGG_NO };
+
 /* The allocator's state (milp_alloc.c makes it). */
 struct mstate {
     char *name;              /* owned; the backend's name */
@@ -39,6 +43,8 @@ struct mstate {
     void *dp;                /* owned; that DP allocator, or NULL */
     char *mps_dir;           /* owned, or NULL: where models are written */
     char *tag;               /* owned, or NULL: their name (set_tag) */
+    int aggregate;           /* AGG_*: the option aggregate= */
+    int agg_now;             /* this call solves the aggregated model */
     int mps_rc;              /* the first write's error in this call */
     struct bfs_error mps_e;  /* ... and its message */
 };
@@ -114,6 +120,19 @@ int mstage_run(struct mstate *st, const struct milp *m, double unit,
                double gap_rel, double gap_abs, int effort, double deadline,
                double *x, double *bound, struct alloc_result *res,
                struct bfs_error *e);
+/* Stage 1: mstage_run with the user's relative gap, the root bound put
+ * back in objective units (unit).  Returns the status, also stored in
+ * res->status, or -1 with *rc set to the error (the solver could not be
+ * run, reported in e). */
+int mstage_first(struct mstate *st, const struct milp *m, double unit,
+                 double gap_abs, int effort, double deadline, double *x,
+                 double *bound, struct alloc_result *res, struct bfs_error *e,
+                 int *rc);
+/* Starts a certificate model in m: a copy of the stage-1 model base
+ * without its start, with objective obj (base->n_cols values, no
+ * constant) and the tie row at z (mstage_tie_row). */
+void mstage_cert_copy(struct milp *m, const struct milp *base, double unit,
+                      double z, const double *obj);
 /* dp's optimum of p (malloc'd counts), or NULL; with node types, its
  * types into *types (malloc'd; NULL with the counts, and always with
  * one type).  Its time counts as building (res->build_s). */
@@ -122,6 +141,14 @@ int *mstate_dp_start(const struct mstate *st, const struct alloc_problem *p,
 
 /* ---- milp_count.c ----------------------------------------------------- */
 
+/* The count model's value table of p, malloc'd: v[(j * nt + t) * W + n]
+ * (W = a->ystride, which it sets to the largest a->hi + 1) is job j's
+ * value at count n on type t (alloc_values_t), -HUGE_VAL where the count
+ * is inadmissible or, with zlb > -HUGE_VAL (a feasible allocation's
+ * value), ruled out by reduced-cost fixing; one spare -HUGE_VAL cell
+ * after the nj * nt * W. */
+double *count_values(const struct alloc_problem *p, struct amodel *a,
+                     double zlb);
 /* Builds the count model of p into a (amodel_init'ed); with zlb >
  * -HUGE_VAL (a feasible allocation's value), without the counts or
  * options reduced-cost fixing rules out. */
@@ -129,12 +156,28 @@ void count_build(const struct alloc_problem *p, struct amodel *a, double zlb);
 /* Sets the count model's start to counts n on types t (t not read with
  * one type); none when that is not a point of the model. */
 void count_start(struct amodel *c, const int *n, const int *t);
+/* Accepts candidate counts c on types ct (not read with one type) when
+ * feasible, within the tie set (value >= thr) and first by the tie-break
+ * keys against best (on types bt); returns 1 if best and bt were
+ * replaced. */
+int count_accept(const struct alloc_problem *p, double thr, const int *c,
+                 const int *ct, int *best, int *bt);
 /* Solves p: stage 1 on a (the count or the node model), the tie-break
  * stages on c, the count model of p (which may be a itself); fills res.
  * Returns 0 or a negative BFS_E* code (the solver could not be run). */
 int count_solve(struct mstate *st, const struct alloc_problem *p,
                 const struct amodel *a, const struct amodel *c,
                 struct alloc_result *res, struct bfs_error *e);
+
+/* ---- milp_agg.c ------------------------------------------------------- */
+
+/* Solves p (one node type, not mixed) on the aggregated count model,
+ * starting from dp's optimum n0 (or NULL), and fills res as count_solve
+ * does.  Returns 1, having done nothing, when st->aggregate is AGG_AUTO
+ * and no two jobs are alike (the per-job model is then the same model);
+ * else 0 or a negative BFS_E* code. */
+int agg_solve(struct mstate *st, const struct alloc_problem *p, const int *n0,
+              struct alloc_result *res, struct bfs_error *e);
 
 /* ---- milp_node.c ------------------------------------------------------ */
 

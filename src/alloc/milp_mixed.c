@@ -391,11 +391,7 @@ static int mixed_cert(struct milp *m, const struct mmodel *a,
         xfree(f);
         return -1;
     }
-    milp_copy(m, &a->m);
-    milp_set_start(m, NULL);
-    memcpy(m->obj, obj, a->m.n_cols * sizeof *obj);
-    m->obj_offset = 0.0;
-    mixed_tie_row(m, a, z);
+    mstage_cert_copy(m, &a->m, a->unit, z, obj);
     milp_row_begin(m, K, K);
     for (size_t j = 0; j < nj; j++)
         milp_row_add(m, a->ucol[j] + 2, 1);
@@ -522,14 +518,8 @@ int mixed_solve(struct mstate *st, const struct alloc_problem *p,
     gap_abs = st->base.gap_abs / a.unit;
     gap_abs = gap_abs > 0.1 ? 0.1 : gap_abs;
     st->mps_rc = 0;
-    ss = mstage_run(st, &a.m, a.unit, st->base.gap_rel, gap_abs, effort,
-                    deadline, x, &bound1, res, e);
-    res->root_bound *= a.unit; /* NaN stays NaN */
-    if (ss < 0) {
-        rc = e && e->code ? e->code : BFS_ESOLVER;
-        goto out;
-    }
-    res->status = ss;
+    ss = mstage_first(st, &a.m, a.unit, gap_abs, effort, deadline, x, &bound1,
+                      res, e, &rc);
     if (ss != SOLVE_OPTIMAL && ss != SOLVE_FEASIBLE)
         goto out;
     mixed_of(&a, x, best);

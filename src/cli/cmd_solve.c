@@ -56,7 +56,11 @@ static void usage(FILE *f)
                "models,\n"
                "                    without dp's optimum as their start "
                "nor the counts it\n"
-               "                    rules out, and the solver's own\n"
+               "                    rules out, ',aggregate=no' (or yes; "
+               "default auto) not\n"
+               "                    to group alike jobs into classes in "
+               "the count model,\n"
+               "                    and the solver's own\n"
                "                    parameters as ',KEY=VALUE' "
                "(',help' lists them)\n"
                "  --model NAME      count or node (milp; default: count)\n"
@@ -250,6 +254,10 @@ static int solver_help(const char *spec)
            "start from dp's optimum where the solver takes it, and");
     printf("  %-26s %s\n", "",
            "leave out the counts no allocation tied with it uses");
+    printf("  %-26s %s\n", "aggregate=auto|yes|no",
+           "count model, one type: one integer per class of alike jobs");
+    printf("  %-26s %s\n", "",
+           "and count (auto: when a class has two jobs; default auto)");
     printf("Parameters of %s (applied after bfsim's own settings, in this "
            "order):\n",
            name);
