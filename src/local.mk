@@ -48,7 +48,10 @@ libbfsim_a_SOURCES = \
 	src/engine/belief.c src/engine/belief.h \
 	src/alloc/alloc.c src/alloc/alloc.h src/alloc/alloc_impl.h \
 	src/alloc/objective.c src/alloc/objective.h \
-	src/alloc/milp.c src/alloc/dp_types.c \
+	src/alloc/milp_alloc.c src/alloc/milp_impl.h src/alloc/milp_base.c \
+	src/alloc/milp_count.c src/alloc/milp_node.c src/alloc/milp_mixed.c \
+	src/alloc/milp_agg.c \
+	src/alloc/dp_types.c \
 	src/alloc/instance.c src/alloc/instance.h \
 	src/alloc/bench.c src/alloc/bench.h \
 	src/solver/milp.c src/solver/milp.h \

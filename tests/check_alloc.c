@@ -1292,6 +1292,162 @@ START_TEST(test_count_start_timeout)
 }
 END_TEST
 
+/* ---- the aggregated count model (alloc/milp_agg.c) ------------------------
+ */
+
+/* A random instance of 5..8 jobs drawn from two or three templates in a
+ * random order (the classes' members interleave), on 4..12 nodes: curves
+ * of plateaus, flat or linear (large tie sets, so key 4 decides), rescale
+ * costs of 0 or 1, and each job at its template's current count or, one
+ * time in four, another (a class of its own). */
+static void gen_repeated(struct inst *in, unsigned seed)
+{
+    struct alloc_job tj[3];
+    double to[3][MAXN + 3];
+    int nt = 2 + (int)rnd(2), used = 0;
+
+    memset(in, 0, sizeof *in);
+    memset(to, 0, sizeof to);
+    rng = 0xA66E6A7Eull ^ ((unsigned long long)seed * 0x2545F491u);
+    for (int i = 0; i < 8; i++)
+        rnd(2);
+    in->p.pool = 4 + (int)rnd(MAXN - 3);
+    in->p.n_jobs = 5 + rnd(4);
+    in->p.tfwd = 1 + rnd(3);
+    for (int t = 0; t < nt; t++) {
+        int kind = (int)rnd(3);
+        tj[t] = (struct alloc_job){.jmax = 2 + (int)rnd(5)};
+        tj[t].jmin = rnd(3) ? 1 : 2;
+        tj[t].cur = (int)rnd((unsigned)tj[t].jmax + 1);
+        tj[t].tcup = rnd(2);
+        tj[t].tcdw = rnd(2);
+        for (int n = 1; n <= tj[t].jmax; n++)
+            to[t][n] = kind == 0 ? to[t][n - 1] + rnd(2) : kind == 1 ? 1 : n;
+    }
+    for (size_t j = 0; j < in->p.n_jobs; j++) {
+        int t = (int)rnd((unsigned)nt);
+        in->jobs[j] = tj[t];
+        if (rnd(4) == 0)
+            in->jobs[j].cur = (int)rnd((unsigned)tj[t].jmax + 1);
+        if (in->jobs[j].cur > in->p.pool - used)
+            in->jobs[j].cur = 0;
+        used += in->jobs[j].cur;
+        memcpy(in->o[j], to[t], sizeof in->o[j]);
+    }
+    fix_pointers(in);
+}
+
+/* The milp allocator on the count model with solver option string spec. */
+static struct allocator *agg_allocator(const char *spec)
+{
+    struct alloc_opts o;
+    struct allocator *a = NULL;
+    struct bfs_error e;
+
+    alloc_opts_default(&o);
+    o.name = "milp";
+    o.solver = spec;
+    o.time_limit = 600.0;
+    bfs_error_clear(&e);
+    ck_assert_msg(allocator_create(&o, &a, &e) == 0, "%s: %s", spec, e.msg);
+    return a;
+}
+
+/* On every backend: the aggregated model (aggregate=yes, with and
+ * without dp's start) and the per-job model (aggregate=no) give brute
+ * force's counts, status and objective on instances of repeated jobs
+ * (gen_repeated), where the hand-back and the certificates over classes
+ * decide key 4. */
+START_TEST(test_aggregate)
+{
+    static const char *opt[] = {",aggregate=yes", ",aggregate=yes,start=no",
+                                ",aggregate=no"};
+    const char *be = solver_backend_name((size_t)_i);
+    struct allocator *a[3];
+    struct inst in;
+    char spec[64];
+
+    for (int v = 0; v < 3; v++) {
+        snprintf(spec, sizeof spec, "%s%s", be, opt[v]);
+        a[v] = agg_allocator(spec);
+    }
+    for (int s = 0; s < 16; s++) {
+        unsigned seed = 31000 + (unsigned)s * 7919u;
+        int want[MAXJ + 1], got[MAXJ + 1], feasible;
+        gen_repeated(&in, seed);
+        feasible = brute_force(&in.p, want);
+        for (int v = 0; v < 3; v++) {
+            struct alloc_result r;
+            struct bfs_error e;
+            memset(&r, 0, sizeof r);
+            r.counts = got;
+            bfs_error_clear(&e);
+            ck_assert_msg(allocator_solve(a[v], &in.p, &r, &e) == 0,
+                          "%s%s seed %u: %s", be, opt[v], seed, e.msg);
+            ck_assert_msg(feasible ? r.status == SOLVE_OPTIMAL
+                                   : r.status == SOLVE_INFEASIBLE,
+                          "%s%s seed %u: status %s", be, opt[v], seed,
+                          solve_status_name(r.status));
+            for (size_t j = 0; feasible && j < in.p.n_jobs; j++)
+                ck_assert_msg(got[j] == want[j],
+                              "%s%s seed %u: job %zu gets %d, brute force %d",
+                              be, opt[v], seed, j, got[j], want[j]);
+            if (feasible)
+                ck_assert(r.objective == alloc_objective(&in.p, want));
+        }
+    }
+    for (int v = 0; v < 3; v++)
+        allocator_free(a[v]);
+}
+END_TEST
+
+/* 300 jobs of three kinds, in turn (job j of kind j mod 3), on 40 nodes,
+ * none holding nodes, each worth 10 n (kind 0, up to 8 nodes), 5 n (kind
+ * 1, up to 4) or 1 per node up to 2 then flat (kind 2), with rescale
+ * costs of 0: the best uses all 40 nodes on kind 0 (5 jobs of 8), and
+ * every split of them over kind 0's 100 jobs in counts of 1..8 ties;
+ * key 2 (all keep 0 but five) is the same for every split into five
+ * jobs, key 3 the same, and key 4 gives the earliest kind-0 jobs 8 each:
+ * jobs 0, 3, 6, 9 and 12 get 8, all others 0.  Worked by hand; the
+ * aggregated model has three classes. */
+START_TEST(test_aggregate_by_hand)
+{
+    static double o[3][9];
+    static struct alloc_job jobs[300];
+    struct alloc_problem p = {.pool = 40, .tfwd = 1, .jobs = jobs};
+    const char *be = solver_backend_name((size_t)_i);
+    static int n[300];
+    struct alloc_result r;
+    struct allocator *a;
+    char spec[64];
+
+    for (int k = 0; k <= 8; k++) {
+        o[0][k] = 10 * k;
+        o[1][k] = 5 * k;
+        o[2][k] = k < 2 ? k : 2;
+    }
+    for (int j = 0; j < 300; j++)
+        jobs[j] = (struct alloc_job){.jmin = 1,
+                                     .jmax = j % 3 == 0   ? 8
+                                             : j % 3 == 1 ? 4
+                                                          : 8,
+                                     .o = o[j % 3]};
+    p.n_jobs = 300;
+    snprintf(spec, sizeof spec, "%s,aggregate=yes,start=no", be);
+    a = agg_allocator(spec);
+    memset(&r, 0, sizeof r);
+    r.counts = n;
+    ck_assert_int_eq(allocator_solve(a, &p, &r, NULL), 0);
+    ck_assert_int_eq(r.status, SOLVE_OPTIMAL);
+    ck_assert_int_eq(r.cols, 8 + 4 + 8 + 3); /* counts 1..jmax, and 0 */
+    for (int j = 0; j < 300; j++)
+        ck_assert_msg(n[j] == (j % 3 == 0 && j <= 12 ? 8 : 0), "job %d: %d", j,
+                      n[j]);
+    ck_assert_double_eq(r.objective, 400);
+    allocator_free(a);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("alloc");
@@ -1323,6 +1479,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_dp_pruned);
     tcase_add_test(tc, test_dp_runs);
     tcase_add_loop_test(tc, test_count_start_timeout, 0, 4);
+    tcase_add_loop_test(tc, test_aggregate, 0, (int)solver_count());
+    tcase_add_loop_test(tc, test_aggregate_by_hand, 0, (int)solver_count());
     suite_add_tcase(s, tc);
     return s;
 }

@@ -40,6 +40,11 @@ EXTRA_DIST += tools/solver-study-2026-11-27.md \
 	tools/figures/solver-profile-nodes.png \
 	tools/figures/solver-profile-nodes.csv
 
+# The MILP with 10,000 jobs at once, per job and aggregated over classes
+# of alike jobs: its command and dated report.
+dist_noinst_SCRIPTS += tools/milp-scale
+EXTRA_DIST += tools/milp-scale-2026-11-27.md
+
 # Node types (bfsim(1), NODE TYPES): the study of type-awareness and of
 # the allocator's cost as types are added (its command, report script,
 # dated results and figure), and the side-by-side benchmark of one type

@@ -14,7 +14,7 @@
  * order.  A job that can use no type gets 0.  With spanning types
  * (p->mixed) it gives the same one-type answer, which the problem admits,
  * and its type counts; dp refuses them (alloc_ops.mixed unset), milp's
- * count model solves them (alloc/milp.c).
+ * count model solves them (alloc/milp_mixed.c).
  */
 #include "config.h"
 
@@ -619,7 +619,7 @@ int alloc_takes_mixed(const struct alloc_opts *o)
 {
     const struct alloc_ops *ops = find(o->name);
 
-    /* milp's node model refuses them (milp.c, mixed_solve) */
+    /* milp's node model refuses them (milp_mixed.c, mixed_solve) */
     return ops && ops->mixed &&
            !(ops == &alloc_milp_ops && o->model &&
              strcmp(o->model, "node") == 0);

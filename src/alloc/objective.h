@@ -201,7 +201,7 @@ void alloc_values_t(const struct alloc_problem *p, size_t W, double *v);
 /* ---- reduced-cost fixing with node types ------------------------------ */
 
 /* Reduced-cost fixing with node types, written once for dp
- * (alloc/dp_types.c), the MILP's count model (alloc/milp.c) and the
+ * (alloc/dp_types.c), the MILP's count model (alloc/milp_count.c) and the
  * tests.  For prices lambda_t >= 0, one per type, every feasible
  * allocation o has value at most L - sum_j l_j(o_j), with
  *

@@ -73,6 +73,10 @@ static int solver_help(const char *spec)
            "start from dp's optimum where the solver takes it, and");
     printf("  %-26s %s\n", "",
            "leave out the counts no allocation tied with it uses");
+    printf("  %-26s %s\n", "aggregate=auto|yes|no",
+           "count model, one type: one integer per class of alike jobs");
+    printf("  %-26s %s\n", "",
+           "and count (auto: when a class has two jobs; default auto)");
     printf("Parameters of %s (applied after bfsim's own settings, in this "
            "order):\n",
            name);

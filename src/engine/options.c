@@ -890,7 +890,9 @@ const struct options_entry options_table[] = {
              "isolate=yes|no (a child process per solve), start=yes|no "
              "(count model, and node model on CBC: start from dp's optimum; "
              "the count model then leaves out the counts no tied allocation "
-             "uses), and the solver's own KEY=VALUE parameters (`bfsim solve "
+             "uses), aggregate=auto|yes|no (count model, one node type: alike "
+             "jobs grouped into classes; auto when a class has two or more), "
+             "and the solver's own KEY=VALUE parameters (`bfsim solve "
              "--solver cbc,help` lists them)",
      .key = "solver"},
     {"model", 0, "NAME", POL, STRING(replay.alloc.model), .show = d_model,

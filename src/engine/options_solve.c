@@ -175,8 +175,9 @@ static const struct options_entry solve_table[] = {
              "run each solve in a child process or not (default: yes for "
              "cbc, no for glpk), ',start=no' to solve the plain models, "
              "without dp's optimum as their start nor the counts it rules "
-             "out, and the solver's own parameters as ',KEY=VALUE' (',help' "
-             "lists them)"},
+             "out, ',aggregate=no' (or yes; default auto) not to group "
+             "alike jobs into classes in the count model, and the solver's "
+             "own parameters as ',KEY=VALUE' (',help' lists them)"},
     {"model", 0, "NAME", ONE, STRING(alloc.model), .show_default = 1,
      .help = "count or node (milp)"},
     {"time-limit", 0, "S", ONE,
