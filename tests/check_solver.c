@@ -313,8 +313,10 @@ START_TEST(test_time_limit)
     ck_assert_msg(st == SOLVE_FEASIBLE || st == SOLVE_NO_SOLUTION,
                   "%s: status %s after %.2f s", backend(_i),
                   solve_status_name(st), wall);
-    ck_assert_msg(wall < 3.0, "%s took %.2f s under a 0.3 s limit", backend(_i),
-                  wall);
+    /* 3 s natively; under valgrind (tu_slowdown()) the isolated child's
+     * start-up alone takes seconds, more on a loaded machine */
+    ck_assert_msg(wall < 3.0 * tu_slowdown(),
+                  "%s took %.2f s under a 0.3 s limit", backend(_i), wall);
     if (st == SOLVE_FEASIBLE) {
         ck_assert(milp_violation(&m, x) < 1e-6);
         ck_assert(r.objective >= r.bound - 1e-9);
