@@ -356,8 +356,8 @@ static inline void hull_push(struct pt *h, size_t *m, int n, double y)
 /* Each job's upper hull of (n, v_j(t, n)) on each type (monotone chain,
  * points on a chord dropped): the maximisers of v - lam n over the
  * counts on t are among its points, for any lam.  Also cap: the sum of
- * the jobs' largest counts per type, within the pools. */
-static void fix_hulls(struct fix *f, const struct alloc_problem *p)
+ * the jobs' largest counts per type (lagr_run() caps it at the pools). */
+static void fix_hulls(struct fix *f)
 {
     size_t nh = 0, W = f->W;
 
@@ -375,9 +375,6 @@ static void fix_hulls(struct fix *f, const struct alloc_problem *p)
         nh += m;
     }
     f->hoff[f->nj * f->nt] = nh;
-    for (size_t t = 0; t < f->nt; t++)
-        if (f->cap[t] > p->pools[t])
-            f->cap[t] = p->pools[t];
 }
 
 /* Prices every job at f->lam, over the hulls' points: phi.  Returns
@@ -501,53 +498,98 @@ static double line(struct fix *f, size_t t0, size_t t1)
     return price(f);
 }
 
-void alloc_lagr_init(struct alloc_lagr *g, const struct alloc_problem *p,
-                     size_t W, const double *v)
+/* Caps cap at the pools (fix_hulls()), then sets the prices, phi and L
+ * from f's hulls (f->hp, f->hoff made) into g, and frees f. */
+static void lagr_run(struct fix *f, struct alloc_lagr *g,
+                     const struct alloc_problem *p)
 {
-    struct fix f;
-    size_t nj = p->n_jobs, nt = (size_t)p->n_types;
+    size_t nj = f->nj, nt = f->nt, np = f->hoff[nj * nt] + nj + 1;
     double L;
 
-    memset(&f, 0, sizeof f);
-    f.nj = nj;
-    f.nt = nt;
-    f.W = W;
-    f.v = v;
-    f.cap = xcalloc(nt, sizeof *f.cap);
-    f.lam = xcalloc(nt, sizeof *f.lam);
-    f.phi = xcalloc(nj + 1, sizeof *f.phi);
-    fix_hulls(&f, p);
-    f.pts = xmalloc((f.hoff[nj * nt] + nj + 1) * sizeof *f.pts);
-    f.hull = xmalloc((f.hoff[nj * nt] + nj + 1) * sizeof *f.hull);
-    f.ev = xmalloc((f.hoff[nj * nt] + nj + 1) * sizeof *f.ev);
-    f.tmp = xmalloc((f.hoff[nj * nt] + nj + 1) * sizeof *f.tmp);
-    L = line(&f, 0, nt);
+    for (size_t t = 0; t < nt; t++)
+        if (f->cap[t] > p->pools[t])
+            f->cap[t] = p->pools[t];
+    f->pts = xmalloc(np * sizeof *f->pts);
+    f->hull = xmalloc(np * sizeof *f->hull);
+    f->ev = xmalloc(np * sizeof *f->ev);
+    f->tmp = xmalloc(np * sizeof *f->tmp);
+    L = line(f, 0, nt);
     for (int round = 0; round < FIX_ROUNDS; round++) {
         int fell = 0;
         for (size_t t = 0; t < nt; t++) {
-            double was = f.lam[t], Lt = line(&f, t, t + 1);
+            double was = f->lam[t], Lt = line(f, t, t + 1);
             if (Lt < L) {
                 L = Lt;
                 fell = 1;
             } else
-                f.lam[t] = was;
+                f->lam[t] = was;
         }
         if (!fell)
             break;
     }
     g->nj = nj;
     g->nt = nt;
-    g->W = W;
-    g->L = price(&f);
-    g->lam = f.lam;
-    g->phi = f.phi;
-    xfree(f.tmp);
-    xfree(f.ev);
-    xfree(f.hull);
-    xfree(f.pts);
-    xfree(f.hoff);
-    xfree(f.hp);
-    xfree(f.cap);
+    g->W = f->W;
+    g->L = price(f);
+    g->lam = f->lam;
+    g->phi = f->phi;
+    xfree(f->tmp);
+    xfree(f->ev);
+    xfree(f->hull);
+    xfree(f->pts);
+    xfree(f->hoff);
+    xfree(f->hp);
+    xfree(f->cap);
+}
+
+/* f's shape and table, and its owned arrays but the hulls'. */
+static void fix_init(struct fix *f, const struct alloc_problem *p, size_t W,
+                     const double *v)
+{
+    memset(f, 0, sizeof *f);
+    f->nj = p->n_jobs;
+    f->nt = (size_t)p->n_types;
+    f->W = W;
+    f->v = v;
+    f->cap = xcalloc(f->nt, sizeof *f->cap);
+    f->lam = xcalloc(f->nt, sizeof *f->lam);
+    f->phi = xcalloc(f->nj + 1, sizeof *f->phi);
+}
+
+void alloc_lagr_init(struct alloc_lagr *g, const struct alloc_problem *p,
+                     size_t W, const double *v)
+{
+    struct fix f;
+
+    fix_init(&f, p, W, v);
+    fix_hulls(&f);
+    lagr_run(&f, g, p);
+}
+
+void alloc_lagr_init_hulls(struct alloc_lagr *g, const struct alloc_problem *p,
+                           size_t W, const double *v, const int *const *hull,
+                           const size_t *hlen)
+{
+    struct fix f;
+    size_t nh = 0, njt;
+
+    fix_init(&f, p, W, v);
+    njt = f.nj * f.nt;
+    for (size_t jt = 0; jt < njt; jt++)
+        nh += hlen[jt];
+    f.hp = xmalloc((nh + 1) * sizeof *f.hp);
+    f.hoff = xmalloc((njt + 1) * sizeof *f.hoff);
+    nh = 0;
+    for (size_t jt = 0; jt < njt; jt++) {
+        const double *vt = &v[jt * W];
+        f.hoff[jt] = nh;
+        for (size_t k = 0; k < hlen[jt]; k++)
+            f.hp[nh + k] = (struct pt){hull[jt][k], vt[hull[jt][k]]};
+        nh += hlen[jt];
+        f.cap[jt % f.nt] += hlen[jt] ? hull[jt][hlen[jt] - 1] : 0;
+    }
+    f.hoff[njt] = nh;
+    lagr_run(&f, g, p);
 }
 
 void alloc_lagr_release(struct alloc_lagr *g)
@@ -560,17 +602,22 @@ void alloc_lagr_release(struct alloc_lagr *g)
 /* Job j's option of highest value within room (the free nodes per type,
  * its own not counted) into *bn, *bt, by v - lam_t n when lam is not
  * NULL: the first found among equals, in the order idle, type 0's
- * counts, type 1's, ...  Returns its value v. */
-static double fit_best(const struct alloc_lagr *g, const double *v, size_t j,
+ * counts, type 1's, ...  Returns its value v.  Counts outside the job's
+ * jmin..jmax are not read (alloc_values_t sets them -HUGE_VAL). */
+static double fit_best(const struct alloc_lagr *g,
+                       const struct alloc_problem *p, const double *v, size_t j,
                        const long *room, const double *lam, int *bn, int *bt)
 {
     const double *vj = &v[j * g->nt * g->W];
     double best = vj[0], bv = vj[0];
+    int lo = p->jobs[j].jmin > 1 ? p->jobs[j].jmin : 1;
+    long hi = (long)g->W - 1 < p->jobs[j].jmax ? (long)g->W - 1
+                                               : (long)p->jobs[j].jmax;
 
     *bn = 0;
     *bt = -1;
     for (size_t t = 0; t < g->nt; t++)
-        for (int n = 1; (size_t)n < g->W && n <= room[t]; n++) {
+        for (int n = lo; n <= hi && n <= room[t]; n++) {
             double x = vj[t * g->W + (size_t)n];
             double y = lam ? x - lam[t] * n : x;
             if (x != -HUGE_VAL && y > best) {
@@ -599,7 +646,7 @@ static double greedy(const struct alloc_lagr *g, const struct alloc_problem *p,
     for (size_t j = 0; j < g->nj; j++) {
         const struct alloc_job *jb = &p->jobs[j];
         if (!keeps)
-            fit_best(g, v, j, room, g->lam, &n[j], &t[j]);
+            fit_best(g, p, v, j, room, g->lam, &n[j], &t[j]);
         else if (jb->cur > 0 && alloc_admissible_t(p, j, jb->ctype, jb->cur) &&
                  room[jb->ctype] >= jb->cur) {
             n[j] = jb->cur;
@@ -614,7 +661,7 @@ static double greedy(const struct alloc_lagr *g, const struct alloc_problem *p,
     for (size_t j = 0; j < g->nj; j++) {
         if (n[j] > 0)
             room[t[j]] += n[j];
-        z += fit_best(g, v, j, room, NULL, &n[j], &t[j]);
+        z += fit_best(g, p, v, j, room, NULL, &n[j], &t[j]);
         if (n[j] > 0)
             room[t[j]] -= n[j];
     }
