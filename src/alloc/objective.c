@@ -406,34 +406,40 @@ static void set_price(struct fix *f, size_t t0, size_t t1, double mu)
         f->lam[t] = mu;
 }
 
-/* Whether point a comes before b: by n, then by y downwards (by_n), or
- * by y upwards. */
-static inline int pt_before(const struct pt *a, const struct pt *b, int by_n)
+/* Whether point a comes before b: by n, then by y downwards. */
+static inline int pt_before(const struct pt *a, const struct pt *b)
 {
-    if (by_n)
-        return a->n < b->n || (a->n == b->n && a->y > b->y);
-    return a->y < b->y;
+    return a->n < b->n || (a->n == b->n && a->y > b->y);
 }
 
-/* Sorts x[0..n-1] by pt_before (a bottom-up merge sort, tmp n points of
- * scratch).  Points that come before each other neither way may end in
- * any order: no use of the sorted points depends on theirs (equal points,
- * or events at one price, which set the same price). */
-static void pt_sort(struct pt *x, struct pt *tmp, size_t n, int by_n)
+/* Sorts x[0..n-1] by pt_before (a natural merge sort: the runs already
+ * in order, found first, merged two by two; tmp n points of scratch).
+ * Points that come before each other neither way may end in any order:
+ * no use of the sorted points depends on theirs (equal points). */
+static void pt_sort(struct pt *x, struct pt *tmp, size_t n)
 {
     struct pt *a = x, *b = tmp;
+    int sorted = 0;
 
-    for (size_t run = 1; run < n; run *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * run) {
-            size_t mid = lo + run < n ? lo + run : n;
-            size_t hi = lo + 2 * run < n ? lo + 2 * run : n;
-            size_t i = lo, k = mid, o = lo;
-            while (i < mid && k < hi)
-                b[o++] = pt_before(&a[k], &a[i], by_n) ? a[k++] : a[i++];
+    while (!sorted) {
+        size_t lo = 0;
+        sorted = 1;
+        while (lo < n) {
+            size_t mid = lo + 1, hi, i, k, o = lo;
+            while (mid < n && !pt_before(&a[mid], &a[mid - 1]))
+                mid++;
+            hi = mid < n ? mid + 1 : n;
+            while (hi < n && !pt_before(&a[hi], &a[hi - 1]))
+                hi++;
+            if (mid < n)
+                sorted = 0;
+            for (i = lo, k = mid; i < mid && k < hi;)
+                b[o++] = pt_before(&a[k], &a[i]) ? a[k++] : a[i++];
             while (i < mid)
                 b[o++] = a[i++];
             while (k < hi)
                 b[o++] = a[k++];
+            lo = hi;
         }
         struct pt *c = a;
         a = b;
@@ -441,6 +447,54 @@ static void pt_sort(struct pt *x, struct pt *tmp, size_t n, int by_n)
     }
     if (a != x)
         memcpy(x, a, n * sizeof *x);
+}
+
+/* The smallest y of the events ev[0..n-1] (falls of ev.n nodes at price
+ * ev.y) such that the events at prices up to it fall by need nodes or
+ * more (need > 0; the largest y, or 0 with no event, when they all
+ * fall by less): what
+ * walking them sorted by y upwards until need nodes fell stops at.
+ * Found by selection (three-way partitions about the median of three
+ * prices), in place: ev is reordered. */
+static double fall_price(struct pt *ev, size_t n, long need)
+{
+    size_t lo = 0, hi = n;
+    double top = 0.0;
+
+    while (lo < hi) {
+        double y0 = ev[lo].y, y1 = ev[lo + (hi - lo) / 2].y, y2 = ev[hi - 1].y;
+        double piv = y0 < y1 ? (y1 < y2 ? y1 : (y0 < y2 ? y2 : y0))
+                             : (y0 < y2 ? y0 : (y1 < y2 ? y2 : y1));
+        size_t lt = lo, i = lo, gt = hi;
+        long wl = 0, we = 0;
+        /* ev[lo..lt) < piv, ev[lt..i) == piv, ev[gt..hi) > piv */
+        while (i < gt) {
+            struct pt e = ev[i];
+            if (e.y < piv) {
+                ev[i++] = ev[lt];
+                ev[lt++] = e;
+                wl += e.n;
+            } else if (e.y > piv) {
+                ev[i] = ev[--gt];
+                ev[gt] = e;
+            } else {
+                i++;
+                we += e.n;
+            }
+        }
+        if (wl >= need)
+            hi = lt;
+        else if (wl + we >= need)
+            return piv;
+        else {
+            need -= wl + we;
+            top = piv;
+            lo = gt;
+        }
+    }
+    for (size_t k = 0; k < n; k++)
+        top = ev[k].y > top ? ev[k].y : top;
+    return top;
 }
 
 /* Gives types t0..t1-1 (one type, or all) one price mu, the others'
@@ -474,7 +528,7 @@ static double line(struct fix *f, size_t t0, size_t t1)
                  k++)
                 f->pts[np++] = f->hp[k];
         if (t1 - t0 > 1)
-            pt_sort(f->pts, f->tmp, np, 1);
+            pt_sort(f->pts, f->tmp, np);
         for (size_t i = 0; i < np; i++)
             hull_push(f->hull, &m, f->pts[i].n, f->pts[i].y);
         for (size_t k = 1; k < m; k++) {
@@ -487,13 +541,8 @@ static double line(struct fix *f, size_t t0, size_t t1)
         }
         U += f->hull[k0].n;
     }
-    if (U > C) {
-        pt_sort(f->ev, f->tmp, ne, 0);
-        for (size_t i = 0; i < ne && U > C; i++) {
-            U -= f->ev[i].n;
-            mu = f->ev[i].y;
-        }
-    }
+    if (U > C)
+        mu = fall_price(f->ev, ne, U - C);
     set_price(f, t0, t1, mu);
     return price(f);
 }
