@@ -327,6 +327,7 @@ struct fix {
     const double *v;       /* borrowed: the value table */
     long *cap;             /* nt: the most nodes the jobs can use per type */
     struct pt *hp;         /* the upper hulls' points */
+    double *sl;            /* sl[k]: the slope into hp[k] from hp[k - 1] */
     size_t *hoff;          /* nj nt + 1: (j, t)'s hull starts at hp[hoff[..]] */
     double *lam;           /* nt: the prices */
     double *phi;           /* nj: max_o v_j(o) - lam_t n at the prices */
@@ -334,6 +335,13 @@ struct fix {
     struct pt *ev;         /* scratch: the slopes where jobs drop nodes */
     struct pt *tmp;        /* scratch: pt_sort's */
 };
+
+/* Whether point b stays on the upper hull between a and (n, y) (a.n <
+ * b.n < n): whether the chain turns down at b, the hulls' one test. */
+static inline int hull_keeps(struct pt a, struct pt b, int n, double y)
+{
+    return (b.y - a.y) * (double)(n - b.n) > (y - b.y) * (double)(b.n - a.n);
+}
 
 /* Adds point (n, y) to the upper hull h[0..*m-1] (monotone chain: the
  * points come by n, and of two at one n the larger y stays). */
@@ -344,12 +352,8 @@ static inline void hull_push(struct pt *h, size_t *m, int n, double y)
             return;
         (*m)--;
     }
-    while (*m >= 2) {
-        struct pt a = h[*m - 2], b = h[*m - 1];
-        if ((b.y - a.y) * (double)(n - b.n) > (y - b.y) * (double)(b.n - a.n))
-            break;
+    while (*m >= 2 && !hull_keeps(h[*m - 2], h[*m - 1], n, y))
         (*m)--;
-    }
     h[(*m)++] = (struct pt){n, y};
 }
 
@@ -497,6 +501,38 @@ static double fall_price(struct pt *ev, size_t n, long need)
     return top;
 }
 
+/* line()'s work for one job and one type: the upper hull of (0, c) and
+ * the job's hull jt on the type, its falls' events into f->ev (*ne of
+ * them), and returns the count at its last rising point.  That hull is
+ * (0, c) then the points of hull jt from the first that stays after (0,
+ * c) (hull_keeps()): hull jt's own triples all stay (each was tested so
+ * when its last point came), so hull_push() would drop no other point;
+ * the slopes between its points are f->sl's (computed by the same
+ * division).  So the events are line()'s general path's, bit for bit. */
+static long line_one(struct fix *f, size_t jt, double c, size_t *ne)
+{
+    size_t a = f->hoff[jt], b = f->hoff[jt + 1], i = a;
+    struct pt o = {0, c};
+    long top = 0;
+    double s;
+
+    while (i + 1 < b &&
+           !hull_keeps(o, f->hp[i], f->hp[i + 1].n, f->hp[i + 1].y))
+        i++;
+    if (i == b)
+        return 0;
+    s = (f->hp[i].y - c) / (double)(f->hp[i].n - 0);
+    if (!(s > 0.0))
+        return 0;
+    f->ev[(*ne)++] = (struct pt){f->hp[i].n, s};
+    top = f->hp[i].n;
+    for (size_t k = i + 1; k < b && f->sl[k] > 0.0; k++) {
+        f->ev[(*ne)++] = (struct pt){f->hp[k].n - f->hp[k - 1].n, f->sl[k]};
+        top = f->hp[k].n;
+    }
+    return top;
+}
+
 /* Gives types t0..t1-1 (one type, or all) one price mu, the others'
  * fixed, that makes L smallest, and returns L there.  Along mu each job
  * takes the best point of the upper hull of its options priced so: its
@@ -522,6 +558,10 @@ static double line(struct fix *f, size_t t0, size_t t1)
                 double y = f->hp[k].y - f->lam[t] * f->hp[k].n;
                 c = y > c ? y : c;
             }
+        if (t1 - t0 == 1) {
+            U += line_one(f, j * nt + t0, c, &ne);
+            continue;
+        }
         f->pts[np++] = (struct pt){0, c};
         for (size_t t = t0; t < t1; t++)
             for (size_t k = f->hoff[j * nt + t]; k < f->hoff[j * nt + t + 1];
@@ -562,6 +602,11 @@ static void lagr_run(struct fix *f, struct alloc_lagr *g,
     f->hull = xmalloc(np * sizeof *f->hull);
     f->ev = xmalloc(np * sizeof *f->ev);
     f->tmp = xmalloc(np * sizeof *f->tmp);
+    f->sl = xmalloc((f->hoff[nj * nt] + 1) * sizeof *f->sl);
+    for (size_t jt = 0; jt < nj * nt; jt++)
+        for (size_t k = f->hoff[jt] + 1; k < f->hoff[jt + 1]; k++)
+            f->sl[k] = (f->hp[k].y - f->hp[k - 1].y) /
+                       (double)(f->hp[k].n - f->hp[k - 1].n);
     L = line(f, 0, nt);
     for (int round = 0; round < FIX_ROUNDS; round++) {
         int fell = 0;
@@ -582,6 +627,7 @@ static void lagr_run(struct fix *f, struct alloc_lagr *g,
     g->L = price(f);
     g->lam = f->lam;
     g->phi = f->phi;
+    xfree(f->sl);
     xfree(f->tmp);
     xfree(f->ev);
     xfree(f->hull);
