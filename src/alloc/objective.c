@@ -709,19 +709,29 @@ static double fit_best(const struct alloc_lagr *g,
     long hi = (long)g->W - 1 < p->jobs[j].jmax ? (long)g->W - 1
                                                : (long)p->jobs[j].jmax;
 
+    /* an entry -HUGE_VAL is never above best (nor is it less lam_t n) */
     *bn = 0;
     *bt = -1;
-    for (size_t t = 0; t < g->nt; t++)
-        for (int n = lo; n <= hi && n <= room[t]; n++) {
-            double x = vj[t * g->W + (size_t)n];
-            double y = lam ? x - lam[t] * n : x;
-            if (x != -HUGE_VAL && y > best) {
-                best = y;
-                bv = x;
-                *bn = n;
-                *bt = (int)t;
-            }
-        }
+    for (size_t t = 0; t < g->nt; t++) {
+        const double *x = &vj[t * g->W];
+        int e = (int)(hi < room[t] ? hi : room[t]);
+        if (lam) {
+            double l = lam[t];
+            for (int n = lo; n <= e; n++)
+                if (x[n] - l * n > best) {
+                    best = x[n] - l * n;
+                    bv = x[n];
+                    *bn = n;
+                    *bt = (int)t;
+                }
+        } else
+            for (int n = lo; n <= e; n++)
+                if (x[n] > best) {
+                    best = bv = x[n];
+                    *bn = n;
+                    *bt = (int)t;
+                }
+    }
     return bv;
 }
 
