@@ -331,7 +331,8 @@ struct fix {
     size_t *hoff;          /* nj nt + 1: (j, t)'s hull starts at hp[hoff[..]] */
     double *lam;           /* nt: the prices */
     double *phi;           /* nj: max_o v_j(o) - lam_t n at the prices */
-    struct pt *pts, *hull; /* scratch: one job's points, its hull */
+    struct pt *pts, *hull; /* scratch (one block, at pts, with ev and tmp):
+                              one job's points, its hull */
     struct pt *ev;         /* scratch: the slopes where jobs drop nodes */
     struct pt *tmp;        /* scratch: pt_sort's */
 };
@@ -598,10 +599,10 @@ static void lagr_run(struct fix *f, struct alloc_lagr *g,
     for (size_t t = 0; t < nt; t++)
         if (f->cap[t] > p->pools[t])
             f->cap[t] = p->pools[t];
-    f->pts = xmalloc(np * sizeof *f->pts);
-    f->hull = xmalloc(np * sizeof *f->hull);
-    f->ev = xmalloc(np * sizeof *f->ev);
-    f->tmp = xmalloc(np * sizeof *f->tmp);
+    f->pts = xmalloc(4 * np * sizeof *f->pts); /* one block for four */
+    f->hull = f->pts + np;
+    f->ev = f->hull + np;
+    f->tmp = f->ev + np;
     f->sl = xmalloc((f->hoff[nj * nt] + 1) * sizeof *f->sl);
     for (size_t jt = 0; jt < nj * nt; jt++)
         for (size_t k = f->hoff[jt] + 1; k < f->hoff[jt + 1]; k++)
@@ -628,9 +629,6 @@ static void lagr_run(struct fix *f, struct alloc_lagr *g,
     g->lam = f->lam;
     g->phi = f->phi;
     xfree(f->sl);
-    xfree(f->tmp);
-    xfree(f->ev);
-    xfree(f->hull);
     xfree(f->pts);
     xfree(f->hoff);
     xfree(f->hp);
@@ -778,8 +776,7 @@ double alloc_lagr_greedy(const struct alloc_lagr *g,
                          const struct alloc_problem *p, const double *v, int *n,
                          int *t)
 {
-    int *n2 = xcalloc(g->nj + 1, sizeof *n2),
-        *t2 = xcalloc(g->nj + 1, sizeof *t2);
+    int *n2 = xcalloc(2 * g->nj + 1, sizeof *n2), *t2 = n2 + g->nj;
     double z = greedy(g, p, v, 1, n, t), z2 = greedy(g, p, v, 0, n2, t2);
 
     if (z2 > z) {
@@ -787,16 +784,13 @@ double alloc_lagr_greedy(const struct alloc_lagr *g,
         memcpy(n, n2, g->nj * sizeof *n);
         memcpy(t, t2, g->nj * sizeof *t);
     }
-    xfree(t2);
     xfree(n2);
     return z;
 }
 
-double alloc_lagr_loss(const struct alloc_lagr *g, size_t j, int t, int n,
-                       double x)
-{
-    return n > 0 ? g->phi[j] - (x - g->lam[t] * n) : g->phi[j] - x;
-}
+/* the external definition of objective.h's inline function */
+extern inline double alloc_lagr_loss(const struct alloc_lagr *g, size_t j,
+                                     int t, int n, double x);
 
 double alloc_lagr_delta(const struct alloc_lagr *g, double zlb, double tol)
 {

@@ -261,9 +261,13 @@ double alloc_lagr_greedy(const struct alloc_lagr *g,
                          int *t);
 
 /* The loss l_j(o) above of job j's option o = (t, n) of value x (t not
- * read when n == 0). */
-double alloc_lagr_loss(const struct alloc_lagr *g, size_t j, int t, int n,
-                       double x);
+ * read when n == 0).  Inline, for dp's loops over the options
+ * (objective.c holds its external definition). */
+inline double alloc_lagr_loss(const struct alloc_lagr *g, size_t j, int t,
+                              int n, double x)
+{
+    return n > 0 ? g->phi[j] - (x - g->lam[t] * n) : g->phi[j] - x;
+}
 
 /* The most loss an option of an allocation of value >= zlb - 3 tol can
  * have: L - zlb + 3 tol. */
