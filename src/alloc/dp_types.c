@@ -567,6 +567,8 @@ static void all_options(struct dpt *d, double delta)
 
     for (size_t j = 0; j < d->nj; j++) {
         d->aoff[j] = no;
+        /* room for all of the job's options: nt * W at most */
+        BFS_GROW(d->all, d->all_cap, no + nt * W + 1);
         for (int t = 0; t < (int)nt; t++)
             for (int n = t > 0; (size_t)n < W; n++) {
                 double x = v[(j * nt + (size_t)t) * W + (size_t)n], loss;
@@ -581,7 +583,6 @@ static void all_options(struct dpt *d, double delta)
                     continue;
                 /* only count C_j can keep the holding */
                 keep = n == p->jobs[j].cur && alloc_keeps_t(p, j, tt, n);
-                BFS_GROW(d->all, d->all_cap, no + 1);
                 d->all[no++] = (struct dpt_opt){tt, n, keep, x, loss};
             }
         by_loss(&d->all[d->aoff[j]], no - d->aoff[j]);
@@ -603,13 +604,13 @@ static int options(struct dpt *d, struct bfs_error *e)
         all_options(d, d->delta);
     memset(d->cap, 0, nt * sizeof *d->cap);
     d->K = 0;
+    BFS_GROW(d->o, d->o_cap, d->aoff[d->nj] + 1); /* a part of all's */
     for (size_t j = 0; j < d->nj; j++) {
         size_t keepable = 0;
         d->ooff[j] = no;
         /* all's are by loss: the kept ones come first */
         for (size_t i = d->aoff[j];
              i < d->aoff[j + 1] && d->all[i].loss <= d->delta; i++) {
-            BFS_GROW(d->o, d->o_cap, no + 1);
             d->o[no++] = d->all[i];
             keepable |= d->all[i].keep;
         }
@@ -1691,8 +1692,17 @@ static void spare_keep(struct dpt_memo *m, struct dpt_row **old, size_t no)
 {
     struct dpt_row *keep[DPT_SPARE];
     uint64_t sig[DPT_SPARE];
-    size_t n = 0;
+    size_t n = 0, i = 0;
 
+    /* no row left and none taken (the most common case): as they are */
+    while (i < no && !old[i])
+        i++;
+    if (i == no) {
+        for (i = 0; i < m->nspare && m->spare[i]; i++)
+            ;
+        if (i == m->nspare)
+            return;
+    }
     for (size_t k = 0; k < no; k++)
         if (old[k] && n < DPT_SPARE) {
             sig[n] = old[k]->sig;
