@@ -1628,16 +1628,22 @@ static size_t row_clip(const struct dpt_row *r, const struct alloc_problem *p,
 /* Makes row r's hull on type t over counts 1..c-1 (struct dpt_row)
  * unless it has it: the points (n, v_j(t, n)) by n, each dropped when
  * the next turns no further down, by the very test of fix_hulls() in
- * alloc/objective.c, so that the same points stay. */
+ * alloc/objective.c, so that the same points stay.  A hull made over
+ * fewer counts is the chain's state after them: the chain goes on from
+ * it. */
 static void row_hull(struct dpt_row *r, size_t t, size_t c)
 {
     const double *y = &r->v[t * r->w];
     int *h = &r->hull[t * r->w];
-    size_t m = 0;
+    size_t m = 0, from = 1;
 
     if (r->hclip[t] == c)
         return;
-    for (int n = 1; (size_t)n < c; n++) {
+    if (r->hclip[t] > 0 && r->hclip[t] < c) {
+        m = r->hlen[t];
+        from = r->hclip[t];
+    }
+    for (int n = (int)from; (size_t)n < c; n++) {
         if (y[n] == -HUGE_VAL)
             continue;
         while (m >= 2) {
