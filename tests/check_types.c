@@ -781,6 +781,66 @@ START_TEST(test_fixing)
 }
 END_TEST
 
+/* Upper hull of the counts 1..W-1 of row y whose value is not -HUGE_VAL,
+ * by the rule objective.h gives alloc_lagr_init_hulls' hulls: a monotone
+ * chain dropping a point when the next turns no further down.  Returns
+ * its length; the counts into h. */
+static size_t hull_of(const double *y, size_t W, int *h)
+{
+    size_t m = 0;
+
+    for (int n = 1; (size_t)n < W; n++) {
+        if (y[n] == -HUGE_VAL)
+            continue;
+        while (m >= 2 && !((y[h[m - 1]] - y[h[m - 2]]) * (n - h[m - 1]) >
+                           (y[n] - y[h[m - 1]]) * (h[m - 1] - h[m - 2])))
+            m--;
+        h[m++] = n;
+    }
+    return m;
+}
+
+/* alloc_lagr_init_hulls on the random instances, given hulls made by the
+ * documented rule: every value lies on or below the chords of its hull
+ * (checked by brute force, so the hulls are hulls), and the prices, phi
+ * and L are alloc_lagr_init's, bit for bit. */
+START_TEST(test_fixing_hulls)
+{
+    enum { W = MAXN + 1 };
+
+    for (int s = 0; s < N_RANDOM; s++) {
+        struct tinst in;
+        struct alloc_lagr g, gh;
+        double v[MAXJ * MAXT * W];
+        int h[MAXJ * MAXT][W];
+        const int *hp[MAXJ * MAXT];
+        size_t hl[MAXJ * MAXT], njt;
+        gen(&in, (unsigned)s);
+        njt = in.p.n_jobs * (size_t)in.p.n_types;
+        alloc_values_t(&in.p, W, v);
+        for (size_t jt = 0; jt < njt; jt++) {
+            const double *y = &v[jt * W];
+            hl[jt] = hull_of(y, W, h[jt]);
+            hp[jt] = h[jt];
+            for (size_t k = 0; k + 1 < hl[jt]; k++)
+                for (int n = h[jt][k]; n <= h[jt][k + 1]; n++) {
+                    int a = h[jt][k], b = h[jt][k + 1];
+                    double chord = y[a] + (y[b] - y[a]) * (n - a) / (b - a);
+                    ck_assert(y[n] == -HUGE_VAL ||
+                              y[n] <= chord + 1e-9 * (1.0 + fabs(chord)));
+                }
+        }
+        alloc_lagr_init(&g, &in.p, W, v);
+        alloc_lagr_init_hulls(&gh, &in.p, W, v, hp, hl);
+        ck_assert(!memcmp(&g.L, &gh.L, sizeof g.L));
+        ck_assert(!memcmp(g.lam, gh.lam, g.nt * sizeof *g.lam));
+        ck_assert(!memcmp(g.phi, gh.phi, g.nj * sizeof *g.phi));
+        alloc_lagr_release(&gh);
+        alloc_lagr_release(&g);
+    }
+}
+END_TEST
+
 /* ---- a medium instance --------------------------------------------------- */
 
 /* 10 jobs, Jmax 100 to 200, on pools of 500 and 800 nodes: curves O(n)
@@ -1446,6 +1506,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_order, 0, N_EXACT);
     tcase_add_loop_test(tc, test_node_map, FIRST_NODE, N_EXACT);
     tcase_add_test(tc, test_fixing);
+    tcase_add_test(tc, test_fixing_hulls);
     tcase_add_test(tc, test_medium);
     tcase_add_test(tc, test_dp_bound);
     tcase_add_test(tc, test_dp_time_limit);

@@ -97,6 +97,8 @@ static int check_owner_types(const struct alloc_problem *p, struct bfs_error *e)
     return rc;
 }
 
+static int all_finite(const double *x, size_t n);
+
 /* The typed fields of p (n_types > 1): the pools, the cap left unset,
  * the node map with its positions' types when given (check_owner_types),
  * and every job's current type and tables. */
@@ -143,11 +145,12 @@ static int check_types(const struct alloc_problem *p, struct bfs_error *e)
                 return bfs_fail(e, BFS_EINVAL,
                                 "job %zu: O(0) = %g on type %d, not 0", j, o[0],
                                 t);
-            for (int n = 1; n <= jb->jmax; n++)
-                if (!isfinite(o[n]))
-                    return bfs_fail(e, BFS_EINVAL,
-                                    "job %zu: O(%d) on type %d not finite", j,
-                                    n, t);
+            if (!all_finite(&o[1], (size_t)jb->jmax))
+                for (int n = 1; n <= jb->jmax; n++) /* the first one */
+                    if (!isfinite(o[n]))
+                        return bfs_fail(e, BFS_EINVAL,
+                                        "job %zu: O(%d) on type %d not finite",
+                                        j, n, t);
         }
     }
     return p->owner ? check_owner_types(p, e) : 0;

@@ -135,8 +135,9 @@
  * kept too, for a job that comes back to a holding).  A row also keeps,
  * for the counts the pools let in (its clip), its two best values (the
  * shortcut's) and the counts of its upper hull on each type: the prices
- * are made (alloc_lagr_init) from a table of the hulls' points only,
- * which gives them bit for bit (hull_values()), and the hulls bound the
+ * are made from these hulls (alloc_lagr_init_hulls, the same points
+ * alloc_lagr_init's scan keeps, so bit for bit its prices; hull_lists()),
+ * and the hulls bound the
  * losses of a type's counts, so that all_options() skips a type none of
  * whose counts is kept.  When every job's row is the last instance's at
  * its place and the pools are the same, the instance is the same, and
@@ -566,6 +567,8 @@ static void all_options(struct dpt *d, double delta)
 
     for (size_t j = 0; j < d->nj; j++) {
         d->aoff[j] = no;
+        /* room for all of the job's options: nt * W at most */
+        BFS_GROW(d->all, d->all_cap, no + nt * W + 1);
         for (int t = 0; t < (int)nt; t++)
             for (int n = t > 0; (size_t)n < W; n++) {
                 double x = v[(j * nt + (size_t)t) * W + (size_t)n], loss;
@@ -580,7 +583,6 @@ static void all_options(struct dpt *d, double delta)
                     continue;
                 /* only count C_j can keep the holding */
                 keep = n == p->jobs[j].cur && alloc_keeps_t(p, j, tt, n);
-                BFS_GROW(d->all, d->all_cap, no + 1);
                 d->all[no++] = (struct dpt_opt){tt, n, keep, x, loss};
             }
         by_loss(&d->all[d->aoff[j]], no - d->aoff[j]);
@@ -602,13 +604,13 @@ static int options(struct dpt *d, struct bfs_error *e)
         all_options(d, d->delta);
     memset(d->cap, 0, nt * sizeof *d->cap);
     d->K = 0;
+    BFS_GROW(d->o, d->o_cap, d->aoff[d->nj] + 1); /* a part of all's */
     for (size_t j = 0; j < d->nj; j++) {
         size_t keepable = 0;
         d->ooff[j] = no;
         /* all's are by loss: the kept ones come first */
         for (size_t i = d->aoff[j];
              i < d->aoff[j + 1] && d->all[i].loss <= d->delta; i++) {
-            BFS_GROW(d->o, d->o_cap, no + 1);
             d->o[no++] = d->all[i];
             keepable |= d->all[i].keep;
         }
@@ -1626,16 +1628,22 @@ static size_t row_clip(const struct dpt_row *r, const struct alloc_problem *p,
 /* Makes row r's hull on type t over counts 1..c-1 (struct dpt_row)
  * unless it has it: the points (n, v_j(t, n)) by n, each dropped when
  * the next turns no further down, by the very test of fix_hulls() in
- * alloc/objective.c, so that the same points stay. */
+ * alloc/objective.c, so that the same points stay.  A hull made over
+ * fewer counts is the chain's state after them: the chain goes on from
+ * it. */
 static void row_hull(struct dpt_row *r, size_t t, size_t c)
 {
     const double *y = &r->v[t * r->w];
     int *h = &r->hull[t * r->w];
-    size_t m = 0;
+    size_t m = 0, from = 1;
 
     if (r->hclip[t] == c)
         return;
-    for (int n = 1; (size_t)n < c; n++) {
+    if (r->hclip[t] > 0 && r->hclip[t] < c) {
+        m = r->hlen[t];
+        from = r->hclip[t];
+    }
+    for (int n = (int)from; (size_t)n < c; n++) {
         if (y[n] == -HUGE_VAL)
             continue;
         while (m >= 2) {
@@ -1666,11 +1674,10 @@ struct dpt_memo {
     struct dpt_opt *o, *all; /* owned: o_cap, all_cap options */
     double *pre0, *semi, *v;
     size_t o_cap, all_cap, pre0_cap, semi_cap, v_cap;
-    /* hull_values()'s table (vh_n entries) and the entries it set
-     * (vh_set, nvh_set of them), the others -HUGE_VAL */
-    double *vh;
-    size_t *vh_set;
-    size_t vh_cap, vh_n, vh_set_cap, nvh_set;
+    /* hull_lists()'s: each job's hull on each type, and its length */
+    const int **hp;
+    size_t *hl;
+    size_t hp_cap, hl_cap;
     struct dpt_row **row, **old; /* owned: nrow rows; old: scratch */
     size_t nrow, row_cap, old_cap;
     /* owned: rows no job of the last instances took, the latest first
@@ -1691,8 +1698,17 @@ static void spare_keep(struct dpt_memo *m, struct dpt_row **old, size_t no)
 {
     struct dpt_row *keep[DPT_SPARE];
     uint64_t sig[DPT_SPARE];
-    size_t n = 0;
+    size_t n = 0, i = 0;
 
+    /* no row left and none taken (the most common case): as they are */
+    while (i < no && !old[i])
+        i++;
+    if (i == no) {
+        for (i = 0; i < m->nspare && m->spare[i]; i++)
+            ;
+        if (i == m->nspare)
+            return;
+    }
     for (size_t k = 0; k < no; k++)
         if (old[k] && n < DPT_SPARE) {
             sig[n] = old[k]->sig;
@@ -1819,46 +1835,29 @@ static double rows_values(const struct dpt_memo *m,
     return ALLOC_TIE_REL * (sum > 1.0 ? sum : 1.0);
 }
 
-/* The value table v (rows_values()) left with its hulls' points only
- * into m->vh: each job's idle value and, on each type, the values at the
- * counts of its row's upper hull (row_hull()), -HUGE_VAL elsewhere.
- * alloc_lagr_init reads a value table through its upper hulls and its
- * idle values only, and the hull of a hull's points is that hull (each
- * point is kept by the same test as before: the points a full scan
- * drops between two of them are gone when the second comes): so its
- * prices for vh are its prices for v, made without scanning every
- * count. */
-static void hull_values(struct dpt_memo *m, const struct alloc_problem *p,
-                        size_t W, const double *v)
+/* Each job's upper hulls on each type for alloc_lagr_init_hulls, the
+ * ones alloc_lagr_init would make from the value table of W counts
+ * (rows_values()): the rows' (row_hull(), made by the same test, so the
+ * same points), into m->hp and m->hl. */
+static void hull_lists(struct dpt_memo *m, const struct alloc_problem *p,
+                       size_t W)
 {
-    size_t nt = (size_t)p->n_types, nv = p->n_jobs * nt * W, ns = 0;
+    size_t nt = (size_t)p->n_types;
 
-    BFS_GROW(m->vh, m->vh_cap, nv + 1);
-    if (m->vh_n != nv) { /* else only the entries set last are not -inf */
-        for (size_t i = 0; i < nv; i++)
-            m->vh[i] = -HUGE_VAL;
-        m->vh_n = nv;
-    } else
-        for (size_t k = 0; k < m->nvh_set; k++)
-            m->vh[m->vh_set[k]] = -HUGE_VAL;
+    BFS_GROW(m->hp, m->hp_cap, p->n_jobs * nt + 1);
+    BFS_GROW(m->hl, m->hl_cap, p->n_jobs * nt + 1);
     for (size_t j = 0; j < p->n_jobs; j++) {
         struct dpt_row *r = m->row[j];
-        BFS_GROW(m->vh_set, m->vh_set_cap, ns + 1 + nt * W);
-        m->vh_set[ns++] = j * nt * W; /* idle */
         for (size_t t = 0; t < nt; t++) {
-            const int *h = &r->hull[t * r->w];
             row_hull(r, t, row_clip(r, p, t, W));
-            for (size_t k = 0; k < r->hlen[t]; k++)
-                m->vh_set[ns++] = (j * nt + t) * W + (size_t)h[k];
+            m->hp[j * nt + t] = &r->hull[t * r->w];
+            m->hl[j * nt + t] = r->hlen[t];
         }
     }
-    for (size_t k = 0; k < ns; k++)
-        m->vh[m->vh_set[k]] = v[m->vh_set[k]];
-    m->nvh_set = ns;
 }
 
 /* d->lmin (struct dpt) at d->g's prices, from the hulls of m's rows
- * (hull_values() made them): the values of job j on type t lie on or
+ * (hull_lists() made them): the values of job j on type t lie on or
  * below their upper hull, so v - lambda_t n is largest, and the loss
  * smallest, at one of the hull's points.  The bound is that smallest
  * loss less a margin far above the roundings of the losses (a few ulps
@@ -1939,8 +1938,8 @@ void alloc_dp_types_forget(void *memo)
     xfree(m->pre0);
     xfree(m->semi);
     xfree(m->v);
-    xfree(m->vh);
-    xfree(m->vh_set);
+    xfree(m->hp);
+    xfree(m->hl);
     xfree(m->pools);
     xfree(m->counts);
     xfree(m->types);
@@ -2060,8 +2059,8 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
         res->status = SOLVE_OPTIMAL;
         goto out;
     }
-    hull_values(m, p, d.W, v);
-    alloc_lagr_init(&g, p, d.W, m->vh);
+    hull_lists(m, p, d.W);
+    alloc_lagr_init_hulls(&g, p, d.W, v, m->hp, m->hl);
     d.lbound = g.L;
     d.lam = g.lam;
     d.g = &g;

@@ -327,13 +327,22 @@ struct fix {
     const double *v;       /* borrowed: the value table */
     long *cap;             /* nt: the most nodes the jobs can use per type */
     struct pt *hp;         /* the upper hulls' points */
+    double *sl;            /* sl[k]: the slope into hp[k] from hp[k - 1] */
     size_t *hoff;          /* nj nt + 1: (j, t)'s hull starts at hp[hoff[..]] */
     double *lam;           /* nt: the prices */
     double *phi;           /* nj: max_o v_j(o) - lam_t n at the prices */
-    struct pt *pts, *hull; /* scratch: one job's points, its hull */
+    struct pt *pts, *hull; /* scratch (one block, at pts, with ev and tmp):
+                              one job's points, its hull */
     struct pt *ev;         /* scratch: the slopes where jobs drop nodes */
     struct pt *tmp;        /* scratch: pt_sort's */
 };
+
+/* Whether point b stays on the upper hull between a and (n, y) (a.n <
+ * b.n < n): whether the chain turns down at b, the hulls' one test. */
+static inline int hull_keeps(struct pt a, struct pt b, int n, double y)
+{
+    return (b.y - a.y) * (double)(n - b.n) > (y - b.y) * (double)(b.n - a.n);
+}
 
 /* Adds point (n, y) to the upper hull h[0..*m-1] (monotone chain: the
  * points come by n, and of two at one n the larger y stays). */
@@ -344,20 +353,16 @@ static inline void hull_push(struct pt *h, size_t *m, int n, double y)
             return;
         (*m)--;
     }
-    while (*m >= 2) {
-        struct pt a = h[*m - 2], b = h[*m - 1];
-        if ((b.y - a.y) * (double)(n - b.n) > (y - b.y) * (double)(b.n - a.n))
-            break;
+    while (*m >= 2 && !hull_keeps(h[*m - 2], h[*m - 1], n, y))
         (*m)--;
-    }
     h[(*m)++] = (struct pt){n, y};
 }
 
 /* Each job's upper hull of (n, v_j(t, n)) on each type (monotone chain,
  * points on a chord dropped): the maximisers of v - lam n over the
  * counts on t are among its points, for any lam.  Also cap: the sum of
- * the jobs' largest counts per type, within the pools. */
-static void fix_hulls(struct fix *f, const struct alloc_problem *p)
+ * the jobs' largest counts per type (lagr_run() caps it at the pools). */
+static void fix_hulls(struct fix *f)
 {
     size_t nh = 0, W = f->W;
 
@@ -375,9 +380,6 @@ static void fix_hulls(struct fix *f, const struct alloc_problem *p)
         nh += m;
     }
     f->hoff[f->nj * f->nt] = nh;
-    for (size_t t = 0; t < f->nt; t++)
-        if (f->cap[t] > p->pools[t])
-            f->cap[t] = p->pools[t];
 }
 
 /* Prices every job at f->lam, over the hulls' points: phi.  Returns
@@ -409,34 +411,40 @@ static void set_price(struct fix *f, size_t t0, size_t t1, double mu)
         f->lam[t] = mu;
 }
 
-/* Whether point a comes before b: by n, then by y downwards (by_n), or
- * by y upwards. */
-static inline int pt_before(const struct pt *a, const struct pt *b, int by_n)
+/* Whether point a comes before b: by n, then by y downwards. */
+static inline int pt_before(const struct pt *a, const struct pt *b)
 {
-    if (by_n)
-        return a->n < b->n || (a->n == b->n && a->y > b->y);
-    return a->y < b->y;
+    return a->n < b->n || (a->n == b->n && a->y > b->y);
 }
 
-/* Sorts x[0..n-1] by pt_before (a bottom-up merge sort, tmp n points of
- * scratch).  Points that come before each other neither way may end in
- * any order: no use of the sorted points depends on theirs (equal points,
- * or events at one price, which set the same price). */
-static void pt_sort(struct pt *x, struct pt *tmp, size_t n, int by_n)
+/* Sorts x[0..n-1] by pt_before (a natural merge sort: the runs already
+ * in order, found first, merged two by two; tmp n points of scratch).
+ * Points that come before each other neither way may end in any order:
+ * no use of the sorted points depends on theirs (equal points). */
+static void pt_sort(struct pt *x, struct pt *tmp, size_t n)
 {
     struct pt *a = x, *b = tmp;
+    int sorted = 0;
 
-    for (size_t run = 1; run < n; run *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * run) {
-            size_t mid = lo + run < n ? lo + run : n;
-            size_t hi = lo + 2 * run < n ? lo + 2 * run : n;
-            size_t i = lo, k = mid, o = lo;
-            while (i < mid && k < hi)
-                b[o++] = pt_before(&a[k], &a[i], by_n) ? a[k++] : a[i++];
+    while (!sorted) {
+        size_t lo = 0;
+        sorted = 1;
+        while (lo < n) {
+            size_t mid = lo + 1, hi, i, k, o = lo;
+            while (mid < n && !pt_before(&a[mid], &a[mid - 1]))
+                mid++;
+            hi = mid < n ? mid + 1 : n;
+            while (hi < n && !pt_before(&a[hi], &a[hi - 1]))
+                hi++;
+            if (mid < n)
+                sorted = 0;
+            for (i = lo, k = mid; i < mid && k < hi;)
+                b[o++] = pt_before(&a[k], &a[i]) ? a[k++] : a[i++];
             while (i < mid)
                 b[o++] = a[i++];
             while (k < hi)
                 b[o++] = a[k++];
+            lo = hi;
         }
         struct pt *c = a;
         a = b;
@@ -444,6 +452,86 @@ static void pt_sort(struct pt *x, struct pt *tmp, size_t n, int by_n)
     }
     if (a != x)
         memcpy(x, a, n * sizeof *x);
+}
+
+/* The smallest y of the events ev[0..n-1] (falls of ev.n nodes at price
+ * ev.y) such that the events at prices up to it fall by need nodes or
+ * more (need > 0; the largest y, or 0 with no event, when they all
+ * fall by less): what
+ * walking them sorted by y upwards until need nodes fell stops at.
+ * Found by selection (three-way partitions about the median of three
+ * prices), in place: ev is reordered. */
+static double fall_price(struct pt *ev, size_t n, long need)
+{
+    size_t lo = 0, hi = n;
+    double top = 0.0;
+
+    while (lo < hi) {
+        double y0 = ev[lo].y, y1 = ev[lo + (hi - lo) / 2].y, y2 = ev[hi - 1].y;
+        double piv = y0 < y1 ? (y1 < y2 ? y1 : (y0 < y2 ? y2 : y0))
+                             : (y0 < y2 ? y0 : (y1 < y2 ? y2 : y1));
+        size_t lt = lo, i = lo, gt = hi;
+        long wl = 0, we = 0;
+        /* ev[lo..lt) < piv, ev[lt..i) == piv, ev[gt..hi) > piv */
+        while (i < gt) {
+            struct pt e = ev[i];
+            if (e.y < piv) {
+                ev[i++] = ev[lt];
+                ev[lt++] = e;
+                wl += e.n;
+            } else if (e.y > piv) {
+                ev[i] = ev[--gt];
+                ev[gt] = e;
+            } else {
+                i++;
+                we += e.n;
+            }
+        }
+        if (wl >= need)
+            hi = lt;
+        else if (wl + we >= need)
+            return piv;
+        else {
+            need -= wl + we;
+            top = piv;
+            lo = gt;
+        }
+    }
+    for (size_t k = 0; k < n; k++)
+        top = ev[k].y > top ? ev[k].y : top;
+    return top;
+}
+
+/* line()'s work for one job and one type: the upper hull of (0, c) and
+ * the job's hull jt on the type, its falls' events into f->ev (*ne of
+ * them), and returns the count at its last rising point.  That hull is
+ * (0, c) then the points of hull jt from the first that stays after (0,
+ * c) (hull_keeps()): hull jt's own triples all stay (each was tested so
+ * when its last point came), so hull_push() would drop no other point;
+ * the slopes between its points are f->sl's (computed by the same
+ * division).  So the events are line()'s general path's, bit for bit. */
+static long line_one(struct fix *f, size_t jt, double c, size_t *ne)
+{
+    size_t a = f->hoff[jt], b = f->hoff[jt + 1], i = a;
+    struct pt o = {0, c};
+    long top = 0;
+    double s;
+
+    while (i + 1 < b &&
+           !hull_keeps(o, f->hp[i], f->hp[i + 1].n, f->hp[i + 1].y))
+        i++;
+    if (i == b)
+        return 0;
+    s = (f->hp[i].y - c) / (double)(f->hp[i].n - 0);
+    if (!(s > 0.0))
+        return 0;
+    f->ev[(*ne)++] = (struct pt){f->hp[i].n, s};
+    top = f->hp[i].n;
+    for (size_t k = i + 1; k < b && f->sl[k] > 0.0; k++) {
+        f->ev[(*ne)++] = (struct pt){f->hp[k].n - f->hp[k - 1].n, f->sl[k]};
+        top = f->hp[k].n;
+    }
+    return top;
 }
 
 /* Gives types t0..t1-1 (one type, or all) one price mu, the others'
@@ -471,13 +559,17 @@ static double line(struct fix *f, size_t t0, size_t t1)
                 double y = f->hp[k].y - f->lam[t] * f->hp[k].n;
                 c = y > c ? y : c;
             }
+        if (t1 - t0 == 1) {
+            U += line_one(f, j * nt + t0, c, &ne);
+            continue;
+        }
         f->pts[np++] = (struct pt){0, c};
         for (size_t t = t0; t < t1; t++)
             for (size_t k = f->hoff[j * nt + t]; k < f->hoff[j * nt + t + 1];
                  k++)
                 f->pts[np++] = f->hp[k];
         if (t1 - t0 > 1)
-            pt_sort(f->pts, f->tmp, np, 1);
+            pt_sort(f->pts, f->tmp, np);
         for (size_t i = 0; i < np; i++)
             hull_push(f->hull, &m, f->pts[i].n, f->pts[i].y);
         for (size_t k = 1; k < m; k++) {
@@ -490,64 +582,107 @@ static double line(struct fix *f, size_t t0, size_t t1)
         }
         U += f->hull[k0].n;
     }
-    if (U > C) {
-        pt_sort(f->ev, f->tmp, ne, 0);
-        for (size_t i = 0; i < ne && U > C; i++) {
-            U -= f->ev[i].n;
-            mu = f->ev[i].y;
-        }
-    }
+    if (U > C)
+        mu = fall_price(f->ev, ne, U - C);
     set_price(f, t0, t1, mu);
     return price(f);
 }
 
-void alloc_lagr_init(struct alloc_lagr *g, const struct alloc_problem *p,
-                     size_t W, const double *v)
+/* Caps cap at the pools (fix_hulls()), then sets the prices, phi and L
+ * from f's hulls (f->hp, f->hoff made) into g, and frees f. */
+static void lagr_run(struct fix *f, struct alloc_lagr *g,
+                     const struct alloc_problem *p)
 {
-    struct fix f;
-    size_t nj = p->n_jobs, nt = (size_t)p->n_types;
+    size_t nj = f->nj, nt = f->nt, np = f->hoff[nj * nt] + nj + 1;
     double L;
 
-    memset(&f, 0, sizeof f);
-    f.nj = nj;
-    f.nt = nt;
-    f.W = W;
-    f.v = v;
-    f.cap = xcalloc(nt, sizeof *f.cap);
-    f.lam = xcalloc(nt, sizeof *f.lam);
-    f.phi = xcalloc(nj + 1, sizeof *f.phi);
-    fix_hulls(&f, p);
-    f.pts = xmalloc((f.hoff[nj * nt] + nj + 1) * sizeof *f.pts);
-    f.hull = xmalloc((f.hoff[nj * nt] + nj + 1) * sizeof *f.hull);
-    f.ev = xmalloc((f.hoff[nj * nt] + nj + 1) * sizeof *f.ev);
-    f.tmp = xmalloc((f.hoff[nj * nt] + nj + 1) * sizeof *f.tmp);
-    L = line(&f, 0, nt);
+    for (size_t t = 0; t < nt; t++)
+        if (f->cap[t] > p->pools[t])
+            f->cap[t] = p->pools[t];
+    f->pts = xmalloc(4 * np * sizeof *f->pts); /* one block for four */
+    f->hull = f->pts + np;
+    f->ev = f->hull + np;
+    f->tmp = f->ev + np;
+    f->sl = xmalloc((f->hoff[nj * nt] + 1) * sizeof *f->sl);
+    for (size_t jt = 0; jt < nj * nt; jt++)
+        for (size_t k = f->hoff[jt] + 1; k < f->hoff[jt + 1]; k++)
+            f->sl[k] = (f->hp[k].y - f->hp[k - 1].y) /
+                       (double)(f->hp[k].n - f->hp[k - 1].n);
+    L = line(f, 0, nt);
     for (int round = 0; round < FIX_ROUNDS; round++) {
         int fell = 0;
         for (size_t t = 0; t < nt; t++) {
-            double was = f.lam[t], Lt = line(&f, t, t + 1);
+            double was = f->lam[t], Lt = line(f, t, t + 1);
             if (Lt < L) {
                 L = Lt;
                 fell = 1;
             } else
-                f.lam[t] = was;
+                f->lam[t] = was;
         }
         if (!fell)
             break;
     }
     g->nj = nj;
     g->nt = nt;
-    g->W = W;
-    g->L = price(&f);
-    g->lam = f.lam;
-    g->phi = f.phi;
-    xfree(f.tmp);
-    xfree(f.ev);
-    xfree(f.hull);
-    xfree(f.pts);
-    xfree(f.hoff);
-    xfree(f.hp);
-    xfree(f.cap);
+    g->W = f->W;
+    g->L = price(f);
+    g->lam = f->lam;
+    g->phi = f->phi;
+    xfree(f->sl);
+    xfree(f->pts);
+    xfree(f->hoff);
+    xfree(f->hp);
+    xfree(f->cap);
+}
+
+/* f's shape and table, and its owned arrays but the hulls'. */
+static void fix_init(struct fix *f, const struct alloc_problem *p, size_t W,
+                     const double *v)
+{
+    memset(f, 0, sizeof *f);
+    f->nj = p->n_jobs;
+    f->nt = (size_t)p->n_types;
+    f->W = W;
+    f->v = v;
+    f->cap = xcalloc(f->nt, sizeof *f->cap);
+    f->lam = xcalloc(f->nt, sizeof *f->lam);
+    f->phi = xcalloc(f->nj + 1, sizeof *f->phi);
+}
+
+void alloc_lagr_init(struct alloc_lagr *g, const struct alloc_problem *p,
+                     size_t W, const double *v)
+{
+    struct fix f;
+
+    fix_init(&f, p, W, v);
+    fix_hulls(&f);
+    lagr_run(&f, g, p);
+}
+
+void alloc_lagr_init_hulls(struct alloc_lagr *g, const struct alloc_problem *p,
+                           size_t W, const double *v, const int *const *hull,
+                           const size_t *hlen)
+{
+    struct fix f;
+    size_t nh = 0, njt;
+
+    fix_init(&f, p, W, v);
+    njt = f.nj * f.nt;
+    for (size_t jt = 0; jt < njt; jt++)
+        nh += hlen[jt];
+    f.hp = xmalloc((nh + 1) * sizeof *f.hp);
+    f.hoff = xmalloc((njt + 1) * sizeof *f.hoff);
+    nh = 0;
+    for (size_t jt = 0; jt < njt; jt++) {
+        const double *vt = &v[jt * W];
+        f.hoff[jt] = nh;
+        for (size_t k = 0; k < hlen[jt]; k++)
+            f.hp[nh + k] = (struct pt){hull[jt][k], vt[hull[jt][k]]};
+        nh += hlen[jt];
+        f.cap[jt % f.nt] += hlen[jt] ? hull[jt][hlen[jt] - 1] : 0;
+    }
+    f.hoff[njt] = nh;
+    lagr_run(&f, g, p);
 }
 
 void alloc_lagr_release(struct alloc_lagr *g)
@@ -560,26 +695,41 @@ void alloc_lagr_release(struct alloc_lagr *g)
 /* Job j's option of highest value within room (the free nodes per type,
  * its own not counted) into *bn, *bt, by v - lam_t n when lam is not
  * NULL: the first found among equals, in the order idle, type 0's
- * counts, type 1's, ...  Returns its value v. */
-static double fit_best(const struct alloc_lagr *g, const double *v, size_t j,
+ * counts, type 1's, ...  Returns its value v.  Counts outside the job's
+ * jmin..jmax are not read (alloc_values_t sets them -HUGE_VAL). */
+static double fit_best(const struct alloc_lagr *g,
+                       const struct alloc_problem *p, const double *v, size_t j,
                        const long *room, const double *lam, int *bn, int *bt)
 {
     const double *vj = &v[j * g->nt * g->W];
     double best = vj[0], bv = vj[0];
+    int lo = p->jobs[j].jmin > 1 ? p->jobs[j].jmin : 1;
+    long hi = (long)g->W - 1 < p->jobs[j].jmax ? (long)g->W - 1
+                                               : (long)p->jobs[j].jmax;
 
+    /* an entry -HUGE_VAL is never above best (nor is it less lam_t n) */
     *bn = 0;
     *bt = -1;
-    for (size_t t = 0; t < g->nt; t++)
-        for (int n = 1; (size_t)n < g->W && n <= room[t]; n++) {
-            double x = vj[t * g->W + (size_t)n];
-            double y = lam ? x - lam[t] * n : x;
-            if (x != -HUGE_VAL && y > best) {
-                best = y;
-                bv = x;
-                *bn = n;
-                *bt = (int)t;
-            }
-        }
+    for (size_t t = 0; t < g->nt; t++) {
+        const double *x = &vj[t * g->W];
+        int e = (int)(hi < room[t] ? hi : room[t]);
+        if (lam) {
+            double l = lam[t];
+            for (int n = lo; n <= e; n++)
+                if (x[n] - l * n > best) {
+                    best = x[n] - l * n;
+                    bv = x[n];
+                    *bn = n;
+                    *bt = (int)t;
+                }
+        } else
+            for (int n = lo; n <= e; n++)
+                if (x[n] > best) {
+                    best = bv = x[n];
+                    *bn = n;
+                    *bt = (int)t;
+                }
+    }
     return bv;
 }
 
@@ -599,7 +749,7 @@ static double greedy(const struct alloc_lagr *g, const struct alloc_problem *p,
     for (size_t j = 0; j < g->nj; j++) {
         const struct alloc_job *jb = &p->jobs[j];
         if (!keeps)
-            fit_best(g, v, j, room, g->lam, &n[j], &t[j]);
+            fit_best(g, p, v, j, room, g->lam, &n[j], &t[j]);
         else if (jb->cur > 0 && alloc_admissible_t(p, j, jb->ctype, jb->cur) &&
                  room[jb->ctype] >= jb->cur) {
             n[j] = jb->cur;
@@ -614,7 +764,7 @@ static double greedy(const struct alloc_lagr *g, const struct alloc_problem *p,
     for (size_t j = 0; j < g->nj; j++) {
         if (n[j] > 0)
             room[t[j]] += n[j];
-        z += fit_best(g, v, j, room, NULL, &n[j], &t[j]);
+        z += fit_best(g, p, v, j, room, NULL, &n[j], &t[j]);
         if (n[j] > 0)
             room[t[j]] -= n[j];
     }
@@ -626,8 +776,7 @@ double alloc_lagr_greedy(const struct alloc_lagr *g,
                          const struct alloc_problem *p, const double *v, int *n,
                          int *t)
 {
-    int *n2 = xcalloc(g->nj + 1, sizeof *n2),
-        *t2 = xcalloc(g->nj + 1, sizeof *t2);
+    int *n2 = xcalloc(2 * g->nj + 1, sizeof *n2), *t2 = n2 + g->nj;
     double z = greedy(g, p, v, 1, n, t), z2 = greedy(g, p, v, 0, n2, t2);
 
     if (z2 > z) {
@@ -635,16 +784,13 @@ double alloc_lagr_greedy(const struct alloc_lagr *g,
         memcpy(n, n2, g->nj * sizeof *n);
         memcpy(t, t2, g->nj * sizeof *t);
     }
-    xfree(t2);
     xfree(n2);
     return z;
 }
 
-double alloc_lagr_loss(const struct alloc_lagr *g, size_t j, int t, int n,
-                       double x)
-{
-    return n > 0 ? g->phi[j] - (x - g->lam[t] * n) : g->phi[j] - x;
-}
+/* the external definition of objective.h's inline function */
+extern inline double alloc_lagr_loss(const struct alloc_lagr *g, size_t j,
+                                     int t, int n, double x);
 
 double alloc_lagr_delta(const struct alloc_lagr *g, double zlb, double tol)
 {

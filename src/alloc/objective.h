@@ -235,20 +235,39 @@ struct alloc_lagr {
 void alloc_lagr_init(struct alloc_lagr *g, const struct alloc_problem *p,
                      size_t W, const double *v);
 
+/* alloc_lagr_init(g, p, W, v) with each job's upper hulls given, made
+ * without scanning v: hull[j * nt + t] (borrowed) lists the hlen[j * nt
+ * + t] counts, increasing, of the points that alloc_lagr_init's hull of
+ * job j's values on type t keeps (the monotone chain over the counts
+ * 1..W-1 whose value is not -HUGE_VAL, a point dropped when the next
+ * turns no further down: (y_b - y_a)(n - b) <= (y_n - y_b)(b - a));
+ * their values are read from v, and v's idle values v[j * nt * W],
+ * nothing else.  Given those points, g is alloc_lagr_init's, bit for
+ * bit. */
+void alloc_lagr_init_hulls(struct alloc_lagr *g, const struct alloc_problem *p,
+                           size_t W, const double *v, const int *const *hull,
+                           const size_t *hlen);
+
 /* A feasible allocation of p into counts n and types t (-1 for count
  * 0) by two greedy rules, the better kept: every job keeping its
  * holding where it fits, or each job in turn taking the option of best
  * v - lambda_t n in the room left; then each job in turn moving to its
- * option of best value in its room.  Returns its value, the sum of its
- * v in job order (within rounding of alloc_objective_t). */
+ * option of best value in its room.  v is g's table (alloc_values_t's
+ * or less): its entries at counts outside a job's jmin..jmax, -HUGE_VAL,
+ * are not read.  Returns its value, the sum of its v in job order
+ * (within rounding of alloc_objective_t). */
 double alloc_lagr_greedy(const struct alloc_lagr *g,
                          const struct alloc_problem *p, const double *v, int *n,
                          int *t);
 
 /* The loss l_j(o) above of job j's option o = (t, n) of value x (t not
- * read when n == 0). */
-double alloc_lagr_loss(const struct alloc_lagr *g, size_t j, int t, int n,
-                       double x);
+ * read when n == 0).  Inline, for dp's loops over the options
+ * (objective.c holds its external definition). */
+inline double alloc_lagr_loss(const struct alloc_lagr *g, size_t j, int t,
+                              int n, double x)
+{
+    return n > 0 ? g->phi[j] - (x - g->lam[t] * n) : g->phi[j] - x;
+}
 
 /* The most loss an option of an allocation of value >= zlb - 3 tol can
  * have: L - zlb + 3 tol. */
