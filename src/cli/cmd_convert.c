@@ -660,15 +660,10 @@ int cmd_convert(int argc, char **argv)
 {
     struct convert_cmdline a;
     const struct convert_format *fmt = NULL;
-    struct bfs_error e;
-    int help, first, n;
+    int first, n, status;
 
-    bfs_error_clear(&e);
-    if (options_parse(&options_convert, argc, argv, &a, NULL, &help, &first,
-                      &e) != 0)
-        return cmd_usage_error("convert", "%s", e.msg);
-    if (help)
-        return usage(stdout);
+    if (!cmd_parse(&options_convert, usage, argc, argv, &a, &first, &status))
+        return status;
     n = argc - first;
     if (a.jobs)
         return convert_jobs(&a, n, argv + first);

@@ -497,14 +497,10 @@ int cmd_sweep(int argc, char **argv)
     struct bfs_error e;
     const char *config;
     char *outdir, *prog;
-    int rc, help, first, status;
+    int rc, first, status;
 
-    bfs_error_clear(&e);
-    if (options_parse(&options_sweep, argc, argv, &a, NULL, &help, &first,
-                      &e) != 0)
-        return cmd_usage_error("sweep", "%s", e.msg);
-    if (help)
-        return options_help(&options_sweep, stdout) ? CMD_FAIL : CMD_OK;
+    if (!cmd_parse(&options_sweep, NULL, argc, argv, &a, &first, &status))
+        return status;
     if (first >= argc)
         return cmd_usage_error("sweep", "%s", "no configuration file");
     if (argc - first > 1)
@@ -517,6 +513,7 @@ int cmd_sweep(int argc, char **argv)
         if ((rc = cmd_check_paths("sweep", roles, 2)) != 0)
             return rc;
     }
+    bfs_error_clear(&e);
     if ((rc = sweep_load(config, &s, &e)) != 0)
         return cmd_report(&e, rc);
     prog = self_exe(argv);

@@ -13,6 +13,7 @@
 #include "base/csv.h"
 #include "base/util.h"
 #include "engine/measures.h"
+#include "engine/options.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -79,6 +80,26 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nTry `bfsim %s --help`.\n", cmd);
     return CMD_USAGE;
+}
+
+int cmd_parse(const struct options_command *c, int (*help)(FILE *f), int argc,
+              char **argv, void *a, int *first, int *status)
+{
+    struct bfs_error e;
+    int h;
+
+    bfs_error_clear(&e);
+    if (options_parse(c, argc, argv, a, NULL, &h, first, &e) != 0) {
+        *status = cmd_usage_error(c->name, "%s", e.msg);
+        return 0;
+    }
+    if (!h)
+        return 1;
+    if (help)
+        *status = help(stdout);
+    else
+        *status = options_help(c, stdout) ? CMD_FAIL : CMD_OK;
+    return 0;
 }
 
 int cmd_option_error(const char *cmd, int c, char **argv)
