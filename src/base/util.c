@@ -83,6 +83,15 @@ char *xstrdup(const char *s)
     return memcpy(xmalloc(n), s, n);
 }
 
+void xfree_strv(char **v, size_t n)
+{
+    if (!v)
+        return;
+    for (size_t i = 0; i < n; i++)
+        xfree(v[i]);
+    xfree(v);
+}
+
 void bfs_grow(void **p, size_t *cap, size_t need, size_t elem)
 {
     size_t c = *cap ? *cap : 16;

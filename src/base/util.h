@@ -23,6 +23,8 @@ void *xrealloc(void *p, size_t size);
 void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 #define xfree free
+/* Frees the n strings of v, then v (NULL: nothing). */
+void xfree_strv(char **v, size_t n);
 
 /* Grows *cap (starting at 16, doubling) until it is at least need and
  * reallocates *p to *cap elements of elem bytes. */

@@ -521,9 +521,7 @@ static int check_paths(const struct convert_format *fmt,
     status = cmd_check_paths("convert", r, n);
     for (int i = 0; i < 3; i++)
         xfree(bft[i]);
-    for (size_t i = 0; i < k; i++)
-        xfree(names[i]);
-    xfree(names);
+    xfree_strv(names, k);
     xfree(r);
     return status;
 }

@@ -252,9 +252,7 @@ static char *bundled_names(const char *dir, const char *ext)
             strcat(list, names[i]);
         }
     }
-    for (size_t i = 0; i < n; i++)
-        xfree(names[i]);
-    xfree(names);
+    xfree_strv(names, n);
     return list;
 }
 

@@ -111,9 +111,7 @@ static int file_cmp(const void *x, const void *y)
 
 void acct_files_free(char **files, size_t n)
 {
-    for (size_t k = 0; k < n; k++)
-        xfree(files[k]);
-    xfree(files);
+    xfree_strv(files, n);
 }
 
 int acct_files(const char *const *src, size_t n, char ***files, size_t *n_files,

@@ -227,9 +227,7 @@ static int read_nodes(const char *path, char ***names_out, size_t *n_out,
     xfree(line_of);
     xfree(idx_of);
     if (rc < 0) {
-        for (size_t k = 0; k < n; k++)
-            xfree(names[k]);
-        xfree(names);
+        xfree_strv(names, n);
         return rc;
     }
     *names_out = names;
@@ -549,9 +547,7 @@ out:
     xfree(idle);
     bfs_lines_close(trs);
     bfs_lines_close(rows);
-    for (size_t k = 0; k < n; k++)
-        xfree(names[k]);
-    xfree(names);
+    xfree_strv(names, n);
     xfree(p_trs);
     xfree(p_rows);
     xfree(p_nodes);

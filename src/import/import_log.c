@@ -637,11 +637,7 @@ char **import_log_names(size_t n)
 
 void import_log_names_free(char **names, size_t n)
 {
-    if (!names)
-        return;
-    for (size_t i = 0; i < n; i++)
-        xfree(names[i]);
-    xfree(names);
+    xfree_strv(names, n);
 }
 
 /* ---- heap and jobs ------------------------------------------------- */

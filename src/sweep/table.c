@@ -354,9 +354,7 @@ static int write_h5(const struct sweep *s, const struct table *t,
         }
     }
     rc = h5tables_write_out(out, path, &tab, &more, 1, fattrs, 1, e);
-    for (size_t i = 0; i < nf; i++)
-        xfree(names[i]);
-    xfree(names);
+    xfree_strv(names, nf);
     xfree(columns);
     xfree(num);
     xfree(text);
