@@ -26,6 +26,8 @@
 #include <limits.h>
 #include <lzma.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -81,6 +83,22 @@ char *xstrdup(const char *s)
     size_t n = strlen(s) + 1;
 
     return memcpy(xmalloc(n), s, n);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    s = xmalloc((size_t)(n < 0 ? 0 : n) + 1);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+    va_end(ap);
+    return s;
 }
 
 void xfree_strv(char **v, size_t n)

@@ -22,6 +22,8 @@ void *xrealloc(void *p, size_t size);
 /* Reallocates p to hold n elements of size bytes, checking for overflow. */
 void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
+/* The text printf(fmt, ...) would print, allocated. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define xfree free
 /* Frees the n strings of v, then v (NULL: nothing). */
 void xfree_strv(char **v, size_t n);

@@ -36,7 +36,6 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -208,20 +207,14 @@ int import_log_opts_set(struct import_log_opts *o, const char *name,
                             "(seconds, or a number with s, m, h or d)",
                             value);
         o->outage_min = v;
-    } else if (strcmp(name, "machine-nodes") == 0) {
+    } else if (strcmp(name, "machine-nodes") == 0 ||
+               strcmp(name, "max-nodes") == 0) {
         if (bfs_parse_i64(value, &v) || v < 1 || v > (int64_t)1 << 24)
             return bfs_fail(e, BFS_EUSAGE,
-                            "--machine-nodes: '%s' is not a node count in "
-                            "1..16777216",
-                            value);
-        o->machine_nodes = (size_t)v;
-    } else if (strcmp(name, "max-nodes") == 0) {
-        if (bfs_parse_i64(value, &v) || v < 1 || v > (int64_t)1 << 24)
-            return bfs_fail(e, BFS_EUSAGE,
-                            "--max-nodes: '%s' is not a node count in "
-                            "1..16777216",
-                            value);
-        o->max_nodes = (size_t)v;
+                            "--%s: '%s' is not a node count in 1..16777216",
+                            name, value);
+        *(strcmp(name, "max-nodes") == 0 ? &o->max_nodes : &o->machine_nodes) =
+            (size_t)v;
     } else if (strcmp(name, "procs-per-node") == 0) {
         if (bfs_parse_i64(value, &v) || v < 1 || v > (int64_t)1 << 30)
             return bfs_fail(e, BFS_EUSAGE,
@@ -288,24 +281,6 @@ int import_log_check_opts(const struct import_log_opts *o, struct bfs_error *e)
     return 0;
 }
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-
-static char *fmt(const char *f, ...)
-{
-    va_list ap;
-    char *s;
-    int n;
-
-    va_start(ap, f);
-    n = vsnprintf(NULL, 0, f, ap);
-    va_end(ap);
-    s = xmalloc((size_t)(n < 0 ? 0 : n) + 1);
-    va_start(ap, f);
-    vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, f, ap);
-    va_end(ap);
-    return s;
-}
-
 char **import_log_comments(const char *const *comments, const char *format,
                            const char *path, const char *const *extra,
                            const struct import_log_opts *o)
@@ -321,27 +296,28 @@ char **import_log_comments(const char *const *comments, const char *format,
     c = xcalloc(n + 6, sizeof *c);
     for (size_t i = 0; comments && comments[i]; i++)
         c[k++] = xstrdup(comments[i]);
-    c[k++] = fmt("source: %s log %s", format, path);
+    c[k++] = xasprintf("source: %s log %s", format, path);
     for (size_t i = 0; extra && extra[i]; i++)
         c[k++] = xstrdup(extra[i]);
     if ((c[k] = import_log_types_comment(o)) != NULL)
         k++;
-    c[k++] = fmt("placement: %s, overflow: %s",
-                 o->placement == IMPORT_CONTIGUOUS ? "contiguous" : "first-fit",
-                 o->overflow == IMPORT_SKIP ? "skip" : "truncate");
-    c[k++] = fmt("window: %s .. %s",
-                 o->start == IMPORT_TIME_NONE
-                     ? "first job start"
-                     : strcat(bfs_time_format(o->start, t0), " UTC"),
-                 o->end == IMPORT_TIME_NONE
-                     ? "last job end"
-                     : strcat(bfs_time_format(o->end, t1), " UTC"));
+    c[k++] = xasprintf("placement: %s, overflow: %s",
+                       o->placement == IMPORT_CONTIGUOUS ? "contiguous"
+                                                         : "first-fit",
+                       o->overflow == IMPORT_SKIP ? "skip" : "truncate");
+    c[k++] = xasprintf("window: %s .. %s",
+                       o->start == IMPORT_TIME_NONE
+                           ? "first job start"
+                           : strcat(bfs_time_format(o->start, t0), " UTC"),
+                       o->end == IMPORT_TIME_NONE
+                           ? "last job end"
+                           : strcat(bfs_time_format(o->end, t1), " UTC"));
     if (o->outage_threshold > 0.0)
-        c[k++] = fmt("outages not offered: at least %g of the nodes idle "
-                     "for at least %" PRId64 " s",
-                     o->outage_threshold, o->outage_min);
+        c[k++] = xasprintf("outages not offered: at least %g of the nodes idle "
+                           "for at least %" PRId64 " s",
+                           o->outage_threshold, o->outage_min);
     else
-        c[k++] = fmt("outages: not marked");
+        c[k++] = xasprintf("outages: not marked");
     c[k] = NULL;
     return c;
 }
@@ -351,15 +327,16 @@ char *import_log_types_comment(const struct import_log_opts *o)
     const struct nodetypes *m = o->node_types;
 
     if (o->types_from_partition)
-        return fmt("node types: the partition of the jobs that ran on each "
-                   "node (Partition column)");
+        return xasprintf(
+            "node types: the partition of the jobs that ran on each "
+            "node (Partition column)");
     if (!m)
         return NULL;
     if (nodetypes_rule(m) == NODETYPES_RULE_DEFAULT)
-        return fmt("node types: from %s (HOSTLIST TYPE form)",
-                   nodetypes_path(m));
-    return fmt("node types: from %s (sinfo output, type = %s)",
-               nodetypes_path(m), nodetypes_rule_name(nodetypes_rule(m)));
+        return xasprintf("node types: from %s (HOSTLIST TYPE form)",
+                         nodetypes_path(m));
+    return xasprintf("node types: from %s (sinfo output, type = %s)",
+                     nodetypes_path(m), nodetypes_rule_name(nodetypes_rule(m)));
 }
 
 /* The number of distinct strings of v[0..n-1]. */
@@ -533,7 +510,7 @@ int import_tz_open(const char *spec, struct import_tz **out,
                             "America/Chicago",
                             spec);
         dir = dir && *dir ? dir : "/usr/share/zoneinfo";
-        path = fmt("%s/%s", dir, spec);
+        path = xasprintf("%s/%s", dir, spec);
         ok = stat(path, &st) == 0 && S_ISREG(st.st_mode);
         xfree(path);
         if (!ok)
