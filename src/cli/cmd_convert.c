@@ -508,8 +508,7 @@ static int check_paths(const struct convert_format *fmt,
         const char *arg = arg_of(o->name);
         if (!arg || strcmp(arg, "FILE") != 0)
             continue;
-        names[i] = xmalloc(strlen(o->name) + 3);
-        sprintf(names[i], "--%s", o->name);
+        names[i] = xasprintf("--%s", o->name);
         r[n++] = (struct bfs_paths_role){names[i], values[i], 0, NULL};
     }
     if (fmt->run == run_bftrainer && *input) {

@@ -79,14 +79,10 @@ static char *self_exe(char **argv)
 static char *default_outdir(const char *config)
 {
     size_t n = strlen(config);
-    char *p;
 
     if (n > 5 && strcmp(config + n - 5, ".json") == 0)
         n -= 5;
-    p = xmalloc(n + 8);
-    memcpy(p, config, n);
-    strcpy(p + n, ".sweep");
-    return p;
+    return xasprintf("%.*s.sweep", (int)n, config);
 }
 
 struct progress {
@@ -142,8 +138,7 @@ static void on_done(void *arg, size_t r, int st, int complete, double seconds)
         snprintf(why, sizeof why, "wait status %d", st);
     opts = sweep_describe(pg->s, r);
     dir = sweep_run_dir(pg->s, r, pg->outdir);
-    log = xmalloc(strlen(dir) + 16);
-    sprintf(log, "%s/log.txt", dir);
+    log = xasprintf("%s/log.txt", dir);
     fprintf(stderr, "bfsim sweep: run %s failed (%s): %s\n", id, why,
             opts[0] ? opts : "(no options)");
     tail = sweep_log_tail(log, 10);

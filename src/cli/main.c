@@ -157,9 +157,7 @@ static char *exe_dir(void)
 /* "a/b", malloc'd. */
 static char *join(const char *a, const char *b)
 {
-    char *p = xmalloc(strlen(a) + strlen(b) + 2);
-    sprintf(p, "%s/%s", a, b);
-    return p;
+    return xasprintf("%s/%s", a, b);
 }
 
 char *cmd_data_dir(void)
@@ -274,10 +272,8 @@ static int bundled(const char *option, const char *arg, const char *folder,
     dir = cmd_data_dir();
     for (int with_ext = 0; with_ext < 2; with_ext++)
         for (size_t z = 0; z < N_BUNDLED_Z; z++) {
-            p = xmalloc(strlen(dir) + strlen(folder) + strlen(arg) +
-                        strlen(ext) + 8);
-            sprintf(p, "%s/%s/%s%s%s", dir, folder, arg, with_ext ? ext : "",
-                    bundled_z[z]);
+            p = xasprintf("%s/%s/%s%s%s", dir, folder, arg, with_ext ? ext : "",
+                          bundled_z[z]);
             if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
                 xfree(dir);
                 *out = p;
