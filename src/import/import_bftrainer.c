@@ -330,13 +330,9 @@ static char **typed_comments(const char *const *comments,
                              const struct import_log_opts *o)
 {
     size_t n = 0;
-    char **c;
+    char **c = xcalloc(import_log_comments_count(comments) + 2, sizeof *c);
 
-    while (comments && comments[n])
-        n++;
-    c = xcalloc(n + 2, sizeof *c);
-    for (size_t i = 0; i < n; i++)
-        c[i] = xstrdup(comments[i]);
+    import_log_comments_add(c, &n, comments);
     c[n] = import_log_types_comment(o);
     return c;
 }

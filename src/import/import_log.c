@@ -281,24 +281,34 @@ int import_log_check_opts(const struct import_log_opts *o, struct bfs_error *e)
     return 0;
 }
 
+size_t import_log_comments_count(const char *const *v)
+{
+    size_t n = 0;
+
+    while (v && v[n])
+        n++;
+    return n;
+}
+
+void import_log_comments_add(char **c, size_t *k, const char *const *v)
+{
+    for (size_t i = 0; v && v[i]; i++)
+        c[(*k)++] = xstrdup(v[i]);
+}
+
 char **import_log_comments(const char *const *comments, const char *format,
                            const char *path, const char *const *extra,
                            const struct import_log_opts *o)
 {
-    size_t n = 0, k = 0;
-    char **c;
+    size_t k = 0;
+    char **c = xcalloc(import_log_comments_count(comments) +
+                           import_log_comments_count(extra) + 6,
+                       sizeof *c);
     char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
 
-    for (size_t i = 0; comments && comments[i]; i++)
-        n++;
-    for (size_t i = 0; extra && extra[i]; i++)
-        n++;
-    c = xcalloc(n + 6, sizeof *c);
-    for (size_t i = 0; comments && comments[i]; i++)
-        c[k++] = xstrdup(comments[i]);
+    import_log_comments_add(c, &k, comments);
     c[k++] = xasprintf("source: %s log %s", format, path);
-    for (size_t i = 0; extra && extra[i]; i++)
-        c[k++] = xstrdup(extra[i]);
+    import_log_comments_add(c, &k, extra);
     if ((c[k] = import_log_types_comment(o)) != NULL)
         k++;
     c[k++] = xasprintf("placement: %s, overflow: %s",

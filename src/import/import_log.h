@@ -27,6 +27,13 @@ struct import_log;
  * start).  Returns 0 or BFS_EINVAL (reported in e). */
 int import_log_check_opts(const struct import_log_opts *o, struct bfs_error *e);
 
+/* The number of strings of v, a NULL-terminated list (NULL: none). */
+size_t import_log_comments_count(const char *const *v);
+
+/* Copies the strings of v (as above) into c from c[*k] on, advancing *k;
+ * c must have room. */
+void import_log_comments_add(char **c, size_t *k, const char *const *v);
+
 /* The comment lines (malloc'd, NULL-terminated; free with
  * import_log_comments_free) for a trace header: comments, then "source:
  * FORMAT PATH", then the lines of extra (may be NULL), then the placement,

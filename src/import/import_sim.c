@@ -79,18 +79,14 @@ void import_sim_csv_header(char **f, size_t nf, const char *const *names, int n,
 char **import_sim_comments(const char *const *comments, const char *const *own,
                            const struct import_log_opts *o)
 {
-    size_t n = 0, k = 0;
-    char **c, t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+    size_t k = 0;
+    char **c = xcalloc(import_log_comments_count(comments) +
+                           import_log_comments_count(own) + 5,
+                       sizeof *c);
+    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
 
-    for (size_t i = 0; comments && comments[i]; i++)
-        n++;
-    for (size_t i = 0; own && own[i]; i++)
-        n++;
-    c = xcalloc(n + 5, sizeof *c);
-    for (size_t i = 0; comments && comments[i]; i++)
-        c[k++] = xstrdup(comments[i]);
-    for (size_t i = 0; own && own[i]; i++)
-        c[k++] = xstrdup(own[i]);
+    import_log_comments_add(c, &k, comments);
+    import_log_comments_add(c, &k, own);
     c[k++] = xasprintf("simulation time 0 = %s UTC (--origin); times rounded "
                        "to the second",
                        bfs_time_format(o->origin, t0));
