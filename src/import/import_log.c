@@ -304,7 +304,6 @@ char **import_log_comments(const char *const *comments, const char *format,
     char **c = xcalloc(import_log_comments_count(comments) +
                            import_log_comments_count(extra) + 6,
                        sizeof *c);
-    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
 
     import_log_comments_add(c, &k, comments);
     c[k++] = xasprintf("source: %s log %s", format, path);
@@ -315,21 +314,34 @@ char **import_log_comments(const char *const *comments, const char *format,
                        o->placement == IMPORT_CONTIGUOUS ? "contiguous"
                                                          : "first-fit",
                        o->overflow == IMPORT_SKIP ? "skip" : "truncate");
-    c[k++] = xasprintf("window: %s .. %s",
-                       o->start == IMPORT_TIME_NONE
-                           ? "first job start"
-                           : strcat(bfs_time_format(o->start, t0), " UTC"),
-                       o->end == IMPORT_TIME_NONE
-                           ? "last job end"
-                           : strcat(bfs_time_format(o->end, t1), " UTC"));
-    if (o->outage_threshold > 0.0)
-        c[k++] = xasprintf("outages not offered: at least %g of the nodes idle "
-                           "for at least %" PRId64 " s",
-                           o->outage_threshold, o->outage_min);
-    else
-        c[k++] = xasprintf("outages: not marked");
+    c[k++] = import_log_window_comment(o, "first job start", "last job end");
+    c[k++] = import_log_outage_comment(o, "outages: not marked");
     c[k] = NULL;
     return c;
+}
+
+char *import_log_window_comment(const struct import_log_opts *o,
+                                const char *no_start, const char *no_end)
+{
+    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+
+    return xasprintf("window: %s .. %s",
+                     o->start == IMPORT_TIME_NONE
+                         ? no_start
+                         : strcat(bfs_time_format(o->start, t0), " UTC"),
+                     o->end == IMPORT_TIME_NONE
+                         ? no_end
+                         : strcat(bfs_time_format(o->end, t1), " UTC"));
+}
+
+char *import_log_outage_comment(const struct import_log_opts *o,
+                                const char *none)
+{
+    if (o->outage_threshold > 0.0)
+        return xasprintf("outages not offered: at least %g of the nodes idle "
+                         "for at least %" PRId64 " s",
+                         o->outage_threshold, o->outage_min);
+    return none ? xstrdup(none) : NULL;
 }
 
 char *import_log_types_comment(const struct import_log_opts *o)

@@ -109,6 +109,16 @@ int import_log_writer_open(const char *path, const char *const *names,
  * node_types or types_from_partition (malloc'd), else NULL. */
 char *import_log_types_comment(const struct import_log_opts *o);
 
+/* The trace header's line "window: START .. END" (malloc'd): o's start
+ * and end in UTC, or no_start and no_end for those not given. */
+char *import_log_window_comment(const struct import_log_opts *o,
+                                const char *no_start, const char *no_end);
+
+/* The trace header's line on the outages o marks (malloc'd); when it
+ * marks none, none as the line (NULL: no line). */
+char *import_log_outage_comment(const struct import_log_opts *o,
+                                const char *none);
+
 /* SWF partitions, as o->partition_nodes gives them ("NAME=COUNT[:PPN],
  * ..."; import_swf): each a name (a valid type name, unique), a node
  * count (1..2^24, at most 2^24 in all) and processors per node (0: not

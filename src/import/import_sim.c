@@ -83,22 +83,18 @@ char **import_sim_comments(const char *const *comments, const char *const *own,
     char **c = xcalloc(import_log_comments_count(comments) +
                            import_log_comments_count(own) + 5,
                        sizeof *c);
-    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+    char t0[BFS_TIME_LEN];
 
     import_log_comments_add(c, &k, comments);
     import_log_comments_add(c, &k, own);
     c[k++] = xasprintf("simulation time 0 = %s UTC (--origin); times rounded "
                        "to the second",
                        bfs_time_format(o->origin, t0));
-    c[k++] = xasprintf("window: %s .. %s",
-                       strcat(bfs_time_format(o->start, t0), " UTC"),
-                       o->end == IMPORT_TIME_NONE
-                           ? "latest time in the input"
-                           : strcat(bfs_time_format(o->end, t1), " UTC"));
-    if (o->outage_threshold > 0.0)
-        c[k++] = xasprintf("outages not offered: at least %g of the nodes "
-                           "idle for at least %" PRId64 " s",
-                           o->outage_threshold, o->outage_min);
+    /* o's start is set: simulation time 0 unless given */
+    c[k++] = import_log_window_comment(o, "simulation time 0",
+                                       "latest time in the input");
+    if ((c[k] = import_log_outage_comment(o, NULL)) != NULL)
+        k++;
     if ((c[k] = import_log_types_comment(o)) != NULL)
         k++;
     c[k] = NULL;
