@@ -1019,6 +1019,25 @@ char *bfs_trim(char *s)
     return s;
 }
 
+char *bfs_unquote(char **p, char *w)
+{
+    char *s = *p + 1;
+
+    for (;;) {
+        if (*s == '\0')
+            return NULL;
+        if (*s == '"' && s[1] == '"') {
+            *w++ = '"';
+            s += 2;
+        } else if (*s == '"') {
+            *p = s + 1;
+            return w;
+        } else {
+            *w++ = *s++;
+        }
+    }
+}
+
 int bfs_csv_split(char *line, char sep, char **fields, size_t max, size_t *n,
                   size_t *col)
 {
@@ -1032,21 +1051,9 @@ int bfs_csv_split(char *line, char sep, char **fields, size_t max, size_t *n,
             fields[k] = w;
         k++;
         if (*p == '"') {
-            const char *open = p++;
-            for (;;) {
-                if (*p == '\0') {
-                    *col = (size_t)(open - line) + 1;
-                    return BFS_EPARSE;
-                }
-                if (*p == '"' && p[1] == '"') {
-                    *w++ = '"';
-                    p += 2;
-                } else if (*p == '"') {
-                    p++;
-                    break;
-                } else {
-                    *w++ = *p++;
-                }
+            if ((w = bfs_unquote(&p, w)) == NULL) {
+                *col = (size_t)(p - line) + 1;
+                return BFS_EPARSE;
             }
             if (*p != sep && *p != '\0') {
                 *col = (size_t)(p - line) + 1;

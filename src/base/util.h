@@ -185,6 +185,13 @@ size_t bfs_split(char *line, char sep, char **fields, size_t max);
 int bfs_csv_split(char *line, char sep, char **fields, size_t max, size_t *n,
                   size_t *col);
 
+/* Copies the double-quoted string at *p (at its opening quote) to w, ""
+ * as one quote, and moves *p past its closing quote.  w may be inside
+ * the string, at or before *p + 1 (the copy never overtakes the read).
+ * Returns the end of the copy (no NUL written), or NULL when the string
+ * does not end (*p then unchanged). */
+char *bfs_unquote(char **p, char *w);
+
 /* Strips blanks (spaces and tabs) from both ends of s in place; returns
  * the first character kept (inside s). */
 char *bfs_trim(char *s);
