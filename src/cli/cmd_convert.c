@@ -68,9 +68,11 @@ struct convert_format {
     const char *summary;
     const struct convert_opt *opts; /* ends with {NULL} */
     int multi;                      /* takes several INPUTs */
-    /* Converts a->input(s) as format f; 0 or a negative BFS_E* code. */
+    /* Converts a->input(s) as format f with the import options o (read
+     * from a by log_opts_from_args); 0 or a negative BFS_E* code. */
     int (*run)(const struct convert_args *a, const struct convert_format *f,
-               struct import_stats *st, struct bfs_error *e);
+               const struct import_log_opts *o, struct import_stats *st,
+               struct bfs_error *e);
     log_importer log;   /* run_log's importer */
     acct_importer acct; /* run_acct's importer */
 };
@@ -147,18 +149,12 @@ static const struct convert_opt bftrainer_opts[] = {TYPE_OPTS, {NULL, NULL}};
 
 static int run_bftrainer(const struct convert_args *a,
                          const struct convert_format *f,
+                         const struct import_log_opts *o,
                          struct import_stats *st, struct bfs_error *e)
 {
-    struct import_log_opts o;
-    struct nodetypes *nt;
-    int rc;
-
-    import_log_opts_init(&o);
-    if ((rc = types_from_args(a, f->opts, 0, &o, &nt, e)) != 0)
-        return rc;
-    rc = import_bftrainer_typed(a->input, a->output, a->comments, nt, st, e);
-    nodetypes_free(nt);
-    return rc;
+    (void)f;
+    return import_bftrainer_typed(a->input, a->output, a->comments,
+                                  o->node_types, st, e);
 }
 
 /* ---- swf, slurm: job logs (import_swf.c, import_slurm.c) ------------- */
@@ -198,18 +194,13 @@ static int log_opts_from_args(const struct convert_args *a,
 
 /* swf, slurm: f->log. */
 static int run_log(const struct convert_args *a, const struct convert_format *f,
-                   struct import_stats *st, struct bfs_error *e)
+                   const struct import_log_opts *o, struct import_stats *st,
+                   struct bfs_error *e)
 {
-    struct import_log_opts o;
     struct import_log_report r;
-    struct nodetypes *nt;
     int rc;
 
-    if ((rc = log_opts_from_args(a, f->opts, f->log == import_slurm, &o, &nt,
-                                 e)) != 0)
-        return rc;
-    rc = f->log(a->input, a->output, a->comments, &o, st, &r, e);
-    nodetypes_free(nt);
+    rc = f->log(a->input, a->output, a->comments, o, st, &r, e);
     if (rc == 0 && !a->quiet)
         import_log_report_write(&r, stderr);
     if (rc == 0)
@@ -259,18 +250,14 @@ static const struct convert_opt lsf_opts[] = {ACCT_OPTS, {NULL, NULL}};
 
 /* pbs, lsf: f->acct. */
 static int run_acct(const struct convert_args *a,
-                    const struct convert_format *f, struct import_stats *st,
+                    const struct convert_format *f,
+                    const struct import_log_opts *o, struct import_stats *st,
                     struct bfs_error *e)
 {
-    struct import_log_opts o;
     struct import_acct_report r;
-    struct nodetypes *nt;
     int rc;
 
-    if ((rc = log_opts_from_args(a, f->opts, 0, &o, &nt, e)) != 0)
-        return rc;
-    rc = f->acct(a->inputs, a->n_inputs, a->output, a->comments, &o, st, &r, e);
-    nodetypes_free(nt);
+    rc = f->acct(a->inputs, a->n_inputs, a->output, a->comments, o, st, &r, e);
     if (rc == 0 && !a->quiet)
         import_acct_report_write(&r, stderr);
     if (rc == 0)
@@ -298,23 +285,19 @@ static const struct convert_opt *const batsim_events_opts = batsim_opts + 1;
 /* batsim, and batsim-events (f->opts is batsim_events_opts): INPUT is
  * then the events file. */
 static int run_batsim(const struct convert_args *a,
-                      const struct convert_format *f, struct import_stats *st,
+                      const struct convert_format *f,
+                      const struct import_log_opts *o, struct import_stats *st,
                       struct bfs_error *e)
 {
-    struct import_log_opts o;
     struct import_batsim_report r;
-    struct nodetypes *nt;
     int events_input = f->opts == batsim_events_opts;
     const char *events = events_input ? a->input : NULL;
     int rc;
 
-    if ((rc = log_opts_from_args(a, f->opts, 0, &o, &nt, e)) != 0)
-        return rc;
     if (value_of(a, f->opts, "events"))
         events = value_of(a, f->opts, "events");
     rc = import_batsim(events_input ? NULL : a->input, events, a->output,
-                       a->comments, &o, st, &r, e);
-    nodetypes_free(nt);
+                       a->comments, o, st, &r, e);
     if (rc == 0 && !a->quiet)
         import_batsim_report_write(&r, stderr);
     if (rc == 0)
@@ -336,17 +319,14 @@ static const struct convert_opt elastisim_opts[] = {
 
 static int run_elastisim(const struct convert_args *a,
                          const struct convert_format *f,
+                         const struct import_log_opts *o,
                          struct import_stats *st, struct bfs_error *e)
 {
-    struct import_log_opts o;
     struct import_elastisim_report r;
-    struct nodetypes *nt;
     int rc;
 
-    if ((rc = log_opts_from_args(a, f->opts, 0, &o, &nt, e)) != 0)
-        return rc;
-    rc = import_elastisim(a->input, a->output, a->comments, &o, st, &r, e);
-    nodetypes_free(nt);
+    (void)f;
+    rc = import_elastisim(a->input, a->output, a->comments, o, st, &r, e);
     if (rc == 0 && !a->quiet)
         import_elastisim_report_write(&r, stderr);
     if (rc == 0)
@@ -359,10 +339,12 @@ static int run_elastisim(const struct convert_args *a,
 static const struct convert_opt native_opts[] = {{NULL, NULL}};
 
 static int run_native(const struct convert_args *a,
-                      const struct convert_format *f, struct import_stats *st,
+                      const struct convert_format *f,
+                      const struct import_log_opts *o, struct import_stats *st,
                       struct bfs_error *e)
 {
     (void)f;
+    (void)o;
     if (a->comments[1])
         return bfs_fail(e, BFS_EUSAGE,
                         "--comment: --from native copies the trace's text "
@@ -618,8 +600,17 @@ static int convert_trace(const struct convert_cmdline *c,
                                  (size_t)n, c->output,
                                  comments,  values,
                                  c->quiet};
+        struct import_log_opts o;
+        struct nodetypes *nt;
+
         bfs_error_clear(&e);
-        if ((rc = fmt->run(&a, fmt, &st, &e)) != 0)
+        rc = log_opts_from_args(&a, fmt->opts, fmt->log == import_slurm, &o,
+                                &nt, &e);
+        if (rc == 0) {
+            rc = fmt->run(&a, fmt, &o, &st, &e);
+            nodetypes_free(nt);
+        }
+        if (rc != 0)
             status = cmd_report(&e, rc);
         else
             report(c->output, &st, c->quiet);
