@@ -89,6 +89,13 @@ struct convert_format {
         "type-from", "sinfo's gres (default)/features/partition"               \
     }
 
+/* The outage options every log format takes. */
+#define OUTAGE_OPTS                                                            \
+    {"outage-threshold", "idle fraction marking an outage"},                   \
+    {                                                                          \
+        "outage-min-duration", "for at least D (s/m/h/d; default 1h)"          \
+    }
+
 /* The value given to the option name of opts, or NULL. */
 static const char *value_of(const struct convert_args *a,
                             const struct convert_opt *opts, const char *name)
@@ -167,8 +174,7 @@ static const struct convert_opt swf_opts[] = {
     {"overflow", "truncate (default) or skip"},
     {"start", "window start (UTC or Unix s)"},
     {"end", "window end (default: last job end)"},
-    {"outage-threshold", "idle fraction marking an outage"},
-    {"outage-min-duration", "for at least D (s/m/h/d; default 1h)"},
+    OUTAGE_OPTS,
     {"partition-nodes", "NAME=COUNT[:PPN],... nodes per partition"},
     {NULL, NULL}};
 
@@ -220,8 +226,7 @@ static const struct convert_opt slurm_opts[] = {
     {"overflow", "truncate (default) or skip"},
     {"start", "window start (UTC or Unix s)"},
     {"end", "window end (default: last job end)"},
-    {"outage-threshold", "idle fraction marking an outage"},
-    {"outage-min-duration", "for at least D (s/m/h/d; default 1h)"},
+    OUTAGE_OPTS,
     NODE_TYPES_OPT,
     {"type-from", "gres|features|partition (see bfsim(1))"},
     {NULL, NULL}};
@@ -234,10 +239,7 @@ static const struct convert_opt slurm_opts[] = {
         {"max-nodes", "largest machine inferred (default 1048576)"},           \
         {"skip-bad", "skip malformed records (counted)"},                      \
         {"start", "window start (UTC or Unix s)"},                             \
-        {"end", "window end (default: last run end)"},                         \
-        {"outage-threshold", "idle fraction marking an outage"},               \
-        {"outage-min-duration", "for at least D (s/m/h/d; default 1h)"},       \
-        TYPE_OPTS
+        {"end", "window end (default: last run end)"}, OUTAGE_OPTS, TYPE_OPTS
 
 static const struct convert_opt pbs_opts[] = {
     {"tz", "zone of the time stamps (default UTC)"},
@@ -274,8 +276,7 @@ static const struct convert_opt batsim_opts[] = {
     {"origin", "Unix time of simulation time 0 (default 0)"},
     {"start", "window start (default: simulation time 0)"},
     {"end", "window end (default: latest time read)"},
-    {"outage-threshold", "idle fraction marking an outage"},
-    {"outage-min-duration", "for at least D (s/m/h/d; default 1h)"},
+    OUTAGE_OPTS,
     TYPE_OPTS,
     {NULL, NULL}};
 
@@ -312,8 +313,7 @@ static const struct convert_opt elastisim_opts[] = {
     {"origin", "Unix time of simulation time 0 (default 0)"},
     {"start", "window start (default: simulation time 0)"},
     {"end", "window end (default: latest time read)"},
-    {"outage-threshold", "idle fraction marking an outage"},
-    {"outage-min-duration", "for at least D (s/m/h/d; default 1h)"},
+    OUTAGE_OPTS,
     TYPE_OPTS,
     {NULL, NULL}};
 
