@@ -121,8 +121,7 @@ int bfs_out_open_mode(struct bfs_out *o, const char *path,
         o->direct = 1;
         return 0;
     }
-    o->tmp = xmalloc(strlen(o->target) + 16);
-    sprintf(o->tmp, "%s.tmp.XXXXXX", o->target);
+    o->tmp = xasprintf("%s.tmp.XXXXXX", o->target);
     fd = mkstemp(o->tmp);
     if (fd >= 0 && mode == BFS_OUT_PATH) {
         if (close(fd) == 0)

@@ -56,8 +56,7 @@ static char *canon_name(const char *path)
     if (!d)
         return NULL;
     dl = strlen(d);
-    r = xmalloc(dl + strlen(base) + 2);
-    sprintf(r, "%s%s%s", d, d[dl - 1] == '/' ? "" : "/", base);
+    r = xasprintf("%s%s%s", d, d[dl - 1] == '/' ? "" : "/", base);
     free(d); /* realpath's */
     return r;
 }

@@ -26,6 +26,8 @@
 #include <limits.h>
 #include <lzma.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -81,6 +83,31 @@ char *xstrdup(const char *s)
     size_t n = strlen(s) + 1;
 
     return memcpy(xmalloc(n), s, n);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    s = xmalloc((size_t)(n < 0 ? 0 : n) + 1);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+void xfree_strv(char **v, size_t n)
+{
+    if (!v)
+        return;
+    for (size_t i = 0; i < n; i++)
+        xfree(v[i]);
+    xfree(v);
 }
 
 void bfs_grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -992,6 +1019,25 @@ char *bfs_trim(char *s)
     return s;
 }
 
+char *bfs_unquote(char **p, char *w)
+{
+    char *s = *p + 1;
+
+    for (;;) {
+        if (*s == '\0')
+            return NULL;
+        if (*s == '"' && s[1] == '"') {
+            *w++ = '"';
+            s += 2;
+        } else if (*s == '"') {
+            *p = s + 1;
+            return w;
+        } else {
+            *w++ = *s++;
+        }
+    }
+}
+
 int bfs_csv_split(char *line, char sep, char **fields, size_t max, size_t *n,
                   size_t *col)
 {
@@ -1005,21 +1051,9 @@ int bfs_csv_split(char *line, char sep, char **fields, size_t max, size_t *n,
             fields[k] = w;
         k++;
         if (*p == '"') {
-            const char *open = p++;
-            for (;;) {
-                if (*p == '\0') {
-                    *col = (size_t)(open - line) + 1;
-                    return BFS_EPARSE;
-                }
-                if (*p == '"' && p[1] == '"') {
-                    *w++ = '"';
-                    p += 2;
-                } else if (*p == '"') {
-                    p++;
-                    break;
-                } else {
-                    *w++ = *p++;
-                }
+            if ((w = bfs_unquote(&p, w)) == NULL) {
+                *col = (size_t)(p - line) + 1;
+                return BFS_EPARSE;
             }
             if (*p != sep && *p != '\0') {
                 *col = (size_t)(p - line) + 1;

@@ -22,7 +22,11 @@ void *xrealloc(void *p, size_t size);
 /* Reallocates p to hold n elements of size bytes, checking for overflow. */
 void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
+/* The text printf(fmt, ...) would print, allocated. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define xfree free
+/* Frees the n strings of v, then v (NULL: nothing). */
+void xfree_strv(char **v, size_t n);
 
 /* Grows *cap (starting at 16, doubling) until it is at least need and
  * reallocates *p to *cap elements of elem bytes. */
@@ -180,6 +184,13 @@ size_t bfs_split(char *line, char sep, char **fields, size_t max);
  * closing quote. */
 int bfs_csv_split(char *line, char sep, char **fields, size_t max, size_t *n,
                   size_t *col);
+
+/* Copies the double-quoted string at *p (at its opening quote) to w, ""
+ * as one quote, and moves *p past its closing quote.  w may be inside
+ * the string, at or before *p + 1 (the copy never overtakes the read).
+ * Returns the end of the copy (no NUL written), or NULL when the string
+ * does not end (*p then unchanged). */
+char *bfs_unquote(char **p, char *w);
 
 /* Strips blanks (spaces and tabs) from both ends of s in place; returns
  * the first character kept (inside s). */

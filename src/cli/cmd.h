@@ -5,6 +5,7 @@
 #define BFS_CMD_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "base/error.h"
 #include "base/paths.h"
@@ -29,6 +30,16 @@ int cmd_report(const struct bfs_error *e, int code);
  * stderr; returns CMD_USAGE. */
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+struct options_command;
+
+/* Reads the command line into a by c's records (options_parse).
+ * Returns 1 with *first the index of the first operand when the command
+ * is to run on; or 0 when it is done, with *status its exit status:
+ * CMD_USAGE after printing the usage error ("bfsim NAME: ..."), or, for
+ * -h, that of help(stdout) (NULL: options_help's, CMD_OK or CMD_FAIL). */
+int cmd_parse(const struct options_command *c, int (*help)(FILE *f), int argc,
+              char **argv, void *a, int *first, int *status);
 
 /* The usage error for getopt_long()'s return c after a bad option,
  * argv[optind - 1]: c is ':' for an option missing its value, anything

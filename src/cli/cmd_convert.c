@@ -50,14 +50,31 @@ struct convert_args {
     int quiet; /* -q given: print nothing but errors */
 };
 
+/* The importers run_log and run_acct call. */
+typedef int (*log_importer)(const char *, const char *, const char *const *,
+                            const struct import_log_opts *,
+                            struct import_stats *, struct import_log_report *,
+                            struct bfs_error *);
+
+typedef int (*acct_importer)(const char *const *, size_t, const char *,
+                             const char *const *,
+                             const struct import_log_opts *,
+                             struct import_stats *, struct import_acct_report *,
+                             struct bfs_error *);
+
 struct convert_format {
     const char *name;  /* --from NAME */
     const char *input; /* what INPUT names */
     const char *summary;
     const struct convert_opt *opts; /* ends with {NULL} */
     int multi;                      /* takes several INPUTs */
-    int (*run)(const struct convert_args *a, struct import_stats *st,
+    /* Converts a->input(s) as format f with the import options o (read
+     * from a by log_opts_from_args); 0 or a negative BFS_E* code. */
+    int (*run)(const struct convert_args *a, const struct convert_format *f,
+               const struct import_log_opts *o, struct import_stats *st,
                struct bfs_error *e);
+    log_importer log;   /* run_log's importer */
+    acct_importer acct; /* run_acct's importer */
 };
 
 /* ---- node types -------------------------------------------------------- */
@@ -70,6 +87,13 @@ struct convert_format {
     NODE_TYPES_OPT,                                                            \
     {                                                                          \
         "type-from", "sinfo's gres (default)/features/partition"               \
+    }
+
+/* The outage options every log format takes. */
+#define OUTAGE_OPTS                                                            \
+    {"outage-threshold", "idle fraction marking an outage"},                   \
+    {                                                                          \
+        "outage-min-duration", "for at least D (s/m/h/d; default 1h)"          \
     }
 
 /* The value given to the option name of opts, or NULL. */
@@ -130,19 +154,14 @@ static int types_from_args(const struct convert_args *a,
 
 static const struct convert_opt bftrainer_opts[] = {TYPE_OPTS, {NULL, NULL}};
 
-static int run_bftrainer(const struct convert_args *a, struct import_stats *st,
-                         struct bfs_error *e)
+static int run_bftrainer(const struct convert_args *a,
+                         const struct convert_format *f,
+                         const struct import_log_opts *o,
+                         struct import_stats *st, struct bfs_error *e)
 {
-    struct import_log_opts o;
-    struct nodetypes *nt;
-    int rc;
-
-    import_log_opts_init(&o);
-    if ((rc = types_from_args(a, bftrainer_opts, 0, &o, &nt, e)) != 0)
-        return rc;
-    rc = import_bftrainer_typed(a->input, a->output, a->comments, nt, st, e);
-    nodetypes_free(nt);
-    return rc;
+    (void)f;
+    return import_bftrainer_typed(a->input, a->output, a->comments,
+                                  o->node_types, st, e);
 }
 
 /* ---- swf, slurm: job logs (import_swf.c, import_slurm.c) ------------- */
@@ -155,8 +174,7 @@ static const struct convert_opt swf_opts[] = {
     {"overflow", "truncate (default) or skip"},
     {"start", "window start (UTC or Unix s)"},
     {"end", "window end (default: last job end)"},
-    {"outage-threshold", "idle fraction marking an outage"},
-    {"outage-min-duration", "for at least D (s/m/h/d; default 1h)"},
+    OUTAGE_OPTS,
     {"partition-nodes", "NAME=COUNT[:PPN],... nodes per partition"},
     {NULL, NULL}};
 
@@ -180,36 +198,20 @@ static int log_opts_from_args(const struct convert_args *a,
     return types_from_args(a, opts, partition_ok, o, nt, e);
 }
 
-typedef int (*log_importer)(const char *, const char *, const char *const *,
-                            const struct import_log_opts *,
-                            struct import_stats *, struct import_log_report *,
-                            struct bfs_error *);
-
-static int run_log(const struct convert_args *a, const struct convert_opt *opts,
-                   log_importer import, struct import_stats *st,
+/* swf, slurm: f->log. */
+static int run_log(const struct convert_args *a, const struct convert_format *f,
+                   const struct import_log_opts *o, struct import_stats *st,
                    struct bfs_error *e)
 {
-    struct import_log_opts o;
     struct import_log_report r;
-    struct nodetypes *nt;
     int rc;
 
-    if ((rc = log_opts_from_args(a, opts, import == import_slurm, &o, &nt,
-                                 e)) != 0)
-        return rc;
-    rc = import(a->input, a->output, a->comments, &o, st, &r, e);
-    nodetypes_free(nt);
+    rc = f->log(a->input, a->output, a->comments, o, st, &r, e);
     if (rc == 0 && !a->quiet)
         import_log_report_write(&r, stderr);
     if (rc == 0)
         import_log_warnings(&r, stderr);
     return rc;
-}
-
-static int run_swf(const struct convert_args *a, struct import_stats *st,
-                   struct bfs_error *e)
-{
-    return run_log(a, swf_opts, import_swf, st, e);
 }
 
 static const struct convert_opt slurm_opts[] = {
@@ -224,17 +226,10 @@ static const struct convert_opt slurm_opts[] = {
     {"overflow", "truncate (default) or skip"},
     {"start", "window start (UTC or Unix s)"},
     {"end", "window end (default: last job end)"},
-    {"outage-threshold", "idle fraction marking an outage"},
-    {"outage-min-duration", "for at least D (s/m/h/d; default 1h)"},
+    OUTAGE_OPTS,
     NODE_TYPES_OPT,
     {"type-from", "gres|features|partition (see bfsim(1))"},
     {NULL, NULL}};
-
-static int run_slurm(const struct convert_args *a, struct import_stats *st,
-                     struct bfs_error *e)
-{
-    return run_log(a, slurm_opts, import_slurm, st, e);
-}
 
 /* ---- pbs, lsf: accounting logs (import_pbs.c, import_lsf.c) ---------- */
 
@@ -244,10 +239,7 @@ static int run_slurm(const struct convert_args *a, struct import_stats *st,
         {"max-nodes", "largest machine inferred (default 1048576)"},           \
         {"skip-bad", "skip malformed records (counted)"},                      \
         {"start", "window start (UTC or Unix s)"},                             \
-        {"end", "window end (default: last run end)"},                         \
-        {"outage-threshold", "idle fraction marking an outage"},               \
-        {"outage-min-duration", "for at least D (s/m/h/d; default 1h)"},       \
-        TYPE_OPTS
+        {"end", "window end (default: last run end)"}, OUTAGE_OPTS, TYPE_OPTS
 
 static const struct convert_opt pbs_opts[] = {
     {"tz", "zone of the time stamps (default UTC)"},
@@ -258,42 +250,21 @@ static const struct convert_opt pbs_opts[] = {
 
 static const struct convert_opt lsf_opts[] = {ACCT_OPTS, {NULL, NULL}};
 
-typedef int (*acct_importer)(const char *const *, size_t, const char *,
-                             const char *const *,
-                             const struct import_log_opts *,
-                             struct import_stats *, struct import_acct_report *,
-                             struct bfs_error *);
-
+/* pbs, lsf: f->acct. */
 static int run_acct(const struct convert_args *a,
-                    const struct convert_opt *opts, acct_importer import,
-                    struct import_stats *st, struct bfs_error *e)
+                    const struct convert_format *f,
+                    const struct import_log_opts *o, struct import_stats *st,
+                    struct bfs_error *e)
 {
-    struct import_log_opts o;
     struct import_acct_report r;
-    struct nodetypes *nt;
     int rc;
 
-    if ((rc = log_opts_from_args(a, opts, 0, &o, &nt, e)) != 0)
-        return rc;
-    rc = import(a->inputs, a->n_inputs, a->output, a->comments, &o, st, &r, e);
-    nodetypes_free(nt);
+    rc = f->acct(a->inputs, a->n_inputs, a->output, a->comments, o, st, &r, e);
     if (rc == 0 && !a->quiet)
         import_acct_report_write(&r, stderr);
     if (rc == 0)
         import_acct_warnings(&r, stderr);
     return rc;
-}
-
-static int run_pbs(const struct convert_args *a, struct import_stats *st,
-                   struct bfs_error *e)
-{
-    return run_acct(a, pbs_opts, import_pbs, st, e);
-}
-
-static int run_lsf(const struct convert_args *a, struct import_stats *st,
-                   struct bfs_error *e)
-{
-    return run_acct(a, lsf_opts, import_lsf, st, e);
 }
 
 /* ---- batsim, batsim-events (import_batsim.c) ------------------------- */
@@ -305,48 +276,34 @@ static const struct convert_opt batsim_opts[] = {
     {"origin", "Unix time of simulation time 0 (default 0)"},
     {"start", "window start (default: simulation time 0)"},
     {"end", "window end (default: latest time read)"},
-    {"outage-threshold", "idle fraction marking an outage"},
-    {"outage-min-duration", "for at least D (s/m/h/d; default 1h)"},
+    OUTAGE_OPTS,
     TYPE_OPTS,
     {NULL, NULL}};
 
 /* batsim_opts less --events. */
 static const struct convert_opt *const batsim_events_opts = batsim_opts + 1;
 
-static int run_batsim_common(const struct convert_args *a,
-                             const struct convert_opt *opts, int events_input,
-                             struct import_stats *st, struct bfs_error *e)
+/* batsim, and batsim-events (f->opts is batsim_events_opts): INPUT is
+ * then the events file. */
+static int run_batsim(const struct convert_args *a,
+                      const struct convert_format *f,
+                      const struct import_log_opts *o, struct import_stats *st,
+                      struct bfs_error *e)
 {
-    struct import_log_opts o;
     struct import_batsim_report r;
-    struct nodetypes *nt;
+    int events_input = f->opts == batsim_events_opts;
     const char *events = events_input ? a->input : NULL;
     int rc;
 
-    if ((rc = log_opts_from_args(a, opts, 0, &o, &nt, e)) != 0)
-        return rc;
-    if (value_of(a, opts, "events"))
-        events = value_of(a, opts, "events");
+    if (value_of(a, f->opts, "events"))
+        events = value_of(a, f->opts, "events");
     rc = import_batsim(events_input ? NULL : a->input, events, a->output,
-                       a->comments, &o, st, &r, e);
-    nodetypes_free(nt);
+                       a->comments, o, st, &r, e);
     if (rc == 0 && !a->quiet)
         import_batsim_report_write(&r, stderr);
     if (rc == 0)
         import_batsim_warnings(&r, stderr);
     return rc;
-}
-
-static int run_batsim(const struct convert_args *a, struct import_stats *st,
-                      struct bfs_error *e)
-{
-    return run_batsim_common(a, batsim_opts, 0, st, e);
-}
-
-static int run_batsim_events(const struct convert_args *a,
-                             struct import_stats *st, struct bfs_error *e)
-{
-    return run_batsim_common(a, batsim_events_opts, 1, st, e);
 }
 
 /* ---- elastisim (import_elastisim.c) ------------------------------------ */
@@ -356,23 +313,20 @@ static const struct convert_opt elastisim_opts[] = {
     {"origin", "Unix time of simulation time 0 (default 0)"},
     {"start", "window start (default: simulation time 0)"},
     {"end", "window end (default: latest time read)"},
-    {"outage-threshold", "idle fraction marking an outage"},
-    {"outage-min-duration", "for at least D (s/m/h/d; default 1h)"},
+    OUTAGE_OPTS,
     TYPE_OPTS,
     {NULL, NULL}};
 
-static int run_elastisim(const struct convert_args *a, struct import_stats *st,
-                         struct bfs_error *e)
+static int run_elastisim(const struct convert_args *a,
+                         const struct convert_format *f,
+                         const struct import_log_opts *o,
+                         struct import_stats *st, struct bfs_error *e)
 {
-    struct import_log_opts o;
     struct import_elastisim_report r;
-    struct nodetypes *nt;
     int rc;
 
-    if ((rc = log_opts_from_args(a, elastisim_opts, 0, &o, &nt, e)) != 0)
-        return rc;
-    rc = import_elastisim(a->input, a->output, a->comments, &o, st, &r, e);
-    nodetypes_free(nt);
+    (void)f;
+    rc = import_elastisim(a->input, a->output, a->comments, o, st, &r, e);
     if (rc == 0 && !a->quiet)
         import_elastisim_report_write(&r, stderr);
     if (rc == 0)
@@ -384,9 +338,13 @@ static int run_elastisim(const struct convert_args *a, struct import_stats *st,
 
 static const struct convert_opt native_opts[] = {{NULL, NULL}};
 
-static int run_native(const struct convert_args *a, struct import_stats *st,
+static int run_native(const struct convert_args *a,
+                      const struct convert_format *f,
+                      const struct import_log_opts *o, struct import_stats *st,
                       struct bfs_error *e)
 {
+    (void)f;
+    (void)o;
     if (a->comments[1])
         return bfs_fail(e, BFS_EUSAGE,
                         "--comment: --from native copies the trace's text "
@@ -401,39 +359,39 @@ static const struct convert_format formats[] = {
      "BFTrainer node matrix export: DIR holds nodes.csv,\n"
      "             rows.csv and transitions.csv[.gz] (or INPUT is the\n"
      "             transitions file)",
-     bftrainer_opts, 0, run_bftrainer},
+     bftrainer_opts, 0, .run = run_bftrainer},
     {"swf", "FILE",
      "Standard Workload Format job log (Parallel Workloads\n"
      "             Archive); nodes placed by a rule (see bfsim(1))",
-     swf_opts, 0, run_swf},
+     swf_opts, 0, .run = run_log, .log = import_swf},
     {"slurm", "FILE",
      "Slurm accounting: sacct --parsable2 or fixed-width\n"
      "             output (JobID, Start, End, NNodes or NodeList)",
-     slurm_opts, 0, run_slurm},
+     slurm_opts, 0, .run = run_log, .log = import_slurm},
     {"pbs", "FILE|DIR ...",
      "PBS Pro / OpenPBS / Torque accounting logs (daily\n"
      "             files, or their folder): S, E, R, D, A records",
-     pbs_opts, 1, run_pbs},
+     pbs_opts, 1, .run = run_acct, .acct = import_pbs},
     {"lsf", "FILE|DIR ...",
      "LSF lsb.acct files: JOB_FINISH records (start, end,\n"
      "             execHosts)",
-     lsf_opts, 1, run_lsf},
+     lsf_opts, 1, .run = run_acct, .acct = import_lsf},
     {"batsim", "FILE",
      "Batsim jobs.csv output (allocated_resources interval\n"
      "             sets); a node is busy while a job holds it",
-     batsim_opts, 0, run_batsim},
+     batsim_opts, 0, .run = run_batsim},
     {"batsim-events", "FILE",
      "Batsim external events (JSON lines): a node is busy\n"
      "             from machine_unavailable to machine_available",
-     batsim_events_opts, 0, run_batsim_events},
+     batsim_events_opts, 0, .run = run_batsim},
     {"elastisim", "FILE",
      "ElastiSim node utilization (Time,Node,State,...): a\n"
      "             node is busy while allocated or reserved",
-     elastisim_opts, 0, run_elastisim},
+     elastisim_opts, 0, .run = run_elastisim},
     {"native", "FILE",
      "a native trace, copied line for line into OUT's\n"
      "             compression (by suffix): .gz <-> .zst, ...",
-     native_opts, 0, run_native},
+     native_opts, 0, .run = run_native},
 };
 #define N_FORMATS (sizeof formats / sizeof *formats)
 
@@ -508,8 +466,7 @@ static int check_paths(const struct convert_format *fmt,
         const char *arg = arg_of(o->name);
         if (!arg || strcmp(arg, "FILE") != 0)
             continue;
-        names[i] = xmalloc(strlen(o->name) + 3);
-        sprintf(names[i], "--%s", o->name);
+        names[i] = xasprintf("--%s", o->name);
         r[n++] = (struct bfs_paths_role){names[i], values[i], 0, NULL};
     }
     if (fmt->run == run_bftrainer && *input) {
@@ -521,9 +478,7 @@ static int check_paths(const struct convert_format *fmt,
     status = cmd_check_paths("convert", r, n);
     for (int i = 0; i < 3; i++)
         xfree(bft[i]);
-    for (size_t i = 0; i < k; i++)
-        xfree(names[i]);
-    xfree(names);
+    xfree_strv(names, k);
     xfree(r);
     return status;
 }
@@ -645,8 +600,17 @@ static int convert_trace(const struct convert_cmdline *c,
                                  (size_t)n, c->output,
                                  comments,  values,
                                  c->quiet};
+        struct import_log_opts o;
+        struct nodetypes *nt;
+
         bfs_error_clear(&e);
-        if ((rc = fmt->run(&a, &st, &e)) != 0)
+        rc = log_opts_from_args(&a, fmt->opts, fmt->log == import_slurm, &o,
+                                &nt, &e);
+        if (rc == 0) {
+            rc = fmt->run(&a, fmt, &o, &st, &e);
+            nodetypes_free(nt);
+        }
+        if (rc != 0)
             status = cmd_report(&e, rc);
         else
             report(c->output, &st, c->quiet);
@@ -660,15 +624,10 @@ int cmd_convert(int argc, char **argv)
 {
     struct convert_cmdline a;
     const struct convert_format *fmt = NULL;
-    struct bfs_error e;
-    int help, first, n;
+    int first, n, status;
 
-    bfs_error_clear(&e);
-    if (options_parse(&options_convert, argc, argv, &a, NULL, &help, &first,
-                      &e) != 0)
-        return cmd_usage_error("convert", "%s", e.msg);
-    if (help)
-        return usage(stdout);
+    if (!cmd_parse(&options_convert, usage, argc, argv, &a, &first, &status))
+        return status;
     n = argc - first;
     if (a.jobs)
         return convert_jobs(&a, n, argv + first);

@@ -48,14 +48,10 @@ int cmd_curves(int argc, char **argv)
     struct bfs_error e;
     struct bfs_out out;
     char *bundled;
-    int rc, help, first;
+    int rc, first;
 
-    bfs_error_clear(&e);
-    if (options_parse(&options_curves, argc, argv, &a, NULL, &help, &first,
-                      &e) != 0)
-        return cmd_usage_error("curves", "%s", e.msg);
-    if (help)
-        return options_help(&options_curves, stdout) ? CMD_FAIL : CMD_OK;
+    if (!cmd_parse(&options_curves, NULL, argc, argv, &a, &first, &rc))
+        return rc;
     if ((rc = cmd_one_operand("curves", argc, "JOBS")))
         return rc;
     bfs_error_clear(&e);

@@ -109,17 +109,14 @@ int cmd_gen_trace(int argc, char **argv)
     struct gentrace_args a;
     struct gentrace_types types = {0, NULL, NULL};
     struct bfs_error e;
-    int rc, help, first, status;
+    int rc, first, status;
 
-    bfs_error_clear(&e);
-    if (options_parse(&options_gentrace, argc, argv, &a, NULL, &help, &first,
-                      &e) != 0)
-        return cmd_usage_error("gen-trace", "%s", e.msg);
-    if (help)
-        return options_help(&options_gentrace, stdout) ? CMD_FAIL : CMD_OK;
+    if (!cmd_parse(&options_gentrace, NULL, argc, argv, &a, &first, &status))
+        return status;
     if (first < argc)
         return cmd_usage_error("gen-trace", "unexpected argument '%s'",
                                argv[first]);
+    bfs_error_clear(&e);
     if (a.types && (rc = gentrace_types_parse(a.types, &types, &e)) != 0)
         return cmd_report(&e, rc);
     {

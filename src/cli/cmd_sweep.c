@@ -79,14 +79,10 @@ static char *self_exe(char **argv)
 static char *default_outdir(const char *config)
 {
     size_t n = strlen(config);
-    char *p;
 
     if (n > 5 && strcmp(config + n - 5, ".json") == 0)
         n -= 5;
-    p = xmalloc(n + 8);
-    memcpy(p, config, n);
-    strcpy(p + n, ".sweep");
-    return p;
+    return xasprintf("%.*s.sweep", (int)n, config);
 }
 
 struct progress {
@@ -142,8 +138,7 @@ static void on_done(void *arg, size_t r, int st, int complete, double seconds)
         snprintf(why, sizeof why, "wait status %d", st);
     opts = sweep_describe(pg->s, r);
     dir = sweep_run_dir(pg->s, r, pg->outdir);
-    log = xmalloc(strlen(dir) + 16);
-    sprintf(log, "%s/log.txt", dir);
+    log = xasprintf("%s/log.txt", dir);
     fprintf(stderr, "bfsim sweep: run %s failed (%s): %s\n", id, why,
             opts[0] ? opts : "(no options)");
     tail = sweep_log_tail(log, 10);
@@ -497,14 +492,10 @@ int cmd_sweep(int argc, char **argv)
     struct bfs_error e;
     const char *config;
     char *outdir, *prog;
-    int rc, help, first, status;
+    int rc, first, status;
 
-    bfs_error_clear(&e);
-    if (options_parse(&options_sweep, argc, argv, &a, NULL, &help, &first,
-                      &e) != 0)
-        return cmd_usage_error("sweep", "%s", e.msg);
-    if (help)
-        return options_help(&options_sweep, stdout) ? CMD_FAIL : CMD_OK;
+    if (!cmd_parse(&options_sweep, NULL, argc, argv, &a, &first, &status))
+        return status;
     if (first >= argc)
         return cmd_usage_error("sweep", "%s", "no configuration file");
     if (argc - first > 1)
@@ -517,6 +508,7 @@ int cmd_sweep(int argc, char **argv)
         if ((rc = cmd_check_paths("sweep", roles, 2)) != 0)
             return rc;
     }
+    bfs_error_clear(&e);
     if ((rc = sweep_load(config, &s, &e)) != 0)
         return cmd_report(&e, rc);
     prog = self_exe(argv);

@@ -13,6 +13,7 @@
 #include "base/csv.h"
 #include "base/util.h"
 #include "engine/measures.h"
+#include "engine/options.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -81,6 +82,26 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
     return CMD_USAGE;
 }
 
+int cmd_parse(const struct options_command *c, int (*help)(FILE *f), int argc,
+              char **argv, void *a, int *first, int *status)
+{
+    struct bfs_error e;
+    int h;
+
+    bfs_error_clear(&e);
+    if (options_parse(c, argc, argv, a, NULL, &h, first, &e) != 0) {
+        *status = cmd_usage_error(c->name, "%s", e.msg);
+        return 0;
+    }
+    if (!h)
+        return 1;
+    if (help)
+        *status = help(stdout);
+    else
+        *status = options_help(c, stdout) ? CMD_FAIL : CMD_OK;
+    return 0;
+}
+
 int cmd_option_error(const char *cmd, int c, char **argv)
 {
     if (c == ':')
@@ -136,9 +157,7 @@ static char *exe_dir(void)
 /* "a/b", malloc'd. */
 static char *join(const char *a, const char *b)
 {
-    char *p = xmalloc(strlen(a) + strlen(b) + 2);
-    sprintf(p, "%s/%s", a, b);
-    return p;
+    return xasprintf("%s/%s", a, b);
 }
 
 char *cmd_data_dir(void)
@@ -231,9 +250,7 @@ static char *bundled_names(const char *dir, const char *ext)
             strcat(list, names[i]);
         }
     }
-    for (size_t i = 0; i < n; i++)
-        xfree(names[i]);
-    xfree(names);
+    xfree_strv(names, n);
     return list;
 }
 
@@ -255,10 +272,8 @@ static int bundled(const char *option, const char *arg, const char *folder,
     dir = cmd_data_dir();
     for (int with_ext = 0; with_ext < 2; with_ext++)
         for (size_t z = 0; z < N_BUNDLED_Z; z++) {
-            p = xmalloc(strlen(dir) + strlen(folder) + strlen(arg) +
-                        strlen(ext) + 8);
-            sprintf(p, "%s/%s/%s%s%s", dir, folder, arg, with_ext ? ext : "",
-                    bundled_z[z]);
+            p = xasprintf("%s/%s/%s%s%s", dir, folder, arg, with_ext ? ext : "",
+                          bundled_z[z]);
             if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
                 xfree(dir);
                 *out = p;

@@ -1043,10 +1043,8 @@ const struct options_command options_replay = {
                 "Replay a node idle/preempt trace with elastic training jobs "
                 "and\n"
                 "report what a backfill trainer would have done.\n",
-    .table = options_table,
-    .count = sizeof options_table / sizeof *options_table,
-    .groups = replay_groups,
-    .n_groups = OPTIONS_N_GROUPS,
+    OPTIONS_TABLE(options_table),
+    OPTIONS_GROUPS(replay_groups),
     .size = sizeof(struct replay_args),
     .defaults = replay_defaults,
     .check = replay_check,

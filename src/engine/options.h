@@ -151,6 +151,17 @@ struct options_command {
                  struct bfs_error *e);
 };
 
+/* In a struct options_command initializer: the table (an array) and its
+ * length; the groups' headings (an array) and their number. */
+#define OPTIONS_TABLE(t) .table = (t), .count = sizeof(t) / sizeof *(t)
+#define OPTIONS_GROUPS(g) .groups = (g), .n_groups = sizeof(g) / sizeof *(g)
+
+/* The usual -h/--help record, in a command's first group. */
+#define OPTIONS_HELP_ENTRY                                                     \
+    {                                                                          \
+        "help", 'h', NULL, 0, .type = OPTIONS_HELP, .help = "show this help"   \
+    }
+
 /* The options, in the order of the help within each group. */
 extern const struct options_entry options_table[];
 extern const size_t options_count;

@@ -55,7 +55,7 @@ static const struct options_entry convert_table[] = {
              "where the data came from)"},
     {"quiet", 'q', NULL, 0, .type = OPTIONS_FLAG, F(quiet),
      .help = "do not print the summary on standard error"},
-    {"help", 'h', NULL, 0, .type = OPTIONS_HELP, .help = "show this help"},
+    OPTIONS_HELP_ENTRY,
 
     FORMAT("node-types", "FILE", "node types: sinfo output or HOSTLIST TYPE"),
     FORMAT("type-from", "RULE",
@@ -106,10 +106,8 @@ const struct options_command options_convert = {
         "converted.  An OUT ending in .gz, .zst, .xz or .bz2 is compressed\n"
         "with gzip, zstd, xz or bzip2.  Inputs may be compressed with any\n"
         "of them (told by content, not by name).\n",
-    .table = convert_table,
-    .count = sizeof convert_table / sizeof *convert_table,
-    .groups = convert_groups,
-    .n_groups = 2,
+    OPTIONS_TABLE(convert_table),
+    OPTIONS_GROUPS(convert_groups),
     .size = sizeof(struct convert_cmdline),
     .defaults = convert_defaults,
     .check = convert_check,

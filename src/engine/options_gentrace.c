@@ -132,7 +132,7 @@ static const struct options_entry gentrace_table[] = {
      .help = "add a '#' comment line (repeatable)"},
     {"quiet", 'q', NULL, 0, .type = OPTIONS_FLAG, F(quiet),
      .help = "do not print the summary on standard error"},
-    {"help", 'h', NULL, 0, .type = OPTIONS_HELP, .help = "show this help"},
+    OPTIONS_HELP_ENTRY,
 };
 
 static const char *const gentrace_groups[] = {"Options:"};
@@ -159,10 +159,8 @@ const struct options_command options_gentrace = {
             "                     busy intervals (for --busy) of a native "
             "trace,\n"
             "                     e.g. the bundled summit-2021-02.trace.gz\n",
-    .table = gentrace_table,
-    .count = sizeof gentrace_table / sizeof *gentrace_table,
-    .groups = gentrace_groups,
-    .n_groups = 1,
+    OPTIONS_TABLE(gentrace_table),
+    OPTIONS_GROUPS(gentrace_groups),
     .size = sizeof(struct gentrace_args),
     .defaults = gentrace_defaults,
     .check = gentrace_check,

@@ -78,7 +78,7 @@ static const struct options_entry info_table[] = {
     {"output", 'o', "FILE", 0, .type = OPTIONS_STRING,
      .field = offsetof(struct info_args, output),
      .help = "write to FILE (atomically) instead of standard output"},
-    {"help", 'h', NULL, 0, .type = OPTIONS_HELP, .help = "show this help"},
+    OPTIONS_HELP_ENTRY,
 };
 
 static const char *const options_heading[] = {"Options:"};
@@ -97,10 +97,8 @@ const struct options_command options_info = {
     .tail = "\n"
             "Percentiles use the nearest-rank rule on integer seconds; pool\n"
             "percentiles are weighted by time.\n",
-    .table = info_table,
-    .count = sizeof info_table / sizeof *info_table,
-    .groups = options_heading,
-    .n_groups = 1,
+    OPTIONS_TABLE(info_table),
+    OPTIONS_GROUPS(options_heading),
     .size = sizeof(struct info_args),
     .defaults = info_defaults,
     .check = info_check,
@@ -145,7 +143,7 @@ static const struct options_entry curves_table[] = {
     {"output", 'o', "FILE", 0, .type = OPTIONS_STRING,
      .field = offsetof(struct curves_args, output),
      .help = "write to FILE (atomically) instead of standard output"},
-    {"help", 'h', NULL, 0, .type = OPTIONS_HELP, .help = "show this help"},
+    OPTIONS_HELP_ENTRY,
 };
 
 const struct options_command options_curves = {
@@ -161,10 +159,8 @@ const struct options_command options_curves = {
         "(least squares in log space); interp: monotone piecewise-linear\n"
         "through the points (a, b: the amdahl fit it extrapolates with).\n"
         "mape and max_ape: mean and largest |fit - P| / P at the points.\n",
-    .table = curves_table,
-    .count = sizeof curves_table / sizeof *curves_table,
-    .groups = options_heading,
-    .n_groups = 1,
+    OPTIONS_TABLE(curves_table),
+    OPTIONS_GROUPS(options_heading),
     .size = sizeof(struct curves_args),
     .defaults = curves_defaults,
 };

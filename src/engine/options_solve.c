@@ -297,10 +297,8 @@ const struct options_command options_solve = {
                 "input, as written by `bfsim replay --dump-instances`) and "
                 "print every job's\n"
                 "new node count.\n",
-    .table = solve_table,
-    .count = sizeof solve_table / sizeof *solve_table,
-    .groups = solve_groups,
-    .n_groups = sizeof solve_groups / sizeof *solve_groups,
+    OPTIONS_TABLE(solve_table),
+    OPTIONS_GROUPS(solve_groups),
     .size = sizeof(struct solve_args),
     .defaults = solve_defaults,
     .check = solve_check,

@@ -119,7 +119,7 @@ static const struct options_entry sweep_table[] = {
      .help = "run nothing; print each run's id, status (complete or pending) "
              "and options"},
     {"quiet", 'q', NULL, 0, FLAG(quiet), .help = "print only failures"},
-    {"help", 'h', NULL, 0, .type = OPTIONS_HELP, .help = "show this help"},
+    OPTIONS_HELP_ENTRY,
 };
 
 static const char *const sweep_groups[] = {"Options:"};
@@ -179,10 +179,8 @@ const struct options_command options_sweep = {
             "the exit status is 130.  A failed run is reported with the end of "
             "its\n"
             "log; the others go on, and the exit status is 1.\n",
-    .table = sweep_table,
-    .count = sizeof sweep_table / sizeof *sweep_table,
-    .groups = sweep_groups,
-    .n_groups = 1,
+    OPTIONS_TABLE(sweep_table),
+    OPTIONS_GROUPS(sweep_groups),
     .size = sizeof(struct sweep_args),
     .defaults = sweep_defaults,
     .check = sweep_check,

@@ -379,9 +379,7 @@ void gentrace_types_counts(const struct gentrace_types *t, size_t nodes,
 
 void gentrace_types_release(struct gentrace_types *t)
 {
-    for (size_t k = 0; k < t->n; k++)
-        xfree(t->names[k]);
-    xfree(t->names);
+    xfree_strv(t->names, t->n);
     xfree(t->shares);
     memset(t, 0, sizeof *t);
 }

@@ -563,9 +563,7 @@ struct type_cols {
 
 static void type_cols_release(struct type_cols *t)
 {
-    for (size_t k = 0; k < t->n; k++)
-        xfree(t->label[k]);
-    xfree(t->label);
+    xfree_strv(t->label, t->n);
     xfree(t->col);
     memset(t, 0, sizeof *t);
 }

@@ -344,9 +344,7 @@ int nodetypes_apply(const struct nodetypes *m, const char *const *names,
 
 void nodetypes_table_release(struct nodetypes_table *t)
 {
-    for (size_t k = 0; k < t->n_types; k++)
-        xfree(t->names[k]);
-    xfree(t->names);
+    xfree_strv(t->names, t->n_types);
     xfree(t->type);
     xfree(t->per_node);
     memset(t, 0, sizeof *t);
@@ -356,9 +354,7 @@ void nodetypes_free(struct nodetypes *m)
 {
     if (!m)
         return;
-    for (size_t t = 0; t < m->n_types; t++)
-        xfree(m->type_names[t]);
-    xfree(m->type_names);
+    xfree_strv(m->type_names, m->n_types);
     hostlist_index_free(m->types);
     xfree(m->host);
     hostlist_index_free(m->hosts);

@@ -553,12 +553,8 @@ void trace_close(struct trace_reader *r)
 {
     if (!r)
         return;
-    for (size_t i = 0; i < r->n; i++)
-        xfree(r->names[i]);
-    xfree(r->names);
-    for (size_t t = 0; t < r->n_types; t++)
-        xfree(r->type_names[t]);
-    xfree(r->type_names);
+    xfree_strv(r->names, r->n);
+    xfree_strv(r->type_names, r->n_types);
     xfree(r->node_type);
     xfree(r->idle);
     xfree(r->stamp);

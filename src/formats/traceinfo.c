@@ -471,9 +471,7 @@ done:
 void traceinfo_release(struct traceinfo *ti)
 {
     xfree(ti->path);
-    for (size_t t = 0; t < ti->n_types; t++)
-        xfree(ti->type_names[t]);
-    xfree(ti->type_names);
+    xfree_strv(ti->type_names, ti->n_types);
     xfree(ti->type_nodes);
     xfree(ti->type_idle_node_s);
     traceinfo_hist_release(&ti->holes);

@@ -111,9 +111,7 @@ static int file_cmp(const void *x, const void *y)
 
 void acct_files_free(char **files, size_t n)
 {
-    for (size_t k = 0; k < n; k++)
-        xfree(files[k]);
-    xfree(files);
+    xfree_strv(files, n);
 }
 
 int acct_files(const char *const *src, size_t n, char ***files, size_t *n_files,
@@ -143,8 +141,7 @@ int acct_files(const char *const *src, size_t n, char ***files, size_t *n_files,
             char *p;
             if (de->d_name[0] == '.')
                 continue;
-            p = xmalloc(strlen(src[k]) + strlen(de->d_name) + 2);
-            sprintf(p, "%s/%s", src[k], de->d_name);
+            p = xasprintf("%s/%s", src[k], de->d_name);
             if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) {
                 xfree(p);
                 continue;
@@ -313,10 +310,7 @@ static int read_nodes(const char *path, struct hostlist *names,
 static char *extra_name(const char *prefix, size_t i, size_t n)
 {
     int w = import_log_name_width(n);
-    char *s = xmalloc(strlen(prefix) + 24);
-
-    sprintf(s, "%s%0*zu", prefix, w, i);
-    return s;
+    return xasprintf("%s%0*zu", prefix, w, i);
 }
 
 /* The machine: its names (into m, with index mix) and remap[i], the

@@ -227,9 +227,7 @@ static int read_nodes(const char *path, char ***names_out, size_t *n_out,
     xfree(line_of);
     xfree(idx_of);
     if (rc < 0) {
-        for (size_t k = 0; k < n; k++)
-            xfree(names[k]);
-        xfree(names);
+        xfree_strv(names, n);
         return rc;
     }
     *names_out = names;
@@ -332,13 +330,9 @@ static char **typed_comments(const char *const *comments,
                              const struct import_log_opts *o)
 {
     size_t n = 0;
-    char **c;
+    char **c = xcalloc(import_log_comments_count(comments) + 2, sizeof *c);
 
-    while (comments && comments[n])
-        n++;
-    c = xcalloc(n + 2, sizeof *c);
-    for (size_t i = 0; i < n; i++)
-        c[i] = xstrdup(comments[i]);
+    import_log_comments_add(c, &n, comments);
     c[n] = import_log_types_comment(o);
     return c;
 }
@@ -549,9 +543,7 @@ out:
     xfree(idle);
     bfs_lines_close(trs);
     bfs_lines_close(rows);
-    for (size_t k = 0; k < n; k++)
-        xfree(names[k]);
-    xfree(names);
+    xfree_strv(names, n);
     xfree(p_trs);
     xfree(p_rows);
     xfree(p_nodes);

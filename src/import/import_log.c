@@ -36,7 +36,6 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -208,20 +207,14 @@ int import_log_opts_set(struct import_log_opts *o, const char *name,
                             "(seconds, or a number with s, m, h or d)",
                             value);
         o->outage_min = v;
-    } else if (strcmp(name, "machine-nodes") == 0) {
+    } else if (strcmp(name, "machine-nodes") == 0 ||
+               strcmp(name, "max-nodes") == 0) {
         if (bfs_parse_i64(value, &v) || v < 1 || v > (int64_t)1 << 24)
             return bfs_fail(e, BFS_EUSAGE,
-                            "--machine-nodes: '%s' is not a node count in "
-                            "1..16777216",
-                            value);
-        o->machine_nodes = (size_t)v;
-    } else if (strcmp(name, "max-nodes") == 0) {
-        if (bfs_parse_i64(value, &v) || v < 1 || v > (int64_t)1 << 24)
-            return bfs_fail(e, BFS_EUSAGE,
-                            "--max-nodes: '%s' is not a node count in "
-                            "1..16777216",
-                            value);
-        o->max_nodes = (size_t)v;
+                            "--%s: '%s' is not a node count in 1..16777216",
+                            name, value);
+        *(strcmp(name, "max-nodes") == 0 ? &o->max_nodes : &o->machine_nodes) =
+            (size_t)v;
     } else if (strcmp(name, "procs-per-node") == 0) {
         if (bfs_parse_i64(value, &v) || v < 1 || v > (int64_t)1 << 30)
             return bfs_fail(e, BFS_EUSAGE,
@@ -288,62 +281,67 @@ int import_log_check_opts(const struct import_log_opts *o, struct bfs_error *e)
     return 0;
 }
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-
-static char *fmt(const char *f, ...)
+size_t import_log_comments_count(const char *const *v)
 {
-    va_list ap;
-    char *s;
-    int n;
+    size_t n = 0;
 
-    va_start(ap, f);
-    n = vsnprintf(NULL, 0, f, ap);
-    va_end(ap);
-    s = xmalloc((size_t)(n < 0 ? 0 : n) + 1);
-    va_start(ap, f);
-    vsnprintf(s, (size_t)(n < 0 ? 0 : n) + 1, f, ap);
-    va_end(ap);
-    return s;
+    while (v && v[n])
+        n++;
+    return n;
+}
+
+void import_log_comments_add(char **c, size_t *k, const char *const *v)
+{
+    for (size_t i = 0; v && v[i]; i++)
+        c[(*k)++] = xstrdup(v[i]);
 }
 
 char **import_log_comments(const char *const *comments, const char *format,
                            const char *path, const char *const *extra,
                            const struct import_log_opts *o)
 {
-    size_t n = 0, k = 0;
-    char **c;
-    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+    size_t k = 0;
+    char **c = xcalloc(import_log_comments_count(comments) +
+                           import_log_comments_count(extra) + 6,
+                       sizeof *c);
 
-    for (size_t i = 0; comments && comments[i]; i++)
-        n++;
-    for (size_t i = 0; extra && extra[i]; i++)
-        n++;
-    c = xcalloc(n + 6, sizeof *c);
-    for (size_t i = 0; comments && comments[i]; i++)
-        c[k++] = xstrdup(comments[i]);
-    c[k++] = fmt("source: %s log %s", format, path);
-    for (size_t i = 0; extra && extra[i]; i++)
-        c[k++] = xstrdup(extra[i]);
+    import_log_comments_add(c, &k, comments);
+    c[k++] = xasprintf("source: %s log %s", format, path);
+    import_log_comments_add(c, &k, extra);
     if ((c[k] = import_log_types_comment(o)) != NULL)
         k++;
-    c[k++] = fmt("placement: %s, overflow: %s",
-                 o->placement == IMPORT_CONTIGUOUS ? "contiguous" : "first-fit",
-                 o->overflow == IMPORT_SKIP ? "skip" : "truncate");
-    c[k++] = fmt("window: %s .. %s",
-                 o->start == IMPORT_TIME_NONE
-                     ? "first job start"
-                     : strcat(bfs_time_format(o->start, t0), " UTC"),
-                 o->end == IMPORT_TIME_NONE
-                     ? "last job end"
-                     : strcat(bfs_time_format(o->end, t1), " UTC"));
-    if (o->outage_threshold > 0.0)
-        c[k++] = fmt("outages not offered: at least %g of the nodes idle "
-                     "for at least %" PRId64 " s",
-                     o->outage_threshold, o->outage_min);
-    else
-        c[k++] = fmt("outages: not marked");
+    c[k++] = xasprintf("placement: %s, overflow: %s",
+                       o->placement == IMPORT_CONTIGUOUS ? "contiguous"
+                                                         : "first-fit",
+                       o->overflow == IMPORT_SKIP ? "skip" : "truncate");
+    c[k++] = import_log_window_comment(o, "first job start", "last job end");
+    c[k++] = import_log_outage_comment(o, "outages: not marked");
     c[k] = NULL;
     return c;
+}
+
+char *import_log_window_comment(const struct import_log_opts *o,
+                                const char *no_start, const char *no_end)
+{
+    char t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+
+    return xasprintf("window: %s .. %s",
+                     o->start == IMPORT_TIME_NONE
+                         ? no_start
+                         : strcat(bfs_time_format(o->start, t0), " UTC"),
+                     o->end == IMPORT_TIME_NONE
+                         ? no_end
+                         : strcat(bfs_time_format(o->end, t1), " UTC"));
+}
+
+char *import_log_outage_comment(const struct import_log_opts *o,
+                                const char *none)
+{
+    if (o->outage_threshold > 0.0)
+        return xasprintf("outages not offered: at least %g of the nodes idle "
+                         "for at least %" PRId64 " s",
+                         o->outage_threshold, o->outage_min);
+    return none ? xstrdup(none) : NULL;
 }
 
 char *import_log_types_comment(const struct import_log_opts *o)
@@ -351,15 +349,16 @@ char *import_log_types_comment(const struct import_log_opts *o)
     const struct nodetypes *m = o->node_types;
 
     if (o->types_from_partition)
-        return fmt("node types: the partition of the jobs that ran on each "
-                   "node (Partition column)");
+        return xasprintf(
+            "node types: the partition of the jobs that ran on each "
+            "node (Partition column)");
     if (!m)
         return NULL;
     if (nodetypes_rule(m) == NODETYPES_RULE_DEFAULT)
-        return fmt("node types: from %s (HOSTLIST TYPE form)",
-                   nodetypes_path(m));
-    return fmt("node types: from %s (sinfo output, type = %s)",
-               nodetypes_path(m), nodetypes_rule_name(nodetypes_rule(m)));
+        return xasprintf("node types: from %s (HOSTLIST TYPE form)",
+                         nodetypes_path(m));
+    return xasprintf("node types: from %s (sinfo output, type = %s)",
+                     nodetypes_path(m), nodetypes_rule_name(nodetypes_rule(m)));
 }
 
 /* The number of distinct strings of v[0..n-1]. */
@@ -533,7 +532,7 @@ int import_tz_open(const char *spec, struct import_tz **out,
                             "America/Chicago",
                             spec);
         dir = dir && *dir ? dir : "/usr/share/zoneinfo";
-        path = fmt("%s/%s", dir, spec);
+        path = xasprintf("%s/%s", dir, spec);
         ok = stat(path, &st) == 0 && S_ISREG(st.st_mode);
         xfree(path);
         if (!ok)
@@ -637,11 +636,7 @@ char **import_log_names(size_t n)
 
 void import_log_names_free(char **names, size_t n)
 {
-    if (!names)
-        return;
-    for (size_t i = 0; i < n; i++)
-        xfree(names[i]);
-    xfree(names);
+    xfree_strv(names, n);
 }
 
 /* ---- heap and jobs ------------------------------------------------- */

@@ -27,6 +27,13 @@ struct import_log;
  * start).  Returns 0 or BFS_EINVAL (reported in e). */
 int import_log_check_opts(const struct import_log_opts *o, struct bfs_error *e);
 
+/* The number of strings of v, a NULL-terminated list (NULL: none). */
+size_t import_log_comments_count(const char *const *v);
+
+/* Copies the strings of v (as above) into c from c[*k] on, advancing *k;
+ * c must have room. */
+void import_log_comments_add(char **c, size_t *k, const char *const *v);
+
 /* The comment lines (malloc'd, NULL-terminated; free with
  * import_log_comments_free) for a trace header: comments, then "source:
  * FORMAT PATH", then the lines of extra (may be NULL), then the placement,
@@ -101,6 +108,16 @@ int import_log_writer_open(const char *path, const char *const *names,
 /* The trace header's line on where the types come from when o gives
  * node_types or types_from_partition (malloc'd), else NULL. */
 char *import_log_types_comment(const struct import_log_opts *o);
+
+/* The trace header's line "window: START .. END" (malloc'd): o's start
+ * and end in UTC, or no_start and no_end for those not given. */
+char *import_log_window_comment(const struct import_log_opts *o,
+                                const char *no_start, const char *no_end);
+
+/* The trace header's line on the outages o marks (malloc'd); when it
+ * marks none, none as the line (NULL: no line). */
+char *import_log_outage_comment(const struct import_log_opts *o,
+                                const char *none);
 
 /* SWF partitions, as o->partition_nodes gives them ("NAME=COUNT[:PPN],
  * ..."; import_swf): each a name (a valid type name, unique), a node

@@ -50,22 +50,11 @@ static int split(struct lsf *l, char *s, size_t *n)
             break;
         BFS_GROW(l->f, l->cap_f, k + 1);
         if (*s == '"') {
-            char *w = ++s;
+            char *w = s + 1;
             l->f[k] = w;
-            for (;;) {
-                if (!*s)
-                    return bad(l, "field %zu: the quoted string does not end",
-                               k + 1);
-                if (*s == '"' && s[1] == '"') {
-                    *w++ = '"';
-                    s += 2;
-                } else if (*s == '"') {
-                    s++;
-                    break;
-                } else {
-                    *w++ = *s++;
-                }
-            }
+            if ((w = bfs_unquote(&s, w)) == NULL)
+                return bad(l, "field %zu: the quoted string does not end",
+                           k + 1);
             if (*s && *s != ' ' && *s != '\t')
                 return bad(l, "field %zu: text after the closing quote", k + 1);
             *w = '\0';

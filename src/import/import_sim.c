@@ -13,7 +13,6 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -77,44 +76,25 @@ void import_sim_csv_header(char **f, size_t nf, const char *const *names, int n,
                 cols[c] = (int)k;
 }
 
-static char *fmt_line(const char *f, ...)
-{
-    char buf[1024];
-    va_list ap;
-
-    va_start(ap, f);
-    vsnprintf(buf, sizeof buf, f, ap);
-    va_end(ap);
-    return xstrdup(buf);
-}
-
 char **import_sim_comments(const char *const *comments, const char *const *own,
                            const struct import_log_opts *o)
 {
-    size_t n = 0, k = 0;
-    char **c, t0[BFS_TIME_LEN], t1[BFS_TIME_LEN];
+    size_t k = 0;
+    char **c = xcalloc(import_log_comments_count(comments) +
+                           import_log_comments_count(own) + 5,
+                       sizeof *c);
+    char t0[BFS_TIME_LEN];
 
-    for (size_t i = 0; comments && comments[i]; i++)
-        n++;
-    for (size_t i = 0; own && own[i]; i++)
-        n++;
-    c = xcalloc(n + 5, sizeof *c);
-    for (size_t i = 0; comments && comments[i]; i++)
-        c[k++] = xstrdup(comments[i]);
-    for (size_t i = 0; own && own[i]; i++)
-        c[k++] = xstrdup(own[i]);
-    c[k++] = fmt_line("simulation time 0 = %s UTC (--origin); times rounded "
-                      "to the second",
-                      bfs_time_format(o->origin, t0));
-    c[k++] = fmt_line("window: %s .. %s",
-                      strcat(bfs_time_format(o->start, t0), " UTC"),
-                      o->end == IMPORT_TIME_NONE
-                          ? "latest time in the input"
-                          : strcat(bfs_time_format(o->end, t1), " UTC"));
-    if (o->outage_threshold > 0.0)
-        c[k++] = fmt_line("outages not offered: at least %g of the nodes "
-                          "idle for at least %" PRId64 " s",
-                          o->outage_threshold, o->outage_min);
+    import_log_comments_add(c, &k, comments);
+    import_log_comments_add(c, &k, own);
+    c[k++] = xasprintf("simulation time 0 = %s UTC (--origin); times rounded "
+                       "to the second",
+                       bfs_time_format(o->origin, t0));
+    /* o's start is set: simulation time 0 unless given */
+    c[k++] = import_log_window_comment(o, "simulation time 0",
+                                       "latest time in the input");
+    if ((c[k] = import_log_outage_comment(o, NULL)) != NULL)
+        k++;
     if ((c[k] = import_log_types_comment(o)) != NULL)
         k++;
     c[k] = NULL;

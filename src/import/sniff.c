@@ -131,8 +131,7 @@ static char *first_file(const char *dir)
         }
     closedir(d);
     if (best) {
-        char *p = xmalloc(strlen(dir) + strlen(best) + 2);
-        sprintf(p, "%s/%s", dir, best);
+        char *p = xasprintf("%s/%s", dir, best);
         xfree(best);
         best = p;
     }
@@ -151,8 +150,7 @@ const char *sniff_log_format(const char *path)
     if (stat(path, &st) != 0)
         return NULL;
     if (S_ISDIR(st.st_mode)) {
-        char *f = xmalloc(strlen(path) + 16);
-        sprintf(f, "%s/nodes.csv", path);
+        char *f = xasprintf("%s/nodes.csv", path);
         found = stat(f, &st) == 0 ? "bftrainer" : NULL;
         xfree(f);
         /* A folder of PBS daily files or of lsb.acct files. */

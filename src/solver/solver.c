@@ -450,27 +450,56 @@ static int read_all(int fd, void *buf, size_t n)
     return read_until(fd, buf, n, HUGE_VAL) == (ssize_t)n ? 0 : -1;
 }
 
-static int send_model(int fd, const struct request *q, const struct milp *m)
-{
-    size_t nc = m->n_cols, nr = m->n_rows;
+/* One array of a model as it crosses the socket. */
+struct span {
+    void *p;
+    size_t bytes;
+};
 
-    return send_all(fd, q, sizeof *q) ||
-           send_all(fd, m->obj, nc * sizeof(double)) ||
-           send_all(fd, m->col_lb, nc * sizeof(double)) ||
-           send_all(fd, m->col_ub, nc * sizeof(double)) ||
-           send_all(fd, m->col_int, nc) ||
-           send_all(fd, m->row_lb, nr * sizeof(double)) ||
-           send_all(fd, m->row_ub, nr * sizeof(double)) ||
-           send_all(fd, m->row_beg, (nr + 1) * sizeof *m->row_beg) ||
-           send_all(fd, m->row_ind, m->nnz * sizeof *m->row_ind) ||
-           send_all(fd, m->row_val, m->nnz * sizeof(double)) ||
-           (q->has_start && send_all(fd, m->start, nc * sizeof(double)));
+#define MODEL_SPANS 10
+
+/* The arrays of m in the order send_model sends them and read_model
+ * reads them (after the request), sized by m's counts; m->start last,
+ * when has_start.  Returns how many went into s (at most MODEL_SPANS). */
+static size_t model_spans(const struct milp *m, int has_start, struct span *s)
+{
+    size_t nc = m->n_cols, nr = m->n_rows, k = 0;
+
+    s[k++] = (struct span){m->obj, nc * sizeof(double)};
+    s[k++] = (struct span){m->col_lb, nc * sizeof(double)};
+    s[k++] = (struct span){m->col_ub, nc * sizeof(double)};
+    s[k++] = (struct span){m->col_int, nc};
+    s[k++] = (struct span){m->row_lb, nr * sizeof(double)};
+    s[k++] = (struct span){m->row_ub, nr * sizeof(double)};
+    s[k++] = (struct span){m->row_beg, (nr + 1) * sizeof *m->row_beg};
+    s[k++] = (struct span){m->row_ind, m->nnz * sizeof *m->row_ind};
+    s[k++] = (struct span){m->row_val, m->nnz * sizeof(double)};
+    if (has_start)
+        s[k++] = (struct span){m->start, nc * sizeof(double)};
+    return k;
 }
 
-/* Reads a model sent by send_model into m (allocated here). */
+/* Sends q, then m's arrays.  Returns 0, or 1 when the socket failed. */
+static int send_model(int fd, const struct request *q, const struct milp *m)
+{
+    struct span s[MODEL_SPANS];
+    size_t n = model_spans(m, q->has_start, s);
+
+    if (send_all(fd, q, sizeof *q))
+        return 1;
+    for (size_t k = 0; k < n; k++)
+        if (send_all(fd, s[k].p, s[k].bytes))
+            return 1;
+    return 0;
+}
+
+/* Reads a model sent by send_model into m (allocated here).  Returns 0, or
+ * 1 when the pipe failed. */
 static int read_model(int fd, const struct request *q, struct milp *m)
 {
     size_t nc = q->n_cols, nr = q->n_rows, nnz = q->nnz;
+    struct span s[MODEL_SPANS];
+    size_t n;
 
     memset(m, 0, sizeof *m);
     m->maximize = q->maximize;
@@ -489,16 +518,11 @@ static int read_model(int fd, const struct request *q, struct milp *m)
     m->row_val = xcalloc(nnz + 1, sizeof(double));
     if (q->has_start)
         m->start = xcalloc(nc + 1, sizeof(double));
-    return read_all(fd, m->obj, nc * sizeof(double)) ||
-           read_all(fd, m->col_lb, nc * sizeof(double)) ||
-           read_all(fd, m->col_ub, nc * sizeof(double)) ||
-           read_all(fd, m->col_int, nc) ||
-           read_all(fd, m->row_lb, nr * sizeof(double)) ||
-           read_all(fd, m->row_ub, nr * sizeof(double)) ||
-           read_all(fd, m->row_beg, (nr + 1) * sizeof *m->row_beg) ||
-           read_all(fd, m->row_ind, nnz * sizeof *m->row_ind) ||
-           read_all(fd, m->row_val, nnz * sizeof(double)) ||
-           (q->has_start && read_all(fd, m->start, nc * sizeof(double)));
+    n = model_spans(m, q->has_start, s);
+    for (size_t k = 0; k < n; k++)
+        if (read_all(fd, s[k].p, s[k].bytes))
+            return 1;
+    return 0;
 }
 
 /* Runs the backend on m in this process, with the work counts preset to

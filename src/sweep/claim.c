@@ -74,10 +74,7 @@ void claim_host(char *buf, size_t size)
 
 static char *claim_path(const char *dir, int gen)
 {
-    char *p = xmalloc(strlen(dir) + 32);
-
-    sprintf(p, "%s/claim.%d", dir, gen);
-    return p;
+    return xasprintf("%s/claim.%d", dir, gen);
 }
 
 static double mtime_of(const struct stat *st)

@@ -206,13 +206,10 @@ static char *measure_name(const struct sweep *s, const struct table *t,
                           size_t c)
 {
     const char *n = t->cols[c].name;
-    char *p;
 
     if (strcmp(n, "id") != 0 && find_key(s, n) == (size_t)-1)
         return xstrdup(n);
-    p = xmalloc(strlen(n) + 9);
-    sprintf(p, "summary.%s", n);
-    return p;
+    return xasprintf("summary.%s", n);
 }
 
 static int write_csv(const struct sweep *s, const struct table *t,
@@ -354,9 +351,7 @@ static int write_h5(const struct sweep *s, const struct table *t,
         }
     }
     rc = h5tables_write_out(out, path, &tab, &more, 1, fattrs, 1, e);
-    for (size_t i = 0; i < nf; i++)
-        xfree(names[i]);
-    xfree(names);
+    xfree_strv(names, nf);
     xfree(columns);
     xfree(num);
     xfree(text);
@@ -370,12 +365,10 @@ int sweep_write_table(const struct sweep *s, const char *outdir, size_t *rows,
 {
     struct table t = {0};
     struct bfs_out csv, h5;
-    char *csv_path = xmalloc(strlen(outdir) + 32);
-    char *h5_path = xmalloc(strlen(outdir) + 32);
+    char *csv_path = xasprintf("%s/results.csv", outdir);
+    char *h5_path = xasprintf("%s/results.h5", outdir);
     int rc;
 
-    sprintf(csv_path, "%s/results.csv", outdir);
-    sprintf(h5_path, "%s/results.h5", outdir);
     for (size_t r = 0; r < s->n_runs; r++) {
         json_t *j = load_complete(s, r, outdir);
         if (j) {
