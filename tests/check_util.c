@@ -437,6 +437,39 @@ START_TEST(test_qhist)
 }
 END_TEST
 
+/* xasprintf, xfree_strv and bfs_unquote, against hand-written results. */
+START_TEST(test_strings)
+{
+    char *a = xasprintf("%s/%03d-%.1f", "runs", 7, 2.25);
+    char **v = xmalloc(3 * sizeof *v);
+    char q1[] = "\"a\"\"b\",rest", q2[] = "\"open", q3[] = "\"\"";
+    char *p = q1, *end;
+
+    ck_assert_str_eq(a, "runs/007-2.2");
+    xfree(a);
+    a = xasprintf("%.0s", "gone");
+    ck_assert_str_eq(a, "");
+    xfree(a);
+    for (int i = 0; i < 3; i++)
+        v[i] = xasprintf("%d", i);
+    xfree_strv(v, 3); /* valgrind's leak check fails the test otherwise */
+    xfree_strv(NULL, 0);
+    /* "a""b" copied in place: a"b, and p past the closing quote */
+    end = bfs_unquote(&p, q1);
+    ck_assert_ptr_nonnull(end);
+    ck_assert_int_eq((int)(end - q1), 3);
+    ck_assert_int_eq(memcmp(q1, "a\"b", 3), 0);
+    ck_assert_str_eq(p, ",rest");
+    p = q2; /* no closing quote: NULL, p unchanged */
+    ck_assert_ptr_null(bfs_unquote(&p, q2));
+    ck_assert_ptr_eq(p, q2);
+    p = q3; /* the empty string */
+    end = bfs_unquote(&p, q3);
+    ck_assert_ptr_eq(end, q3);
+    ck_assert_str_eq(p, "");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("util");
@@ -456,6 +489,7 @@ int main(void)
     tcase_add_test(tc, test_lines_bom);
     tcase_add_test(tc, test_split);
     tcase_add_test(tc, test_qhist);
+    tcase_add_test(tc, test_strings);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }
