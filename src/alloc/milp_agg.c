@@ -524,6 +524,7 @@ int agg_solve(struct mstate *st, const struct alloc_problem *p, const int *n0,
             break;
         ss = SOLVE_OPTIMAL;
     }
+    mstage_tie_end(ss, res);
 done:
     memcpy(res->counts, best, nj * sizeof *best);
     res->objective = alloc_objective_t(p, best, bt);

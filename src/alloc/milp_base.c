@@ -262,6 +262,13 @@ int mstage_first(struct mstate *st, const struct milp *m, double unit,
     return ss;
 }
 
+/* The tie-break's end (see alloc/milp_impl.h). */
+void mstage_tie_end(int ss, struct alloc_result *res)
+{
+    if (ss != SOLVE_OPTIMAL && ss != SOLVE_INFEASIBLE)
+        res->status = SOLVE_FEASIBLE;
+}
+
 /* A certificate's start (see alloc/milp_impl.h). */
 void mstage_cert_copy(struct milp *m, const struct milp *base, double unit,
                       double z, const double *obj)

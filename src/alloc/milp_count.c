@@ -678,6 +678,7 @@ int count_solve(struct mstate *st, const struct alloc_problem *p,
             break;
         ss = SOLVE_OPTIMAL;
     }
+    mstage_tie_end(ss, res);
     xfree(lex);
 done:
     memcpy(res->counts, best, nj * sizeof *best);

@@ -128,6 +128,13 @@ int mstage_first(struct mstate *st, const struct milp *m, double unit,
                  double gap_abs, int effort, double deadline, double *x,
                  double *bound, struct alloc_result *res, struct bfs_error *e,
                  int *rc);
+/* Ends the tie-break stages: ss is the status of the last one (stage 2
+ * when it was not optimal, else the last certificate).  Unless it proves
+ * the rule's answer (OPTIMAL: nothing after it or stage 2 exact;
+ * INFEASIBLE: no later tied vector), a limit cut them short and the
+ * answer is one of the optima, not the rule's: res->status becomes
+ * FEASIBLE, as dp's answer that its tie-break order did not reach. */
+void mstage_tie_end(int ss, struct alloc_result *res);
 /* Starts a certificate model in m: a copy of the stage-1 model base
  * without its start, with objective obj (base->n_cols values, no
  * constant) and the tie row at z (mstage_tie_row). */

@@ -565,6 +565,7 @@ int mixed_solve(struct mstate *st, const struct alloc_problem *p,
             break;
         ss = SOLVE_OPTIMAL;
     }
+    mstage_tie_end(ss, res);
 done:
     memcpy(res->type_counts, best, nj * nt * sizeof *best);
     alloc_counts_m(p, best, res->counts, res->types);
