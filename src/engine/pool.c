@@ -295,6 +295,22 @@ static int releases(const struct replay *r, const struct rjob *rj, uint32_t k)
     return rj->held > rj->target;
 }
 
+/* How many nodes rj gives back by releases(): its nodes beyond its new
+ * count, on each type when it has counts per type (each of its nodes is
+ * in the pool, so the walk meets them all). */
+static size_t releases_count(const struct replay *r, const struct rjob *rj)
+{
+    size_t n = 0;
+
+    if (r->aware && rj->ttype >= 0) {
+        for (size_t t = 0; t < r->n_types; t++)
+            if (rj->held_t[t] > rj->target_t[t])
+                n += (size_t)(rj->held_t[t] - rj->target_t[t]);
+        return n;
+    }
+    return rj->held > rj->target ? (size_t)(rj->held - rj->target) : 0;
+}
+
 /* Whether rj takes node k: it needs more nodes, of k's type when the
  * allocator gave it counts per type. */
 static int takes(const struct replay *r, const struct rjob *rj, uint32_t k)
@@ -313,7 +329,7 @@ void apply_targets(struct replay *r)
     enum nodepick_kind kind = r->o->node_pick.kind;
     int ranked = 0,
         reverse = kind == NODEPICK_ORACLE || kind == NODEPICK_PREDICTED;
-    size_t a = 0, n, need = 0;
+    size_t a = 0, n, need = 0, excess = 0;
     int shrink = 0, grow = 0;
 
     for (size_t i = 0; i < r->n_act; i++) {
@@ -321,6 +337,7 @@ void apply_targets(struct replay *r)
         int moves = core_type_move(r, rj, rj->held);
         shrink |= rj->held > rj->target || moves;
         grow |= rj->held < rj->target || moves;
+        excess += releases_count(r, rj);
     }
     if (kind != NODEPICK_LONGEST_IDLE) {
         ranked = shrink || grow;
@@ -332,8 +349,8 @@ void apply_targets(struct replay *r)
     /* Shrinking jobs release their nodes in release order (without a
      * change of count nothing is ranked, and neither pass does a thing,
      * so neither runs: the map costs O(jobs) at an event that changes no
-     * count, not O(pool)). */
-    for (size_t i = 0; shrink && i < n; i++) {
+     * count, not O(pool)); the walk stops at the last node released. */
+    for (size_t i = 0; shrink && excess > 0 && i < n; i++) {
         size_t p = take_at(r, ranked, reverse ? n - 1 - i : i);
         int32_t j;
         if (r->pool[p] == POOL_HOLE)
@@ -343,6 +360,7 @@ void apply_targets(struct replay *r)
             pool_mark(r, r->pool[p]);
             r->owner[r->pool[p]] = -1;
             job_drop_node(r, &r->jobs[j], r->pool[p]);
+            excess--;
         }
     }
     for (size_t i = 0; grow && i < r->n_act; i++) {

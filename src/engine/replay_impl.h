@@ -31,7 +31,10 @@ struct rjob {
      * Jmax of 10^9 costs no table of 10^9 entries); the allocator and
      * the map rules see these. */
     int jmin, jmax;
-    double *p, *o; /* owned; P(n), O(n) for n = 0..jmax (the capped one) */
+    /* owned; P(n), O(n) for n = 0..jmax (the capped one); without a
+     * belief, NULL (with pt, ot, otp) while the job is not in the system
+     * (replay.c, tables_lazy) */
+    double *p, *o;
     /* With node types (r->n_types > 0), each owned and NULL otherwise:
      * pt and ot hold P_t(n) and O_t(n), n = 0..jmax, for every type t
      * at t * (jmax + 1), zeros on a type the job cannot run on; otp[t]
@@ -127,8 +130,10 @@ struct replay {
 
     struct rjob *jobs;
     size_t next_job; /* first job never admitted, in file order */
-    size_t *act;     /* admitted, unfinished jobs in admission order */
-    size_t n_act;
+    /* act and every array below indexed by active job have room for
+     * act_cap jobs (replay.c, act_reserve) */
+    size_t *act; /* admitted, unfinished jobs in admission order */
+    size_t n_act, act_cap;
     size_t *ev_act; /* the jobs active when the event began */
     size_t n_ev_act;
     double *sumbuf; /* scratch for column sums (compatible mode) */
@@ -262,12 +267,14 @@ int core_type_move(const struct replay *r, const struct rjob *rj, int old);
 void core_count_change(struct replay *r, struct rjob *rj, int old, int target);
 /* Marks rj finished at t with its work done. */
 void core_finish_job(struct replay *r, struct rjob *rj, int64_t t);
-/* Drops the finished jobs from the active ones and frees their nodes. */
+/* Drops the finished jobs from the active ones and frees their nodes,
+ * their pauses (rjob.segs) and their tables, when kept only while a job
+ * is in the system. */
 void core_drop_finished(struct replay *r);
 /* Appends r->joins to the pool when the trace row is applied now
- * (trace_now), then admits the submitted jobs.  Returns the number
- * admitted. */
-size_t core_joins_admit(struct replay *r, int64_t t, int trace_now);
+ * (trace_now), then admits the submitted jobs.  Returns 0 or a negative
+ * code. */
+int core_joins_admit(struct replay *r, int64_t t, int trace_now);
 /* Asks the allocator for counts of the active jobs (r->counts[a] per
  * active job a), after the instance callback; records the solve.
  * Returns 0 with the status in *status, or a negative code. */
