@@ -1059,6 +1059,7 @@ void core_drop_finished(struct replay *r)
         if (j >= 0 && r->jobs[j].finished) {
             pool_mark(r, r->pool[p]);
             r->owner[r->pool[p]] = -1;
+            pool_freed(r, p);
             job_drop_node(r, &r->jobs[j], r->pool[p]);
             held--;
         }

@@ -118,6 +118,11 @@ struct replay {
     uint32_t *pool;
     uint32_t *pool_at;
     size_t n_pool, pool_len, pool_cap;
+    /* Every pool[] entry before free_from is a hole or a node a job
+     * holds (free_from <= pool_len): the map rule's walk for free nodes
+     * starts there, so that it costs the nodes taken, not the nodes
+     * held before them (pool_freed lowers it). */
+    size_t free_from;
     /* What changed since the last map handed to the sinks (pool_mark):
      * the nodes whose owner or pool membership was written, each once. */
     uint8_t *in_pool;  /* per subset node: in the pool, i.e. idle in the
@@ -190,6 +195,13 @@ static inline void pool_mark(struct replay *r, uint32_t k)
         r->marked[k] = 1;
         r->changed[r->n_changed++] = k;
     }
+}
+
+/* Notes that the node at pool[p] became free (its owner -1). */
+static inline void pool_freed(struct replay *r, size_t p)
+{
+    if (p < r->free_from)
+        r->free_from = p;
 }
 
 /* Notes that rj takes node k (its count grows by one). */
