@@ -18,3 +18,6 @@ bench: bfsim$(EXEEXT)
 	$(BENCH_PYTHON3) $(srcdir)/tools/bench --bfsim ./bfsim$(EXEEXT) \
 	  --srcdir $(srcdir) $(BENCH_FLAGS)
 .PHONY: bench
+# The figures of the --big rows at 2026-11-27, with the commands that
+# remake them.
+EXTRA_DIST += tools/bench-scale-2026-11-27.md
