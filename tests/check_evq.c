@@ -67,6 +67,38 @@ START_TEST(test_random_against_scan)
 }
 END_TEST
 
+static int keep_odd_ref(const struct evq_event *ev, void *arg)
+{
+    (void)arg;
+    return ev->ref % 2 == 1;
+}
+
+/* Filtering drops exactly the refused events and keeps the others' pop
+ * order: the pushes of test_order, odd refs kept, pop (3,2,#1) (5,0,#5)
+ * (5,1,#3) by hand; then a later push still goes in its place. */
+START_TEST(test_filter)
+{
+    struct evq q;
+    struct evq_event e;
+    static const int64_t t[] = {5, 3, 5, 5, 1, 5};
+    static const int k[] = {1, 2, 0, 1, 9, 0};
+    static const size_t want[] = {1, 6, 5, 3};
+
+    evq_init(&q);
+    for (size_t i = 0; i < 6; i++)
+        evq_push(&q, (struct evq_event){.time = t[i], .kind = k[i], .ref = i});
+    evq_filter(&q, keep_odd_ref, NULL);
+    ck_assert_uint_eq(q.n, 3);
+    evq_push(&q, (struct evq_event){.time = 4, .kind = 0, .ref = 6});
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_int_eq(evq_pop(&q, &e), 0);
+        ck_assert_uint_eq(e.ref, want[i]);
+    }
+    ck_assert_int_eq(evq_pop(&q, &e), -1);
+    evq_release(&q);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("evq");
@@ -74,6 +106,7 @@ int main(void)
 
     tcase_add_test(tc, test_order);
     tcase_add_test(tc, test_random_against_scan);
+    tcase_add_test(tc, test_filter);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -175,7 +175,9 @@ int compat_run(struct replay *r)
         progress(r, (double)(t - prev)); /* 1 */
         departures(r, t);                /* 2 */
         completions(r, t);               /* 3 */
-        core_joins_admit(r, t, 1);       /* 4 */
+        rc = core_joins_admit(r, t, 1);  /* 4 */
+        if (rc < 0)
+            return rc;
         r->st->last_event_time = prev = t;
         r->row.npool = r->n_pool;
 

@@ -136,6 +136,28 @@ static void schedule_arrival(struct replay *r, int64_t now)
         evq_push(&r->q, (struct evq_event){.time = next, .kind = EV_ARRIVAL});
 }
 
+/* Whether a queued event still counts: an arrival, or the pending
+ * completion of an unfinished job (next_valid pops the others). */
+static int event_live(const struct evq_event *ev, void *arg)
+{
+    const struct replay *r = arg;
+
+    return ev->kind != EV_COMPLETION ||
+           (!r->jobs[ev->ref].finished &&
+            ev->version == r->jobs[ev->ref].version);
+}
+
+/* Drops the stale events once they are more than half the queue: a
+ * rescheduled completion leaves its old event, which is popped only when
+ * its time comes, so without this the queue would grow with the run's
+ * reschedulings (one per rate change of a long job) instead of with the
+ * jobs in the system.  The live events pop in the same order. */
+static void queue_trim(struct replay *r)
+{
+    if (r->q.n > 64 && r->q.n > 2 * (r->n_act + 2))
+        evq_filter(&r->q, event_live, r);
+}
+
 /* The first queued event that is still valid (a completion is stale once
  * its job was rescheduled or finished), or NULL. */
 static const struct evq_event *next_valid(struct replay *r)
@@ -244,6 +266,7 @@ static int decide(struct replay *r, size_t evt, int64_t t)
         r->row.nnrun += (size_t)rj->held;
         r->row.njrun += rj->held > 0;
     }
+    queue_trim(r);
     r->row.njob = r->n_act;
     r->row.npool = r->n_pool;
     return 0;
@@ -287,7 +310,9 @@ int default_run(struct replay *r)
             r->row.npre = core_departures(r, t, preempt);
         }
         completions(r, t);
-        core_joins_admit(r, t, trace_now);
+        rc = core_joins_admit(r, t, trace_now);
+        if (rc < 0)
+            return rc;
         if (arrived)
             schedule_arrival(r, t);
         rc = decide(r, evt, t);

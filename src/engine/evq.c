@@ -74,3 +74,35 @@ int evq_pop(struct evq *q, struct evq_event *out)
         q->ev[i] = last;
     return 0;
 }
+
+/* Moves q->ev[i] down to its place below i (the heap below it valid). */
+static void sift_down(struct evq *q, size_t i)
+{
+    struct evq_event x = q->ev[i];
+
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= q->n)
+            break;
+        if (c + 1 < q->n && before(&q->ev[c + 1], &q->ev[c]))
+            c++;
+        if (!before(&q->ev[c], &x))
+            break;
+        q->ev[i] = q->ev[c];
+        i = c;
+    }
+    q->ev[i] = x;
+}
+
+void evq_filter(struct evq *q, int (*keep)(const struct evq_event *, void *),
+                void *arg)
+{
+    size_t w = 0;
+
+    for (size_t i = 0; i < q->n; i++)
+        if (keep(&q->ev[i], arg))
+            q->ev[w++] = q->ev[i];
+    q->n = w;
+    for (size_t i = w / 2; i-- > 0;)
+        sift_down(q, i);
+}

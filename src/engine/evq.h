@@ -38,4 +38,9 @@ const struct evq_event *evq_peek(const struct evq *q);
 /* Removes the first event into *out.  Returns 0, or -1 when empty. */
 int evq_pop(struct evq *q, struct evq_event *out);
 
+/* Removes every event for which keep(ev, arg) returns 0, in O(n): the
+ * others keep their keys, so they pop in the same order as before. */
+void evq_filter(struct evq *q, int (*keep)(const struct evq_event *, void *),
+                void *arg);
+
 #endif

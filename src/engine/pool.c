@@ -60,16 +60,22 @@ void pool_remove_leaves(struct replay *r)
 
 void pool_compact(struct replay *r)
 {
-    size_t w = 0;
+    size_t w = 0, from = r->free_from;
 
     if (r->pool_len == r->n_pool)
         return;
-    for (size_t p = 0; p < r->pool_len; p++)
+    r->free_from = SIZE_MAX;
+    for (size_t p = 0; p < r->pool_len; p++) {
+        if (p == from)
+            r->free_from = w;
         if (r->pool[p] != POOL_HOLE) {
             r->pool_at[r->pool[p]] = (uint32_t)w;
             r->pool[w++] = r->pool[p];
         }
+    }
     r->pool_len = w;
+    if (r->free_from > w)
+        r->free_from = w;
 }
 
 void pool_append(struct replay *r, uint32_t k)
@@ -295,6 +301,22 @@ static int releases(const struct replay *r, const struct rjob *rj, uint32_t k)
     return rj->held > rj->target;
 }
 
+/* How many nodes rj gives back by releases(): its nodes beyond its new
+ * count, on each type when it has counts per type (each of its nodes is
+ * in the pool, so the walk meets them all). */
+static size_t releases_count(const struct replay *r, const struct rjob *rj)
+{
+    size_t n = 0;
+
+    if (r->aware && rj->ttype >= 0) {
+        for (size_t t = 0; t < r->n_types; t++)
+            if (rj->held_t[t] > rj->target_t[t])
+                n += (size_t)(rj->held_t[t] - rj->target_t[t]);
+        return n;
+    }
+    return rj->held > rj->target ? (size_t)(rj->held - rj->target) : 0;
+}
+
 /* Whether rj takes node k: it needs more nodes, of k's type when the
  * allocator gave it counts per type. */
 static int takes(const struct replay *r, const struct rjob *rj, uint32_t k)
@@ -313,7 +335,8 @@ void apply_targets(struct replay *r)
     enum nodepick_kind kind = r->o->node_pick.kind;
     int ranked = 0,
         reverse = kind == NODEPICK_ORACLE || kind == NODEPICK_PREDICTED;
-    size_t a = 0, n, need = 0;
+    size_t a = 0, at, n, need = 0, excess = 0, left = SIZE_MAX;
+    int started;
     int shrink = 0, grow = 0;
 
     for (size_t i = 0; i < r->n_act; i++) {
@@ -321,6 +344,7 @@ void apply_targets(struct replay *r)
         int moves = core_type_move(r, rj, rj->held);
         shrink |= rj->held > rj->target || moves;
         grow |= rj->held < rj->target || moves;
+        excess += releases_count(r, rj);
     }
     if (kind != NODEPICK_LONGEST_IDLE) {
         ranked = shrink || grow;
@@ -332,8 +356,8 @@ void apply_targets(struct replay *r)
     /* Shrinking jobs release their nodes in release order (without a
      * change of count nothing is ranked, and neither pass does a thing,
      * so neither runs: the map costs O(jobs) at an event that changes no
-     * count, not O(pool)). */
-    for (size_t i = 0; shrink && i < n; i++) {
+     * count, not O(pool)); the walk stops at the last node released. */
+    for (size_t i = 0; shrink && excess > 0 && i < n; i++) {
         size_t p = take_at(r, ranked, reverse ? n - 1 - i : i);
         int32_t j;
         if (r->pool[p] == POOL_HOLE)
@@ -342,7 +366,9 @@ void apply_targets(struct replay *r)
         if (j >= 0 && releases(r, &r->jobs[j], r->pool[p])) {
             pool_mark(r, r->pool[p]);
             r->owner[r->pool[p]] = -1;
+            pool_freed(r, p);
             job_drop_node(r, &r->jobs[j], r->pool[p]);
+            excess--;
         }
     }
     for (size_t i = 0; grow && i < r->n_act; i++) {
@@ -351,9 +377,13 @@ void apply_targets(struct replay *r)
             need += (size_t)(rj->target - rj->held);
     }
     /* Growing jobs, in job order, take the free nodes in take order:
-     * the first job that takes the node gets it. */
-    for (size_t i = 0; need > 0 && i < n; i++) {
-        size_t p = take_at(r, ranked, i);
+     * the first job that takes the node gets it.  In pool order the
+     * walk starts at r->free_from (nothing free before it) and leaves it
+     * at the first free node left. */
+    started = need > 0;
+    at = ranked ? 0 : r->free_from;
+    for (; need > 0 && at < n; at++) {
+        size_t p = take_at(r, ranked, at);
         uint32_t k = r->pool[p];
         size_t b;
         struct rjob *rj;
@@ -364,8 +394,10 @@ void apply_targets(struct replay *r)
             a++;
         for (b = a; b < r->n_act && !takes(r, &r->jobs[r->act[b]], k); b++)
             ;
-        if (b == r->n_act)
+        if (b == r->n_act) {
+            left = left < p ? left : p;
             continue;
+        }
         rj = &r->jobs[r->act[b]];
         pool_mark(r, k);
         r->owner[k] = (int32_t)r->act[b];
@@ -373,10 +405,12 @@ void apply_targets(struct replay *r)
         need--;
         if (kind == NODEPICK_PREDICTED) {
             r->mae_sum +=
-                fabs(-r->pick[i].key - true_remaining(r, k, r->dec_time));
+                fabs(-r->pick[at].key - true_remaining(r, k, r->dec_time));
             r->mae_n++;
         }
     }
+    if (!ranked && started)
+        r->free_from = left < at ? left : at;
     if (r->o->map)
         r->o->map(r->o->map_arg, r->dec_evt, r->owner, r->n_nodes);
 }

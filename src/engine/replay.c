@@ -73,9 +73,11 @@ static int job_type_tables_all(struct replay *r, struct rjob *rj,
     rj->pt = xcalloc(r->n_types * len, sizeof *rj->pt);
     rj->ot = xcalloc(r->n_types * len, sizeof *rj->ot);
     rj->otp = xcalloc(r->n_types, sizeof *rj->otp);
-    rj->held_t = xcalloc(r->n_types, sizeof *rj->held_t);
-    rj->target_t = xcalloc(r->n_types, sizeof *rj->target_t);
-    rj->ns_t = xcalloc(r->n_types, sizeof *rj->ns_t);
+    if (!rj->held_t) { /* the job's state: kept when the tables go */
+        rj->held_t = xcalloc(r->n_types, sizeof *rj->held_t);
+        rj->target_t = xcalloc(r->n_types, sizeof *rj->target_t);
+        rj->ns_t = xcalloc(r->n_types, sizeof *rj->ns_t);
+    }
     for (size_t t = 0; t < r->n_types; t++) {
         int rc = job_type_tables(d, trace_type_name(r->tr, t), r->o->objective,
                                  rj->pt + t * len, rj->ot + t * len,
@@ -137,14 +139,11 @@ static int types_setup(struct replay *r)
         r->ntype[k] = trace_node_type(r->tr, r->skip + k);
     r->pools_t = xcalloc(nt, sizeof *r->pools_t);
     r->used_t = xcalloc(nt, sizeof *r->used_t);
-    r->types = xmalloc((r->js.n + 1) * sizeof *r->types);
     if (nt > BFS_MAX_TYPES)
         return bfs_fail(r->e, BFS_EINVAL,
                         "%s has %zu node types; bfsim takes at most %d",
                         r->o->trace_path, nt, BFS_MAX_TYPES);
     r->mixed = r->aware && r->o->mixed_types && nt > 1;
-    if (r->mixed)
-        r->type_counts = xmalloc((r->js.n + 1) * nt * sizeof *r->type_counts);
     r->st->n_types = nt;
     r->st->types_aware = r->aware;
     r->st->mixed_types = r->mixed;
@@ -197,6 +196,55 @@ static int job_tables(struct replay *r, struct rjob *rj)
                                r->e);
     return job_objective_table(&d, r->o->objective, rj->o, r->o->jobs_path,
                                r->e);
+}
+
+/* Whether the jobs' tables live only while the job is in the system
+ * (admitted, not finished): built at admission, freed at completion,
+ * so that a replay's memory grows with the jobs in the system, not with
+ * the job file.  Not with a belief, whose per-job state is made with
+ * them at setup. */
+static int tables_lazy(const struct replay *r)
+{
+    return r->belief == NULL;
+}
+
+/* Frees rj's tables (P, O and their per-type forms; rj->p NULL after). */
+static void job_tables_drop(struct rjob *rj)
+{
+    xfree(rj->p);
+    xfree(rj->o);
+    xfree(rj->pt);
+    xfree(rj->ot);
+    xfree(rj->otp);
+    rj->p = rj->o = rj->pt = rj->ot = NULL;
+    rj->otp = NULL;
+}
+
+/* Makes room for n active jobs in the arrays indexed by active job
+ * (r->act_cap grows by doubling): sized by the jobs in the system, not
+ * by the job file. */
+static void act_reserve(struct replay *r, size_t n)
+{
+    size_t cap = r->act_cap ? r->act_cap : 16;
+
+    if (n <= r->act_cap)
+        return;
+    while (cap < n)
+        cap *= 2;
+    r->act = xreallocarray(r->act, cap, sizeof *r->act);
+    r->ev_act = xreallocarray(r->ev_act, cap, sizeof *r->ev_act);
+    r->sumbuf = xreallocarray(r->sumbuf, cap, sizeof *r->sumbuf);
+    r->ajobs = xreallocarray(r->ajobs, cap, sizeof *r->ajobs);
+    r->anames = xreallocarray(r->anames, cap, sizeof *r->anames);
+    r->counts = xreallocarray(r->counts, cap, sizeof *r->counts);
+    r->tb_jobs = xreallocarray(r->tb_jobs, cap, sizeof *r->tb_jobs);
+    r->tb_order = xreallocarray(r->tb_order, cap, sizeof *r->tb_order);
+    if (r->n_types)
+        r->types = xreallocarray(r->types, cap, sizeof *r->types);
+    if (r->mixed)
+        r->type_counts = xreallocarray(r->type_counts, cap * r->n_types,
+                                       sizeof *r->type_counts);
+    r->act_cap = cap;
 }
 
 static int setup(struct replay *r)
@@ -253,10 +301,15 @@ static int setup(struct replay *r)
         r->jobs[j].q_time = INT64_MIN;
         r->jobs[j].ttype = -1;
     }
+    /* Every job's tables are made here, so that a bad job is an error
+     * before the replay starts; lazily kept ones are made again, the
+     * same, at admission. */
     for (size_t j = 0; j < r->js.n; j++) {
         rc = job_tables(r, &r->jobs[j]);
         if (rc)
             return rc;
+        if (tables_lazy(r))
+            job_tables_drop(&r->jobs[j]);
     }
     for (size_t j = 0; j < r->js.n; j++)
         r->work += r->js.jobs[j].pmax;
@@ -264,14 +317,7 @@ static int setup(struct replay *r)
     for (size_t j = 1; j < r->js.n; j++)
         if (r->js.jobs[j].tsub < r->js.jobs[j - 1].tsub)
             r->tsub_sorted = 0;
-    r->act = xmalloc((r->js.n + 1) * sizeof *r->act);
-    r->ev_act = xmalloc((r->js.n + 1) * sizeof *r->ev_act);
-    r->sumbuf = xmalloc((r->js.n + 1) * sizeof *r->sumbuf);
-    r->ajobs = xmalloc((r->js.n + 1) * sizeof *r->ajobs);
-    r->anames = xmalloc((r->js.n + 1) * sizeof *r->anames);
-    r->counts = xmalloc((r->js.n + 1) * sizeof *r->counts);
-    r->tb_jobs = xmalloc((r->js.n + 1) * sizeof *r->tb_jobs);
-    r->tb_order = xmalloc((r->js.n + 1) * sizeof *r->tb_order);
+    act_reserve(r, 16);
 
     rc = allocator_create(&o->alloc, &r->alloc, r->e);
     if (rc)
@@ -293,11 +339,7 @@ static void teardown(struct replay *r)
     allocator_free(r->alloc);
     pool_pick_release(r);
     for (size_t j = 0; r->jobs && j < r->js.n; j++) {
-        xfree(r->jobs[j].p);
-        xfree(r->jobs[j].o);
-        xfree(r->jobs[j].pt);
-        xfree(r->jobs[j].ot);
-        xfree(r->jobs[j].otp);
+        job_tables_drop(&r->jobs[j]);
         xfree(r->jobs[j].held_t);
         xfree(r->jobs[j].target_t);
         xfree(r->jobs[j].ns_t);
@@ -478,12 +520,13 @@ static int read_until_start(struct replay *r, int64_t *t0, int64_t *t)
 /* ---- admission ------------------------------------------------------- */
 
 /* Admits the submitted jobs (tsub <= now) never admitted before, in file
- * order, up to max_jobs in the system, as the published replayer does.
- * r->next_job is the first job never admitted; when the file is sorted
- * by tsub the scan stops at the first job not yet submitted. */
-static size_t admit(struct replay *r, int64_t now)
+ * order, up to max_jobs in the system, as the published replayer does,
+ * making their tables when they are kept lazily.  r->next_job is the
+ * first job never admitted; when the file is sorted by tsub the scan
+ * stops at the first job not yet submitted.  Returns 0, or a negative
+ * code (the tables made at setup cannot fail here: a guard). */
+static int admit(struct replay *r, int64_t now)
 {
-    size_t n = 0;
     size_t limit = r->o->max_jobs > 0 ? (size_t)r->o->max_jobs : SIZE_MAX;
 
     for (size_t j = r->next_job; j < r->js.n && r->n_act < limit; j++) {
@@ -495,15 +538,20 @@ static size_t admit(struct replay *r, int64_t now)
                 break;
             continue;
         }
+        if (!rj->p) {
+            int rc = job_tables(r, rj);
+            if (rc)
+                return rc;
+        }
         rj->admitted = 1;
         rj->admit_time = now;
+        act_reserve(r, r->n_act + 1);
         r->act[r->n_act++] = j;
         r->st->jobs_admitted++;
-        n++;
     }
     while (r->next_job < r->js.n && r->jobs[r->next_job].admitted)
         r->next_job++;
-    return n;
+    return 0;
 }
 
 /* With --align-jobs, shifts every submission time by the same amount so
@@ -844,7 +892,7 @@ static int emit_jobs(struct replay *r)
 
 int core_start(struct replay *r, int64_t *t0, int64_t *t)
 {
-    int rc = read_until_start(r, t0, t);
+    int rc = read_until_start(r, t0, t), rc2;
 
     if (rc < 0)
         return rc;
@@ -857,8 +905,8 @@ int core_start(struct replay *r, int64_t *t0, int64_t *t)
         if (j == 0 || ts > r->st->tsub_last)
             r->st->tsub_last = ts;
     }
-    admit(r, *t0);
-    return rc;
+    rc2 = admit(r, *t0);
+    return rc2 < 0 ? rc2 : rc;
 }
 
 int core_stopped(struct replay *r)
@@ -987,25 +1035,38 @@ void core_finish_job(struct replay *r, struct rjob *rj, int64_t t)
 
 void core_drop_finished(struct replay *r)
 {
-    size_t w = 0;
+    size_t w = 0, held = 0;
 
-    for (size_t a = 0; a < r->n_act; a++)
-        if (!r->jobs[r->act[a]].finished)
+    for (size_t a = 0; a < r->n_act; a++) {
+        struct rjob *rj = &r->jobs[r->act[a]];
+        if (!rj->finished) {
             r->act[w++] = r->act[a];
-    if (w == r->n_act)
-        return;
+            continue;
+        }
+        held += (size_t)rj->held;
+        if (tables_lazy(r))
+            job_tables_drop(rj);
+        /* no pause is read after the job's end */
+        xfree(rj->segs);
+        rj->segs = NULL;
+        rj->n_segs = rj->cap_segs = 0;
+    }
     r->n_act = w;
-    for (size_t p = 0; p < r->pool_len; p++) {
+    /* their nodes, in pool order, up to the last one they hold (none to
+     * look for: no walk) */
+    for (size_t p = 0; held > 0 && p < r->pool_len; p++) {
         int32_t j = r->pool[p] != POOL_HOLE ? r->owner[r->pool[p]] : -1;
         if (j >= 0 && r->jobs[j].finished) {
             pool_mark(r, r->pool[p]);
             r->owner[r->pool[p]] = -1;
+            pool_freed(r, p);
             job_drop_node(r, &r->jobs[j], r->pool[p]);
+            held--;
         }
     }
 }
 
-size_t core_joins_admit(struct replay *r, int64_t t, int trace_now)
+int core_joins_admit(struct replay *r, int64_t t, int trace_now)
 {
     if (trace_now)
         pool_append_joins(r);

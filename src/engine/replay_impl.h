@@ -31,7 +31,10 @@ struct rjob {
      * Jmax of 10^9 costs no table of 10^9 entries); the allocator and
      * the map rules see these. */
     int jmin, jmax;
-    double *p, *o; /* owned; P(n), O(n) for n = 0..jmax (the capped one) */
+    /* owned; P(n), O(n) for n = 0..jmax (the capped one); without a
+     * belief, NULL (with pt, ot, otp) while the job is not in the system
+     * (replay.c, tables_lazy) */
+    double *p, *o;
     /* With node types (r->n_types > 0), each owned and NULL otherwise:
      * pt and ot hold P_t(n) and O_t(n), n = 0..jmax, for every type t
      * at t * (jmax + 1), zeros on a type the job cannot run on; otp[t]
@@ -115,6 +118,11 @@ struct replay {
     uint32_t *pool;
     uint32_t *pool_at;
     size_t n_pool, pool_len, pool_cap;
+    /* Every pool[] entry before free_from is a hole or a node a job
+     * holds (free_from <= pool_len): the map rule's walk for free nodes
+     * starts there, so that it costs the nodes taken, not the nodes
+     * held before them (pool_freed lowers it). */
+    size_t free_from;
     /* What changed since the last map handed to the sinks (pool_mark):
      * the nodes whose owner or pool membership was written, each once. */
     uint8_t *in_pool;  /* per subset node: in the pool, i.e. idle in the
@@ -127,8 +135,10 @@ struct replay {
 
     struct rjob *jobs;
     size_t next_job; /* first job never admitted, in file order */
-    size_t *act;     /* admitted, unfinished jobs in admission order */
-    size_t n_act;
+    /* act and every array below indexed by active job have room for
+     * act_cap jobs (replay.c, act_reserve) */
+    size_t *act; /* admitted, unfinished jobs in admission order */
+    size_t n_act, act_cap;
     size_t *ev_act; /* the jobs active when the event began */
     size_t n_ev_act;
     double *sumbuf; /* scratch for column sums (compatible mode) */
@@ -185,6 +195,13 @@ static inline void pool_mark(struct replay *r, uint32_t k)
         r->marked[k] = 1;
         r->changed[r->n_changed++] = k;
     }
+}
+
+/* Notes that the node at pool[p] became free (its owner -1). */
+static inline void pool_freed(struct replay *r, size_t p)
+{
+    if (p < r->free_from)
+        r->free_from = p;
 }
 
 /* Notes that rj takes node k (its count grows by one). */
@@ -262,12 +279,14 @@ int core_type_move(const struct replay *r, const struct rjob *rj, int old);
 void core_count_change(struct replay *r, struct rjob *rj, int old, int target);
 /* Marks rj finished at t with its work done. */
 void core_finish_job(struct replay *r, struct rjob *rj, int64_t t);
-/* Drops the finished jobs from the active ones and frees their nodes. */
+/* Drops the finished jobs from the active ones and frees their nodes,
+ * their pauses (rjob.segs) and their tables, when kept only while a job
+ * is in the system. */
 void core_drop_finished(struct replay *r);
 /* Appends r->joins to the pool when the trace row is applied now
- * (trace_now), then admits the submitted jobs.  Returns the number
- * admitted. */
-size_t core_joins_admit(struct replay *r, int64_t t, int trace_now);
+ * (trace_now), then admits the submitted jobs.  Returns 0 or a negative
+ * code. */
+int core_joins_admit(struct replay *r, int64_t t, int trace_now);
 /* Asks the allocator for counts of the active jobs (r->counts[a] per
  * active job a), after the instance callback; records the solve.
  * Returns 0 with the status in *status, or a negative code. */

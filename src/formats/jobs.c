@@ -494,6 +494,16 @@ static void jobs_push(struct jobset *js, size_t *cap, const struct job *j)
     js->jobs[js->n++] = *j;
 }
 
+/* A new array of a's first n values; a (owned) is freed. */
+static double *copy_doubles(double *a, size_t n)
+{
+    double *b = xmalloc(n * sizeof *b);
+
+    memcpy(b, a, n * sizeof *b);
+    xfree(a);
+    return b;
+}
+
 /* Parses a native curve field "N:P:O N:P:O ..." into c, which must be
  * empty; what ("curve" or "curve@TYPE") names the column in errors.  On
  * failure c may hold points: the caller releases it. */
@@ -525,6 +535,13 @@ static int parse_curve_field(char *s, struct curve *c, const char *what,
     xfree(pts);
     if (rc == 0)
         rc = curve_finish(c, what, j->name, j->jmax, file, line, e);
+    if (rc == 0 && cap > c->n) {
+        /* copied to fit (a job set of 10^5 jobs keeps 10^5 curves; a
+         * realloc in place would leave the tails as fragments) */
+        c->N = copy_doubles(c->N, c->n);
+        c->P = copy_doubles(c->P, c->n);
+        c->O = copy_doubles(c->O, c->n);
+    }
     return rc;
 }
 
