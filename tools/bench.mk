@@ -20,4 +20,4 @@ bench: bfsim$(EXEEXT)
 .PHONY: bench
 # The figures of the --big rows at 2026-11-27, with the commands that
 # remake them.
-EXTRA_DIST += tools/bench-scale-2026-11-27.md
+EXTRA_DIST += tools/doc/bench-scale-2026-11-27.md

@@ -2,27 +2,27 @@
 include $(srcdir)/tools/bench.mk
 include $(srcdir)/tools/bench-solvers.mk
 include $(srcdir)/tools/plot.mk
-# The example sweep (tools/studies-2026-11-24.md) and what it produced.
-EXTRA_DIST += tools/sweep-objectives.json tools/figures/objectives-tfwd.csv \
-	tools/figures/objectives-tfwd.png \
-	tools/figures/replay-prop-fair-tfwd100-pool.png \
-	tools/figures/replay-prop-fair-tfwd100-jobs.png
+# The example sweep (tools/doc/studies-2026-11-24.md) and what it produced.
+EXTRA_DIST += tools/sweep-objectives.json tools/doc/figures/objectives-tfwd.csv \
+	tools/doc/figures/objectives-tfwd.png \
+	tools/doc/figures/replay-prop-fair-tfwd100-pool.png \
+	tools/doc/figures/replay-prop-fair-tfwd100-jobs.png
 # The belief sweep (bfsim(1), BELIEFS; its results in
-# tools/measurements-2026-11-27.md): its
+# tools/doc/measurements-2026-11-27.md): its
 # configuration, scripts and what it produced.
 EXTRA_DIST += tools/sweep-belief.json tools/belief-sweep tools/perturb-jobs \
-	tools/belief-plot tools/figures/belief-regret.png \
-	tools/figures/belief-regret.csv tests/perturb.test
+	tools/belief-plot tools/doc/figures/belief-regret.png \
+	tools/doc/figures/belief-regret.csv tests/perturb.test
 BFS_SCRIPT_TESTS += tests/perturb.test
 # The example sweep over tie-break and node-pick rules (its configurations
 # are installed below): its plotting script and what they produced.
-EXTRA_DIST += tools/spread-plot tools/figures/tiebreak-spread.csv \
-	tools/figures/tiebreak-spread.png tests/spread.test
+EXTRA_DIST += tools/spread-plot tools/doc/figures/tiebreak-spread.csv \
+	tools/doc/figures/tiebreak-spread.png tests/spread.test
 BFS_SCRIPT_TESTS += tests/spread.test
 
 # Studies and benchmark results moved out of the README, dated.
-EXTRA_DIST += tools/studies-2026-11-24.md tools/bench-2026-11-24.md \
-	tools/measurements-2026-11-27.md
+EXTRA_DIST += tools/doc/studies-2026-11-24.md tools/doc/bench-2026-11-24.md \
+	tools/doc/measurements-2026-11-27.md
 # The list of measures in bfsim(1), made from `bfsim --measures`
 # (tests/check_measures checks it): `make man-measures` after a change of
 # the table of measures.
@@ -34,16 +34,16 @@ man-measures: bfsim$(EXEEXT)
 # The solver study (bfsim(1), ALLOCATION): its command, its report and the
 # performance profiles of its main run.
 dist_noinst_SCRIPTS += tools/solver-study
-EXTRA_DIST += tools/solver-study-2026-11-27.md \
-	tools/figures/solver-profile-time.png \
-	tools/figures/solver-profile-time.csv \
-	tools/figures/solver-profile-nodes.png \
-	tools/figures/solver-profile-nodes.csv
+EXTRA_DIST += tools/doc/solver-study-2026-11-27.md \
+	tools/doc/figures/solver-profile-time.png \
+	tools/doc/figures/solver-profile-time.csv \
+	tools/doc/figures/solver-profile-nodes.png \
+	tools/doc/figures/solver-profile-nodes.csv
 
 # The MILP with 10,000 jobs at once, per job and aggregated over classes
 # of alike jobs: its command and dated report.
 dist_noinst_SCRIPTS += tools/milp-scale
-EXTRA_DIST += tools/milp-scale-2026-11-27.md
+EXTRA_DIST += tools/doc/milp-scale-2026-11-27.md
 
 # Node types (bfsim(1), NODE TYPES): the study of type-awareness and of
 # the allocator's cost as types are added (its command, report script,
@@ -51,8 +51,8 @@ EXTRA_DIST += tools/milp-scale-2026-11-27.md
 # against two (`make bench-types`).
 dist_noinst_SCRIPTS += tools/types-study tools/types-study-report \
 	tools/bench-types
-EXTRA_DIST += tools/types-study-2026-11-27.md tools/bench-types-2026-11-27.md \
-	tools/figures/types-study.png
+EXTRA_DIST += tools/doc/types-study-2026-11-27.md tools/doc/bench-types-2026-11-27.md \
+	tools/doc/figures/types-study.png
 BENCH_TYPES_FLAGS =
 bench-types: bfsim$(EXEEXT)
 	$(BENCH_PYTHON3) $(srcdir)/tools/bench-types --bfsim ./bfsim$(EXEEXT) \
@@ -65,7 +65,7 @@ bench-types: bfsim$(EXEEXT)
 # 5 minutes with the default synthetic trace, BENCH_COMPRESSION_FLAGS=
 # '--gen none' for the Summit trace alone).
 dist_noinst_SCRIPTS += tools/bench-compression
-EXTRA_DIST += tools/trace-compression-2026-11-27.md
+EXTRA_DIST += tools/doc/trace-compression-2026-11-27.md
 BENCH_COMPRESSION_FLAGS =
 bench-compression: bfsim$(EXEEXT)
 	$(BENCH_PYTHON3) $(srcdir)/tools/bench-compression \
@@ -84,7 +84,7 @@ EXTRA_DIST += tests/deps.test tools/DESIGN.md
 # dp with every job at once (10,000 jobs on 4,000-node traces): the job
 # file maker, the side-by-side benchmark and its dated results.
 dist_noinst_SCRIPTS += tools/gen-jobs-at-once tools/dp-scale
-EXTRA_DIST += tools/dp-scale-2026-11-27.md tests/gen-jobs.test
+EXTRA_DIST += tools/doc/dp-scale-2026-11-27.md tests/gen-jobs.test
 BFS_SCRIPT_TESTS += tests/gen-jobs.test
 
 # Installed under $(pkgdatadir)/tools: the example sweep (its paths,

@@ -37,7 +37,7 @@ const char *bfs_zcodec_name(enum bfs_zcodec c);
 /* Levels (the codec's own scale; 0 below means the codec's default):
  * gzip 1..9 (default 9), zstd 1..19 (default 12), xz 0..9 (default 6,
  * xz's own), bzip2 1..9 (default 9, bzip2's own).  The defaults are for
- * files written once and read often; tools/trace-compression-*.md has
+ * files written once and read often; tools/doc/trace-compression-*.md has
  * the measurements behind zstd's. */
 #define BFS_ZOUT_GZIP_LEVEL 9
 #define BFS_ZOUT_ZSTD_LEVEL 12

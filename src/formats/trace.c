@@ -16,7 +16,7 @@
  * verdict.  Reading costs about what decompressing does: on a 40,000-
  * node month (2.6 million events, 73 MB gzip) the reader's CPU time is
  * below that of `zcat FILE | wc -l`; zstd cuts the decompression's
- * share (tools/trace-compression-2026-11-27.md: the whole read 0.77-0.86x
+ * share (tools/doc/trace-compression-2026-11-27.md: the whole read 0.77-0.86x
  * gzip's CPU).
  *
  * Types: the first node line says whether the trace is typed (three
