@@ -658,6 +658,7 @@ START_TEST(test_solver_crash)
     od.name = "milp";
     od.solver = spec;
     od.model = methods[_i].model;
+    od.time_limit = 600.0; /* answers, not the machine's speed */
     ck_assert_int_eq(allocator_create(&od, &a, NULL), 0);
     memset(&r, 0, sizeof r);
     r.counts = &n;
@@ -1253,6 +1254,7 @@ START_TEST(test_count_start_timeout)
     od.name = "milp";
     od.solver = solver;
     od.model = "count";
+    od.time_limit = 600.0; /* answers, not the machine's speed */
     ck_assert_int_eq(allocator_create(&od, &a, NULL), 0);
     for (int s = 0; s < 60; s++) {
         unsigned seed = 7 + (unsigned)s * 104729u;
