@@ -160,6 +160,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,6 +396,11 @@ struct dpt {
     double *bv;
     int *bc;
     size_t bv_cap, bc_cap;
+    /* improve()'s scratch (in the memo's block): n2 2 nj ints, room nt,
+     * top nj + 1 */
+    int *n2;
+    long *room;
+    double *top;
     /* the smallest claim search() may try (HUGE_VAL: none): a first
      * solve whose bound semi() is below it has no budget, as the
      * solve after it would be the same (see search()) */
@@ -1199,6 +1205,12 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
                  * rest */
                 const double *vi = &v[(i * nt + (size_t)a) * W];
                 const double *bj = &bv[(j * nt + (size_t)a) * W];
+                /* each sum is at most i's best within room[a] (x) and
+                 * j's (rounding is monotone): none above best, none
+                 * taken */
+                if (!(x + bj[room[a] < (long)W - 1 ? (size_t)room[a] : W - 1] >
+                      best))
+                    continue;
                 for (long c = 1; c <= room[a] && c < (long)W; c++) {
                     size_t r = room[a] - c < (long)W - 1 ? (size_t)(room[a] - c)
                                                          : W - 1;
@@ -1251,9 +1263,9 @@ static double improve(struct dpt *d, const double *v, int *n, int *t, double z)
     size_t nj = d->nj, nt = d->nt, W = d->W;
     double *bv, z2 = 0.0;
     int *bc;
-    int *n2 = xmalloc((2 * nj + 1) * sizeof *n2), *t2 = n2 + nj;
-    long *room = xcalloc(nt, sizeof *room);
-    double *top = xmalloc((nj + 1) * sizeof *top);
+    int *n2 = d->n2, *t2 = n2 + nj;
+    long *room = d->room;
+    double *top = d->top;
     int changed = 1;
 
     BFS_GROW(d->bv, d->bv_cap, nj * nt * W + 1);
@@ -1313,9 +1325,6 @@ static double improve(struct dpt *d, const double *v, int *n, int *t, double z)
         memcpy(t, t2, nj * sizeof *t);
         z = z2;
     }
-    xfree(top);
-    xfree(room);
-    xfree(n2);
     return z;
 }
 
@@ -1690,6 +1699,12 @@ struct dpt_memo {
     int *pools, *counts, *types;
     double objective;
     size_t pools_cap, counts_cap, types_cap;
+    /* owned: dpt_solve()'s per-solve arrays (scratch_carve()), and
+     * semi()'s sR */
+    unsigned char *scr;
+    size_t scr_cap;
+    size_t *sR;
+    size_t sR_cap;
 };
 
 /* Makes the rows old[0..no) left (not NULL) the latest spare rows of m,
@@ -1943,7 +1958,57 @@ void alloc_dp_types_forget(void *memo)
     xfree(m->pools);
     xfree(m->counts);
     xfree(m->types);
+    xfree(m->scr);
+    xfree(m->sR);
     xfree(m);
+}
+
+/* The next n items of size sz from the block at *at, aligned for any
+ * type; advances *at past them. */
+static void *carve(unsigned char **at, size_t n, size_t sz)
+{
+    void *p = *at;
+    size_t a = _Alignof(max_align_t), b = (n * sz + a - 1) / a * a;
+
+    *at += b;
+    return p;
+}
+
+/* Points d's per-solve arrays (cap, soff, ooff, aoff, inc, inct, u,
+ * lmin, pre, improve()'s scratch) and *bests into m's scratch block,
+ * grown as needed, all zero. */
+static void scratch_carve(struct dpt_memo *m, struct dpt *d,
+                          struct dpt_best **bests)
+{
+    size_t nj = d->nj, nt = d->nt, a = _Alignof(max_align_t), need = 0;
+    unsigned char *at;
+    const size_t sizes[][2] = {
+        {nt, sizeof *d->cap},           {nt, sizeof *d->soff},
+        {nj + 1, sizeof *d->ooff},      {nj + 1, sizeof *d->aoff},
+        {nj + 1, sizeof *d->inc},       {nj + 1, sizeof *d->inct},
+        {nt + 1, sizeof *d->u},         {nj + 1, sizeof **bests},
+        {nj * nt + 1, sizeof *d->lmin}, {nj + 1, sizeof *d->pre},
+        {2 * nj + 1, sizeof *d->n2},    {nt + 1, sizeof *d->room},
+        {nj + 1, sizeof *d->top}};
+
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        need += (sizes[i][0] * sizes[i][1] + a - 1) / a * a;
+    BFS_GROW(m->scr, m->scr_cap, need);
+    memset(m->scr, 0, need);
+    at = m->scr;
+    d->cap = carve(&at, nt, sizeof *d->cap);
+    d->soff = carve(&at, nt, sizeof *d->soff);
+    d->ooff = carve(&at, nj + 1, sizeof *d->ooff);
+    d->aoff = carve(&at, nj + 1, sizeof *d->aoff);
+    d->inc = carve(&at, nj + 1, sizeof *d->inc);
+    d->inct = carve(&at, nj + 1, sizeof *d->inct);
+    d->u = carve(&at, nt + 1, sizeof *d->u);
+    *bests = carve(&at, nj + 1, sizeof **bests);
+    d->lmin = carve(&at, nj * nt + 1, sizeof *d->lmin);
+    d->pre = carve(&at, nj + 1, sizeof *d->pre);
+    d->n2 = carve(&at, 2 * nj + 1, sizeof *d->n2);
+    d->room = carve(&at, nt + 1, sizeof *d->room);
+    d->top = carve(&at, nj + 1, sizeof *d->top);
 }
 
 static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
@@ -2043,14 +2108,9 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     d.semi_cap = m->semi_cap;
     BFS_GROW(m->v, m->v_cap, d.nj * d.nt * d.W + 1);
     v = m->v;
-    d.cap = xcalloc(d.nt, sizeof *d.cap);
-    d.soff = xcalloc(d.nt, sizeof *d.soff);
-    d.ooff = xcalloc(d.nj + 1, sizeof *d.ooff);
-    d.aoff = xcalloc(d.nj + 1, sizeof *d.aoff);
-    d.inc = xcalloc(d.nj + 1, sizeof *d.inc);
-    d.inct = xcalloc(d.nj + 1, sizeof *d.inct);
-    d.u = xcalloc(d.nt + 1, sizeof *d.u);
-    bests = xmalloc((d.nj + 1) * sizeof *bests);
+    d.sR = m->sR;
+    d.sR_cap = m->sR_cap;
+    scratch_carve(m, &d, &bests);
     d.tol = rows_values(m, p, d.W, v, bests);
     if (shortcut(&d, bests, d.inc, d.inct)) {
         memcpy(res->counts, d.inc, d.nj * sizeof *d.inc);
@@ -2065,9 +2125,7 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     d.lam = g.lam;
     d.g = &g;
     d.adelta = -HUGE_VAL;
-    d.lmin = xmalloc((d.nj * d.nt + 1) * sizeof *d.lmin);
     loss_bounds(&d, m);
-    d.pre = xcalloc(d.nj + 1, sizeof *d.pre);
     for (size_t j = 0; j < d.nj; j++)
         d.pre[j + 1] = d.pre[j] + g.phi[j];
     zlb = d.zinc = alloc_lagr_greedy(&g, p, v, d.inc, d.inct);
@@ -2082,7 +2140,8 @@ out:
     res->build_s = 0.0;
     res->solve_s = bfs_now() - d.t0;
     res->rows = res->cols = res->nnz = 0;
-    xfree(d.pre);
+    m->sR = d.sR;
+    m->sR_cap = d.sR_cap;
     m->pre0 = d.pre0;
     m->pre0_cap = d.pre0_cap;
     m->semi = d.semi;
@@ -2098,15 +2157,5 @@ out:
     for (size_t j = 0; j <= d.nj; j++) /* not the memory of a large one */
         if (d.lay[j].G_cap > DPT_KEEP_ENTRIES)
             layer_release(&d.lay[j], d.nt);
-    xfree(d.soff);
-    xfree(d.sR);
-    xfree(d.lmin);
-    xfree(bests);
-    xfree(d.u);
-    xfree(d.inct);
-    xfree(d.inc);
-    xfree(d.aoff);
-    xfree(d.ooff);
-    xfree(d.cap);
     return rc;
 }
