@@ -1250,11 +1250,39 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
     return found;
 }
 
-/* A local search from the feasible allocation n, t of value z (the sum
- * of its values in job order): while one improves the sum, a job moves
- * to its best option in the room left, or two jobs to their best pair
- * of options (each option of the first, with the second's best in what
- * is left); at most IMPROVE_PASSES passes.  Writes the allocation found
+/* The prefix tables of the value table v (d->bv, d->bc, grown): the
+ * best value of job j on type k within r nodes, r < W, 1 <= count <=
+ * r (-HUGE_VAL when none), and the first count where it is (0: none). */
+static void prefix_best(struct dpt *d, const double *v)
+{
+    size_t nj = d->nj, nt = d->nt, W = d->W;
+    double *bv;
+    int *bc;
+
+    BFS_GROW(d->bv, d->bv_cap, nj * nt * W + 1);
+    BFS_GROW(d->bc, d->bc_cap, nj * nt * W + 1);
+    bv = d->bv;
+    bc = d->bc;
+    for (size_t jk = 0; jk < nj * nt; jk++) {
+        double run = -HUGE_VAL;
+        int arg = 0;
+        for (size_t r = 0; r < W; r++) {
+            if (r > 0 && v[jk * W + r] > run) {
+                run = v[jk * W + r];
+                arg = (int)r;
+            }
+            bv[jk * W + r] = run;
+            bc[jk * W + r] = arg;
+        }
+    }
+}
+
+/* A local search, by d's prefix tables of v (prefix_best()), from the
+ * feasible allocation n, t of value z (the sum of its values in job
+ * order): while one improves the sum, a job moves to its best option in
+ * the room left, or two jobs to their best pair of options (each option
+ * of the first, with the second's best in what is left); at most
+ * IMPROVE_PASSES passes.  Writes the allocation found
  * into n, t and returns its value (the sum in job order) when above z;
  * else leaves them and returns z. */
 #define IMPROVE_PASSES 8
@@ -1268,23 +1296,8 @@ static double improve(struct dpt *d, const double *v, int *n, int *t, double z)
     double *top = d->top;
     int changed = 1;
 
-    BFS_GROW(d->bv, d->bv_cap, nj * nt * W + 1);
-    BFS_GROW(d->bc, d->bc_cap, nj * nt * W + 1);
     bv = d->bv;
     bc = d->bc;
-    /* bv, bc: the best value of job j on type k within r nodes, r < W */
-    for (size_t jk = 0; jk < nj * nt; jk++) {
-        double run = -HUGE_VAL;
-        int arg = 0;
-        for (size_t r = 0; r < W; r++) {
-            if (r > 0 && v[jk * W + r] > run) {
-                run = v[jk * W + r];
-                arg = (int)r;
-            }
-            bv[jk * W + r] = run;
-            bc[jk * W + r] = arg;
-        }
-    }
     for (size_t j = 0; j < nj; j++) { /* top[j]: job j's best value */
         top[j] = v[j * nt * W];
         for (size_t k = 0; k < nt; k++)
@@ -2128,7 +2141,8 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     loss_bounds(&d, m);
     for (size_t j = 0; j < d.nj; j++)
         d.pre[j + 1] = d.pre[j] + g.phi[j];
-    zlb = d.zinc = alloc_lagr_greedy(&g, p, v, d.inc, d.inct);
+    prefix_best(&d, v);
+    zlb = d.zinc = alloc_lagr_greedy_pre(&g, p, v, d.bv, d.bc, d.inc, d.inct);
     d.v = v;
     rc = search(&d, &g, zlb, res, e);
     if (rc >= 0) {
