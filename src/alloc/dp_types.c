@@ -200,6 +200,15 @@ struct vset {
     int shift;    /* 64 - log2(nslot) */
 };
 
+/* BFS_GROW with its test here, so that the hot paths (vset_add(),
+ * fill(), walk()) make no call when the capacity is enough; need is
+ * read twice. */
+#define DPT_GROW(ptr, cap, need)                                               \
+    do {                                                                       \
+        if ((need) > (cap))                                                    \
+            BFS_GROW(ptr, cap, need);                                          \
+    } while (0)
+
 static void vset_init(struct vset *s, size_t w)
 {
     memset(s, 0, sizeof *s);
@@ -278,7 +287,7 @@ static size_t vset_add(struct vset *s, const int *k, int *added)
     i = vset_slot(s, k);
     *added = !s->slot[i];
     if (*added) {
-        BFS_GROW(s->key, s->kcap, (s->n + 1) * s->w);
+        DPT_GROW(s->key, s->kcap, (s->n + 1) * s->w);
         memcpy(&s->key[s->n * s->w], k, s->w * sizeof *k);
         s->slot[i] = ++s->n;
     }
@@ -574,7 +583,7 @@ static void all_options(struct dpt *d, double delta)
     for (size_t j = 0; j < d->nj; j++) {
         d->aoff[j] = no;
         /* room for all of the job's options: nt * W at most */
-        BFS_GROW(d->all, d->all_cap, no + nt * W + 1);
+        DPT_GROW(d->all, d->all_cap, no + nt * W + 1);
         for (int t = 0; t < (int)nt; t++)
             for (int n = t > 0; (size_t)n < W; n++) {
                 double x = v[(j * nt + (size_t)t) * W + (size_t)n], loss;
@@ -610,7 +619,7 @@ static int options(struct dpt *d, struct bfs_error *e)
         all_options(d, d->delta);
     memset(d->cap, 0, nt * sizeof *d->cap);
     d->K = 0;
-    BFS_GROW(d->o, d->o_cap, d->aoff[d->nj] + 1); /* a part of all's */
+    DPT_GROW(d->o, d->o_cap, d->aoff[d->nj] + 1); /* a part of all's */
     for (size_t j = 0; j < d->nj; j++) {
         size_t keepable = 0;
         d->ooff[j] = no;
@@ -657,8 +666,8 @@ static void by_tot(struct dpt *d, struct layer *l)
         l->tmax = l->tot[s] > l->tmax ? l->tot[s] : l->tmax;
     }
     span = (size_t)(l->tmax - l->tmin) + 1;
-    BFS_GROW(l->toff, l->toff_cap, span + 1);
-    BFS_GROW(l->byt, l->byt_cap, n + 1);
+    DPT_GROW(l->toff, l->toff_cap, span + 1);
+    DPT_GROW(l->byt, l->byt_cap, n + 1);
     memset(l->toff, 0, (span + 1) * sizeof *l->toff);
     for (size_t s = 0; s < n; s++)
         l->toff[l->tot[s] - l->tmin + 1]++;
@@ -679,7 +688,7 @@ static void semi(struct dpt *d)
 {
     size_t nt = d->nt, nj = d->nj, size = 0;
 
-    BFS_GROW(d->pre0, d->pre0_cap, nj + 1);
+    DPT_GROW(d->pre0, d->pre0_cap, nj + 1);
     d->pre0[0] = 0.0;
     for (size_t j = 0; j < nj; j++) {
         double best = -HUGE_VAL;
@@ -691,9 +700,9 @@ static void semi(struct dpt *d)
         d->soff[t] = size;
         size += (nj + 1) * ((size_t)d->cap[t] + 1);
     }
-    BFS_GROW(d->semi, d->semi_cap, size + 1);
+    DPT_GROW(d->semi, d->semi_cap, size + 1);
     d->ubound = HUGE_VAL;
-    BFS_GROW(d->sR, d->sR_cap, nt * (nj + 1));
+    DPT_GROW(d->sR, d->sR_cap, nt * (nj + 1));
     for (size_t t = 0; t < nt; t++) {
         size_t w = (size_t)d->cap[t] + 1, *sR = &d->sR[t * (nj + 1)];
         double *A = &d->semi[d->soff[t]], u;
@@ -718,7 +727,16 @@ static void semi(struct dpt *d)
             sR[j + 1] = R;
             const double *restrict a = &A[j * w];
             double *restrict b = &A[(j + 1) * w];
-            for (size_t r = 0; r <= R; r++)
+            size_t r = 0;
+            for (; r + 4 <= R + 1; r += 4) { /* by fours, as below */
+                double y0 = c + a[r], y1 = c + a[r + 1];
+                double y2 = c + a[r + 2], y3 = c + a[r + 3];
+                b[r] = y0;
+                b[r + 1] = y1;
+                b[r + 2] = y2;
+                b[r + 3] = y3;
+            }
+            for (; r <= R; r++)
                 b[r] = c + a[r];
             for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
                 const struct dpt_opt *x = &d->o[i];
@@ -795,8 +813,8 @@ static int fill(struct dpt *d, const int *counts, struct bfs_error *e)
         vset_clear(&d->lay[j].st);
     memset(u, 0, nt * sizeof *u);
     vset_add(&last->st, u, &added);
-    BFS_GROW(last->tot, last->tot_cap, 1);
-    BFS_GROW(last->G, last->G_cap, L);
+    DPT_GROW(last->tot, last->tot_cap, 1);
+    DPT_GROW(last->G, last->G_cap, L);
     last->tot[0] = 0;
     last->indexed = 0;
     last->G[0] = 0.0;
@@ -840,9 +858,9 @@ static int fill(struct dpt *d, const int *counts, struct bfs_error *e)
                     if (d->states + b->st.n > DPT_MAX_ENTRIES / L)
                         return too_big(d, e);
                     if (at + 1 > b->tot_cap)
-                        BFS_GROW(b->tot, b->tot_cap, at + 1);
+                        DPT_GROW(b->tot, b->tot_cap, at + 1);
                     if ((at + 1) * L > b->G_cap)
-                        BFS_GROW(b->G, b->G_cap, (at + 1) * L);
+                        DPT_GROW(b->G, b->G_cap, (at + 1) * L);
                     b->tot[at] = a->tot[s] + x->n;
                     for (size_t k = 0; k < L; k++)
                         b->G[at * L + k] = -HUGE_VAL;
@@ -943,7 +961,7 @@ static double best_completion(struct dpt *d, size_t j, const int *uk,
             spend(d, nt);
         }
     }
-    BFS_GROW(gb->x, gb->x_cap, at + 1);
+    DPT_GROW(gb->x, gb->x_cap, at + 1);
     gb->x[at] = best;
     return best;
 }
@@ -1008,7 +1026,7 @@ static size_t walk(struct dpt *d, size_t j, const size_t *byn, size_t i0,
                 continue;
             need = r - x->v < g ? r - x->v : g;
             at = vset_add(&R2->key, u, &added);
-            BFS_GROW(R2->x, R2->x_cap, at + 1);
+            DPT_GROW(R2->x, R2->x_cap, at + 1);
             if (added || need < R2->x[at])
                 R2->x[at] = need;
         }
@@ -1033,7 +1051,7 @@ static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
         vset_clear(&c[i].key);
     memset(d->u, 0, (d->nt + 1) * sizeof *d->u);
     vset_add(&R->key, d->u, &added);
-    BFS_GROW(R->x, R->x_cap, 1);
+    DPT_GROW(R->x, R->x_cap, 1);
     R->x[0] = r0;
     for (size_t j = 0; j < d->nj && rc == 0; j++) {
         size_t i0 = d->ooff[j], end = d->ooff[j + 1], i1;
@@ -1248,33 +1266,6 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
     if (n[j] > 0)
         room[t[j]] -= n[j];
     return found;
-}
-
-/* The prefix tables of the value table v (d->bv, d->bc, grown): the
- * best value of job j on type k within r nodes, r < W, 1 <= count <=
- * r (-HUGE_VAL when none), and the first count where it is (0: none). */
-static void prefix_best(struct dpt *d, const double *v)
-{
-    size_t nj = d->nj, nt = d->nt, W = d->W;
-    double *bv;
-    int *bc;
-
-    BFS_GROW(d->bv, d->bv_cap, nj * nt * W + 1);
-    BFS_GROW(d->bc, d->bc_cap, nj * nt * W + 1);
-    bv = d->bv;
-    bc = d->bc;
-    for (size_t jk = 0; jk < nj * nt; jk++) {
-        double run = -HUGE_VAL;
-        int arg = 0;
-        for (size_t r = 0; r < W; r++) {
-            if (r > 0 && v[jk * W + r] > run) {
-                run = v[jk * W + r];
-                arg = (int)r;
-            }
-            bv[jk * W + r] = run;
-            bc[jk * W + r] = arg;
-        }
-    }
 }
 
 /* A local search, by d's prefix tables of v (prefix_best()), from the
@@ -1510,17 +1501,22 @@ static int search(struct dpt *d, const struct alloc_lagr *g, double zlb,
 /* One job's values, kept between solves (the memo below): v_j(t, n)
  * for n < w on each type, as alloc_values_t would write them with no
  * pool below w, and what they are made of, to find them again by value.
- * One block holds the numbers: the tables (o), the values (v) and
- * their largest sizes (a). */
+ * One block holds the numbers: the tables (o), the values (v), their
+ * largest sizes (a) and their prefix maxima (pv). */
 struct dpt_row {
     int cur, ctype, jmin, jmax;
     double tcup, tcdw, tfwd;
     double rate;        /* O_{j,c_j}(C_j) when C_j >= Jmin_j, else 0 */
     size_t nt, w;       /* w = min(jmax, the largest pool then) + 1 */
     unsigned char *has; /* owned (in blk): nt, ot[t] != NULL */
-    double *blk;        /* owned: o, v and a, nt * w each */
+    double *blk;        /* owned: o, v, a and pv, nt * w each */
     double *o, *v;
     double *a; /* a[t * w + n]: the largest |v_j(t, m)|, 1 <= m <= n (or 0) */
+    /* (in blk) pv[t * w + n]: the highest v_j(t, m), 1 <= m <= n
+     * (-HUGE_VAL: none), and pc[t * w + n] (in hull's block) the first
+     * such m (0: none), for prefix_best() */
+    double *pv;
+    int *pc;
     /* owned: the counts on the upper hull of the values on type t over
      * counts 1..hclip[t] - 1, at hull[t * w], hlen[t] of them (row_hull();
      * hclip[t] 0: not made) */
@@ -1599,12 +1595,14 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
     r->rate = b->cur >= b->jmin ? b->ot[b->ctype][b->cur] : 0.0;
     r->nt = nt;
     r->w = w;
-    r->blk = xmalloc((3 * nt * w + 1) * sizeof *r->blk + nt);
+    r->blk = xmalloc((4 * nt * w + 1) * sizeof *r->blk + nt);
     r->o = r->blk;
     r->v = r->o + nt * w;
     r->a = r->v + nt * w;
-    r->has = (unsigned char *)(r->a + nt * w + 1);
-    r->hull = xmalloc((nt * w + 1) * sizeof *r->hull);
+    r->pv = r->a + nt * w;
+    r->has = (unsigned char *)(r->pv + nt * w + 1);
+    r->hull = xmalloc((2 * nt * w + 1) * sizeof *r->hull);
+    r->pc = r->hull + nt * w;
     r->hlen = xcalloc(3 * nt, sizeof *r->hlen);
     r->hclip = r->hlen + nt;
     r->sclip = r->hclip + nt;
@@ -1622,6 +1620,12 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
             r->a[t * w + n] = n == 0 ? 0.0 : r->a[t * w + n - 1];
             if (n > 0 && *x != -HUGE_VAL && fabs(*x) > r->a[t * w + n])
                 r->a[t * w + n] = fabs(*x);
+            r->pv[t * w + n] = n == 0 ? -HUGE_VAL : r->pv[t * w + n - 1];
+            r->pc[t * w + n] = n == 0 ? 0 : r->pc[t * w + n - 1];
+            if (n > 0 && *x > r->pv[t * w + n]) {
+                r->pv[t * w + n] = *x;
+                r->pc[t * w + n] = (int)n;
+            }
         }
     }
     return r;
@@ -1767,11 +1771,11 @@ static void rows_update(struct dpt_memo *m, const struct alloc_problem *p,
     size_t nj = p->n_jobs, no = m->nrow;
     struct dpt_row **old;
 
-    BFS_GROW(m->old, m->old_cap, no + 1);
+    DPT_GROW(m->old, m->old_cap, no + 1);
     old = m->old;
     if (no > 0) /* m->row is NULL before the first call */
         memcpy(old, m->row, no * sizeof *old);
-    BFS_GROW(m->row, m->row_cap, nj + 1);
+    DPT_GROW(m->row, m->row_cap, nj + 1);
     m->same = nj == no;
     for (size_t j = 0; j < nj; j++) {
         size_t w =
@@ -1872,8 +1876,8 @@ static void hull_lists(struct dpt_memo *m, const struct alloc_problem *p,
 {
     size_t nt = (size_t)p->n_types;
 
-    BFS_GROW(m->hp, m->hp_cap, p->n_jobs * nt + 1);
-    BFS_GROW(m->hl, m->hl_cap, p->n_jobs * nt + 1);
+    DPT_GROW(m->hp, m->hp_cap, p->n_jobs * nt + 1);
+    DPT_GROW(m->hl, m->hl_cap, p->n_jobs * nt + 1);
     for (size_t j = 0; j < p->n_jobs; j++) {
         struct dpt_row *r = m->row[j];
         for (size_t t = 0; t < nt; t++) {
@@ -1930,9 +1934,9 @@ static void memo_keep(struct dpt_memo *m, const struct alloc_problem *p,
     m->have = 0;
     if (p->mixed)
         return;
-    BFS_GROW(m->pools, m->pools_cap, nt);
-    BFS_GROW(m->counts, m->counts_cap, nj + 1);
-    BFS_GROW(m->types, m->types_cap, nj + 1);
+    DPT_GROW(m->pools, m->pools_cap, nt);
+    DPT_GROW(m->counts, m->counts_cap, nj + 1);
+    DPT_GROW(m->types, m->types_cap, nj + 1);
     memcpy(m->pools, p->pools, nt * sizeof *p->pools);
     memcpy(m->counts, res->counts, nj * sizeof *m->counts);
     memcpy(m->types, res->types, nj * sizeof *m->types);
@@ -2006,7 +2010,7 @@ static void scratch_carve(struct dpt_memo *m, struct dpt *d,
 
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         need += (sizes[i][0] * sizes[i][1] + a - 1) / a * a;
-    BFS_GROW(m->scr, m->scr_cap, need);
+    DPT_GROW(m->scr, m->scr_cap, need);
     memset(m->scr, 0, need);
     at = m->scr;
     d->cap = carve(&at, nt, sizeof *d->cap);
@@ -2027,6 +2031,38 @@ static void scratch_carve(struct dpt_memo *m, struct dpt *d,
 static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
                      size_t W, double limit, struct alloc_result *res,
                      struct bfs_error *e);
+
+/* The prefix tables of the value table (rows_values()'s, from m's rows;
+ * d->bv, d->bc, grown): the best value of job j on type k within r
+ * nodes, r < W, 1 <= count <= r (-HUGE_VAL when none), and the first
+ * count where it is (0: none).  Below the row's clip they are its pv,
+ * pc (the table's entries are its v there); past it, the table's
+ * entries are -HUGE_VAL, which are never above, so they stay. */
+static void prefix_best(struct dpt *d, const struct dpt_memo *m)
+{
+    size_t nj = d->nj, nt = d->nt, W = d->W;
+
+    DPT_GROW(d->bv, d->bv_cap, nj * nt * W + 1);
+    DPT_GROW(d->bc, d->bc_cap, nj * nt * W + 1);
+    for (size_t j = 0; j < nj; j++) {
+        const struct dpt_row *r = m->row[j];
+        for (size_t t = 0; t < nt; t++) {
+            double *bv = &d->bv[(j * nt + t) * W], x = -HUGE_VAL;
+            int *bc = &d->bc[(j * nt + t) * W], n = 0;
+            size_t c = row_clip(r, d->p, t, W);
+            memcpy(bv, &r->pv[t * r->w], c * sizeof *bv);
+            memcpy(bc, &r->pc[t * r->w], c * sizeof *bc);
+            if (c > 0) {
+                x = bv[c - 1];
+                n = bc[c - 1];
+            }
+            for (size_t k = c; k < W; k++) {
+                bv[k] = x;
+                bc[k] = n;
+            }
+        }
+    }
+}
 
 int alloc_dp_types_solve(void **memo, const struct alloc_problem *p,
                          double limit, struct alloc_result *res,
@@ -2119,7 +2155,7 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     d.pre0_cap = m->pre0_cap;
     d.semi = m->semi;
     d.semi_cap = m->semi_cap;
-    BFS_GROW(m->v, m->v_cap, d.nj * d.nt * d.W + 1);
+    DPT_GROW(m->v, m->v_cap, d.nj * d.nt * d.W + 1);
     v = m->v;
     d.sR = m->sR;
     d.sR_cap = m->sR_cap;
@@ -2141,7 +2177,7 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     loss_bounds(&d, m);
     for (size_t j = 0; j < d.nj; j++)
         d.pre[j + 1] = d.pre[j] + g.phi[j];
-    prefix_best(&d, v);
+    prefix_best(&d, m);
     zlb = d.zinc = alloc_lagr_greedy_pre(&g, p, v, d.bv, d.bc, d.inc, d.inct);
     d.v = v;
     rc = search(&d, &g, zlb, res, e);
