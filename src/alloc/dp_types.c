@@ -1522,6 +1522,12 @@ struct dpt_row {
      * hclip[t] 0: not made) */
     int *hull;
     size_t *hlen, *hclip;
+    /* (in hull's block) the chain of row_hull() run over all w counts,
+     * as a tree: par[t * w + n] the count below n when n was pushed (0:
+     * none), and lastf[t * w + n] the last count <= n of finite value
+     * (0: none); the chain's stack after counts 1..n is the path from
+     * lastf[n] down the par links */
+    int *par, *lastf;
     /* the best values over counts below sclip[t] on each type t (sclip
      * 0: not made), made by rows_values() */
     size_t *sclip;
@@ -1575,6 +1581,38 @@ static int row_same(const struct dpt_row *r, const struct alloc_problem *p,
     return 1;
 }
 
+/* Whether the hull chain drops its top b (over a below it) for the
+ * point n next: the test of fix_hulls() in alloc/objective.c, so that
+ * the same points stay. */
+static int chain_drops(const double *y, int a, int b, int n)
+{
+    return !((y[b] - y[a]) * (double)(n - b) > (y[n] - y[b]) * (double)(b - a));
+}
+
+/* Row r's hull chain on type t over all its counts, into r->par and
+ * r->lastf (r->hull's part for t as scratch): the points (n, v_j(t, n))
+ * by n, each dropped when the next turns no further down. */
+static void row_chain(struct dpt_row *r, size_t t)
+{
+    const double *y = &r->v[t * r->w];
+    int *h = &r->hull[t * r->w], *par = &r->par[t * r->w];
+    int *lastf = &r->lastf[t * r->w];
+    size_t m = 0;
+
+    par[0] = lastf[0] = 0;
+    for (int n = 1; (size_t)n < r->w; n++) {
+        lastf[n] = lastf[n - 1];
+        par[n] = 0;
+        if (y[n] == -HUGE_VAL)
+            continue;
+        while (m >= 2 && chain_drops(y, h[m - 2], h[m - 1], n))
+            m--;
+        par[n] = m > 0 ? h[m - 1] : 0;
+        h[m++] = n;
+        lastf[n] = n;
+    }
+}
+
 /* Makes job j's row of p up to counts w - 1 (w <= jmax + 1). */
 static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
                                 size_t w)
@@ -1601,8 +1639,10 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
     r->a = r->v + nt * w;
     r->pv = r->a + nt * w;
     r->has = (unsigned char *)(r->pv + nt * w + 1);
-    r->hull = xmalloc((2 * nt * w + 1) * sizeof *r->hull);
+    r->hull = xmalloc((4 * nt * w + 1) * sizeof *r->hull);
     r->pc = r->hull + nt * w;
+    r->par = r->pc + nt * w;
+    r->lastf = r->par + nt * w;
     r->hlen = xcalloc(3 * nt, sizeof *r->hlen);
     r->hclip = r->hlen + nt;
     r->sclip = r->hclip + nt;
@@ -1627,6 +1667,7 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
                 r->pc[t * w + n] = (int)n;
             }
         }
+        row_chain(r, t);
     }
     return r;
 }
@@ -1652,36 +1693,24 @@ static size_t row_clip(const struct dpt_row *r, const struct alloc_problem *p,
 }
 
 /* Makes row r's hull on type t over counts 1..c-1 (struct dpt_row)
- * unless it has it: the points (n, v_j(t, n)) by n, each dropped when
- * the next turns no further down, by the very test of fix_hulls() in
- * alloc/objective.c, so that the same points stay.  A hull made over
- * fewer counts is the chain's state after them: the chain goes on from
- * it. */
+ * unless it has it: the state of row_chain()'s chain after those
+ * counts (the chain over fewer counts is the same chain stopped
+ * earlier), read from its tree: the path from the last finite count
+ * below c down the par links, reversed. */
 static void row_hull(struct dpt_row *r, size_t t, size_t c)
 {
-    const double *y = &r->v[t * r->w];
     int *h = &r->hull[t * r->w];
-    size_t m = 0, from = 1;
+    const int *par = &r->par[t * r->w];
+    int top = c >= 2 ? r->lastf[t * r->w + c - 1] : 0;
+    size_t m = 0;
 
     if (r->hclip[t] == c)
         return;
-    if (r->hclip[t] > 0 && r->hclip[t] < c) {
-        m = r->hlen[t];
-        from = r->hclip[t];
-    }
-    for (int n = (int)from; (size_t)n < c; n++) {
-        if (y[n] == -HUGE_VAL)
-            continue;
-        while (m >= 2) {
-            int a = h[m - 2], b = h[m - 1];
-            if ((y[b] - y[a]) * (double)(n - b) >
-                (y[n] - y[b]) * (double)(b - a))
-                break;
-            m--;
-        }
-        h[m++] = n;
-    }
+    for (int k = top; k > 0; k = par[k])
+        m++;
     r->hlen[t] = m;
+    for (int k = top; k > 0; k = par[k])
+        h[--m] = k;
     r->hclip[t] = c;
 }
 
