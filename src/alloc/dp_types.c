@@ -134,12 +134,14 @@
  * job's holding does, and the rows no job took, up to DPT_SPARE, are
  * kept too, for a job that comes back to a holding).  A row also keeps,
  * for the counts the pools let in (its clip), its two best values (the
- * shortcut's) and the counts of its upper hull on each type: the prices
- * are made from these hulls (alloc_lagr_init_hulls, the same points
- * alloc_lagr_init's scan keeps, so bit for bit its prices; hull_lists()),
- * and the hulls bound the
- * losses of a type's counts, so that all_options() skips a type none of
- * whose counts is kept.  When every job's row is the last instance's at
+ * shortcut's) and the counts of its upper hull on each type (read off
+ * the hull chain over all its counts, kept as a tree: row_chain()): the
+ * prices are made from these hulls (alloc_lagr_init_hulls, the same
+ * points alloc_lagr_init's scan keeps, so bit for bit its prices;
+ * hull_lists()), and the hulls bound the losses of a type's counts, so
+ * that all_options() skips a type none of whose counts is kept.  Its
+ * prefix maxima on each type make the tables the greedy and the local
+ * search read (prefix_best()).  When every job's row is the last instance's at
  * its place and the pools are the same, the instance is the same, and
  * it gets the last answer without a solve: replays repeat an instance
  * at about one event in nine (events that change no pool nor job).
