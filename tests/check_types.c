@@ -841,6 +841,47 @@ START_TEST(test_fixing_hulls)
 }
 END_TEST
 
+/* alloc_lagr_greedy_pre, given prefix tables made here by a plain
+ * running maximum (the first count of the highest value within r),
+ * gives alloc_lagr_greedy's allocation and value bit for bit on random
+ * instances, with the table as made and with entries past a random
+ * clip per job and type set to -HUGE_VAL (as dp's fixing leaves them). */
+START_TEST(test_greedy_prefix)
+{
+    enum { W = MAXN + 1 };
+
+    for (int s = 0; s < N_RANDOM; s++) {
+        struct tinst in;
+        struct alloc_lagr g;
+        double v[MAXJ * MAXT * W], bv[MAXJ * MAXT * W];
+        int bc[MAXJ * MAXT * W], n1[MAXJ], t1[MAXJ], n2[MAXJ], t2[MAXJ];
+        size_t njt;
+        gen(&in, (unsigned)s);
+        njt = in.p.n_jobs * (size_t)in.p.n_types;
+        alloc_values_t(&in.p, W, v);
+        for (size_t jt = 0; s % 2 && jt < njt; jt++)
+            for (size_t n = 1 + (jt * 7 + (size_t)s) % W; n < W; n++)
+                v[jt * W + n] = -HUGE_VAL;
+        for (size_t jt = 0; jt < njt; jt++) {
+            bv[jt * W] = -HUGE_VAL;
+            bc[jt * W] = 0;
+            for (size_t r = 1; r < W; r++) {
+                int up = v[jt * W + r] > bv[jt * W + r - 1];
+                bv[jt * W + r] = up ? v[jt * W + r] : bv[jt * W + r - 1];
+                bc[jt * W + r] = up ? (int)r : bc[jt * W + r - 1];
+            }
+        }
+        alloc_lagr_init(&g, &in.p, W, v);
+        double z1 = alloc_lagr_greedy(&g, &in.p, v, n1, t1);
+        double z2 = alloc_lagr_greedy_pre(&g, &in.p, v, bv, bc, n2, t2);
+        ck_assert(!memcmp(&z1, &z2, sizeof z1));
+        ck_assert(!memcmp(n1, n2, in.p.n_jobs * sizeof *n1));
+        ck_assert(!memcmp(t1, t2, in.p.n_jobs * sizeof *t1));
+        alloc_lagr_release(&g);
+    }
+}
+END_TEST
+
 /* ---- a medium instance --------------------------------------------------- */
 
 /* 10 jobs, Jmax 100 to 200, on pools of 500 and 800 nodes: curves O(n)
@@ -1507,6 +1548,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_node_map, FIRST_NODE, N_EXACT);
     tcase_add_test(tc, test_fixing);
     tcase_add_test(tc, test_fixing_hulls);
+    tcase_add_test(tc, test_greedy_prefix);
     tcase_add_test(tc, test_medium);
     tcase_add_test(tc, test_dp_bound);
     tcase_add_test(tc, test_dp_time_limit);

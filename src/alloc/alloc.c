@@ -200,30 +200,28 @@ static int check_mixed(const struct alloc_problem *p, struct bfs_error *e)
 }
 
 /* Whether x[0..n-1] are all finite: a double is not when its exponent
- * bits are all ones.  Branch-free over four at a time, so that a check
- * of 10,000 jobs of 64 counts each (every allocator call) costs well
- * under a tenth of a millisecond. */
+ * bits are all ones, that is when adding one at the exponent's lowest
+ * bit to them alone carries into the sign bit.  ORs of such sums four
+ * at a time, no branch nor comparison, which gcc -O2 makes vector
+ * operations, so that a check of 10,000 jobs of 64 counts each (every
+ * allocator call) costs well under a tenth of a millisecond. */
 static int all_finite(const double *x, size_t n)
 {
     const uint64_t ex = UINT64_C(0x7FF0000000000000);
-    uint64_t b0, b1, b2, b3, bad0 = 0, bad1 = 0, bad2 = 0, bad3 = 0;
+    const uint64_t low = UINT64_C(0x0010000000000000);
+    uint64_t b[4], bad[4] = {0, 0, 0, 0};
     size_t i = 0;
 
-    for (; i + 4 <= n; i += 4) { /* four chains, in registers */
-        memcpy(&b0, &x[i], sizeof b0);
-        memcpy(&b1, &x[i + 1], sizeof b1);
-        memcpy(&b2, &x[i + 2], sizeof b2);
-        memcpy(&b3, &x[i + 3], sizeof b3);
-        bad0 |= (b0 & ex) == ex;
-        bad1 |= (b1 & ex) == ex;
-        bad2 |= (b2 & ex) == ex;
-        bad3 |= (b3 & ex) == ex;
+    for (; i + 4 <= n; i += 4) {
+        memcpy(b, &x[i], sizeof b);
+        for (int k = 0; k < 4; k++) /* 0x8000... exactly when all ones */
+            bad[k] |= (b[k] & ex) + low;
     }
     for (; i < n; i++) {
-        memcpy(&b0, &x[i], sizeof b0);
-        bad0 |= (b0 & ex) == ex;
+        memcpy(b, &x[i], sizeof *b);
+        bad[0] |= (b[0] & ex) + low;
     }
-    return !(bad0 | bad1 | bad2 | bad3);
+    return !((bad[0] | bad[1] | bad[2] | bad[3]) >> 63);
 }
 
 int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)

@@ -134,12 +134,14 @@
  * job's holding does, and the rows no job took, up to DPT_SPARE, are
  * kept too, for a job that comes back to a holding).  A row also keeps,
  * for the counts the pools let in (its clip), its two best values (the
- * shortcut's) and the counts of its upper hull on each type: the prices
- * are made from these hulls (alloc_lagr_init_hulls, the same points
- * alloc_lagr_init's scan keeps, so bit for bit its prices; hull_lists()),
- * and the hulls bound the
- * losses of a type's counts, so that all_options() skips a type none of
- * whose counts is kept.  When every job's row is the last instance's at
+ * shortcut's) and the counts of its upper hull on each type (read off
+ * the hull chain over all its counts, kept as a tree: row_chain()): the
+ * prices are made from these hulls (alloc_lagr_init_hulls, the same
+ * points alloc_lagr_init's scan keeps, so bit for bit its prices;
+ * hull_lists()), and the hulls bound the losses of a type's counts, so
+ * that all_options() skips a type none of whose counts is kept.  Its
+ * prefix maxima on each type make the tables the greedy and the local
+ * search read (prefix_best()).  When every job's row is the last instance's at
  * its place and the pools are the same, the instance is the same, and
  * it gets the last answer without a solve: replays repeat an instance
  * at about one event in nine (events that change no pool nor job).
@@ -160,6 +162,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,6 +201,15 @@ struct vset {
     size_t nslot; /* 0 or a power of two > 2 n */
     int shift;    /* 64 - log2(nslot) */
 };
+
+/* BFS_GROW with its test here, so that the hot paths (vset_add(),
+ * fill(), walk()) make no call when the capacity is enough; need is
+ * read twice. */
+#define DPT_GROW(ptr, cap, need)                                               \
+    do {                                                                       \
+        if ((need) > (cap))                                                    \
+            BFS_GROW(ptr, cap, need);                                          \
+    } while (0)
 
 static void vset_init(struct vset *s, size_t w)
 {
@@ -277,7 +289,7 @@ static size_t vset_add(struct vset *s, const int *k, int *added)
     i = vset_slot(s, k);
     *added = !s->slot[i];
     if (*added) {
-        BFS_GROW(s->key, s->kcap, (s->n + 1) * s->w);
+        DPT_GROW(s->key, s->kcap, (s->n + 1) * s->w);
         memcpy(&s->key[s->n * s->w], k, s->w * sizeof *k);
         s->slot[i] = ++s->n;
     }
@@ -395,6 +407,11 @@ struct dpt {
     double *bv;
     int *bc;
     size_t bv_cap, bc_cap;
+    /* improve()'s scratch (in the memo's block): n2 2 nj ints, room nt,
+     * top nj + 1 */
+    int *n2;
+    long *room;
+    double *top;
     /* the smallest claim search() may try (HUGE_VAL: none): a first
      * solve whose bound semi() is below it has no budget, as the
      * solve after it would be the same (see search()) */
@@ -568,7 +585,7 @@ static void all_options(struct dpt *d, double delta)
     for (size_t j = 0; j < d->nj; j++) {
         d->aoff[j] = no;
         /* room for all of the job's options: nt * W at most */
-        BFS_GROW(d->all, d->all_cap, no + nt * W + 1);
+        DPT_GROW(d->all, d->all_cap, no + nt * W + 1);
         for (int t = 0; t < (int)nt; t++)
             for (int n = t > 0; (size_t)n < W; n++) {
                 double x = v[(j * nt + (size_t)t) * W + (size_t)n], loss;
@@ -604,7 +621,7 @@ static int options(struct dpt *d, struct bfs_error *e)
         all_options(d, d->delta);
     memset(d->cap, 0, nt * sizeof *d->cap);
     d->K = 0;
-    BFS_GROW(d->o, d->o_cap, d->aoff[d->nj] + 1); /* a part of all's */
+    DPT_GROW(d->o, d->o_cap, d->aoff[d->nj] + 1); /* a part of all's */
     for (size_t j = 0; j < d->nj; j++) {
         size_t keepable = 0;
         d->ooff[j] = no;
@@ -651,8 +668,8 @@ static void by_tot(struct dpt *d, struct layer *l)
         l->tmax = l->tot[s] > l->tmax ? l->tot[s] : l->tmax;
     }
     span = (size_t)(l->tmax - l->tmin) + 1;
-    BFS_GROW(l->toff, l->toff_cap, span + 1);
-    BFS_GROW(l->byt, l->byt_cap, n + 1);
+    DPT_GROW(l->toff, l->toff_cap, span + 1);
+    DPT_GROW(l->byt, l->byt_cap, n + 1);
     memset(l->toff, 0, (span + 1) * sizeof *l->toff);
     for (size_t s = 0; s < n; s++)
         l->toff[l->tot[s] - l->tmin + 1]++;
@@ -673,7 +690,7 @@ static void semi(struct dpt *d)
 {
     size_t nt = d->nt, nj = d->nj, size = 0;
 
-    BFS_GROW(d->pre0, d->pre0_cap, nj + 1);
+    DPT_GROW(d->pre0, d->pre0_cap, nj + 1);
     d->pre0[0] = 0.0;
     for (size_t j = 0; j < nj; j++) {
         double best = -HUGE_VAL;
@@ -685,9 +702,9 @@ static void semi(struct dpt *d)
         d->soff[t] = size;
         size += (nj + 1) * ((size_t)d->cap[t] + 1);
     }
-    BFS_GROW(d->semi, d->semi_cap, size + 1);
+    DPT_GROW(d->semi, d->semi_cap, size + 1);
     d->ubound = HUGE_VAL;
-    BFS_GROW(d->sR, d->sR_cap, nt * (nj + 1));
+    DPT_GROW(d->sR, d->sR_cap, nt * (nj + 1));
     for (size_t t = 0; t < nt; t++) {
         size_t w = (size_t)d->cap[t] + 1, *sR = &d->sR[t * (nj + 1)];
         double *A = &d->semi[d->soff[t]], u;
@@ -712,7 +729,16 @@ static void semi(struct dpt *d)
             sR[j + 1] = R;
             const double *restrict a = &A[j * w];
             double *restrict b = &A[(j + 1) * w];
-            for (size_t r = 0; r <= R; r++)
+            size_t r = 0;
+            for (; r + 4 <= R + 1; r += 4) { /* by fours, as below */
+                double y0 = c + a[r], y1 = c + a[r + 1];
+                double y2 = c + a[r + 2], y3 = c + a[r + 3];
+                b[r] = y0;
+                b[r + 1] = y1;
+                b[r + 2] = y2;
+                b[r + 3] = y3;
+            }
+            for (; r <= R; r++)
                 b[r] = c + a[r];
             for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
                 const struct dpt_opt *x = &d->o[i];
@@ -789,8 +815,8 @@ static int fill(struct dpt *d, const int *counts, struct bfs_error *e)
         vset_clear(&d->lay[j].st);
     memset(u, 0, nt * sizeof *u);
     vset_add(&last->st, u, &added);
-    BFS_GROW(last->tot, last->tot_cap, 1);
-    BFS_GROW(last->G, last->G_cap, L);
+    DPT_GROW(last->tot, last->tot_cap, 1);
+    DPT_GROW(last->G, last->G_cap, L);
     last->tot[0] = 0;
     last->indexed = 0;
     last->G[0] = 0.0;
@@ -834,9 +860,9 @@ static int fill(struct dpt *d, const int *counts, struct bfs_error *e)
                     if (d->states + b->st.n > DPT_MAX_ENTRIES / L)
                         return too_big(d, e);
                     if (at + 1 > b->tot_cap)
-                        BFS_GROW(b->tot, b->tot_cap, at + 1);
+                        DPT_GROW(b->tot, b->tot_cap, at + 1);
                     if ((at + 1) * L > b->G_cap)
-                        BFS_GROW(b->G, b->G_cap, (at + 1) * L);
+                        DPT_GROW(b->G, b->G_cap, (at + 1) * L);
                     b->tot[at] = a->tot[s] + x->n;
                     for (size_t k = 0; k < L; k++)
                         b->G[at * L + k] = -HUGE_VAL;
@@ -937,7 +963,7 @@ static double best_completion(struct dpt *d, size_t j, const int *uk,
             spend(d, nt);
         }
     }
-    BFS_GROW(gb->x, gb->x_cap, at + 1);
+    DPT_GROW(gb->x, gb->x_cap, at + 1);
     gb->x[at] = best;
     return best;
 }
@@ -1002,7 +1028,7 @@ static size_t walk(struct dpt *d, size_t j, const size_t *byn, size_t i0,
                 continue;
             need = r - x->v < g ? r - x->v : g;
             at = vset_add(&R2->key, u, &added);
-            BFS_GROW(R2->x, R2->x_cap, at + 1);
+            DPT_GROW(R2->x, R2->x_cap, at + 1);
             if (added || need < R2->x[at])
                 R2->x[at] = need;
         }
@@ -1027,7 +1053,7 @@ static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
         vset_clear(&c[i].key);
     memset(d->u, 0, (d->nt + 1) * sizeof *d->u);
     vset_add(&R->key, d->u, &added);
-    BFS_GROW(R->x, R->x_cap, 1);
+    DPT_GROW(R->x, R->x_cap, 1);
     R->x[0] = r0;
     for (size_t j = 0; j < d->nj && rc == 0; j++) {
         size_t i0 = d->ooff[j], end = d->ooff[j + 1], i1;
@@ -1199,6 +1225,12 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
                  * rest */
                 const double *vi = &v[(i * nt + (size_t)a) * W];
                 const double *bj = &bv[(j * nt + (size_t)a) * W];
+                /* each sum is at most i's best within room[a] (x) and
+                 * j's (rounding is monotone): none above best, none
+                 * taken */
+                if (!(x + bj[room[a] < (long)W - 1 ? (size_t)room[a] : W - 1] >
+                      best))
+                    continue;
                 for (long c = 1; c <= room[a] && c < (long)W; c++) {
                     size_t r = room[a] - c < (long)W - 1 ? (size_t)(room[a] - c)
                                                          : W - 1;
@@ -1238,11 +1270,12 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
     return found;
 }
 
-/* A local search from the feasible allocation n, t of value z (the sum
- * of its values in job order): while one improves the sum, a job moves
- * to its best option in the room left, or two jobs to their best pair
- * of options (each option of the first, with the second's best in what
- * is left); at most IMPROVE_PASSES passes.  Writes the allocation found
+/* A local search, by d's prefix tables of v (prefix_best()), from the
+ * feasible allocation n, t of value z (the sum of its values in job
+ * order): while one improves the sum, a job moves to its best option in
+ * the room left, or two jobs to their best pair of options (each option
+ * of the first, with the second's best in what is left); at most
+ * IMPROVE_PASSES passes.  Writes the allocation found
  * into n, t and returns its value (the sum in job order) when above z;
  * else leaves them and returns z. */
 #define IMPROVE_PASSES 8
@@ -1251,28 +1284,13 @@ static double improve(struct dpt *d, const double *v, int *n, int *t, double z)
     size_t nj = d->nj, nt = d->nt, W = d->W;
     double *bv, z2 = 0.0;
     int *bc;
-    int *n2 = xmalloc((2 * nj + 1) * sizeof *n2), *t2 = n2 + nj;
-    long *room = xcalloc(nt, sizeof *room);
-    double *top = xmalloc((nj + 1) * sizeof *top);
+    int *n2 = d->n2, *t2 = n2 + nj;
+    long *room = d->room;
+    double *top = d->top;
     int changed = 1;
 
-    BFS_GROW(d->bv, d->bv_cap, nj * nt * W + 1);
-    BFS_GROW(d->bc, d->bc_cap, nj * nt * W + 1);
     bv = d->bv;
     bc = d->bc;
-    /* bv, bc: the best value of job j on type k within r nodes, r < W */
-    for (size_t jk = 0; jk < nj * nt; jk++) {
-        double run = -HUGE_VAL;
-        int arg = 0;
-        for (size_t r = 0; r < W; r++) {
-            if (r > 0 && v[jk * W + r] > run) {
-                run = v[jk * W + r];
-                arg = (int)r;
-            }
-            bv[jk * W + r] = run;
-            bc[jk * W + r] = arg;
-        }
-    }
     for (size_t j = 0; j < nj; j++) { /* top[j]: job j's best value */
         top[j] = v[j * nt * W];
         for (size_t k = 0; k < nt; k++)
@@ -1313,9 +1331,6 @@ static double improve(struct dpt *d, const double *v, int *n, int *t, double z)
         memcpy(t, t2, nj * sizeof *t);
         z = z2;
     }
-    xfree(top);
-    xfree(room);
-    xfree(n2);
     return z;
 }
 
@@ -1488,22 +1503,33 @@ static int search(struct dpt *d, const struct alloc_lagr *g, double zlb,
 /* One job's values, kept between solves (the memo below): v_j(t, n)
  * for n < w on each type, as alloc_values_t would write them with no
  * pool below w, and what they are made of, to find them again by value.
- * One block holds the numbers: the tables (o), the values (v) and
- * their largest sizes (a). */
+ * One block holds the numbers: the tables (o), the values (v), their
+ * largest sizes (a) and their prefix maxima (pv). */
 struct dpt_row {
     int cur, ctype, jmin, jmax;
     double tcup, tcdw, tfwd;
     double rate;        /* O_{j,c_j}(C_j) when C_j >= Jmin_j, else 0 */
     size_t nt, w;       /* w = min(jmax, the largest pool then) + 1 */
     unsigned char *has; /* owned (in blk): nt, ot[t] != NULL */
-    double *blk;        /* owned: o, v and a, nt * w each */
+    double *blk;        /* owned: o, v, a and pv, nt * w each */
     double *o, *v;
     double *a; /* a[t * w + n]: the largest |v_j(t, m)|, 1 <= m <= n (or 0) */
+    /* (in blk) pv[t * w + n]: the highest v_j(t, m), 1 <= m <= n
+     * (-HUGE_VAL: none), and pc[t * w + n] (in hull's block) the first
+     * such m (0: none), for prefix_best() */
+    double *pv;
+    int *pc;
     /* owned: the counts on the upper hull of the values on type t over
      * counts 1..hclip[t] - 1, at hull[t * w], hlen[t] of them (row_hull();
      * hclip[t] 0: not made) */
     int *hull;
     size_t *hlen, *hclip;
+    /* (in hull's block) the chain of row_hull() run over all w counts,
+     * as a tree: par[t * w + n] the count below n when n was pushed (0:
+     * none), and lastf[t * w + n] the last count <= n of finite value
+     * (0: none); the chain's stack after counts 1..n is the path from
+     * lastf[n] down the par links */
+    int *par, *lastf;
     /* the best values over counts below sclip[t] on each type t (sclip
      * 0: not made), made by rows_values() */
     size_t *sclip;
@@ -1557,6 +1583,38 @@ static int row_same(const struct dpt_row *r, const struct alloc_problem *p,
     return 1;
 }
 
+/* Whether the hull chain drops its top b (over a below it) for the
+ * point n next: the test of fix_hulls() in alloc/objective.c, so that
+ * the same points stay. */
+static int chain_drops(const double *y, int a, int b, int n)
+{
+    return !((y[b] - y[a]) * (double)(n - b) > (y[n] - y[b]) * (double)(b - a));
+}
+
+/* Row r's hull chain on type t over all its counts, into r->par and
+ * r->lastf (r->hull's part for t as scratch): the points (n, v_j(t, n))
+ * by n, each dropped when the next turns no further down. */
+static void row_chain(struct dpt_row *r, size_t t)
+{
+    const double *y = &r->v[t * r->w];
+    int *h = &r->hull[t * r->w], *par = &r->par[t * r->w];
+    int *lastf = &r->lastf[t * r->w];
+    size_t m = 0;
+
+    par[0] = lastf[0] = 0;
+    for (int n = 1; (size_t)n < r->w; n++) {
+        lastf[n] = lastf[n - 1];
+        par[n] = 0;
+        if (y[n] == -HUGE_VAL)
+            continue;
+        while (m >= 2 && chain_drops(y, h[m - 2], h[m - 1], n))
+            m--;
+        par[n] = m > 0 ? h[m - 1] : 0;
+        h[m++] = n;
+        lastf[n] = n;
+    }
+}
+
 /* Makes job j's row of p up to counts w - 1 (w <= jmax + 1). */
 static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
                                 size_t w)
@@ -1577,12 +1635,16 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
     r->rate = b->cur >= b->jmin ? b->ot[b->ctype][b->cur] : 0.0;
     r->nt = nt;
     r->w = w;
-    r->blk = xmalloc((3 * nt * w + 1) * sizeof *r->blk + nt);
+    r->blk = xmalloc((4 * nt * w + 1) * sizeof *r->blk + nt);
     r->o = r->blk;
     r->v = r->o + nt * w;
     r->a = r->v + nt * w;
-    r->has = (unsigned char *)(r->a + nt * w + 1);
-    r->hull = xmalloc((nt * w + 1) * sizeof *r->hull);
+    r->pv = r->a + nt * w;
+    r->has = (unsigned char *)(r->pv + nt * w + 1);
+    r->hull = xmalloc((4 * nt * w + 1) * sizeof *r->hull);
+    r->pc = r->hull + nt * w;
+    r->par = r->pc + nt * w;
+    r->lastf = r->par + nt * w;
     r->hlen = xcalloc(3 * nt, sizeof *r->hlen);
     r->hclip = r->hlen + nt;
     r->sclip = r->hclip + nt;
@@ -1600,7 +1662,14 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
             r->a[t * w + n] = n == 0 ? 0.0 : r->a[t * w + n - 1];
             if (n > 0 && *x != -HUGE_VAL && fabs(*x) > r->a[t * w + n])
                 r->a[t * w + n] = fabs(*x);
+            r->pv[t * w + n] = n == 0 ? -HUGE_VAL : r->pv[t * w + n - 1];
+            r->pc[t * w + n] = n == 0 ? 0 : r->pc[t * w + n - 1];
+            if (n > 0 && *x > r->pv[t * w + n]) {
+                r->pv[t * w + n] = *x;
+                r->pc[t * w + n] = (int)n;
+            }
         }
+        row_chain(r, t);
     }
     return r;
 }
@@ -1626,36 +1695,24 @@ static size_t row_clip(const struct dpt_row *r, const struct alloc_problem *p,
 }
 
 /* Makes row r's hull on type t over counts 1..c-1 (struct dpt_row)
- * unless it has it: the points (n, v_j(t, n)) by n, each dropped when
- * the next turns no further down, by the very test of fix_hulls() in
- * alloc/objective.c, so that the same points stay.  A hull made over
- * fewer counts is the chain's state after them: the chain goes on from
- * it. */
+ * unless it has it: the state of row_chain()'s chain after those
+ * counts (the chain over fewer counts is the same chain stopped
+ * earlier), read from its tree: the path from the last finite count
+ * below c down the par links, reversed. */
 static void row_hull(struct dpt_row *r, size_t t, size_t c)
 {
-    const double *y = &r->v[t * r->w];
     int *h = &r->hull[t * r->w];
-    size_t m = 0, from = 1;
+    const int *par = &r->par[t * r->w];
+    int top = c >= 2 ? r->lastf[t * r->w + c - 1] : 0;
+    size_t m = 0;
 
     if (r->hclip[t] == c)
         return;
-    if (r->hclip[t] > 0 && r->hclip[t] < c) {
-        m = r->hlen[t];
-        from = r->hclip[t];
-    }
-    for (int n = (int)from; (size_t)n < c; n++) {
-        if (y[n] == -HUGE_VAL)
-            continue;
-        while (m >= 2) {
-            int a = h[m - 2], b = h[m - 1];
-            if ((y[b] - y[a]) * (double)(n - b) >
-                (y[n] - y[b]) * (double)(b - a))
-                break;
-            m--;
-        }
-        h[m++] = n;
-    }
+    for (int k = top; k > 0; k = par[k])
+        m++;
     r->hlen[t] = m;
+    for (int k = top; k > 0; k = par[k])
+        h[--m] = k;
     r->hclip[t] = c;
 }
 
@@ -1690,6 +1747,12 @@ struct dpt_memo {
     int *pools, *counts, *types;
     double objective;
     size_t pools_cap, counts_cap, types_cap;
+    /* owned: dpt_solve()'s per-solve arrays (scratch_carve()), and
+     * semi()'s sR */
+    unsigned char *scr;
+    size_t scr_cap;
+    size_t *sR;
+    size_t sR_cap;
 };
 
 /* Makes the rows old[0..no) left (not NULL) the latest spare rows of m,
@@ -1739,11 +1802,11 @@ static void rows_update(struct dpt_memo *m, const struct alloc_problem *p,
     size_t nj = p->n_jobs, no = m->nrow;
     struct dpt_row **old;
 
-    BFS_GROW(m->old, m->old_cap, no + 1);
+    DPT_GROW(m->old, m->old_cap, no + 1);
     old = m->old;
     if (no > 0) /* m->row is NULL before the first call */
         memcpy(old, m->row, no * sizeof *old);
-    BFS_GROW(m->row, m->row_cap, nj + 1);
+    DPT_GROW(m->row, m->row_cap, nj + 1);
     m->same = nj == no;
     for (size_t j = 0; j < nj; j++) {
         size_t w =
@@ -1844,8 +1907,8 @@ static void hull_lists(struct dpt_memo *m, const struct alloc_problem *p,
 {
     size_t nt = (size_t)p->n_types;
 
-    BFS_GROW(m->hp, m->hp_cap, p->n_jobs * nt + 1);
-    BFS_GROW(m->hl, m->hl_cap, p->n_jobs * nt + 1);
+    DPT_GROW(m->hp, m->hp_cap, p->n_jobs * nt + 1);
+    DPT_GROW(m->hl, m->hl_cap, p->n_jobs * nt + 1);
     for (size_t j = 0; j < p->n_jobs; j++) {
         struct dpt_row *r = m->row[j];
         for (size_t t = 0; t < nt; t++) {
@@ -1902,9 +1965,9 @@ static void memo_keep(struct dpt_memo *m, const struct alloc_problem *p,
     m->have = 0;
     if (p->mixed)
         return;
-    BFS_GROW(m->pools, m->pools_cap, nt);
-    BFS_GROW(m->counts, m->counts_cap, nj + 1);
-    BFS_GROW(m->types, m->types_cap, nj + 1);
+    DPT_GROW(m->pools, m->pools_cap, nt);
+    DPT_GROW(m->counts, m->counts_cap, nj + 1);
+    DPT_GROW(m->types, m->types_cap, nj + 1);
     memcpy(m->pools, p->pools, nt * sizeof *p->pools);
     memcpy(m->counts, res->counts, nj * sizeof *m->counts);
     memcpy(m->types, res->types, nj * sizeof *m->types);
@@ -1943,12 +2006,94 @@ void alloc_dp_types_forget(void *memo)
     xfree(m->pools);
     xfree(m->counts);
     xfree(m->types);
+    xfree(m->scr);
+    xfree(m->sR);
     xfree(m);
+}
+
+/* The next n items of size sz from the block at *at, aligned for any
+ * type; advances *at past them. */
+static void *carve(unsigned char **at, size_t n, size_t sz)
+{
+    void *p = *at;
+    size_t a = _Alignof(max_align_t), b = (n * sz + a - 1) / a * a;
+
+    *at += b;
+    return p;
+}
+
+/* Points d's per-solve arrays (cap, soff, ooff, aoff, inc, inct, u,
+ * lmin, pre, improve()'s scratch) and *bests into m's scratch block,
+ * grown as needed, all zero. */
+static void scratch_carve(struct dpt_memo *m, struct dpt *d,
+                          struct dpt_best **bests)
+{
+    size_t nj = d->nj, nt = d->nt, a = _Alignof(max_align_t), need = 0;
+    unsigned char *at;
+    const size_t sizes[][2] = {
+        {nt, sizeof *d->cap},           {nt, sizeof *d->soff},
+        {nj + 1, sizeof *d->ooff},      {nj + 1, sizeof *d->aoff},
+        {nj + 1, sizeof *d->inc},       {nj + 1, sizeof *d->inct},
+        {nt + 1, sizeof *d->u},         {nj + 1, sizeof **bests},
+        {nj * nt + 1, sizeof *d->lmin}, {nj + 1, sizeof *d->pre},
+        {2 * nj + 1, sizeof *d->n2},    {nt + 1, sizeof *d->room},
+        {nj + 1, sizeof *d->top}};
+
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        need += (sizes[i][0] * sizes[i][1] + a - 1) / a * a;
+    DPT_GROW(m->scr, m->scr_cap, need);
+    memset(m->scr, 0, need);
+    at = m->scr;
+    d->cap = carve(&at, nt, sizeof *d->cap);
+    d->soff = carve(&at, nt, sizeof *d->soff);
+    d->ooff = carve(&at, nj + 1, sizeof *d->ooff);
+    d->aoff = carve(&at, nj + 1, sizeof *d->aoff);
+    d->inc = carve(&at, nj + 1, sizeof *d->inc);
+    d->inct = carve(&at, nj + 1, sizeof *d->inct);
+    d->u = carve(&at, nt + 1, sizeof *d->u);
+    *bests = carve(&at, nj + 1, sizeof **bests);
+    d->lmin = carve(&at, nj * nt + 1, sizeof *d->lmin);
+    d->pre = carve(&at, nj + 1, sizeof *d->pre);
+    d->n2 = carve(&at, 2 * nj + 1, sizeof *d->n2);
+    d->room = carve(&at, nt + 1, sizeof *d->room);
+    d->top = carve(&at, nj + 1, sizeof *d->top);
 }
 
 static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
                      size_t W, double limit, struct alloc_result *res,
                      struct bfs_error *e);
+
+/* The prefix tables of the value table (rows_values()'s, from m's rows;
+ * d->bv, d->bc, grown): the best value of job j on type k within r
+ * nodes, r < W, 1 <= count <= r (-HUGE_VAL when none), and the first
+ * count where it is (0: none).  Below the row's clip they are its pv,
+ * pc (the table's entries are its v there); past it, the table's
+ * entries are -HUGE_VAL, which are never above, so they stay. */
+static void prefix_best(struct dpt *d, const struct dpt_memo *m)
+{
+    size_t nj = d->nj, nt = d->nt, W = d->W;
+
+    DPT_GROW(d->bv, d->bv_cap, nj * nt * W + 1);
+    DPT_GROW(d->bc, d->bc_cap, nj * nt * W + 1);
+    for (size_t j = 0; j < nj; j++) {
+        const struct dpt_row *r = m->row[j];
+        for (size_t t = 0; t < nt; t++) {
+            double *bv = &d->bv[(j * nt + t) * W], x = -HUGE_VAL;
+            int *bc = &d->bc[(j * nt + t) * W], n = 0;
+            size_t c = row_clip(r, d->p, t, W);
+            memcpy(bv, &r->pv[t * r->w], c * sizeof *bv);
+            memcpy(bc, &r->pc[t * r->w], c * sizeof *bc);
+            if (c > 0) {
+                x = bv[c - 1];
+                n = bc[c - 1];
+            }
+            for (size_t k = c; k < W; k++) {
+                bv[k] = x;
+                bc[k] = n;
+            }
+        }
+    }
+}
 
 int alloc_dp_types_solve(void **memo, const struct alloc_problem *p,
                          double limit, struct alloc_result *res,
@@ -2041,16 +2186,11 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     d.pre0_cap = m->pre0_cap;
     d.semi = m->semi;
     d.semi_cap = m->semi_cap;
-    BFS_GROW(m->v, m->v_cap, d.nj * d.nt * d.W + 1);
+    DPT_GROW(m->v, m->v_cap, d.nj * d.nt * d.W + 1);
     v = m->v;
-    d.cap = xcalloc(d.nt, sizeof *d.cap);
-    d.soff = xcalloc(d.nt, sizeof *d.soff);
-    d.ooff = xcalloc(d.nj + 1, sizeof *d.ooff);
-    d.aoff = xcalloc(d.nj + 1, sizeof *d.aoff);
-    d.inc = xcalloc(d.nj + 1, sizeof *d.inc);
-    d.inct = xcalloc(d.nj + 1, sizeof *d.inct);
-    d.u = xcalloc(d.nt + 1, sizeof *d.u);
-    bests = xmalloc((d.nj + 1) * sizeof *bests);
+    d.sR = m->sR;
+    d.sR_cap = m->sR_cap;
+    scratch_carve(m, &d, &bests);
     d.tol = rows_values(m, p, d.W, v, bests);
     if (shortcut(&d, bests, d.inc, d.inct)) {
         memcpy(res->counts, d.inc, d.nj * sizeof *d.inc);
@@ -2065,12 +2205,11 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     d.lam = g.lam;
     d.g = &g;
     d.adelta = -HUGE_VAL;
-    d.lmin = xmalloc((d.nj * d.nt + 1) * sizeof *d.lmin);
     loss_bounds(&d, m);
-    d.pre = xcalloc(d.nj + 1, sizeof *d.pre);
     for (size_t j = 0; j < d.nj; j++)
         d.pre[j + 1] = d.pre[j] + g.phi[j];
-    zlb = d.zinc = alloc_lagr_greedy(&g, p, v, d.inc, d.inct);
+    prefix_best(&d, m);
+    zlb = d.zinc = alloc_lagr_greedy_pre(&g, p, v, d.bv, d.bc, d.inc, d.inct);
     d.v = v;
     rc = search(&d, &g, zlb, res, e);
     if (rc >= 0) {
@@ -2082,7 +2221,8 @@ out:
     res->build_s = 0.0;
     res->solve_s = bfs_now() - d.t0;
     res->rows = res->cols = res->nnz = 0;
-    xfree(d.pre);
+    m->sR = d.sR;
+    m->sR_cap = d.sR_cap;
     m->pre0 = d.pre0;
     m->pre0_cap = d.pre0_cap;
     m->semi = d.semi;
@@ -2098,15 +2238,5 @@ out:
     for (size_t j = 0; j <= d.nj; j++) /* not the memory of a large one */
         if (d.lay[j].G_cap > DPT_KEEP_ENTRIES)
             layer_release(&d.lay[j], d.nt);
-    xfree(d.soff);
-    xfree(d.sR);
-    xfree(d.lmin);
-    xfree(bests);
-    xfree(d.u);
-    xfree(d.inct);
-    xfree(d.inc);
-    xfree(d.aoff);
-    xfree(d.ooff);
-    xfree(d.cap);
     return rc;
 }

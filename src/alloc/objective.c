@@ -733,13 +733,41 @@ static double fit_best(const struct alloc_lagr *g,
     return bv;
 }
 
+/* fit_best(g, p, v, j, room, NULL, bn, bt) read from the prefix
+ * tables bv, bc of v (alloc_lagr_greedy_pre): the first of the highest
+ * values over counts 1..r is the one the scan of counts jmin..r finds,
+ * as the others are -HUGE_VAL, never above the idle value. */
+static double fit_pre(const struct alloc_lagr *g, const struct alloc_problem *p,
+                      const double *v, const double *bv, const int *bc,
+                      size_t j, const long *room, int *bn, int *bt)
+{
+    size_t at = j * g->nt * g->W;
+    double best = v[at];
+    long hi = (long)g->W - 1 < p->jobs[j].jmax ? (long)g->W - 1
+                                               : (long)p->jobs[j].jmax;
+
+    *bn = 0;
+    *bt = -1;
+    for (size_t t = 0; t < g->nt; t++, at += g->W) {
+        size_t r = (size_t)(hi < room[t] ? hi : room[t]);
+        if (bv[at + r] > best) {
+            best = bv[at + r];
+            *bn = bc[at + r];
+            *bt = (int)t;
+        }
+    }
+    return best;
+}
+
 /* A greedy allocation into n, t: every job keeping its holding where
  * that fits (keeps set), else idle, or each job in turn the option of
  * highest v - lam_t n within the room left (keeps unset); then each job
  * in turn moves to its option of highest value within its own nodes and
- * the room left.  Returns its value (the sum of the v in job order). */
+ * the room left (read from bv, bc when not NULL: fit_pre()).  Returns
+ * its value (the sum of the v in job order). */
 static double greedy(const struct alloc_lagr *g, const struct alloc_problem *p,
-                     const double *v, int keeps, int *n, int *t)
+                     const double *v, const double *bv, const int *bc,
+                     int keeps, int *n, int *t)
 {
     long *room = xcalloc(g->nt, sizeof *room);
     double z = 0.0;
@@ -764,7 +792,8 @@ static double greedy(const struct alloc_lagr *g, const struct alloc_problem *p,
     for (size_t j = 0; j < g->nj; j++) {
         if (n[j] > 0)
             room[t[j]] += n[j];
-        z += fit_best(g, p, v, j, room, NULL, &n[j], &t[j]);
+        z += bv ? fit_pre(g, p, v, bv, bc, j, room, &n[j], &t[j])
+                : fit_best(g, p, v, j, room, NULL, &n[j], &t[j]);
         if (n[j] > 0)
             room[t[j]] -= n[j];
     }
@@ -776,8 +805,16 @@ double alloc_lagr_greedy(const struct alloc_lagr *g,
                          const struct alloc_problem *p, const double *v, int *n,
                          int *t)
 {
+    return alloc_lagr_greedy_pre(g, p, v, NULL, NULL, n, t);
+}
+
+double alloc_lagr_greedy_pre(const struct alloc_lagr *g,
+                             const struct alloc_problem *p, const double *v,
+                             const double *bv, const int *bc, int *n, int *t)
+{
     int *n2 = xcalloc(2 * g->nj + 1, sizeof *n2), *t2 = n2 + g->nj;
-    double z = greedy(g, p, v, 1, n, t), z2 = greedy(g, p, v, 0, n2, t2);
+    double z = greedy(g, p, v, bv, bc, 1, n, t);
+    double z2 = greedy(g, p, v, bv, bc, 0, n2, t2);
 
     if (z2 > z) {
         z = z2;

@@ -260,6 +260,15 @@ double alloc_lagr_greedy(const struct alloc_lagr *g,
                          const struct alloc_problem *p, const double *v, int *n,
                          int *t);
 
+/* alloc_lagr_greedy, the same answer, its passes by value reading the
+ * prefix tables of v instead of scanning it: bv[(j nt + t) W + r] the
+ * highest of v's entries of job j on type t at counts 1..r (-HUGE_VAL
+ * for r = 0 or when all are) and bc[...] the first count where it is.
+ * NULL bv and bc: alloc_lagr_greedy's scans. */
+double alloc_lagr_greedy_pre(const struct alloc_lagr *g,
+                             const struct alloc_problem *p, const double *v,
+                             const double *bv, const int *bc, int *n, int *t);
+
 /* The loss l_j(o) above of job j's option o = (t, n) of value x (t not
  * read when n == 0).  Inline, for dp's loops over the options
  * (objective.c holds its external definition). */
