@@ -357,7 +357,7 @@ static void dp_destroy(void *state)
     xfree(d);
 }
 
-static double val(const struct dp *d, size_t j, int n)
+static inline double val(const struct dp *d, size_t j, int n)
 {
     return d->v[d->tid[j] * d->W + (size_t)n];
 }
@@ -366,12 +366,12 @@ static double val(const struct dp *d, size_t j, int n)
  * ch_n, value ch_v and keeps ch_keep, in increasing nodes.  A row of one
  * job chooses its count, k = n (inadmissible ones of value -HUGE_VAL);
  * a run of m jobs of counts x < y gives y to k of them, x to the rest. */
-static size_t nch(const struct dp *d, size_t i)
+static inline size_t nch(const struct dp *d, size_t i)
 {
     return d->rm[i] > 1 ? d->rm[i] : (size_t)d->hi[i];
 }
 
-static size_t ch_n(const struct dp *d, size_t i, size_t k)
+static inline size_t ch_n(const struct dp *d, size_t i, size_t k)
 {
     size_t m = d->rm[i], x, y;
 
@@ -382,7 +382,7 @@ static size_t ch_n(const struct dp *d, size_t i, size_t k)
     return m * x + k * (y - x);
 }
 
-static double ch_v(const struct dp *d, size_t i, size_t k)
+static inline double ch_v(const struct dp *d, size_t i, size_t k)
 {
     size_t m = d->rm[i];
 
@@ -392,7 +392,7 @@ static double ch_v(const struct dp *d, size_t i, size_t k)
            (double)k * val(d, i, d->hi[i] / (int)m);
 }
 
-static size_t ch_keep(const struct dp *d, size_t i, size_t k)
+static inline size_t ch_keep(const struct dp *d, size_t i, size_t k)
 {
     size_t m = d->rm[i];
     int cur = d->cur[i];
