@@ -357,7 +357,7 @@ static void dp_destroy(void *state)
     xfree(d);
 }
 
-static double val(const struct dp *d, size_t j, int n)
+static inline double val(const struct dp *d, size_t j, int n)
 {
     return d->v[d->tid[j] * d->W + (size_t)n];
 }
@@ -366,12 +366,12 @@ static double val(const struct dp *d, size_t j, int n)
  * ch_n, value ch_v and keeps ch_keep, in increasing nodes.  A row of one
  * job chooses its count, k = n (inadmissible ones of value -HUGE_VAL);
  * a run of m jobs of counts x < y gives y to k of them, x to the rest. */
-static size_t nch(const struct dp *d, size_t i)
+static inline size_t nch(const struct dp *d, size_t i)
 {
     return d->rm[i] > 1 ? d->rm[i] : (size_t)d->hi[i];
 }
 
-static size_t ch_n(const struct dp *d, size_t i, size_t k)
+static inline size_t ch_n(const struct dp *d, size_t i, size_t k)
 {
     size_t m = d->rm[i], x, y;
 
@@ -382,7 +382,7 @@ static size_t ch_n(const struct dp *d, size_t i, size_t k)
     return m * x + k * (y - x);
 }
 
-static double ch_v(const struct dp *d, size_t i, size_t k)
+static inline double ch_v(const struct dp *d, size_t i, size_t k)
 {
     size_t m = d->rm[i];
 
@@ -392,7 +392,7 @@ static double ch_v(const struct dp *d, size_t i, size_t k)
            (double)k * val(d, i, d->hi[i] / (int)m);
 }
 
-static size_t ch_keep(const struct dp *d, size_t i, size_t k)
+static inline size_t ch_keep(const struct dp *d, size_t i, size_t k)
 {
     size_t m = d->rm[i];
     int cur = d->cur[i];
@@ -889,7 +889,8 @@ static int setup(struct dp *d, const struct alloc_problem *p,
     BFS_GROW(d->v, d->v_cap, nj * W + 1);
     d->vmax_sum = 0.0;
     for (size_t j = 0; j < nj; j++) {
-        double m = -HUGE_VAL, big = 0.0;
+        double m = -HUGE_VAL, big = 0.0, *vj;
+        int n, hj;
         if (d->tid[j] != j) { /* its type's row, best and largest value */
             d->big[j] = d->big[d->tid[j]];
             d->vmax_sum += d->vbest[d->tid[j]];
@@ -898,15 +899,22 @@ static int setup(struct dp *d, const struct alloc_problem *p,
                 return SOLVE_OPTIMAL; /* the caller sees d->expired */
             continue;
         }
-        for (int n = 0; (size_t)n < W; n++)
-            d->v[j * W + (size_t)n] = n <= d->hi[j] && alloc_admissible(p, j, n)
-                                          ? alloc_value(p, j, n)
-                                          : -HUGE_VAL;
-        for (int n = 0; n <= d->hi[j]; n++)
-            if (val(d, j, n) != -HUGE_VAL) {
-                m = val(d, j, n) > m ? val(d, j, n) : m;
-                big = fabs(val(d, j, n)) > big ? fabs(val(d, j, n)) : big;
+        /* its row, best and largest value in one pass, in the same
+         * order of n (the same doubles); the row in a local pointer, as
+         * the calls keep the compiler from holding d's fields */
+        vj = &d->v[j * W];
+        hj = d->hi[j];
+        for (n = 0; n <= hj; n++) {
+            double x =
+                alloc_admissible(p, j, n) ? alloc_value(p, j, n) : -HUGE_VAL;
+            vj[n] = x;
+            if (x != -HUGE_VAL) {
+                m = x > m ? x : m;
+                big = fabs(x) > big ? fabs(x) : big;
             }
+        }
+        for (; (size_t)n < W; n++)
+            vj[n] = -HUGE_VAL;
         d->vmax_sum += m;
         d->vbest[j] = m;
         d->big[j] = big;
