@@ -50,31 +50,6 @@ const struct evq_event *evq_peek(const struct evq *q)
     return q->n ? &q->ev[0] : NULL;
 }
 
-int evq_pop(struct evq *q, struct evq_event *out)
-{
-    struct evq_event last;
-    size_t i = 0;
-
-    if (q->n == 0)
-        return -1;
-    *out = q->ev[0];
-    last = q->ev[--q->n];
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= q->n)
-            break;
-        if (c + 1 < q->n && before(&q->ev[c + 1], &q->ev[c]))
-            c++;
-        if (!before(&q->ev[c], &last))
-            break;
-        q->ev[i] = q->ev[c];
-        i = c;
-    }
-    if (q->n)
-        q->ev[i] = last;
-    return 0;
-}
-
 /* Moves q->ev[i] down to its place below i (the heap below it valid). */
 static void sift_down(struct evq *q, size_t i)
 {
@@ -92,6 +67,17 @@ static void sift_down(struct evq *q, size_t i)
         i = c;
     }
     q->ev[i] = x;
+}
+
+int evq_pop(struct evq *q, struct evq_event *out)
+{
+    if (q->n == 0)
+        return -1;
+    *out = q->ev[0];
+    q->ev[0] = q->ev[--q->n];
+    if (q->n)
+        sift_down(q, 0);
+    return 0;
 }
 
 void evq_filter(struct evq *q, int (*keep)(const struct evq_event *, void *),
