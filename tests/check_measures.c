@@ -141,27 +141,37 @@ START_TEST(test_table)
     /* Without a belief its rows are left out; with one they are in. */
     n_values = measures_values(&st, v);
     {
-        size_t n_belief = 0, n_types = 0;
+        size_t n_belief = 0, n_types = 0, n_ckpt = 0;
         for (size_t i = 0; i < measures_n; i++) {
             n_belief += (measures[i].flags & MEASURE_OF_BELIEF) != 0;
             n_types += (measures[i].flags & MEASURE_OF_TYPES) != 0;
+            n_ckpt += (measures[i].flags & MEASURE_OF_CKPT) != 0;
         }
+        /* lost to restarts and to pauses, node-s writing, writes,
+         * restarts */
+        ck_assert_uint_eq(n_ckpt, 5);
         ck_assert_uint_eq(n_belief, 7);
         /* types_aware, mixed_types, three per-type rows, type_moves */
         ck_assert_uint_eq(n_types, 6);
         ck_assert_uint_eq(n_values, measures_n - 1 + SOLVE_N_STATUSES -
-                                        n_belief - n_types);
+                                        n_belief - n_types - n_ckpt);
         st.belief = "learn:power";
         n_values = measures_values(&st, v);
         ck_assert_uint_eq(n_values,
+                          measures_n - 1 + SOLVE_N_STATUSES - n_types - n_ckpt);
+        /* with checkpoints, their rows too */
+        st.ckpt = 1;
+        ck_assert_uint_eq(measures_values(&st, v),
                           measures_n - 1 + SOLVE_N_STATUSES - n_types);
+        st.ckpt = 0;
         /* with two node types: two rows a type, named by the types */
         st.n_types = 2;
         strcpy(st.type_names[0], "A100");
         strcpy(st.type_names[1], "V100");
         st.harvest_t[1] = 0.5;
         n_values = measures_values(&st, v);
-        ck_assert_uint_eq(n_values, measures_n - 1 + SOLVE_N_STATUSES + 3);
+        ck_assert_uint_eq(n_values,
+                          measures_n - 1 + SOLVE_N_STATUSES + 3 - n_ckpt);
     }
     for (size_t i = 0; i < n_values; i++) {
         char name[64];
@@ -331,7 +341,8 @@ START_TEST(test_json_and_hdf5)
     {
         if (strcmp(k, "parameters") == 0)
             continue; /* the options, below */
-        while (pos < measures_n && (measures[pos].flags & MEASURE_OF_TYPES))
+        while (pos < measures_n &&
+               (measures[pos].flags & (MEASURE_OF_TYPES | MEASURE_OF_CKPT)))
             pos++;
         ck_assert_msg(pos < measures_n, "JSON key %s beyond the table", k);
         ck_assert_str_eq(k, measures[pos].key);
@@ -342,7 +353,7 @@ START_TEST(test_json_and_hdf5)
     for (size_t i = 0; i < measures_n; i++) {
         const struct measure *m = &measures[i];
         size_t nn = row_names(m, names);
-        if (m->flags & MEASURE_OF_TYPES) {
+        if (m->flags & (MEASURE_OF_TYPES | MEASURE_OF_CKPT)) {
             ck_assert_ptr_null(json_object_get(root, m->key));
             continue;
         }
@@ -481,7 +492,8 @@ START_TEST(test_report)
         const struct measure *m = &measures[i];
         const char *hash = strchr(m->label, '#'), *line, *end;
         char before[128];
-        if (m->group == MEASURE_G_HEAD || (m->flags & MEASURE_OF_TYPES) ||
+        if (m->group == MEASURE_G_HEAD ||
+            (m->flags & (MEASURE_OF_TYPES | MEASURE_OF_CKPT)) ||
             (m->flags & MEASURE_REPORT_NONZERO) || /* below */
             strcmp(m->key, "solver_params") == 0)  /* empty with dp */
             continue;
@@ -609,8 +621,9 @@ START_TEST(test_sweep_table)
         size_t nn = row_names(m, names);
         /* --belief true: its rows are in neither summary nor table (the
          * JSON test checks them with a belief); nor are the node types'
-         * on a trace without types. */
-        if (m->flags & (MEASURE_OF_BELIEF | MEASURE_OF_TYPES)) {
+         * on a trace without types, nor the checkpoints' without them. */
+        if (m->flags &
+            (MEASURE_OF_BELIEF | MEASURE_OF_TYPES | MEASURE_OF_CKPT)) {
             ck_assert_ptr_null(json_at(sum, m->key));
             ck_assert_ptr_null(json_at(direct, m->key));
             for (size_t c = 1; c < nh; c++)

@@ -477,45 +477,15 @@ END_TEST
     "1612988420 +0\n"                                                          \
     "1612988440 +3\n"
 
-/* Replays the job file text `jobs` (written as NAME.jobs) on the trace
- * text `trace` (NAME.trace) in the default mode with the even allocator,
- * the step log to NAME.csv and the job log to NAME.log; fills *st and
- * returns the job log's text (owned by the caller). */
-static char *replay_joblog(const char *name, const char *trace,
-                           const char *jobs, struct replay_stats *st)
-{
-    char path[256];
-    struct rec_sink js, *sinks[] = {&js};
-    struct replay_opts o;
-    struct bfs_error e;
-    const char *joblog;
-
-    replay_opts_default(&o);
-    o.alloc.name = "even";
-    snprintf(path, sizeof path, "%s.trace", name);
-    o.trace_path = tu_write(path, trace);
-    snprintf(path, sizeof path, "%s.jobs", name);
-    o.jobs_path = tu_write(path, jobs);
-    snprintf(path, sizeof path, "%s.log", name);
-    joblog = tu_tmp(path);
-    ck_assert_int_eq(joblog_open(joblog, &js, &e), 0);
-    o.sinks = sinks;
-    o.n_sinks = 1;
-    bfs_error_clear(&e);
-    snprintf(path, sizeof path, "%s.csv", name);
-    ck_assert_msg(tu_replay(&o, tu_tmp(path), st, &e) == 0, "%s", e.msg);
-    return tu_slurp(joblog);
-}
-
 START_TEST(test_default_costs_in_samples)
 {
     struct replay_stats st;
-    char *log = replay_joblog("costs", COSTS_TRACE,
-                              "# bfsim-jobs 1\n"
-                              "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
-                              "A,1612988400,1,2,1e6,4,2,0:0:0 1:10:1 "
-                              "2:16:1.6\n",
-                              &st);
+    char *log = tu_replay_joblog("costs", COSTS_TRACE,
+                                 "# bfsim-jobs 1\n"
+                                 "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                                 "A,1612988400,1,2,1e6,4,2,0:0:0 1:10:1 "
+                                 "2:16:1.6\n",
+                                 &st);
     char *got = tu_slurp(tu_tmp("costs.csv"));
 
     ck_assert_ptr_nonnull(got);
@@ -561,7 +531,7 @@ END_TEST
 START_TEST(test_joblog_features)
 {
     struct replay_stats st;
-    char *got = replay_joblog(
+    char *got = tu_replay_joblog(
         "feat", COSTS_TRACE,
         "# bfsim-jobs 1\n"
         "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve,batch,family\n"

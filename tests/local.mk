@@ -40,6 +40,7 @@ check_PROGRAMS += \
 	tests/check_mixed \
 	tests/check_replay \
 	tests/check_replay_types \
+	tests/check_ckpt \
 	tests/check_belief \
 	tests/check_options \
 	tests/check_agree \
@@ -220,6 +221,9 @@ tests_check_batsim_LDADD = $(BFS_TESTLIBS)
 tests_check_holdings_SOURCES = tests/check_holdings.c $(BFS_TESTHDRS)
 tests_check_holdings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_holdings_LDADD = $(BFS_TESTLIBS)
+tests_check_ckpt_SOURCES = tests/check_ckpt.c $(BFS_TESTHDRS)
+tests_check_ckpt_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_ckpt_LDADD = $(BFS_TESTLIBS)
 tests_check_endings_SOURCES = tests/check_endings.c $(BFS_TESTHDRS)
 tests_check_endings_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_endings_LDADD = $(BFS_TESTLIBS)

@@ -7,8 +7,10 @@
 
 #include "engine/replay.h"
 #include "formats/records.h"
+#include "testutil.h"
 
 #include <check.h>
+#include <stdio.h>
 
 /* Runs the replay o with its sinks plus, when steps is not NULL, the step
  * log written to steps; finishes and commits every sink if the replay
@@ -42,6 +44,36 @@ static inline int tu_replay(struct replay_opts *o, const char *steps,
     o->sinks = given;
     o->n_sinks = given_n;
     return rc;
+}
+
+/* Replays the job file text `jobs` (written as NAME.jobs) on the trace
+ * text `trace` (NAME.trace) in the default mode with the even allocator,
+ * the step log to NAME.csv and the job log to NAME.log; fills *st and
+ * returns the job log's text (owned by the caller). */
+static inline char *tu_replay_joblog(const char *name, const char *trace,
+                                     const char *jobs, struct replay_stats *st)
+{
+    char path[256];
+    struct rec_sink js, *sinks[] = {&js};
+    struct replay_opts o;
+    struct bfs_error e;
+    const char *joblog;
+
+    replay_opts_default(&o);
+    o.alloc.name = "even";
+    snprintf(path, sizeof path, "%s.trace", name);
+    o.trace_path = tu_write(path, trace);
+    snprintf(path, sizeof path, "%s.jobs", name);
+    o.jobs_path = tu_write(path, jobs);
+    snprintf(path, sizeof path, "%s.log", name);
+    joblog = tu_tmp(path);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(joblog_open(joblog, &js, &e), 0);
+    o.sinks = sinks;
+    o.n_sinks = 1;
+    snprintf(path, sizeof path, "%s.csv", name);
+    ck_assert_msg(tu_replay(&o, tu_tmp(path), st, &e) == 0, "%s", e.msg);
+    return tu_slurp(joblog);
 }
 
 #endif

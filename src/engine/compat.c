@@ -159,6 +159,17 @@ int compat_run(struct replay *r)
     size_t evt = 0, stale_njrun;
     int rc, have;
 
+    /* The published replayer has no checkpoints: no result of this mode
+     * could be compared with it. */
+    for (size_t j = 0; j < r->js.n; j++)
+        if (r->js.jobs[j].ckpt_interval > 0)
+            return bfs_fail_at(r->e, BFS_EINVAL, r->o->jobs_path,
+                               r->js.jobs[j].line,
+                               "job %s has checkpoints (ckpt_interval), which "
+                               "the compatible mode (--compat), the published "
+                               "replayer's semantics, does not model; replay "
+                               "it in the default mode",
+                               r->js.jobs[j].name);
     rc = have = core_start(r, &t0, &t);
     if (rc < 0)
         return rc;

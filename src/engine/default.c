@@ -18,6 +18,18 @@
  * preemptions) add, times each job's rate after the decision; they sum
  * to the losses charged unless a later event changes a job's rate
  * during its pause.
+ *
+ * Checkpoints (a job with ckpt_interval > 0; tools/DESIGN.md,
+ * "Checkpoints"): advance_job counts the seconds a job trains since its
+ * last checkpoint and, each time they reach the interval, writes one: a
+ * pause of ckpt_write seconds (cause PAUSE_CKPT_WRITE), the checkpoint
+ * holding the samples done when it began and valid once it ends.  A job
+ * that stops (goes from Jmin or more nodes to fewer, by departures or by
+ * a decision) goes back to its last valid checkpoint (0 samples without
+ * one), its pending pauses dropped, and instead of the Tcdw pause; its
+ * next start, when it had a checkpoint, pauses ckpt_restart seconds
+ * (PAUSE_CKPT_RESTART).  A job without checkpoints takes none of these
+ * paths, so its replay is the same as before checkpoints existed.
  */
 #include "config.h"
 
@@ -50,25 +62,49 @@ static double pause_job(struct rjob *rj, int64_t t, double c, int cause)
     return until - end;
 }
 
-/* Moves job rj from t1 to t2 at its current rate: pauses first, then
- * progress, stopping at Pmax.  Returns the samples trained. */
-static double advance_job(struct replay *r, struct rjob *rj, int64_t t1,
-                          int64_t t2)
+/* Whether the job's work is done (to a relative 1e-12, so that rounding
+ * in rate x time cannot keep a job alive for an extra second). */
+static int job_done(const struct rjob *rj)
 {
-    double t = (double)t1, end = (double)t2, work;
+    return rj->def->pmax - rj->accs <= 1e-12 * rj->def->pmax;
+}
+
+/* Makes rj's checkpoint write in progress its last checkpoint if the
+ * write has ended by time t. */
+static void ckpt_commit(struct rjob *rj, double t)
+{
+    if (rj->ckpt_pending && rj->ckpt_pend_until <= t) {
+        rj->ckpt_samples = rj->ckpt_pend_samples;
+        rj->ckpt_have = 1;
+        rj->ckpt_pending = 0;
+    }
+}
+
+/* Accounts rj's pauses from *t up to end: the samples lost at its rate,
+ * by cause; drops the segments that ended and leaves *t at the end of
+ * the last one, or at end. */
+static void advance_pauses(struct replay *r, struct rjob *rj, double *t,
+                           double end)
+{
     size_t k = 0;
 
     for (; k < rj->n_segs; k++) {
         double s_end = rj->segs[k].until < end ? rj->segs[k].until : end;
-        if (s_end > t) {
-            double lost = rj->rate * (s_end - t);
-            rj->paused_s += s_end - t;
-            rj->lost[rj->segs[k].cause] += lost;
-            if (rj->segs[k].cause == PAUSE_RESCALE)
+        if (s_end > *t) {
+            double lost = rj->rate * (s_end - *t);
+            int cause = rj->segs[k].cause;
+            rj->paused_s += s_end - *t;
+            rj->lost[cause] += lost;
+            if (cause == PAUSE_RESCALE)
                 r->st->rescale_cost += lost;
-            else
+            else if (cause == PAUSE_PREEMPT)
                 r->st->preempt_cost += lost;
-            t = s_end;
+            else
+                r->st->ckpt_pause_cost += lost;
+            if (cause == PAUSE_CKPT_WRITE)
+                r->st->ckpt_write_node_seconds +=
+                    (double)rj->held * (s_end - *t);
+            *t = s_end;
         }
         if (rj->segs[k].until > end)
             break;
@@ -78,18 +114,60 @@ static double advance_job(struct replay *r, struct rjob *rj, int64_t t1,
         memmove(rj->segs, rj->segs + k, (rj->n_segs - k) * sizeof *rj->segs);
         rj->n_segs -= k;
     }
-    work = rj->rate * (end - t);
+}
+
+/* Trains rj for s seconds at its rate, stopping at Pmax.  Returns the
+ * samples trained. */
+static double train(struct rjob *rj, double s)
+{
+    double work = rj->rate * s;
+
     if (rj->accs + work >= rj->def->pmax)
         work = rj->def->pmax - rj->accs;
     rj->accs += work;
     return work;
 }
 
-/* Whether the job's work is done (to a relative 1e-12, so that rounding
- * in rate x time cannot keep a job alive for an extra second). */
-static int job_done(const struct rjob *rj)
+/* Moves job rj from t1 to t2 at its current rate: pauses first, then
+ * progress, stopping at Pmax; a job with checkpoints writes one each
+ * time its training since the last reaches the interval (a pause, so
+ * that the next round of the loop accounts it).  Returns the samples
+ * trained. */
+static double advance_job(struct replay *r, struct rjob *rj, int64_t t1,
+                          int64_t t2)
 {
-    return rj->def->pmax - rj->accs <= 1e-12 * rj->def->pmax;
+    double t = (double)t1, end = (double)t2, work = 0.0;
+    double iv = rj->def->ckpt_interval;
+
+    for (;;) {
+        advance_pauses(r, rj, &t, end);
+        if (iv <= 0 || !(rj->rate > 0))
+            return work + train(rj, end - t);
+        if (t >= end)
+            return work;
+        /* No pause is pending: train up to the next checkpoint or end. */
+        double to_ck = iv - rj->ckpt_trained;
+        if (t + to_ck > end) {
+            rj->ckpt_trained += end - t;
+            return work + train(rj, end - t);
+        }
+        work += train(rj, to_ck);
+        t += to_ck;
+        rj->ckpt_trained = 0.0;
+        if (job_done(rj))
+            return work; /* done: no checkpoint to write */
+        ckpt_commit(rj, t);
+        rj->ckpt_pending = 1;
+        rj->ckpt_pend_samples = rj->accs;
+        rj->ckpt_pend_until = t + rj->def->ckpt_write;
+        r->st->ckpt_writes++;
+        ckpt_commit(rj, t); /* a write that costs nothing */
+        if (rj->def->ckpt_write > 0) {
+            BFS_GROW(rj->segs, rj->cap_segs, rj->n_segs + 1);
+            rj->segs[rj->n_segs++] =
+                (struct pause_seg){rj->ckpt_pend_until, PAUSE_CKPT_WRITE};
+        }
+    }
 }
 
 /* Schedules job j's completion at the first second its work reaches Pmax
@@ -103,9 +181,17 @@ static void schedule_completion(struct replay *r, size_t j, int64_t now)
     double start = (double)now, when = 5e18;
 
     if (rj->rate > 0) {
+        double left = (rj->def->pmax - rj->accs) / rj->rate;
         if (rj->n_segs && rj->segs[rj->n_segs - 1].until > start)
             start = rj->segs[rj->n_segs - 1].until;
-        when = ceil(start + (rj->def->pmax - rj->accs) / rj->rate);
+        /* the checkpoints written before the end: one at each k
+         * intervals of training, k i - trained < left */
+        if (rj->def->ckpt_interval > 0) {
+            double x = (left + rj->ckpt_trained) / rj->def->ckpt_interval;
+            if (x > 1)
+                start += (ceil(x) - 1) * rj->def->ckpt_write;
+        }
+        when = ceil(start + left);
         if (when <= 4e18 && (int64_t)when == rj->q_time)
             return;
     }
@@ -199,17 +285,52 @@ static void progress(struct replay *r, int64_t prev, int64_t t)
 }
 
 /* A job that loses nodes, unless its work is done, is preempted; if it
- * was running it pauses for Tcdw. */
+ * was running it pauses for Tcdw.  A job with checkpoints is left to
+ * ckpt_departures, which knows the count the departures leave. */
 static int preempt(struct replay *r, struct rjob *rj, int64_t t)
 {
     (void)r;
     if (job_done(rj))
         return 0;
     rj->n_preempts++;
-    if (rj->held >= rj->def->jmin)
+    rj->ckpt_held0 = rj->held;
+    if (rj->held >= rj->def->jmin && !(rj->def->ckpt_interval > 0))
         rj->pause_added[PAUSE_PREEMPT] +=
             pause_job(rj, t, rj->def->tcdw, PAUSE_PREEMPT);
     return 1;
+}
+
+/* Stops job rj, which has checkpoints, at time t: it goes back to its
+ * last checkpoint (0 samples without one), the samples since lost; its
+ * pending pauses, and a write in progress, are dropped; its next start
+ * restarts from the checkpoint, if it had one. */
+static void ckpt_stop(struct replay *r, struct rjob *rj, int64_t t)
+{
+    ckpt_commit(rj, (double)t);
+    r->st->ckpt_lost_samples += rj->accs - rj->ckpt_samples;
+    rj->accs = rj->ckpt_samples;
+    rj->ckpt_trained = 0.0;
+    rj->ckpt_pending = 0;
+    rj->n_segs = 0;
+    rj->ckpt_restart_due = rj->ckpt_have;
+}
+
+/* After the departures of an instant: a running job with checkpoints
+ * that lost nodes pauses for Tcdw if it keeps Jmin or more, and stops
+ * otherwise. */
+static void ckpt_departures(struct replay *r, int64_t t)
+{
+    for (size_t a = 0; a < r->n_act; a++) {
+        struct rjob *rj = &r->jobs[r->act[a]];
+        if (!rj->preempted || !(rj->def->ckpt_interval > 0) ||
+            rj->ckpt_held0 < rj->def->jmin || job_done(rj))
+            continue;
+        if (rj->held >= rj->def->jmin)
+            rj->pause_added[PAUSE_PREEMPT] +=
+                pause_job(rj, t, rj->def->tcdw, PAUSE_PREEMPT);
+        else
+            ckpt_stop(r, rj, t);
+    }
 }
 
 static void completions(struct replay *r, int64_t t)
@@ -218,6 +339,28 @@ static void completions(struct replay *r, int64_t t)
         if (job_done(&r->jobs[r->act[a]]))
             core_finish_job(r, &r->jobs[r->act[a]], t);
     core_drop_finished(r);
+}
+
+/* The decision's change of the count of job rj, which has checkpoints,
+ * from old to rj->target at time t: a stop (from Jmin or more to fewer)
+ * goes back to its checkpoint, and a restart pauses for ckpt_restart.
+ * Returns 1 when it was either, 0 for a change priced as without
+ * checkpoints. */
+static int ckpt_change(struct replay *r, struct rjob *rj, int old, int64_t t)
+{
+    int jmin = rj->def->jmin;
+
+    if (old >= jmin && rj->target < jmin) {
+        ckpt_stop(r, rj, t);
+        return 1;
+    }
+    if (old < jmin && rj->target >= jmin && rj->ckpt_restart_due) {
+        rj->ckpt_restart_due = 0;
+        r->st->ckpt_restarts++;
+        pause_job(rj, t, rj->def->ckpt_restart, PAUSE_CKPT_RESTART);
+        return 1;
+    }
+    return 0;
 }
 
 /* One allocation for the instant, applied if optimal (or feasible with
@@ -241,6 +384,9 @@ static int decide(struct replay *r, size_t evt, int64_t t)
                     core_type_target(r, rj, a);
                 move = core_type_move(r, rj, old);
                 core_count_change(r, rj, old, rj->target);
+                /* with checkpoints, a stop or a restart has its own cost */
+                if (rj->def->ckpt_interval > 0 && ckpt_change(r, rj, old, t))
+                    continue;
                 /* a move to another type is a stop and a start */
                 if ((rj->target != old || move) && old >= rj->def->jmin) {
                     double c = move ? rj->def->tcdw + rj->def->tcup
@@ -279,6 +425,8 @@ int default_run(struct replay *r)
     size_t evt = 0;
     int rc, have;
 
+    for (size_t j = 0; j < r->js.n; j++)
+        r->st->ckpt |= r->js.jobs[j].ckpt_interval > 0;
     rc = have = core_start(r, &t0, &tnext);
     if (rc < 0)
         return rc;
@@ -308,6 +456,8 @@ int default_run(struct replay *r)
             r->row.nleft = r->n_leaves;
             r->row.njoin = r->n_joins;
             r->row.npre = core_departures(r, t, preempt);
+            if (r->st->ckpt)
+                ckpt_departures(r, t);
         }
         completions(r, t);
         rc = core_joins_admit(r, t, trace_now);

@@ -222,6 +222,30 @@ const struct measure measures[] = {
      "and by finished jobs",
      AT(node_efficiency, DOUBLE),
      REPORT(TRAINING, "efficiency", "# of full rate on the nodes held", "%")},
+    {"ckpt_lost_samples", MEASURE_REAL, "samples", MEASURE_OF_CKPT,
+     "samples trained and then lost to restarts: a job with checkpoints "
+     "that stops goes back to its last one; part of samples_trained; "
+     "absent when no job has checkpoints, as are the four measures below",
+     AT(ckpt_lost_samples, DOUBLE),
+     REPORT(TRAINING, "samples", "# lost to restarts", "samples")},
+    {"ckpt_pause_cost", MEASURE_REAL, "samples", MEASURE_OF_CKPT,
+     "samples lost in the pauses to write checkpoints and to restart from "
+     "one, rate x the seconds paused, as rescale_cost",
+     AT(ckpt_pause_cost, DOUBLE),
+     REPORT(TRAINING, "samples", "# lost to checkpoint pauses", "samples")},
+    {"ckpt_write_node_seconds", MEASURE_REAL, "node-s", MEASURE_OF_CKPT,
+     "the nodes held by jobs writing a checkpoint, integrated over the "
+     "write pauses",
+     AT(ckpt_write_node_seconds, DOUBLE),
+     REPORT(TRAINING, "checkpoints", "# node-hours writing", "node-hours")},
+    {"ckpt_writes", MEASURE_INT, "count", MEASURE_OF_CKPT,
+     "checkpoints written (their write begun)", AT(ckpt_writes, SIZE),
+     REPORT(TRAINING, "checkpoints", "# written", "")},
+    {"ckpt_restarts", MEASURE_INT, "count", MEASURE_OF_CKPT,
+     "restarts from a checkpoint (starts of a stopped job that had written "
+     "one)",
+     AT(ckpt_restarts, SIZE),
+     REPORT(TRAINING, "checkpoints", "# restarts from one", "")},
     {"belief", MEASURE_TEXT, "", MEASURE_DESCRIBES | MEASURE_OF_BELIEF,
      "what the allocator believed of the curves (--belief): a file or "
      "learn:MODEL; absent with --belief true, as are the six measures "
@@ -381,7 +405,8 @@ size_t measures_values_rows(const struct replay_stats *st,
                                                      : 1;
         int group = !!(m->flags & (MEASURE_PER_STATUS | MEASURE_PER_TYPE));
         if (((m->flags & MEASURE_OF_BELIEF) && !st->belief) ||
-            ((m->flags & MEASURE_OF_TYPES) && !st->n_types))
+            ((m->flags & MEASURE_OF_TYPES) && !st->n_types) ||
+            ((m->flags & MEASURE_OF_CKPT) && !st->ckpt))
             continue;
         for (size_t k = 0; k < count && n < MEASURES_MAX_VALUES; k++) {
             struct summary_value *v = &out[n];

@@ -107,6 +107,15 @@ struct replay_stats {
      * wherever it accumulates a job's node-seconds. */
     double samples_ideal;
     double node_efficiency; /* samples_trained / samples_ideal */
+    /* Checkpoints (tools/DESIGN.md, "Checkpoints"): whether some job of
+     * the set has them (the MEASURE_OF_CKPT rows are left out of every
+     * output otherwise); the samples trained and then lost to restarts
+     * from a checkpoint, those lost in the pauses to write and to restart
+     * from one, the node-seconds held during write pauses, the
+     * checkpoints written and the restarts from one. */
+    int ckpt;
+    double ckpt_lost_samples, ckpt_pause_cost, ckpt_write_node_seconds;
+    size_t ckpt_writes, ckpt_restarts;
     /* --belief (tools/DESIGN.md, "Beliefs"): its name, NULL for true (the
      * MEASURE_OF_BELIEF rows are then left out of every output). */
     const char *belief;
@@ -146,6 +155,8 @@ enum {
                                      when it is 0 (measures that apply to
                                      some options only, and the statuses
                                      no call had) */
+    MEASURE_OF_CKPT = 256,        /* only when some job has checkpoints:
+                                     left out of every output otherwise */
 };
 
 /* How the value is stored in struct replay_stats. */
@@ -212,7 +223,8 @@ extern const size_t measures_n;
 
 /* The values of st, in table order, into out (room for
  * MEASURES_MAX_VALUES), less the MEASURE_OF_BELIEF rows when st->belief
- * is NULL and the MEASURE_OF_TYPES rows when st->n_types is 0; returns
+ * is NULL, the MEASURE_OF_TYPES rows when st->n_types is 0 and the
+ * MEASURE_OF_CKPT rows when st->ckpt is 0; returns
  * their number.  Strings in out are
  * borrowed from the table, from solve_status_name() and from st. */
 size_t measures_values(const struct replay_stats *st,

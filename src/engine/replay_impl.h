@@ -19,8 +19,10 @@
 #include "formats/jobs.h"
 #include "formats/trace.h"
 
-/* The causes of a lost sample, indexes of rjob.lost. */
-enum { PAUSE_RESCALE, PAUSE_PREEMPT };
+/* The causes of a lost sample, indexes of rjob.lost: the default mode's
+ * pauses, after a rescale, a preemption, to write a checkpoint and to
+ * restart from one. */
+enum { PAUSE_RESCALE, PAUSE_PREEMPT, PAUSE_CKPT_WRITE, PAUSE_CKPT_RESTART };
 
 /* A job of the job set and its replay state.  Every field means the same
  * in both modes; the fields of one mode's cost model are grouped. */
@@ -69,17 +71,28 @@ struct rjob {
      * ending in order, during which the job trains nothing. */
     struct pause_seg {
         double until;
-        int cause; /* PAUSE_RESCALE or PAUSE_PREEMPT */
+        int cause; /* PAUSE_* */
     } * segs;      /* owned */
     size_t n_segs, cap_segs;
     double pause_added[2]; /* seconds of pause the current event added,
                               by cause, until its row is made */
     uint64_t version;      /* of the job's pending completion event */
     int64_t q_time;        /* its time while queued, else INT64_MIN */
+    /* Checkpoints (def->ckpt_interval > 0; default.c): seconds trained
+     * since the last checkpoint, the samples at the last one written,
+     * whether there is one; whether a write is in progress, its samples
+     * and when it ends; the count held when the job lost nodes at the
+     * current event (read when preempted is set); whether its next start
+     * restarts from a checkpoint. */
+    double ckpt_trained, ckpt_samples;
+    int ckpt_have, ckpt_pending;
+    double ckpt_pend_samples, ckpt_pend_until;
+    int ckpt_held0;
+    int ckpt_restart_due;
 
     /* What the job log reports. */
     int64_t admit_time, first_start, done_time; /* -1 = never */
-    double node_seconds, paused_s, lost[2];
+    double node_seconds, paused_s, lost[4];
     size_t n_rescales, n_preempts, n_starts;
     size_t n_moves; /* changes of type (node types, type-aware) */
 };

@@ -35,8 +35,8 @@
  * Features (native files only): every header column that is not one of
  * the above is found once (feature_header), checked as a type name is,
  * duplicates found by sorting; each row keeps its fields as owned text,
- * NULL for a blank one.  The checkpoint column names are reserved: they
- * are no features.
+ * NULL for a blank one.  The checkpoint columns (native files only) are
+ * found by ckpt_header and read by parse_ckpt.
  *
  * jobset_write prints every number in the shortest form that strtod
  * reads back to the same double, and each name quoted when it needs it
@@ -842,10 +842,6 @@ static int feature_header(struct csv *c, struct jobset *js, long **col,
     *col = NULL;
     for (size_t i = 0; i < c->nf; i++) {
         const char *f = c->f[i];
-        if (strncmp(f, "ckpt_", 5) == 0 && known_column(f))
-            return bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
-                               "column %s: checkpoints are not supported yet",
-                               f);
         if (known_column(f))
             continue;
         if ((why = feature_name_problem(f)) != NULL)
@@ -882,10 +878,48 @@ static int parse_features(const struct csv *c, const struct jobset *js,
     return 0;
 }
 
+/* ---- checkpoints --------------------------------------------------------- */
+
+enum { K_INTERVAL, K_WRITE, K_RESTART, K_COUNT };
+static const char *const ckpt_cols[K_COUNT] = {"ckpt_interval", "ckpt_write",
+                                               "ckpt_restart"};
+
+/* Reads job j's checkpoint fields from the row in c (idx: their columns,
+ * -1 when absent): a blank interval is no checkpoints, and then the two
+ * costs must be blank too. */
+static int parse_ckpt(const struct csv *c, const long *idx, struct job *j,
+                      struct bfs_error *e)
+{
+    size_t line = csv_line(c);
+    double v[K_COUNT] = {0, 0, 0};
+    int rc;
+
+    for (int k = 0; k < K_COUNT; k++) {
+        const char *s = idx[k] >= 0 ? c->f[idx[k]] : "";
+        if (blank(s))
+            continue;
+        if (k != K_INTERVAL &&
+            (idx[K_INTERVAL] < 0 || blank(c->f[idx[K_INTERVAL]])))
+            return bfs_fail_at(e, BFS_EPARSE, c->path, line,
+                               "job %s: %s without ckpt_interval", j->name,
+                               ckpt_cols[k]);
+        if ((rc = get_double(s, ckpt_cols[k], c->path, line, &v[k], e)) != 0)
+            return rc;
+        if (k == K_INTERVAL ? !(v[k] > 0) : v[k] < 0)
+            return bfs_fail_at(e, BFS_ERANGE, c->path, line,
+                               "job %s: %s %s is not %s", j->name, ckpt_cols[k],
+                               s, k == K_INTERVAL ? "> 0" : ">= 0");
+    }
+    j->ckpt_interval = v[K_INTERVAL];
+    j->ckpt_write = v[K_WRITE];
+    j->ckpt_restart = v[K_RESTART];
+    return 0;
+}
+
 static int load_native(struct csv *c, struct jobset *js, struct bfs_error *e)
 {
     struct type_cols tc = {-1, 0, NULL, NULL};
-    long idx[F_COUNT], *fcol = NULL;
+    long idx[F_COUNT], kidx[K_COUNT], *fcol = NULL;
     size_t cap = 0;
     int rc;
 
@@ -896,6 +930,7 @@ static int load_native(struct csv *c, struct jobset *js, struct bfs_error *e)
                            "missing header line after \"%s\"", JOBS_MAGIC);
     if (rc < 0 || (rc = job_header(c, native_cols, idx, e)) != 0 ||
         (rc = type_header(c, &tc, e)) != 0 ||
+        (rc = csv_header(c, ckpt_cols, K_COUNT, kidx, e)) != 0 ||
         (rc = feature_header(c, js, &fcol, e)) != 0)
         goto out;
     while ((rc = csv_row(c, e)) == 1) {
@@ -907,6 +942,8 @@ static int load_native(struct csv *c, struct jobset *js, struct bfs_error *e)
                                    csv_line(c), e);
         if (rc == 0)
             rc = parse_types(c, &tc, &j, e);
+        if (rc == 0)
+            rc = parse_ckpt(c, kidx, &j, e);
         if (rc == 0)
             rc = parse_features(c, js, fcol, &j, e);
         if (rc) {
@@ -1330,7 +1367,7 @@ int jobset_write(const char *path, const struct jobset *js,
     const char **ct = NULL;
     size_t nct = 0;
     char b[40];
-    int rc, typed;
+    int rc, typed, ckpt = 0;
 
     for (size_t i = 0; i < js->n; i++)
         if (!writable_name(js->jobs[i].name))
@@ -1341,6 +1378,8 @@ int jobset_write(const char *path, const struct jobset *js,
     rc = check_features(path, js, e);
     if (rc)
         return rc;
+    for (size_t i = 0; i < js->n; i++)
+        ckpt |= js->jobs[i].ckpt_interval > 0;
     rc = collect_types(path, js, &ct, &nct, &typed, e);
     if (rc)
         return rc;
@@ -1371,6 +1410,8 @@ int jobset_write(const char *path, const struct jobset *js,
         fputc(',', o.fp);
         csv_fieldf(o.fp, "curve@%s", ct[m]);
     }
+    if (ckpt)
+        fputs(",ckpt_interval,ckpt_write,ckpt_restart", o.fp);
     for (size_t k = 0; k < js->n_features; k++) {
         fputc(',', o.fp);
         csv_field(o.fp, js->feature_names[k]);
@@ -1387,6 +1428,13 @@ int jobset_write(const char *path, const struct jobset *js,
         write_curve(o.fp, &j->curve);
         if (typed)
             write_types(o.fp, j, ct, nct);
+        if (ckpt && j->ckpt_interval > 0) {
+            fprintf(o.fp, ",%s", fmt_num(b, j->ckpt_interval));
+            fprintf(o.fp, ",%s", fmt_num(b, j->ckpt_write));
+            fprintf(o.fp, ",%s", fmt_num(b, j->ckpt_restart));
+        } else if (ckpt) {
+            fputs(",,,", o.fp);
+        }
         for (size_t k = 0; k < js->n_features; k++) {
             fputc(',', o.fp);
             if (j->features && j->features[k])

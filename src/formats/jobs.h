@@ -20,6 +20,12 @@
  *   none usable is an error.  A type name is not empty and holds no
  *   blank and no ':'.
  *
+ *   Three optional columns give a job checkpoints (tools/DESIGN.md,
+ *   "Checkpoints"): ckpt_interval, seconds of training between two
+ *   checkpoints (> 0; blank: the job has none), ckpt_write and
+ *   ckpt_restart, seconds of pause to write one and to restart from one
+ *   (>= 0, blank: 0; either without ckpt_interval is an error).
+ *
  *   Every other column of a native header (not job, tsub, jmin, jmax,
  *   pmax, tcup, tcdw, curve, speed, curve@TYPE nor a checkpoint column,
  *   ckpt_interval, ckpt_write, ckpt_restart) is a job feature (model
@@ -91,6 +97,11 @@ struct job {
     size_t n_types;
     struct job_type *types; /* owned */
     size_t line;            /* line of the job in its (bounds) file */
+    /* Checkpoints: ckpt_interval > 0 seconds of training between two,
+     * each written in a pause of ckpt_write seconds, a restart from one
+     * a pause of ckpt_restart seconds (both >= 0); ckpt_interval 0: the
+     * job has none (and the other two are 0). */
+    double ckpt_interval, ckpt_write, ckpt_restart;
     /* The job's feature values, one per feature of its set (NULL when
      * the set has none): each owned, NULL for a blank field. */
     char **features; /* owned */
@@ -122,8 +133,9 @@ int jobset_load(const char *path, const char *curves_path, struct jobset *out,
  * (NULL-terminated, may be NULL) after the magic line.  Numbers are
  * written so that they read back to the same doubles.  The speed and
  * curve@TYPE columns are written only when some job lists a type (one
- * curve@ column per type some job has a curve for); the feature columns
- * follow them, in js's order.  Returns 0 or a negative code: BFS_EINVAL
+ * curve@ column per type some job has a curve for), the checkpoint
+ * columns only when some job has checkpoints; the feature columns follow
+ * them, in js's order.  Returns 0 or a negative code: BFS_EINVAL
  * for a job, type or feature name, or a feature value, that cannot be
  * read back, or a factor type whose speed is not > 0. */
 int jobset_write(const char *path, const struct jobset *js,
