@@ -387,7 +387,7 @@ static int read_record(char **f, size_t nf, struct predictor *p, size_t *cap,
                            f[0]);
     if (nf != rec[r].fields)
         return bfs_fail_at(e, BFS_EPARSE, path, ln,
-                           "a %s record has %zu fields, not %zu", f[0], nf,
+                           "record %s has %zu fields, not %zu", f[0], nf,
                            rec[r].fields);
     if (r < 4 && (*seen & (1u << r)))
         return bfs_fail_at(e, BFS_EPARSE, path, ln, "a second %s record", f[0]);
@@ -500,7 +500,7 @@ int predictor_read(const char *path, struct predictor *out, struct bfs_error *e)
                          "empty file; not a predictor file");
     if (rc == 0 && (seen & 0xb) != 0xb)
         rc = bfs_fail_at(e, BFS_EPARSE, path, bfs_lines_lineno(lr),
-                         "the file ends without a %s record",
+                         "no %s record before the end of the file",
                          !(seen & 1)   ? "model"
                          : !(seen & 2) ? "link"
                                        : "intercept");
