@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "engine/predict.h"
 #include "formats/jobs.h"
 
 void options_default(struct replay_args *a)
@@ -998,7 +999,9 @@ int options_check(const struct replay_args *a, const unsigned char *given,
     const char *alloc = a->replay.alloc.name;
 
     for (size_t i = 0; i < options_count; i++) {
-        if (given[i] && a->replay.belief.kind != BELIEF_FILE &&
+        if (given[i] &&
+            (a->replay.belief.kind != BELIEF_FILE ||
+             predict_source(a->replay.belief.path)) &&
             strcmp(options_table[i].name, "belief-curves") == 0)
             return bfs_fail(e, BFS_EUSAGE,
                             "--belief-curves is an option of --belief FILE; "
