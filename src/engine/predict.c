@@ -490,8 +490,7 @@ int predictor_read(const char *path, struct predictor *out, struct bfs_error *e)
                              col);
             break;
         }
-        if (nf > 8)
-            nf = 8;
+        /* nf may exceed 8 (only 8 stored): no record has as many. */
         if ((rc = read_record(f, nf, &p, &cap, &seen, path, ln, e)) != 0)
             break;
     }
