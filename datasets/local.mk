@@ -12,3 +12,7 @@ nobase_dist_pkgdata_DATA += datasets/hetero-10J.jobs
 nobase_dist_pkgdata_DATA += datasets/hetero-1000J.jobs.gz
 nobase_dist_pkgdata_DATA += datasets/summit-2types.map
 dist_noinst_SCRIPTS += tools/hetero-datasets
+# The measured-curve corpus of `bfsim curves --fit-predictor`, with the
+# script that made it (datasets/README, "The curve corpus").
+nobase_dist_pkgdata_DATA += datasets/curve-corpus.jobs
+dist_noinst_SCRIPTS += tools/make-curve-corpus

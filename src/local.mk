@@ -46,6 +46,7 @@ libbfsim_a_SOURCES = \
 	src/engine/measures.c src/engine/measures.h \
 	src/engine/curvefit.c src/engine/curvefit.h \
 	src/engine/belief.c src/engine/belief.h \
+	src/engine/predict.c src/engine/predict.h \
 	src/alloc/alloc.c src/alloc/alloc.h src/alloc/alloc_impl.h \
 	src/alloc/objective.c src/alloc/objective.h \
 	src/alloc/milp_alloc.c src/alloc/milp_impl.h src/alloc/milp_base.c \

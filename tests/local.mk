@@ -42,6 +42,7 @@ check_PROGRAMS += \
 	tests/check_replay_types \
 	tests/check_ckpt \
 	tests/check_belief \
+	tests/check_predict \
 	tests/check_options \
 	tests/check_agree \
 	tests/check_conserve \
@@ -185,6 +186,9 @@ tests_check_replay_types_LDADD = $(BFS_TESTLIBS)
 tests_check_belief_SOURCES = tests/check_belief.c $(BFS_TESTHDRS)
 tests_check_belief_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_belief_LDADD = $(BFS_TESTLIBS)
+tests_check_predict_SOURCES = tests/check_predict.c $(BFS_TESTHDRS)
+tests_check_predict_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_check_predict_LDADD = $(BFS_TESTLIBS)
 tests_check_agree_SOURCES = tests/check_agree.c $(BFS_TESTHDRS)
 tests_check_agree_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_check_agree_LDADD = $(BFS_TESTLIBS)

@@ -104,3 +104,5 @@ h5read-example.py: $(srcdir)/tools/h5read-example.py Makefile
 	$(BFS_SHEBANG)
 swf-idle-hours: $(srcdir)/tools/swf-idle-hours Makefile
 	$(BFS_SHEBANG)
+# The curve predictor's study (tools/doc/predictor-2026-11-27.md).
+EXTRA_DIST += tools/predictor-study

@@ -10,6 +10,7 @@
 #include "formats/h5out.h"
 #include "formats/jobs.h"
 #include "engine/options.h"
+#include "engine/predict.h"
 #include "engine/replay.h"
 #include "base/out.h"
 #include "base/util.h"
@@ -218,10 +219,17 @@ static int check_paths(const struct replay_opts *o, const struct replay_args *a)
         {"--trace", o->trace_path, 0, NULL},
         {"--jobs", o->jobs_path, 0, NULL},
         {"--curves", o->curves_path, 0, NULL},
-        {"--belief", o->belief.kind == BELIEF_FILE ? o->belief.path : NULL, 0,
-         NULL},
+        {"--belief",
+         o->belief.kind != BELIEF_FILE    ? NULL
+         : predict_source(o->belief.path) ? predict_source(o->belief.path)
+                                          : o->belief.path,
+         0, NULL},
         {"--belief-curves", o->belief.curves, 0, NULL},
-        {"--belief-prior", o->belief.prior_path, 0, NULL},
+        {"--belief-prior",
+         predict_source(o->belief.prior_path)
+             ? predict_source(o->belief.prior_path)
+             : o->belief.prior_path,
+         0, NULL},
         {"--steps", o->steps_path, 1, NULL},
         {"--summary", a->summary, 1, NULL},
         {"--job-log", a->job_log, 1, NULL},

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "engine/predict.h"
 #include "engine/tiebreak.h"
 
 struct bjob {
@@ -151,9 +152,12 @@ int belief_open(const struct belief_opts *o, const struct jobset *truth,
         b->p1_mean = 1.0;
     b->file_path = o->kind == BELIEF_FILE ? o->path : o->prior_path;
     if (b->file_path) {
-        rc =
-            jobset_load(b->file_path, o->kind == BELIEF_FILE ? o->curves : NULL,
-                        &b->file, e);
+        rc = predict_source(b->file_path)
+                 ? predict_jobset(predict_source(b->file_path), truth,
+                                  jobs_path, &b->file, e)
+                 : jobset_load(b->file_path,
+                               o->kind == BELIEF_FILE ? o->curves : NULL,
+                               &b->file, e);
         if (!rc)
             rc = match(b, truth, e);
         if (rc) {

@@ -12,6 +12,10 @@
  *   --belief learn:MODEL a prior, refitted by MODEL (engine/curvefit.h)
  *                        each time the job is observed.
  *
+ * A FILE of the form predict:PRED (a belief or --belief-prior) is the
+ * curves a predictor file gives the jobs from their features
+ * (engine/predict.h, predict_jobset).
+ *
  * The observation rule: at an event with a decision, a job is observed
  * at count n when it held n nodes (n >= Jmin) over the whole interval
  * since the previous event and its count did not change at that previous

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "engine/predict.h"
 #include "formats/jobs.h"
 
 void options_default(struct replay_args *a)
@@ -443,7 +444,7 @@ static const char *p_belief(void *v, const char *s)
     struct replay_args *a = v;
 #define BELIEF_MODEL(name, text) " learn:" text
     if (belief_opts_parse(s, &a->replay.belief))
-        return "is not a belief (known: true FILE" CURVEFIT_MODELS(
+        return "is not a belief (known: true FILE predict:FILE" CURVEFIT_MODELS(
             BELIEF_MODEL) ")";
     return NULL;
 #undef BELIEF_MODEL
@@ -849,15 +850,18 @@ const struct options_entry options_table[] = {
     {"belief", 0, "SOURCE", POL, CUSTOM(p_belief), .show = d_belief,
      .show_default = 1, .recorded = 1,
      .help = "what the allocator believes of the jobs' curves: true (the job "
-             "set's), FILE (a job file's curves, matched by name) or "
-             "learn:MODEL (amdahl, power or interp, refitted as the job "
-             "runs); the training follows the job set's curves",
+             "set's), FILE (a job file's curves, matched by name), "
+             "predict:FILE (a predictor file's curves from the jobs' "
+             "features; bfsim curves --fit-predictor) or learn:MODEL "
+             "(amdahl, power or interp, refitted as the job runs); the "
+             "training follows the job set's curves",
      .record = r_belief},
     {"belief-curves", 0, "FILE", POL, STRING(replay.belief.curves),
      .help = "BFTrainer long curve table for a --belief FILE that is a "
              "bounds table"},
     {"belief-prior", 0, "FILE", POL, STRING(replay.belief.prior_path),
-     .help = "learn: a job file whose curves are the priors; without one, a "
+     .help = "learn: a job file whose curves are the priors, or "
+             "predict:FILE, a predictor file's curves; without one, a "
              "linear curve through the job's first observation",
      .recorded = 1, .key = "belief_prior"},
     {"observe-noise", 0, "SIGMA[:SEED]", POL, CUSTOM(p_observe_noise),
@@ -995,7 +999,9 @@ int options_check(const struct replay_args *a, const unsigned char *given,
     const char *alloc = a->replay.alloc.name;
 
     for (size_t i = 0; i < options_count; i++) {
-        if (given[i] && a->replay.belief.kind != BELIEF_FILE &&
+        if (given[i] &&
+            (a->replay.belief.kind != BELIEF_FILE ||
+             predict_source(a->replay.belief.path)) &&
             strcmp(options_table[i].name, "belief-curves") == 0)
             return bfs_fail(e, BFS_EUSAGE,
                             "--belief-curves is an option of --belief FILE; "

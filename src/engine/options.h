@@ -298,9 +298,12 @@ extern const struct options_command options_info;
 
 /* What the command line of `bfsim curves` sets. */
 struct curves_args {
-    const char *curves; /* --curves FILE, or NULL */
-    int model;          /* --model: a CURVEFIT_* model, -1 all */
-    const char *output; /* -o FILE, "-" standard output */
+    const char *curves;        /* --curves FILE, or NULL */
+    int model;                 /* --model: a CURVEFIT_* model, -1 all */
+    const char *output;        /* -o FILE, "-" standard output */
+    const char *fit_predictor; /* --fit-predictor OUT, or NULL */
+    const char *group;         /* --group FEATURE (default "family") */
+    double ridge;              /* --ridge L (default PREDICT_RIDGE) */
 };
 
 /* bfsim curves's records. */

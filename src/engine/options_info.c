@@ -14,6 +14,7 @@
 
 #include "base/util.h"
 #include "engine/curvefit.h"
+#include "engine/predict.h"
 
 /* ---- bfsim info ---------------------------------------------------------- */
 
@@ -113,6 +114,8 @@ static void curves_defaults(void *v)
     memset(a, 0, sizeof *a);
     a->model = -1;
     a->output = "-";
+    a->group = "family";
+    a->ridge = PREDICT_RIDGE;
 }
 
 static const char *p_model(void *v, const char *s)
@@ -140,16 +143,51 @@ static const struct options_entry curves_table[] = {
     {"model", 0, "MODEL", 0, .type = OPTIONS_CUSTOM, .parse = p_model,
      .show = d_model, .show_default = 1,
      .help = "amdahl, power, interp or all"},
+    {"fit-predictor", 0, "OUT", 0, .type = OPTIONS_STRING,
+     .field = offsetof(struct curves_args, fit_predictor),
+     .help = "fit a predictor of the amdahl curve from the jobs' feature "
+             "columns, write it to OUT (for replay --belief predict:OUT) and "
+             "print its leave-one-group-out error instead of the fits"},
+    {"group", 0, "FEATURE", 0, .type = OPTIONS_STRING,
+     .field = offsetof(struct curves_args, group), .show_default = 1,
+     .help = "--fit-predictor: the feature whose values are the groups left "
+             "out"},
+    {"ridge", 0, "L", 0, .type = OPTIONS_DOUBLE,
+     .field = offsetof(struct curves_args, ridge), .lo = 0, .hi = 1e12,
+     .bad = "is not a penalty in [0, 1e12]", .show_default = 1,
+     .help = "--fit-predictor: the ridge penalty on the feature weights"},
     {"output", 'o', "FILE", 0, .type = OPTIONS_STRING,
      .field = offsetof(struct curves_args, output),
      .help = "write to FILE (atomically) instead of standard output"},
     OPTIONS_HELP_ENTRY,
 };
 
+static int curves_check(const void *v, const unsigned char *given,
+                        struct bfs_error *e)
+{
+    const struct curves_args *a = v;
+
+    for (size_t i = 0; i < sizeof curves_table / sizeof *curves_table; i++)
+        if (given[i] && !a->fit_predictor &&
+            (strcmp(curves_table[i].name, "group") == 0 ||
+             strcmp(curves_table[i].name, "ridge") == 0))
+            return bfs_fail(e, BFS_EUSAGE,
+                            "--%s is an option of --fit-predictor",
+                            curves_table[i].name);
+    if (a->fit_predictor && a->model >= 0 && a->model != CURVEFIT_AMDAHL)
+        return bfs_fail(e, BFS_EUSAGE,
+                        "--fit-predictor predicts amdahl curves; --model %s "
+                        "does not apply",
+                        curvefit_model_name(a->model));
+    return 0;
+}
+
 const struct options_command options_curves = {
     .name = "curves",
     .synopsis =
         "Usage: bfsim curves JOBS [--curves FILE] [--model MODEL] [-o FILE]\n"
+        "       bfsim curves JOBS --fit-predictor OUT [--group FEATURE]\n"
+        "                    [--ridge L] [-o FILE]\n"
         "\n"
         "Fits scalability models to every job's curve (its P column at\n"
         "its breakpoints n >= 1, each weighing one) and prints one CSV row\n"
@@ -158,9 +196,21 @@ const struct options_command options_curves = {
         "fraction (least squares of 1/P against 1/n); power: P(n) = a n^b\n"
         "(least squares in log space); interp: monotone piecewise-linear\n"
         "through the points (a, b: the amdahl fit it extrapolates with).\n"
-        "mape and max_ape: mean and largest |fit - P| / P at the points.\n",
+        "mape and max_ape: mean and largest |fit - P| / P at the points.\n"
+        "\n"
+        "With --fit-predictor: fits a ridge regression from the jobs'\n"
+        "feature columns (categorical one-hot, numeric standardised) to\n"
+        "log P(1) and logit s of each curve's amdahl fit, writes it to OUT,\n"
+        "and prints its leave-one-group-out error: for each value of\n"
+        "--group, its jobs predicted from the others' (an unseen value\n"
+        "contributes nothing), one CSV row scope,group,curves,points,mape,\n"
+        "max_ape,naive_mape (scope: the feature's name; mape: the mean over\n"
+        "the curves of the mean |pred - P| / P at their points n >= 1;\n"
+        "naive: the intercept-only fit, the corpus's mean curve), then the\n"
+        "row over all jobs (scope all).\n",
     OPTIONS_TABLE(curves_table),
     OPTIONS_GROUPS(options_heading),
     .size = sizeof(struct curves_args),
     .defaults = curves_defaults,
+    .check = curves_check,
 };
