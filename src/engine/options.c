@@ -961,6 +961,8 @@ static const char *const replay_group_names[OPTIONS_N_GROUPS] = {
 static const char *const replay_groups[OPTIONS_N_GROUPS] = {
     "Input:", "Policy:", "Output:"};
 
+const char *const options_one_group[1] = {"Options:"};
+
 const char *options_group_name(enum options_group g)
 {
     return (unsigned)g < OPTIONS_N_GROUPS ? replay_group_names[g] : "?";
@@ -1043,11 +1045,8 @@ const struct options_command options_replay = {
                 "Replay a node idle/preempt trace with elastic training jobs "
                 "and\n"
                 "report what a backfill trainer would have done.\n",
-    OPTIONS_TABLE(options_table),
-    OPTIONS_GROUPS(replay_groups),
-    .size = sizeof(struct replay_args),
-    .defaults = replay_defaults,
-    .check = replay_check,
+    OPTIONS_RECORDS(options_table, replay_groups, replay_args, replay_defaults,
+                    replay_check),
 };
 
 const struct options_command *const options_commands[] = {

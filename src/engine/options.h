@@ -156,6 +156,17 @@ struct options_command {
 #define OPTIONS_TABLE(t) .table = (t), .count = sizeof(t) / sizeof *(t)
 #define OPTIONS_GROUPS(g) .groups = (g), .n_groups = sizeof(g) / sizeof *(g)
 
+/* In a struct options_command initializer, after its name and help
+ * text: the records t (an array over struct args) with their groups'
+ * headings g (an array), the struct's size, and the command's defaults
+ * d and check c (NULL for none). */
+#define OPTIONS_RECORDS(t, g, args, d, c)                                      \
+    OPTIONS_TABLE(t), OPTIONS_GROUPS(g), .size = sizeof(struct args),          \
+                                         .defaults = (d), .check = (c)
+
+/* The groups' headings of a command whose options are one group. */
+extern const char *const options_one_group[1];
+
 /* The usual -h/--help record, in a command's first group. */
 #define OPTIONS_HELP_ENTRY                                                     \
     {                                                                          \

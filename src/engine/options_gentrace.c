@@ -135,8 +135,6 @@ static const struct options_entry gentrace_table[] = {
     OPTIONS_HELP_ENTRY,
 };
 
-static const char *const gentrace_groups[] = {"Options:"};
-
 const struct options_command options_gentrace = {
     .name = "gen-trace",
     .synopsis =
@@ -159,9 +157,6 @@ const struct options_command options_gentrace = {
             "                     busy intervals (for --busy) of a native "
             "trace,\n"
             "                     e.g. the bundled summit-2021-02.trace.gz\n",
-    OPTIONS_TABLE(gentrace_table),
-    OPTIONS_GROUPS(gentrace_groups),
-    .size = sizeof(struct gentrace_args),
-    .defaults = gentrace_defaults,
-    .check = gentrace_check,
+    OPTIONS_RECORDS(gentrace_table, options_one_group, gentrace_args,
+                    gentrace_defaults, gentrace_check),
 };

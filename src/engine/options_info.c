@@ -81,8 +81,6 @@ static const struct options_entry info_table[] = {
     OPTIONS_HELP_ENTRY,
 };
 
-static const char *const options_heading[] = {"Options:"};
-
 const struct options_command options_info = {
     .name = "info",
     .synopsis =
@@ -97,11 +95,8 @@ const struct options_command options_info = {
     .tail = "\n"
             "Percentiles use the nearest-rank rule on integer seconds; pool\n"
             "percentiles are weighted by time.\n",
-    OPTIONS_TABLE(info_table),
-    OPTIONS_GROUPS(options_heading),
-    .size = sizeof(struct info_args),
-    .defaults = info_defaults,
-    .check = info_check,
+    OPTIONS_RECORDS(info_table, options_one_group, info_args, info_defaults,
+                    info_check),
 };
 
 /* ---- bfsim curves -------------------------------------------------------- */
@@ -159,8 +154,6 @@ const struct options_command options_curves = {
         "(least squares in log space); interp: monotone piecewise-linear\n"
         "through the points (a, b: the amdahl fit it extrapolates with).\n"
         "mape and max_ape: mean and largest |fit - P| / P at the points.\n",
-    OPTIONS_TABLE(curves_table),
-    OPTIONS_GROUPS(options_heading),
-    .size = sizeof(struct curves_args),
-    .defaults = curves_defaults,
+    OPTIONS_RECORDS(curves_table, options_one_group, curves_args,
+                    curves_defaults, NULL),
 };
