@@ -94,11 +94,7 @@ void amodel_release(struct amodel *a)
         lexpr_release(&a->cnt[j]);
         lexpr_release(&a->keep[j]);
     }
-    xfree(a->tcol);
-    xfree(a->ycol);
-    xfree(a->hi);
-    xfree(a->keep);
-    xfree(a->cnt);
+    XFREE_ALL(a->tcol, a->ycol, a->hi, a->keep, a->cnt);
     milp_release(&a->m);
 }
 
