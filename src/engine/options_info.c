@@ -15,6 +15,14 @@
 #include "base/util.h"
 #include "engine/curvefit.h"
 
+/* -o FILE, info's and curves' alike: the output field of struct args. */
+#define OUTPUT_ENTRY(args)                                                     \
+    {                                                                          \
+        "output", 'o', "FILE", 0,                                              \
+            .type = OPTIONS_STRING, .field = offsetof(struct args, output),    \
+            .help = "write to FILE (atomically) instead of standard output"    \
+    }
+
 /* ---- bfsim info ---------------------------------------------------------- */
 
 static void info_defaults(void *v)
@@ -75,9 +83,7 @@ static const struct options_entry info_table[] = {
     {"json", 0, NULL, 0, .type = OPTIONS_FLAG,
      .field = offsetof(struct info_args, json),
      .help = "print JSON instead of text"},
-    {"output", 'o', "FILE", 0, .type = OPTIONS_STRING,
-     .field = offsetof(struct info_args, output),
-     .help = "write to FILE (atomically) instead of standard output"},
+    OUTPUT_ENTRY(info_args),
     OPTIONS_HELP_ENTRY,
 };
 
@@ -135,9 +141,7 @@ static const struct options_entry curves_table[] = {
     {"model", 0, "MODEL", 0, .type = OPTIONS_CUSTOM, .parse = p_model,
      .show = d_model, .show_default = 1,
      .help = "amdahl, power, interp or all"},
-    {"output", 'o', "FILE", 0, .type = OPTIONS_STRING,
-     .field = offsetof(struct curves_args, output),
-     .help = "write to FILE (atomically) instead of standard output"},
+    OUTPUT_ENTRY(curves_args),
     OPTIONS_HELP_ENTRY,
 };
 
