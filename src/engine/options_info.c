@@ -34,21 +34,6 @@ static void info_defaults(void *v)
     a->output = "-";
 }
 
-static const char *const not_a_time =
-    "is neither 'YYYY-MM-DD HH:MM:SS' nor Unix seconds";
-
-static const char *p_start(void *v, const char *s)
-{
-    return bfs_time_parse(s, &((struct info_args *)v)->o.start) ? not_a_time
-                                                                : NULL;
-}
-
-static const char *p_end(void *v, const char *s)
-{
-    return bfs_time_parse(s, &((struct info_args *)v)->o.end) ? not_a_time
-                                                              : NULL;
-}
-
 static const char *p_nodes(void *v, const char *s)
 {
     struct info_args *a = v;
@@ -70,11 +55,13 @@ static int info_check(const void *v, const unsigned char *given,
 }
 
 static const struct options_entry info_table[] = {
-    {"start", 0, "T", 0, .type = OPTIONS_CUSTOM, .parse = p_start,
+    {"start", 0, "T", 0, .type = OPTIONS_TIME,
+     .field = offsetof(struct info_args, o.start),
      .help = "window start: Unix seconds or 'YYYY-MM-DD HH:MM:SS' (UTC); "
              "default: the first event.  The state at T is built from the "
              "events up to T; holes open at T are cut there."},
-    {"end", 0, "T", 0, .type = OPTIONS_CUSTOM, .parse = p_end,
+    {"end", 0, "T", 0, .type = OPTIONS_TIME,
+     .field = offsetof(struct info_args, o.end),
      .help = "window end (same forms); default: the last event.  Holes still "
              "open at the end are cut there."},
     {"nodes", 0, "[SKIP:]COUNT", 0, .type = OPTIONS_CUSTOM, .parse = p_nodes,
