@@ -27,16 +27,8 @@ void milp_init(struct milp *m, int maximize)
 
 void milp_release(struct milp *m)
 {
-    xfree(m->obj);
-    xfree(m->col_lb);
-    xfree(m->col_ub);
-    xfree(m->col_int);
-    xfree(m->row_lb);
-    xfree(m->row_ub);
-    xfree(m->row_beg);
-    xfree(m->row_ind);
-    xfree(m->row_val);
-    xfree(m->start);
+    XFREE_ALL(m->obj, m->col_lb, m->col_ub, m->col_int, m->row_lb, m->row_ub,
+              m->row_beg, m->row_ind, m->row_val, m->start);
     memset(m, 0, sizeof *m);
 }
 
