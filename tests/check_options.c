@@ -227,6 +227,39 @@ START_TEST(test_parsers)
 }
 END_TEST
 
+/* OPTIONS_TIME, through info's --end and gen-trace's --start: both
+ * forms parse into the int64_t field, anything else is refused with the
+ * field untouched, and the value shows as the UTC date ("" when out of
+ * range, as info's default end is). */
+START_TEST(test_time_records)
+{
+    const struct options_entry *end = options_lookup(&options_info, "end");
+    const struct options_entry *start =
+        options_lookup(&options_gentrace, "start");
+    struct info_args i;
+    struct gentrace_args g;
+    char buf[64];
+
+    ck_assert_ptr_nonnull(end);
+    ck_assert_ptr_nonnull(start);
+    ck_assert_int_eq(end->type, OPTIONS_TIME);
+    ck_assert_int_eq(start->type, OPTIONS_TIME);
+    options_info.defaults(&i);
+    options_value(end, &i, buf, sizeof buf);
+    ck_assert_str_eq(buf, "");
+    /* 2021-02-10 20:21:15 is 18668 * 86400 + 73275 (test_parsers) */
+    ck_assert_ptr_null(options_set(end, &i, "2021-02-10T20:21:15"));
+    ck_assert_int_eq(i.o.end, 1612988475);
+    ck_assert_ptr_nonnull(options_set(end, &i, "noon"));
+    ck_assert_int_eq(i.o.end, 1612988475);
+    options_gentrace.defaults(&g);
+    ck_assert_ptr_null(options_set(start, &g, "86399"));
+    ck_assert_int_eq(g.o.start, 86399);
+    options_value(start, &g, buf, sizeof buf);
+    ck_assert_str_eq(buf, "1970-01-01 23:59:59");
+}
+END_TEST
+
 /* The defaults the help must show, by hand: what `bfsim replay` does
  * without options (README, bfsim(1)). */
 static const struct {
@@ -741,6 +774,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_table);
     tcase_add_test(tc, test_parsers);
+    tcase_add_test(tc, test_time_records);
     tcase_add_test(tc, test_help);
     tcase_add_test(tc, test_getopt);
     tcase_add_test(tc, test_usage_errors);

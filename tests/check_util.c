@@ -437,7 +437,8 @@ START_TEST(test_qhist)
 }
 END_TEST
 
-/* xasprintf, xfree_strv and bfs_unquote, against hand-written results. */
+/* xasprintf, xfree_strv, XFREE_ALL and bfs_unquote, against hand-written
+ * results. */
 START_TEST(test_strings)
 {
     char *a = xasprintf("%s/%03d-%.1f", "runs", 7, 2.25);
@@ -454,6 +455,11 @@ START_TEST(test_strings)
         v[i] = xasprintf("%d", i);
     xfree_strv(v, 3); /* valgrind's leak check fails the test otherwise */
     xfree_strv(NULL, 0);
+    /* XFREE_ALL frees every argument, a NULL one too: a count it got
+     * wrong leaks the last buffers, which fails the test under valgrind
+     * or ASan */
+    a = xasprintf("%d", 3);
+    XFREE_ALL(a, NULL, xmalloc(1), xasprintf("%s", "x"));
     /* "a""b" copied in place: a"b, and p past the closing quote */
     end = bfs_unquote(&p, q1);
     ck_assert_ptr_nonnull(end);

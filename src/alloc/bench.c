@@ -603,10 +603,6 @@ void bench_release(struct bench *b)
         xfree(b->cfg[c].label);
         xfree(b->cfg[c].buf);
     }
-    xfree(b->inst);
-    xfree(b->paths);
-    xfree(b->stems);
-    xfree(b->cfg);
-    xfree(b->rows);
+    XFREE_ALL(b->inst, b->paths, b->stems, b->cfg, b->rows);
     bench_init(b);
 }

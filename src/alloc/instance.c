@@ -589,15 +589,8 @@ void instance_release(struct instance *in)
     if (in->type_names)
         for (int t = 0; t < in->p.n_types; t++)
             xfree(in->type_names[t]);
-    xfree(in->type_names);
-    xfree(in->pools);
-    xfree(in->otp);
-    xfree(in->ot);
-    xfree(in->owner);
-    xfree(in->o);
-    xfree(in->h);
-    xfree(in->jobs);
-    xfree(in->note);
+    XFREE_ALL(in->type_names, in->pools, in->otp, in->ot, in->owner, in->o,
+              in->h, in->jobs, in->note);
     memset(in, 0, sizeof *in);
 }
 

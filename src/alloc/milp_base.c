@@ -24,16 +24,7 @@
 
 void lexpr_add(struct lexpr *x, int col, double v)
 {
-    if (x->n == x->cap) {
-        size_t cap = x->cap;
-        BFS_GROW(x->col, cap, x->n + 1);
-        cap = x->cap;
-        BFS_GROW(x->val, cap, x->n + 1);
-        x->cap = cap;
-    }
-    x->col[x->n] = col;
-    x->val[x->n] = v;
-    x->n++;
+    milp_entry_append(&x->col, &x->val, &x->n, &x->cap, col, v);
 }
 
 void lexpr_release(struct lexpr *x)
@@ -94,11 +85,7 @@ void amodel_release(struct amodel *a)
         lexpr_release(&a->cnt[j]);
         lexpr_release(&a->keep[j]);
     }
-    xfree(a->tcol);
-    xfree(a->ycol);
-    xfree(a->hi);
-    xfree(a->keep);
-    xfree(a->cnt);
+    XFREE_ALL(a->tcol, a->ycol, a->hi, a->keep, a->cnt);
     milp_release(&a->m);
 }
 

@@ -73,15 +73,8 @@ static void mmodel_release(struct mmodel *a)
         lexpr_release(&a->cnt[j]);
     for (size_t k = 0; k < a->nseq; k++)
         lexpr_release(&a->seq[k]);
-    xfree(a->seq_hi);
-    xfree(a->seq);
-    xfree(a->cnt);
-    xfree(a->ucol);
-    xfree(a->zcol);
-    xfree(a->xhi);
-    xfree(a->xcol);
-    xfree(a->wcol);
-    xfree(a->y0col);
+    XFREE_ALL(a->seq_hi, a->seq, a->cnt, a->ucol, a->zcol, a->xhi, a->xcol,
+              a->wcol, a->y0col);
     milp_release(&a->m);
 }
 

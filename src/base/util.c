@@ -101,6 +101,12 @@ char *xasprintf(const char *fmt, ...)
     return s;
 }
 
+void xfree_each(void *const *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        xfree(v[i]);
+}
+
 void xfree_strv(char **v, size_t n)
 {
     if (!v)

@@ -27,6 +27,13 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define xfree free
 /* Frees the n strings of v, then v (NULL: nothing). */
 void xfree_strv(char **v, size_t n);
+/* Frees the n pointers of v, in order (NULL ones are no-ops). */
+void xfree_each(void *const *v, size_t n);
+/* xfree of each argument, in order: XFREE_ALL(a->x, a->y, a) for the
+ * several buffers a release function owns. */
+#define XFREE_ALL(...)                                                         \
+    xfree_each((void *const[]){__VA_ARGS__},                                   \
+               sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
 
 /* Grows *cap (starting at 16, doubling) until it is at least need and
  * reallocates *p to *cap elements of elem bytes. */

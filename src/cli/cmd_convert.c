@@ -269,15 +269,19 @@ static int run_acct(const struct convert_args *a,
 
 /* ---- batsim, batsim-events (import_batsim.c) ------------------------- */
 
+/* The options of the simulators' outputs (batsim, elastisim) but their
+ * node counts: time 0, the window, outages and node types. */
+#define SIM_OPTS                                                               \
+    {"origin", "Unix time of simulation time 0 (default 0)"},                  \
+        {"start", "window start (default: simulation time 0)"},                \
+        {"end", "window end (default: latest time read)"}, OUTAGE_OPTS,        \
+        TYPE_OPTS
+
 static const struct convert_opt batsim_opts[] = {
     {"events", "also Batsim external events (JSON lines)"},
     {"machine-nodes", "default: largest resource id + 1"},
     {"max-nodes", "largest machine inferred (default 1048576)"},
-    {"origin", "Unix time of simulation time 0 (default 0)"},
-    {"start", "window start (default: simulation time 0)"},
-    {"end", "window end (default: latest time read)"},
-    OUTAGE_OPTS,
-    TYPE_OPTS,
+    SIM_OPTS,
     {NULL, NULL}};
 
 /* batsim_opts less --events. */
@@ -310,11 +314,7 @@ static int run_batsim(const struct convert_args *a,
 
 static const struct convert_opt elastisim_opts[] = {
     {"max-nodes", "most nodes named (default 1048576)"},
-    {"origin", "Unix time of simulation time 0 (default 0)"},
-    {"start", "window start (default: simulation time 0)"},
-    {"end", "window end (default: latest time read)"},
-    OUTAGE_OPTS,
-    TYPE_OPTS,
+    SIM_OPTS,
     {NULL, NULL}};
 
 static int run_elastisim(const struct convert_args *a,

@@ -56,6 +56,11 @@ int options_parse_nodes(const char *s, size_t *skip, size_t *count)
 
 /* ---- the records, whichever the command ------------------------------- */
 
+/* The problem with a time that does not parse (OPTIONS_TIME, --start,
+ * --end). */
+static const char *const not_a_time =
+    "is neither 'YYYY-MM-DD HH:MM:SS' nor Unix seconds";
+
 const char *options_set(const struct options_entry *o, void *a, const char *arg)
 {
     char *f = (char *)a + o->field;
@@ -97,6 +102,8 @@ const char *options_set(const struct options_entry *o, void *a, const char *arg)
         k->value[k->n++] = arg ? arg : "1";
         return NULL;
     }
+    case OPTIONS_TIME:
+        return bfs_time_parse(arg, (int64_t *)(void *)f) ? not_a_time : NULL;
     case OPTIONS_CUSTOM:
         return o->parse(a, arg);
     }
@@ -125,6 +132,14 @@ void options_value(const struct options_entry *o, const void *a, char *buf,
     case OPTIONS_STRING: {
         const char *v = *(const char *const *)(const void *)f;
         snprintf(buf, size, "%s", v ? v : "");
+        break;
+    }
+    case OPTIONS_TIME: {
+        int64_t t = *(const int64_t *)(const void *)f;
+        char d[BFS_TIME_LEN];
+        snprintf(buf, size, "%s",
+                 t >= BFS_TIME_MIN && t <= BFS_TIME_MAX ? bfs_time_format(t, d)
+                                                        : "");
         break;
     }
     default:
@@ -372,9 +387,6 @@ int options_help(const struct options_command *c, FILE *f)
 }
 
 /* ---- parsers ------------------------------------------------------------- */
-
-static const char *const not_a_time =
-    "is neither 'YYYY-MM-DD HH:MM:SS' nor Unix seconds";
 
 static const char *p_start(void *v, const char *s)
 {
@@ -965,6 +977,8 @@ static const char *const replay_group_names[OPTIONS_N_GROUPS] = {
 static const char *const replay_groups[OPTIONS_N_GROUPS] = {
     "Input:", "Policy:", "Output:"};
 
+const char *const options_one_group[1] = {"Options:"};
+
 const char *options_group_name(enum options_group g)
 {
     return (unsigned)g < OPTIONS_N_GROUPS ? replay_group_names[g] : "?";
@@ -1049,11 +1063,8 @@ const struct options_command options_replay = {
                 "Replay a node idle/preempt trace with elastic training jobs "
                 "and\n"
                 "report what a backfill trainer would have done.\n",
-    OPTIONS_TABLE(options_table),
-    OPTIONS_GROUPS(replay_groups),
-    .size = sizeof(struct replay_args),
-    .defaults = replay_defaults,
-    .check = replay_check,
+    OPTIONS_RECORDS(options_table, replay_groups, replay_args, replay_defaults,
+                    replay_check),
 };
 
 const struct options_command *const options_commands[] = {

@@ -64,6 +64,8 @@ enum options_type {
                        argument appended */
     OPTIONS_KEYED,  /* a struct options_keyed field gets the option's name
                        and argument ("1" for a flag) appended */
+    OPTIONS_TIME,   /* an int64_t field of Unix seconds, the argument
+                       'YYYY-MM-DD HH:MM:SS' (UTC) or Unix seconds */
     OPTIONS_CUSTOM  /* parse() reads the argument */
 };
 
@@ -115,8 +117,9 @@ struct options_entry {
     const char *(*parse)(void *a, const char *arg);
     /* The field's value as text, from a (the command's struct) into buf
      * (size bytes, NUL-terminated); NULL for the typed default (INT:
-     * "%d", DOUBLE: "%g", STRING: the string or "") or when the value
-     * is nowhere shown. */
+     * "%d", DOUBLE: "%g", STRING: the string or "", TIME: the UTC date,
+     * or "" outside BFS_TIME_MIN..BFS_TIME_MAX) or when the value is
+     * nowhere shown. */
     void (*show)(const void *a, char *buf, size_t size);
     int show_default; /* the help shows the default value */
     /* 1 when the run's value is written with the results (the JSON
@@ -155,6 +158,17 @@ struct options_command {
  * length; the groups' headings (an array) and their number. */
 #define OPTIONS_TABLE(t) .table = (t), .count = sizeof(t) / sizeof *(t)
 #define OPTIONS_GROUPS(g) .groups = (g), .n_groups = sizeof(g) / sizeof *(g)
+
+/* In a struct options_command initializer, after its name and help
+ * text: the records t (an array over struct args) with their groups'
+ * headings g (an array), the struct's size, and the command's defaults
+ * d and check c (NULL for none). */
+#define OPTIONS_RECORDS(t, g, args, d, c)                                      \
+    OPTIONS_TABLE(t), OPTIONS_GROUPS(g), .size = sizeof(struct args),          \
+                                         .defaults = (d), .check = (c)
+
+/* The groups' headings of a command whose options are one group. */
+extern const char *const options_one_group[1];
 
 /* The usual -h/--help record, in a command's first group. */
 #define OPTIONS_HELP_ENTRY                                                     \

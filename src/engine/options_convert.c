@@ -106,9 +106,6 @@ const struct options_command options_convert = {
         "converted.  An OUT ending in .gz, .zst, .xz or .bz2 is compressed\n"
         "with gzip, zstd, xz or bzip2.  Inputs may be compressed with any\n"
         "of them (told by content, not by name).\n",
-    OPTIONS_TABLE(convert_table),
-    OPTIONS_GROUPS(convert_groups),
-    .size = sizeof(struct convert_cmdline),
-    .defaults = convert_defaults,
-    .check = convert_check,
+    OPTIONS_RECORDS(convert_table, convert_groups, convert_cmdline,
+                    convert_defaults, convert_check),
 };

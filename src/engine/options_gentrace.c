@@ -65,26 +65,9 @@ static const char *p_seed(void *v, const char *s)
     return NULL;
 }
 
-static const char *p_start(void *v, const char *s)
-{
-    struct gentrace_args *a = v;
-
-    if (bfs_time_parse(s, &a->o.start))
-        return "is neither 'YYYY-MM-DD HH:MM:SS' nor Unix seconds";
-    return NULL;
-}
-
 static void d_seed(const void *v, char *b, size_t n)
 {
     snprintf(b, n, "%" PRId64, ((const struct gentrace_args *)v)->seed);
-}
-
-static void d_start(const void *v, char *b, size_t n)
-{
-    char t[BFS_TIME_LEN];
-
-    snprintf(b, n, "%s",
-             bfs_time_format(((const struct gentrace_args *)v)->o.start, t));
 }
 
 static int gentrace_check(const void *v, const unsigned char *given,
@@ -111,7 +94,7 @@ static const struct options_entry gentrace_table[] = {
              "(\"90m\", \"365d\")"},
     {"seed", 0, "S", 0, CUSTOM(p_seed), .show = d_seed, .show_default = 1,
      .help = "PRNG seed, 0..2^63-1"},
-    {"start", 0, "T", 0, CUSTOM(p_start), .show = d_start, .show_default = 1,
+    {"start", 0, "T", 0, .type = OPTIONS_TIME, F(o.start), .show_default = 1,
      .help = "time of the first event: Unix seconds or 'YYYY-MM-DD HH:MM:SS' "
              "UTC"},
     {"idle", 0, "DIST", 0, STRING(idle), .show_default = 1,
@@ -135,8 +118,6 @@ static const struct options_entry gentrace_table[] = {
     OPTIONS_HELP_ENTRY,
 };
 
-static const char *const gentrace_groups[] = {"Options:"};
-
 const struct options_command options_gentrace = {
     .name = "gen-trace",
     .synopsis =
@@ -159,9 +140,6 @@ const struct options_command options_gentrace = {
             "                     busy intervals (for --busy) of a native "
             "trace,\n"
             "                     e.g. the bundled summit-2021-02.trace.gz\n",
-    OPTIONS_TABLE(gentrace_table),
-    OPTIONS_GROUPS(gentrace_groups),
-    .size = sizeof(struct gentrace_args),
-    .defaults = gentrace_defaults,
-    .check = gentrace_check,
+    OPTIONS_RECORDS(gentrace_table, options_one_group, gentrace_args,
+                    gentrace_defaults, gentrace_check),
 };

@@ -16,6 +16,14 @@
 #include "engine/curvefit.h"
 #include "engine/predict.h"
 
+/* -o FILE, info's and curves' alike: the output field of struct args. */
+#define OUTPUT_ENTRY(args)                                                     \
+    {                                                                          \
+        "output", 'o', "FILE", 0,                                              \
+            .type = OPTIONS_STRING, .field = offsetof(struct args, output),    \
+            .help = "write to FILE (atomically) instead of standard output"    \
+    }
+
 /* ---- bfsim info ---------------------------------------------------------- */
 
 static void info_defaults(void *v)
@@ -25,21 +33,6 @@ static void info_defaults(void *v)
     memset(a, 0, sizeof *a);
     traceinfo_opts_init(&a->o);
     a->output = "-";
-}
-
-static const char *const not_a_time =
-    "is neither 'YYYY-MM-DD HH:MM:SS' nor Unix seconds";
-
-static const char *p_start(void *v, const char *s)
-{
-    return bfs_time_parse(s, &((struct info_args *)v)->o.start) ? not_a_time
-                                                                : NULL;
-}
-
-static const char *p_end(void *v, const char *s)
-{
-    return bfs_time_parse(s, &((struct info_args *)v)->o.end) ? not_a_time
-                                                              : NULL;
 }
 
 static const char *p_nodes(void *v, const char *s)
@@ -63,11 +56,13 @@ static int info_check(const void *v, const unsigned char *given,
 }
 
 static const struct options_entry info_table[] = {
-    {"start", 0, "T", 0, .type = OPTIONS_CUSTOM, .parse = p_start,
+    {"start", 0, "T", 0, .type = OPTIONS_TIME,
+     .field = offsetof(struct info_args, o.start),
      .help = "window start: Unix seconds or 'YYYY-MM-DD HH:MM:SS' (UTC); "
              "default: the first event.  The state at T is built from the "
              "events up to T; holes open at T are cut there."},
-    {"end", 0, "T", 0, .type = OPTIONS_CUSTOM, .parse = p_end,
+    {"end", 0, "T", 0, .type = OPTIONS_TIME,
+     .field = offsetof(struct info_args, o.end),
      .help = "window end (same forms); default: the last event.  Holes still "
              "open at the end are cut there."},
     {"nodes", 0, "[SKIP:]COUNT", 0, .type = OPTIONS_CUSTOM, .parse = p_nodes,
@@ -76,13 +71,9 @@ static const struct options_entry info_table[] = {
     {"json", 0, NULL, 0, .type = OPTIONS_FLAG,
      .field = offsetof(struct info_args, json),
      .help = "print JSON instead of text"},
-    {"output", 'o', "FILE", 0, .type = OPTIONS_STRING,
-     .field = offsetof(struct info_args, output),
-     .help = "write to FILE (atomically) instead of standard output"},
+    OUTPUT_ENTRY(info_args),
     OPTIONS_HELP_ENTRY,
 };
-
-static const char *const options_heading[] = {"Options:"};
 
 const struct options_command options_info = {
     .name = "info",
@@ -98,11 +89,8 @@ const struct options_command options_info = {
     .tail = "\n"
             "Percentiles use the nearest-rank rule on integer seconds; pool\n"
             "percentiles are weighted by time.\n",
-    OPTIONS_TABLE(info_table),
-    OPTIONS_GROUPS(options_heading),
-    .size = sizeof(struct info_args),
-    .defaults = info_defaults,
-    .check = info_check,
+    OPTIONS_RECORDS(info_table, options_one_group, info_args, info_defaults,
+                    info_check),
 };
 
 /* ---- bfsim curves -------------------------------------------------------- */
@@ -156,9 +144,7 @@ static const struct options_entry curves_table[] = {
      .field = offsetof(struct curves_args, ridge), .lo = 0, .hi = 1e12,
      .bad = "is not a penalty in [0, 1e12]", .show_default = 1,
      .help = "--fit-predictor: the ridge penalty on the feature weights"},
-    {"output", 'o', "FILE", 0, .type = OPTIONS_STRING,
-     .field = offsetof(struct curves_args, output),
-     .help = "write to FILE (atomically) instead of standard output"},
+    OUTPUT_ENTRY(curves_args),
     OPTIONS_HELP_ENTRY,
 };
 
@@ -208,9 +194,6 @@ const struct options_command options_curves = {
         "the curves of the mean |pred - P| / P at their points n >= 1;\n"
         "naive: the intercept-only fit, the corpus's mean curve), then the\n"
         "row over all jobs (scope all).\n",
-    OPTIONS_TABLE(curves_table),
-    OPTIONS_GROUPS(options_heading),
-    .size = sizeof(struct curves_args),
-    .defaults = curves_defaults,
-    .check = curves_check,
+    OPTIONS_RECORDS(curves_table, options_one_group, curves_args,
+                    curves_defaults, curves_check),
 };

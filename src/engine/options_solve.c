@@ -297,9 +297,6 @@ const struct options_command options_solve = {
                 "input, as written by `bfsim replay --dump-instances`) and "
                 "print every job's\n"
                 "new node count.\n",
-    OPTIONS_TABLE(solve_table),
-    OPTIONS_GROUPS(solve_groups),
-    .size = sizeof(struct solve_args),
-    .defaults = solve_defaults,
-    .check = solve_check,
+    OPTIONS_RECORDS(solve_table, solve_groups, solve_args, solve_defaults,
+                    solve_check),
 };

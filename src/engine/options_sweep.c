@@ -122,8 +122,6 @@ static const struct options_entry sweep_table[] = {
     OPTIONS_HELP_ENTRY,
 };
 
-static const char *const sweep_groups[] = {"Options:"};
-
 const struct options_command options_sweep = {
     .name = "sweep",
     .synopsis =
@@ -179,9 +177,6 @@ const struct options_command options_sweep = {
             "the exit status is 130.  A failed run is reported with the end of "
             "its\n"
             "log; the others go on, and the exit status is 1.\n",
-    OPTIONS_TABLE(sweep_table),
-    OPTIONS_GROUPS(sweep_groups),
-    .size = sizeof(struct sweep_args),
-    .defaults = sweep_defaults,
-    .check = sweep_check,
+    OPTIONS_RECORDS(sweep_table, options_one_group, sweep_args, sweep_defaults,
+                    sweep_check),
 };

@@ -179,13 +179,8 @@ int pool_pick_setup(struct replay *r)
 void pool_pick_release(struct replay *r)
 {
     nodepick_hist_release(&r->hist);
-    xfree(r->joined);
-    xfree(r->lv_start);
-    xfree(r->lv_time);
-    xfree(r->lv_cur);
-    xfree(r->pick);
-    xfree(r->hint_e);
-    xfree(r->hint_h);
+    XFREE_ALL(r->joined, r->lv_start, r->lv_time, r->lv_cur, r->pick, r->hint_e,
+              r->hint_h);
 }
 
 void pool_pick_reset(struct replay *r)

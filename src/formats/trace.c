@@ -555,12 +555,7 @@ void trace_close(struct trace_reader *r)
         return;
     xfree_strv(r->names, r->n);
     xfree_strv(r->type_names, r->n_types);
-    xfree(r->node_type);
-    xfree(r->idle);
-    xfree(r->stamp);
-    xfree(r->join);
-    xfree(r->leave);
-    xfree(r->held);
+    XFREE_ALL(r->node_type, r->idle, r->stamp, r->join, r->leave, r->held);
     bfs_lines_close(r->in);
     xfree(r->path);
     xfree(r);
@@ -887,14 +882,8 @@ void trace_writer_abort(struct trace_writer *w)
         return;
     bfs_zout_abort(w->z);
     bfs_out_abort(&w->out);
-    xfree(w->names);
-    xfree(w->arena);
-    xfree(w->idle);
-    xfree(w->stamp);
-    xfree(w->join);
-    xfree(w->leave);
-    xfree(w->buf);
-    xfree(w);
+    XFREE_ALL(w->names, w->arena, w->idle, w->stamp, w->join, w->leave, w->buf,
+              w);
 }
 
 double trace_fraction(const struct trace_reader *r)

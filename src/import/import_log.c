@@ -1246,21 +1246,9 @@ void import_log_free(struct import_log *l)
         return;
     for (size_t k = 0; k < l->n_heap; k++)
         xfree(l->jobs[l->heap[k].job].nodes);
-    xfree(l->bufnodes);
-    xfree(l->buf);
-    xfree(l->scratch);
-    xfree(l->leave);
-    xfree(l->join);
-    xfree(l->tlist);
-    xfree(l->offered);
-    xfree(l->was_busy);
-    xfree(l->touched);
-    xfree(l->freebits);
-    xfree(l->ref);
-    xfree(l->free_jobs);
-    xfree(l->jobs);
-    xfree(l->heap);
-    xfree(l);
+    XFREE_ALL(l->bufnodes, l->buf, l->scratch, l->leave, l->join, l->tlist,
+              l->offered, l->was_busy, l->touched, l->freebits, l->ref,
+              l->free_jobs, l->jobs, l->heap, l);
 }
 
 int import_log_warnings(const struct import_log_report *r, FILE *f)

@@ -27,16 +27,8 @@ void milp_init(struct milp *m, int maximize)
 
 void milp_release(struct milp *m)
 {
-    xfree(m->obj);
-    xfree(m->col_lb);
-    xfree(m->col_ub);
-    xfree(m->col_int);
-    xfree(m->row_lb);
-    xfree(m->row_ub);
-    xfree(m->row_beg);
-    xfree(m->row_ind);
-    xfree(m->row_val);
-    xfree(m->start);
+    XFREE_ALL(m->obj, m->col_lb, m->col_ub, m->col_int, m->row_lb, m->row_ub,
+              m->row_beg, m->row_ind, m->row_val, m->start);
     memset(m, 0, sizeof *m);
 }
 
@@ -125,19 +117,25 @@ int milp_row_begin(struct milp *m, double lb, double ub)
     return (int)r;
 }
 
+void milp_entry_append(int **cols, double **vals, size_t *n, size_t *cap,
+                       int col, double val)
+{
+    if (*n == *cap) {
+        size_t c = *cap;
+        BFS_GROW(*cols, c, *n + 1);
+        c = *cap;
+        BFS_GROW(*vals, c, *n + 1);
+        *cap = c;
+    }
+    (*cols)[*n] = col;
+    (*vals)[*n] = val;
+    (*n)++;
+}
+
 void milp_row_add(struct milp *m, int col, double val)
 {
     assert(m->row_open);
-    if (m->nnz == m->cap_nnz) {
-        size_t cap = m->cap_nnz;
-        BFS_GROW(m->row_ind, cap, m->nnz + 1);
-        cap = m->cap_nnz;
-        BFS_GROW(m->row_val, cap, m->nnz + 1);
-        m->cap_nnz = cap;
-    }
-    m->row_ind[m->nnz] = col;
-    m->row_val[m->nnz] = val;
-    m->nnz++;
+    milp_entry_append(&m->row_ind, &m->row_val, &m->nnz, &m->cap_nnz, col, val);
 }
 
 struct entry {

@@ -74,6 +74,12 @@ int milp_row_begin(struct milp *m, double lb, double ub);
 /* Adds val * x[col] to the open row (repeated columns are summed). */
 void milp_row_add(struct milp *m, int col, double val);
 
+/* Appends (col, val) to the parallel arrays *cols and *vals, of *n
+ * entries and capacity *cap (both grown, as BFS_GROW, when full): the
+ * open row's entries here, a linear expression's in alloc/. */
+void milp_entry_append(int **cols, double **vals, size_t *n, size_t *cap,
+                       int col, double val);
+
 /* Closes the open row: sorts its entries by column, sums repeats and
  * drops zero coefficients. */
 void milp_row_end(struct milp *m);
