@@ -148,17 +148,26 @@ START_TEST(test_wrong_belief_changes_allocation)
      * 2650) - 2350 samples and the same harvest; no job finished.  The
      * counts chosen (A1, B1, B2) are where the belief is right: error 0
      * there; over Jmin..Jmax A is off by |11 - 20| / 20 = 0.45 at 2 and
-     * 0 at 1, B by 0: (0.225 + 0) / 2 = 0.1125.  No observation. */
+     * 0 at 1, B by 0.  Weighted by node-seconds (A holds 1 node over
+     * 110 s: 110; B 1 node over 10 s and 2 over 100 s: 210; the same in
+     * both modes): 0.225 x 110 / 320 = 0.07734375.  No observation. */
     ck_assert_str_eq(st.belief, belief);
     ck_assert_double_eq_tol(st.regret_samples, compat ? 300.0 : 350.0, 1e-9);
     ck_assert_double_eq(st.regret_harvest, 0.0);
     ck_assert_double_eq(st.regret_jct_mean, 0.0);
     ck_assert_double_eq(st.belief_error_chosen, 0.0);
-    ck_assert_double_eq_tol(st.belief_error_final, 0.1125, 1e-12);
+    ck_assert_double_eq_tol(st.belief_error_final, 0.07734375, 1e-12);
     ck_assert_uint_eq(st.belief_observations, 0);
     free(t);
 }
 END_TEST
+
+/* Four nodes: n0 n1 idle at T, n2 joins at T+10, n3 at T+20, n3 leaves
+ * at T+30, all leave at T+40. */
+#define LL_TRACE                                                               \
+    "bfsim-trace 1\nnode n0\nnode n1\nnode n2\nnode n3\n"                      \
+    "1612988400 +0 +1\n1612988410 +2\n1612988420 +3\n1612988430 -3\n"          \
+    "1612988440 -0 -1 -2\n"
 
 /* A learner's job log and measures.  Nodes n0..n3, one job A (Jmin 1,
  * Jmax 2, P 1:100 2:150), learn:amdahl, prior 100 n (the set's mean P(1)):
@@ -175,14 +184,7 @@ END_TEST
  * nodes too: no regret. */
 START_TEST(test_learned_log)
 {
-    const char *trace = tu_write("ll.trace", "bfsim-trace 1\n"
-                                             "node n0\nnode n1\nnode n2\n"
-                                             "node n3\n"
-                                             "1612988400 +0 +1\n"
-                                             "1612988410 +2\n"
-                                             "1612988420 +3\n"
-                                             "1612988430 -3\n"
-                                             "1612988440 -0 -1 -2\n");
+    const char *trace = tu_write("ll.trace", LL_TRACE);
     const char *jobs =
         tu_write("ll.jobs", "# bfsim-jobs 1\n"
                             "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
@@ -218,6 +220,34 @@ START_TEST(test_learned_log)
     ck_assert_double_eq_tol(st.belief_error_chosen, 1.0 / 6, 1e-12);
     ck_assert_double_eq(st.regret_samples, 0.0);
     ck_assert_double_eq(st.regret_harvest, 0.0);
+}
+END_TEST
+
+/* belief_error_final leaves out the jobs that never held a node.  The
+ * trace of test_learned_log; job A (Jmin = Jmax = 2, P(2) = 150) holds 2
+ * nodes from T to T+40 (80 node-seconds) and is observed at 2 twice, so
+ * its belief, the prior 90 n (the set's mean P(1): (100 + 80) / 2) scaled
+ * through (2, 150), is exact on Jmin..Jmax = {2}: error 0.  Job B (Jmin
+ * 5 on 4 nodes) is admitted but never holds a node; its belief at 5, the
+ * prior 450, is off by 50 / 400 = 0.125, which the old per-job mean
+ * averaged in: (0 + 0.125) / 2 = 0.0625.  B weighs 0 node-seconds: the
+ * measure is A's error, 0. */
+START_TEST(test_error_final_ran_only)
+{
+    const char *trace = tu_write("ro.trace", LL_TRACE);
+    const char *jobs = tu_write(
+        "ro.jobs", "# bfsim-jobs 1\n"
+                   "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                   "A,1612988400,2,2,1e6,0,0,0:0:0 1:100:100 2:150:150\n"
+                   "B,1612988400,5,5,1e6,0,0,0:0:0 5:400:400\n");
+    struct replay_stats st;
+    char *t = replay_logs(trace, jobs, "learn:amdahl", 0, "ro", &st);
+
+    ck_assert_uint_eq(st.jobs_admitted, 2);
+    ck_assert_uint_eq(st.belief_observations, 2);
+    ck_assert_double_eq(st.allocated_node_seconds, 80.0);
+    ck_assert_double_eq_tol(st.belief_error_final, 0.0, 1e-12);
+    free(t);
 }
 END_TEST
 
@@ -616,6 +646,7 @@ static Suite *belief_suite(void)
     tcase_add_test(tc, test_noise_converges);
     tcase_add_test(tc, test_explore);
     tcase_add_test(tc, test_learned_log);
+    tcase_add_test(tc, test_error_final_ran_only);
     if (tu_bfsim_built())
         tcase_add_test(tc, test_curves_command);
     suite_add_tcase(s, tc);

@@ -337,10 +337,10 @@ double belief_rate(const struct belief *b, size_t j, int n)
     return b->jobs[j].bp[n];
 }
 
-void belief_finish(const struct belief *b, struct replay_stats *st)
+void belief_finish(const struct belief *b, const struct measures_job *mj,
+                   struct replay_stats *st)
 {
-    double sum = 0;
-    size_t n_jobs = 0;
+    double sum = 0, weight = 0;
 
     st->belief = belief_opts_name(&b->o);
     for (size_t j = 0; j < b->n_jobs; j++) {
@@ -350,7 +350,8 @@ void belief_finish(const struct belief *b, struct replay_stats *st)
         size_t k = 0;
 
         st->belief_observations += bj->k_obs;
-        if (bj->n < 0) /* never active */
+        /* A job that never held a node weighs nothing: left out. */
+        if (bj->n < 0 || !(mj[j].node_seconds > 0))
             continue;
         for (int n = bj->jmin; n <= bj->jmax; n++) {
             double p = curve_eval(c, c->P, n);
@@ -360,12 +361,12 @@ void belief_finish(const struct belief *b, struct replay_stats *st)
             }
         }
         if (k) {
-            sum += s / (double)k;
-            n_jobs++;
+            sum += mj[j].node_seconds * (s / (double)k);
+            weight += mj[j].node_seconds;
         }
     }
     st->belief_error_chosen = b->err_n ? b->err_sum / (double)b->err_n : 0;
-    st->belief_error_final = n_jobs ? sum / (double)n_jobs : 0;
+    st->belief_error_final = weight > 0 ? sum / weight : 0;
 }
 
 void belief_job_fit(const struct belief *b, size_t j, size_t *observations,

@@ -96,9 +96,11 @@ void belief_note(struct belief *b, size_t j, int64_t t, int held,
 double belief_rate(const struct belief *b, size_t j, int n);
 
 /* Writes the belief's measures into st: belief, belief_observations,
- * belief_error_chosen and belief_error_final (the regrets are the
- * replay's). */
-void belief_finish(const struct belief *b, struct replay_stats *st);
+ * belief_error_chosen and belief_error_final, the latter from each job's
+ * node-seconds mj[j].node_seconds (mj borrowed, one per job of the set,
+ * in order; the regrets are the replay's). */
+void belief_finish(const struct belief *b, const struct measures_job *mj,
+                   struct replay_stats *st);
 
 /* What the job log shows of job j's learner: observations made, distinct
  * counts observed and, from two counts on (*ok), the fit's parameters:
