@@ -211,7 +211,7 @@ static double round_trip_values[] = {0.1,
 START_TEST(test_native_round_trip)
 {
     size_t nv = sizeof round_trip_values / sizeof round_trip_values[0];
-    struct jobset js = {0, NULL}, back, again;
+    struct jobset js = {0}, back, again;
     const char *p1 = tu_tmp("rt1.jobs"), *p2 = tu_tmp("rt2.jobs");
     const char *comments[] = {"first comment", "two\nlines", NULL};
     struct bfs_error e;
@@ -293,7 +293,7 @@ START_TEST(test_write_bad_name)
                         .pmax = 1,
                         .curve = {2, N, P, P},
                         .line = 1};
-        struct jobset js = {1, &j};
+        struct jobset js = {.n = 1, .jobs = &j};
         const char *p = tu_tmp("bad-name.jobs");
         struct bfs_error e;
 
@@ -302,6 +302,87 @@ START_TEST(test_write_bad_name)
         ck_assert_ptr_nonnull(strstr(e.msg, "cannot be written"));
         ck_assert(!tu_exists(p));
     }
+}
+END_TEST
+
+/* ---- features -------------------------------------------------------- */
+
+#define GOOD_CURVE_F "0:0:0 1:2:2 2:3:3"
+
+/* Two feature columns, one numeric (params) and one categorical
+ * (family), before and after the job's columns; B's family is blank (a
+ * blank of spaces), C's params empty.  Written and read back, the same
+ * values; the header names the features after the job's columns. */
+START_TEST(test_features)
+{
+    const char *p = tu_write("feat.jobs",
+                             "# bfsim-jobs 1\n"
+                             "params,job,tsub,jmin,jmax,pmax,tcup,tcdw,curve,"
+                             "family\n"
+                             "61100840,A,0,1,2,5,1,1," GOOD_CURVE_F ",alexnet\n"
+                             "2.5e7,B,0,1,2,5,1,1," GOOD_CURVE_F ",  \n"
+                             ",C,0,1,2,5,1,1," GOOD_CURVE_F ",\"res,net\"\n");
+    const char *q = tu_tmp("feat-back.jobs");
+    struct jobset js, back;
+    struct bfs_error e;
+    char *text;
+
+    load_ok(p, NULL, &js);
+    ck_assert_uint_eq(js.n, 3);
+    ck_assert_uint_eq(js.n_features, 2);
+    ck_assert_str_eq(js.feature_names[0], "params");
+    ck_assert_str_eq(js.feature_names[1], "family");
+    ck_assert_str_eq(job_feature(&js, &js.jobs[0], "params"), "61100840");
+    ck_assert_str_eq(job_feature(&js, &js.jobs[0], "family"), "alexnet");
+    ck_assert_str_eq(job_feature(&js, &js.jobs[1], "params"), "2.5e7");
+    ck_assert_ptr_null(job_feature(&js, &js.jobs[1], "family"));
+    ck_assert_ptr_null(job_feature(&js, &js.jobs[2], "params"));
+    ck_assert_str_eq(job_feature(&js, &js.jobs[2], "family"), "res,net");
+    ck_assert_ptr_null(job_feature(&js, &js.jobs[0], "dataset"));
+    ck_assert_ptr_null(job_feature(&js, &js.jobs[0], "pmax"));
+
+    bfs_error_clear(&e);
+    ck_assert_msg(jobset_write(q, &js, NULL, &e) == 0, "%s", e.msg);
+    text = tu_slurp(q);
+    ck_assert_str_eq(text, "# bfsim-jobs 1\n"
+                           "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve,params,"
+                           "family\n"
+                           "A,0,1,2,5,1,1," GOOD_CURVE_F ",61100840,alexnet\n"
+                           "B,0,1,2,5,1,1," GOOD_CURVE_F ",2.5e7,\n"
+                           "C,0,1,2,5,1,1," GOOD_CURVE_F ",,\"res,net\"\n");
+    free(text);
+    load_ok(q, NULL, &back);
+    assert_same_set(&js, &back);
+    ck_assert_uint_eq(back.n_features, 2);
+    ck_assert_str_eq(back.feature_names[0], "params");
+    ck_assert_str_eq(back.feature_names[1], "family");
+    for (size_t i = 0; i < 3; i++)
+        for (size_t k = 0; k < 2; k++) {
+            const char *x = job_feature(&js, &js.jobs[i], js.feature_names[k]);
+            const char *y =
+                job_feature(&back, &back.jobs[i], back.feature_names[k]);
+            if (x == NULL)
+                ck_assert_ptr_null(y);
+            else
+                ck_assert_str_eq(x, y);
+        }
+    /* A feature named as a column bfsim reads cannot be written. */
+    {
+        char *keep = js.feature_names[1];
+        js.feature_names[1] = (char *)(uintptr_t) "tcup";
+        ck_assert_int_eq(jobset_write(q, &js, NULL, &e), BFS_EINVAL);
+        char want[4096];
+        snprintf(want, sizeof want,
+                 "%s: feature name \"tcup\" cannot be written (it is a "
+                 "column bfsim reads)",
+                 q);
+        ck_assert_str_eq(e.msg, want);
+        js.feature_names[1] = keep;
+    }
+    jobset_release(&back);
+    jobset_release(&js);
+    ck_assert_uint_eq(js.n_features, 0);
+    ck_assert_ptr_null(js.feature_names);
 }
 END_TEST
 
@@ -399,6 +480,7 @@ END_TEST
 /* ---- bad input ------------------------------------------------------- */
 
 #define NATIVE_HEAD "# bfsim-jobs 1\njob,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+#define FEAT_HEAD "# bfsim-jobs 1\njob,tsub,jmin,jmax,pmax,tcup,tcdw,curve,"
 #define GOOD_CURVE "0:0:0 1:2:2 2:3:3"
 #define BOUNDS_HEAD "job,Tcup,Tcdw,Jmin,Jmax,Pmax,Tsub,Tsub_epoch_s\n"
 #define LONG_HEAD "job,bp,N,P,O,Tsub\n"
@@ -428,6 +510,14 @@ static const struct bad_case {
     {"# bfsim-jobs 1\njob,tsub,jmin,jmax,pmax,tcup,tcdw,curve,jmin\n", NULL, 0,
      2, "column jmin appears twice"},
     {NATIVE_HEAD, NULL, 0, 0, "no jobs"},
+    /* feature columns */
+    {FEAT_HEAD "model,params,model\n", NULL, 0, 2,
+     "column model appears twice"},
+    {FEAT_HEAD "model family\n", NULL, 0, 2,
+     "column 9 \"model family\": the feature name holds a blank"},
+    {FEAT_HEAD "\n", NULL, 0, 2, "column 9 \"\": the feature name is empty"},
+    {FEAT_HEAD "a:b\n", NULL, 0, 2,
+     "column 9 \"a:b\": the feature name holds ':'"},
     {NATIVE_HEAD, "x.csv", 0, 0, "a native job file takes no curve table"},
     {BOUNDS_HEAD "A,18,12,1,2,5,t,0\n", NULL, 0, 0,
      "a BFTrainer bounds table needs its long curve table (job,bp,N,P,O)"},
@@ -560,7 +650,7 @@ START_TEST(test_bad_input)
     const struct bad_case *t = &bad[_i];
     char name[64], want[4096];
     const char *main_path, *curves_path = NULL, *where;
-    struct jobset js = {42, (struct job *)&js};
+    struct jobset js = {.n = 42, .jobs = (struct job *)&js};
     struct bfs_error e;
     char *msg;
     int rc;
@@ -887,6 +977,7 @@ static Suite *jobs_suite(void)
     tcase_add_test(tc, test_native_read);
     tcase_add_test(tc, test_native_round_trip);
     tcase_add_test(tc, test_write_bad_name);
+    tcase_add_test(tc, test_features);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("objective");

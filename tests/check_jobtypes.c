@@ -178,7 +178,7 @@ static const struct {
 
 START_TEST(test_bad)
 {
-    struct jobset js = {42, (struct job *)&js};
+    struct jobset js = {.n = 42, .jobs = (struct job *)&js};
     struct bfs_error e;
     char name[32], want[1024];
     const char *p;

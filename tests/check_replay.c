@@ -469,37 +469,55 @@ END_TEST
  *   16 s x 16 = 256.  N=3: A stays at Jmax 2, no cost.  The trace ends.
  * No rate changed during a pause, so the columns sum to the summary's
  * costs: ReScost 64 = rescale_cost, PreCost 20 = preempt_cost. */
-START_TEST(test_default_costs_in_samples)
+#define COSTS_TRACE                                                            \
+    "bfsim-trace 1\n"                                                          \
+    "node n0\nnode n1\nnode n2\nnode n3\n"                                     \
+    "1612988400 +0 +1\n"                                                       \
+    "1612988410 -0 -1 +2\n"                                                    \
+    "1612988420 +0\n"                                                          \
+    "1612988440 +3\n"
+
+/* Replays the job file text `jobs` (written as NAME.jobs) on the trace
+ * text `trace` (NAME.trace) in the default mode with the even allocator,
+ * the step log to NAME.csv and the job log to NAME.log; fills *st and
+ * returns the job log's text (owned by the caller). */
+static char *replay_joblog(const char *name, const char *trace,
+                           const char *jobs, struct replay_stats *st)
 {
-    const char *trace = tu_write("costs.trace", "bfsim-trace 1\n"
-                                                "node n0\nnode n1\n"
-                                                "node n2\nnode n3\n"
-                                                "1612988400 +0 +1\n"
-                                                "1612988410 -0 -1 +2\n"
-                                                "1612988420 +0\n"
-                                                "1612988440 +3\n");
-    const char *jobs =
-        tu_write("costs.jobs", "# bfsim-jobs 1\n"
-                               "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
-                               "A,1612988400,1,2,1e6,4,2,0:0:0 1:10:1 "
-                               "2:16:1.6\n");
-    const char *steps = tu_tmp("costs.csv"), *joblog = tu_tmp("costs.jobs.csv");
+    char path[256];
     struct rec_sink js, *sinks[] = {&js};
     struct replay_opts o;
-    struct replay_stats st;
     struct bfs_error e;
-    char *got;
+    const char *joblog;
 
     replay_opts_default(&o);
     o.alloc.name = "even";
-    o.trace_path = trace;
-    o.jobs_path = jobs;
+    snprintf(path, sizeof path, "%s.trace", name);
+    o.trace_path = tu_write(path, trace);
+    snprintf(path, sizeof path, "%s.jobs", name);
+    o.jobs_path = tu_write(path, jobs);
+    snprintf(path, sizeof path, "%s.log", name);
+    joblog = tu_tmp(path);
     ck_assert_int_eq(joblog_open(joblog, &js, &e), 0);
     o.sinks = sinks;
     o.n_sinks = 1;
     bfs_error_clear(&e);
-    ck_assert_msg(tu_replay(&o, steps, &st, &e) == 0, "%s", e.msg);
-    got = tu_slurp(steps);
+    snprintf(path, sizeof path, "%s.csv", name);
+    ck_assert_msg(tu_replay(&o, tu_tmp(path), st, &e) == 0, "%s", e.msg);
+    return tu_slurp(joblog);
+}
+
+START_TEST(test_default_costs_in_samples)
+{
+    struct replay_stats st;
+    char *log = replay_joblog("costs", COSTS_TRACE,
+                              "# bfsim-jobs 1\n"
+                              "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                              "A,1612988400,1,2,1e6,4,2,0:0:0 1:10:1 "
+                              "2:16:1.6\n",
+                              &st);
+    char *got = tu_slurp(tu_tmp("costs.csv"));
+
     ck_assert_ptr_nonnull(got);
     ck_assert_str_eq(got,
                      HEADER "2021-02-10 20:20:10,160.000000,10.000000,0.000000,"
@@ -525,14 +543,39 @@ START_TEST(test_default_costs_in_samples)
      * 496 samples; 2x10 + 1x10 + 2x20 = 70 node-s; 1 rescale, 1
      * preemption; paused 2 + 4 = 6 s, losing 64 to rescaling and 20 to
      * preemption; 2 starts. */
-    got = tu_slurp(joblog);
-    ck_assert_ptr_nonnull(got);
-    ck_assert_str_eq(got, "job,tsub,admitted,first_start,finished,"
+    ck_assert_ptr_nonnull(log);
+    ck_assert_str_eq(log, "job,tsub,admitted,first_start,finished,"
                           "completion_s,samples,node_seconds,rescales,"
                           "preemptions,paused_s,lost_rescale,lost_preempt,"
                           "starts\n"
                           "A,2021-02-10 20:20:00,2021-02-10 20:20:00,"
                           "2021-02-10 20:20:00,,,496,70,1,1,6,64,20,2\n");
+    free(log);
+}
+END_TEST
+
+/* The job log carries a job file's features, after its own columns:
+ * the replay of test_default_costs_in_samples with two feature columns
+ * (a blank one, and one whose value needs quotes) gives the same row
+ * with the two values after starts. */
+START_TEST(test_joblog_features)
+{
+    struct replay_stats st;
+    char *got = replay_joblog(
+        "feat", COSTS_TRACE,
+        "# bfsim-jobs 1\n"
+        "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve,batch,family\n"
+        "A,1612988400,1,2,1e6,4,2,0:0:0 1:10:1 2:16:1.6,,\"conv,net\"\n",
+        &st);
+
+    ck_assert_ptr_nonnull(got);
+    ck_assert_str_eq(got, "job,tsub,admitted,first_start,finished,"
+                          "completion_s,samples,node_seconds,rescales,"
+                          "preemptions,paused_s,lost_rescale,lost_preempt,"
+                          "starts,batch,family\n"
+                          "A,2021-02-10 20:20:00,2021-02-10 20:20:00,"
+                          "2021-02-10 20:20:00,,,496,70,1,1,6,64,20,2,,"
+                          "\"conv,net\"\n");
     free(got);
 }
 END_TEST
@@ -922,6 +965,7 @@ static Suite *replay_suite(void)
     tc = tcase_create("default");
     tcase_add_test(tc, test_default_lifecycle);
     tcase_add_test(tc, test_default_costs_in_samples);
+    tcase_add_test(tc, test_joblog_features);
     tcase_add_loop_test(tc, test_objectives, 0, 4);
     tcase_add_test(tc, test_dump_instances);
     tcase_add_loop_test(tc, test_huge_jmax, 0, 3);

@@ -875,6 +875,9 @@ static int emit_jobs(struct replay *r)
             .type_moves = rj->n_moves,
             .node_seconds_t = rj->ns_t,
             .type_names = r->type_names,
+            .n_features = r->js.n_features,
+            .feature_names = (const char *const *)r->js.feature_names,
+            .features = (const char *const *)rj->def->features,
         };
         if (r->belief && r->o->belief.kind == BELIEF_LEARN) {
             jr.learned = 1;

@@ -2,7 +2,12 @@
  * the replay.  The job's name is quoted as RFC 4180 says when it needs
  * it (base/csv.h: a comma, a quote, blanks at an end, ...); times are
  * "YYYY-MM-DD HH:MM:SS" (UTC), empty when the thing never happened;
- * numbers print with 17 digits so that they read back exactly. */
+ * numbers print with 17 digits so that they read back exactly.
+ *
+ * Columns that depend on the records (node types, features) make the
+ * header wait for the first record (rec_text's pending header); a
+ * replay without them writes the fixed header, byte for byte as before
+ * they existed. */
 #include "config.h"
 
 #include "base/csv.h"
@@ -25,11 +30,53 @@ static void put_time(FILE *f, int64_t t)
     fputc(',', f);
 }
 
-static int joblog_job(void *arg, const struct rec_job *j)
+#define JOBLOG_LEARNED ",observations,counts_observed,fit_a,fit_b"
+
+/* The header, with the node types' columns of j's trace (unless
+ * learned) and the features' columns of its job set, written at the
+ * first record in place of the pending one. */
+static void joblog_header(struct rec_text *t, const struct rec_job *j,
+                          int learned)
 {
-    struct rec_text *t = arg;
     FILE *f = t->out.fp;
 
+    fputs(JOBLOG_HEADER, f);
+    if (learned)
+        fputs(JOBLOG_LEARNED, f);
+    if (!learned && j->n_types > 0)
+        fputs(",type_moves", f);
+    for (size_t k = 0; !learned && k < j->n_types; k++)
+        fprintf(f, ",node_seconds@%s", j->type_names[k]);
+    for (size_t k = 0; k < j->n_features; k++) {
+        fputc(',', f);
+        csv_field(f, j->feature_names[k]);
+    }
+    fputc('\n', f);
+    xfree(t->pending);
+    t->pending = NULL;
+}
+
+/* The job's feature fields, each after a comma, and the row's end. */
+static int joblog_end(struct rec_text *t, const struct rec_job *j)
+{
+    FILE *f = t->out.fp;
+
+    for (size_t k = 0; k < j->n_features; k++) {
+        fputc(',', f);
+        if (j->features && j->features[k])
+            csv_field(f, j->features[k]);
+    }
+    fputc('\n', f);
+    return rec_text_check(t);
+}
+
+/* Writes the header if it is pending, then j's columns up to starts. */
+static int joblog_job(struct rec_text *t, const struct rec_job *j, int learned)
+{
+    FILE *f = t->out.fp;
+
+    if (t->pending)
+        joblog_header(t, j, learned);
     csv_field(f, j->name);
     fputc(',', f);
     put_time(f, j->tsub);
@@ -44,45 +91,26 @@ static int joblog_job(void *arg, const struct rec_job *j)
     return rec_text_check(t);
 }
 
-/* The header, with the node types' columns of j's trace, written at
- * the first record in place of the pending one. */
-static void joblog_header(struct rec_text *t, const struct rec_job *j)
-{
-    FILE *f = t->out.fp;
-
-    fputs(JOBLOG_HEADER, f);
-    if (j->n_types > 0)
-        fputs(",type_moves", f);
-    for (size_t k = 0; k < j->n_types; k++)
-        fprintf(f, ",node_seconds@%s", j->type_names[k]);
-    fputc('\n', f);
-    xfree(t->pending);
-    t->pending = NULL;
-}
-
 static int joblog_job_plain(void *arg, const struct rec_job *j)
 {
     struct rec_text *t = arg;
     FILE *f = t->out.fp;
-    int rc;
+    int rc = joblog_job(t, j, 0);
 
-    if (t->pending)
-        joblog_header(t, j);
-    rc = joblog_job(arg, j);
     if (rc)
         return rc;
     if (j->n_types > 0)
         fprintf(f, ",%zu", j->type_moves);
     for (size_t k = 0; k < j->n_types; k++)
         fprintf(f, ",%.17g", j->node_seconds_t[k]);
-    fputc('\n', f);
-    return rec_text_check(arg);
+    return joblog_end(t, j);
 }
 
 static int joblog_job_learned(void *arg, const struct rec_job *j)
 {
-    int rc = joblog_job(arg, j);
-    FILE *f = ((struct rec_text *)arg)->out.fp;
+    struct rec_text *t = arg;
+    FILE *f = t->out.fp;
+    int rc = joblog_job(t, j, 1);
 
     if (rc)
         return rc;
@@ -91,8 +119,7 @@ static int joblog_job_learned(void *arg, const struct rec_job *j)
         fprintf(f, "%.17g,%.17g", j->fit_a, j->fit_b);
     else
         fputc(',', f);
-    fputc('\n', f);
-    return rec_text_check(arg);
+    return joblog_end(t, j);
 }
 
 int joblog_open(const char *path, struct rec_sink *sink, struct bfs_error *e)
@@ -109,10 +136,12 @@ int joblog_open(const char *path, struct rec_sink *sink, struct bfs_error *e)
 int joblog_open_learned(const char *path, struct rec_sink *sink,
                         struct bfs_error *e)
 {
-    int rc = rec_text_open(
-        path, JOBLOG_HEADER ",observations,counts_observed,fit_a,fit_b\n", sink,
-        e);
-    if (rc == 0)
+    int rc = rec_text_open(path, "", sink, e);
+
+    if (rc == 0) {
+        ((struct rec_text *)sink->arg)->pending =
+            xstrdup(JOBLOG_HEADER JOBLOG_LEARNED "\n");
         sink->job = joblog_job_learned;
+    }
     return rc;
 }

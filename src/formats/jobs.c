@@ -2,7 +2,8 @@
  *
  * Both input forms go through one CSV reader (struct csv): the header
  * line names the columns, which are then looked up by name, so that
- * their order does not matter and extra columns are ignored.  Fields are
+ * their order does not matter; extra columns are a native file's
+ * features (below) and are ignored in a BFTrainer table.  Fields are
  * split as RFC 4180 says (bfs_csv_split: a quoted field may hold commas
  * and doubled quotes), one line at a time, so no field, and no job name,
  * holds a line break: a quoted field left open at its line's end is an
@@ -30,6 +31,12 @@
  * from which it drops the factors of 0.  job_objective_table and
  * job_type_tables share fill_tables: the reference is the type with
  * factor 1, whose products are exact, so the two agree to the bit.
+ *
+ * Features (native files only): every header column that is not one of
+ * the above is found once (feature_header), checked as a type name is,
+ * duplicates found by sorting; each row keeps its fields as owned text,
+ * NULL for a blank one.  The checkpoint column names are reserved: they
+ * are no features.
  *
  * jobset_write prints every number in the shortest form that strtod
  * reads back to the same double, and each name quoted when it needs it
@@ -424,8 +431,11 @@ static int job_header(struct csv *c, const char *const *cols, long *idx,
 
 /* ---- job sets ---------------------------------------------------------- */
 
-static void job_release(struct job *j)
+/* Frees what j owns; nf is the number of features of its set. */
+static void job_release(struct job *j, size_t nf)
 {
+    if (j->features)
+        xfree_strv(j->features, nf);
     for (size_t k = 0; k < j->n_types; k++) {
         xfree(j->types[k].type);
         curve_release(&j->types[k].curve);
@@ -438,10 +448,21 @@ static void job_release(struct job *j)
 void jobset_release(struct jobset *js)
 {
     for (size_t i = 0; i < js->n; i++)
-        job_release(&js->jobs[i]);
+        job_release(&js->jobs[i], js->n_features);
     xfree(js->jobs);
-    js->jobs = NULL;
-    js->n = 0;
+    xfree_strv(js->feature_names, js->n_features);
+    memset(js, 0, sizeof *js);
+}
+
+const char *job_feature(const struct jobset *js, const struct job *d,
+                        const char *name)
+{
+    if (!d->features)
+        return NULL;
+    for (size_t k = 0; k < js->n_features; k++)
+        if (strcmp(js->feature_names[k], name) == 0)
+            return d->features[k];
+    return NULL;
 }
 
 /* A name with where it was seen, for sorting and binary search. */
@@ -590,6 +611,26 @@ static int label_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Checks that no two of the header columns names[0..n-1] are the same,
+ * an error on the header's line otherwise; sorted copies of the names
+ * find a duplicate in O(n log n). */
+static int check_twice(const struct csv *c, char *const *names, size_t n,
+                       struct bfs_error *e)
+{
+    char **sorted = xcalloc(n ? n : 1, sizeof *sorted);
+    int rc = 0;
+
+    if (n)
+        memcpy(sorted, names, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, label_cmp);
+    for (size_t k = 1; k < n && rc == 0; k++)
+        if (strcmp(sorted[k - 1], sorted[k]) == 0)
+            rc = bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
+                             "column %s appears twice", sorted[k]);
+    xfree(sorted);
+    return rc;
+}
+
 /* Finds the node-type columns of the header row in c.  A curve@ column
  * whose type name is not one, and a curve@ column named twice, are
  * errors on the header's line. */
@@ -597,7 +638,6 @@ static int type_header(struct csv *c, struct type_cols *t, struct bfs_error *e)
 {
     static const char *const speed_col[] = {"speed"};
     const char *why;
-    char **sorted = NULL;
     size_t cap = 0, capc = 0;
     int rc;
 
@@ -617,17 +657,7 @@ static int type_header(struct csv *c, struct type_cols *t, struct bfs_error *e)
         t->col[t->n] = (long)i;
         t->label[t->n++] = xstrdup(f);
     }
-    /* Sorted copies of the names find a duplicate in O(n log n). */
-    sorted = xcalloc(t->n ? t->n : 1, sizeof *sorted);
-    if (t->n)
-        memcpy(sorted, t->label, t->n * sizeof *sorted);
-    qsort(sorted, t->n, sizeof *sorted, label_cmp);
-    for (size_t k = 1; k < t->n && rc == 0; k++)
-        if (strcmp(sorted[k - 1], sorted[k]) == 0)
-            rc = bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
-                             "column %s appears twice", sorted[k]);
-    xfree(sorted);
-    return rc;
+    return check_twice(c, t->label, t->n, e);
 }
 
 /* Appends an entry for the type name to j's list (grown to *cap) and
@@ -771,10 +801,91 @@ static int parse_types(const struct csv *c, const struct type_cols *tc,
     return check_types(j, c->path, line, e);
 }
 
+/* ---- features ----------------------------------------------------------- */
+
+/* The columns of a native header that are not features: the job's own,
+ * the node types' (curve@TYPE is told by its prefix) and the checkpoint
+ * columns. */
+static const char *const known_cols[] = {
+    "job",  "tsub",  "jmin",  "jmax",          "pmax",       "tcup",
+    "tcdw", "curve", "speed", "ckpt_interval", "ckpt_write", "ckpt_restart"};
+
+static int known_column(const char *s)
+{
+    if (strncmp(s, "curve@", 6) == 0)
+        return 1;
+    for (size_t k = 0; k < sizeof known_cols / sizeof known_cols[0]; k++)
+        if (strcmp(s, known_cols[k]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Why s cannot be a feature name, or NULL when it can: the type name
+ * rules, and not a curve@ column. */
+static const char *feature_name_problem(const char *s)
+{
+    if (strncmp(s, "curve@", 6) == 0)
+        return "starts with \"curve@\"";
+    return type_name_problem(s);
+}
+
+/* Finds the feature columns of the header row in c: their names go to
+ * js (owned there), their columns to *col (owned array).  A name that
+ * is not one, and a feature column named twice, are errors on the
+ * header's line. */
+static int feature_header(struct csv *c, struct jobset *js, long **col,
+                          struct bfs_error *e)
+{
+    const char *why;
+    size_t cap = 0, capc = 0;
+
+    *col = NULL;
+    for (size_t i = 0; i < c->nf; i++) {
+        const char *f = c->f[i];
+        if (strncmp(f, "ckpt_", 5) == 0 && known_column(f))
+            return bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
+                               "column %s: checkpoints are not supported yet",
+                               f);
+        if (known_column(f))
+            continue;
+        if ((why = feature_name_problem(f)) != NULL)
+            return bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
+                               "column %zu \"%s\": the feature name %s", i + 1,
+                               f, why);
+        BFS_GROW(*col, capc, js->n_features + 1);
+        BFS_GROW(js->feature_names, cap, js->n_features + 1);
+        (*col)[js->n_features] = (long)i;
+        js->feature_names[js->n_features++] = xstrdup(f);
+    }
+    return check_twice(c, js->feature_names, js->n_features, e);
+}
+
+/* Reads job j's feature values from the row in c (the columns in col,
+ * one per feature of js). */
+static int parse_features(const struct csv *c, const struct jobset *js,
+                          const long *col, struct job *j, struct bfs_error *e)
+{
+    if (js->n_features == 0)
+        return 0;
+    j->features = xcalloc(js->n_features, sizeof *j->features);
+    for (size_t k = 0; k < js->n_features; k++) {
+        const char *s = c->f[col[k]];
+        if (blank(s))
+            continue;
+        if (strchr(s, '\r'))
+            return bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
+                               "feature %s of job %s holds a carriage return "
+                               "(a field may not hold a line break)",
+                               js->feature_names[k], j->name);
+        j->features[k] = xstrdup(s);
+    }
+    return 0;
+}
+
 static int load_native(struct csv *c, struct jobset *js, struct bfs_error *e)
 {
     struct type_cols tc = {-1, 0, NULL, NULL};
-    long idx[F_COUNT];
+    long idx[F_COUNT], *fcol = NULL;
     size_t cap = 0;
     int rc;
 
@@ -784,7 +895,8 @@ static int load_native(struct csv *c, struct jobset *js, struct bfs_error *e)
         return bfs_fail_at(e, BFS_EPARSE, c->path, csv_line(c),
                            "missing header line after \"%s\"", JOBS_MAGIC);
     if (rc < 0 || (rc = job_header(c, native_cols, idx, e)) != 0 ||
-        (rc = type_header(c, &tc, e)) != 0)
+        (rc = type_header(c, &tc, e)) != 0 ||
+        (rc = feature_header(c, js, &fcol, e)) != 0)
         goto out;
     while ((rc = csv_row(c, e)) == 1) {
         struct job j;
@@ -795,13 +907,16 @@ static int load_native(struct csv *c, struct jobset *js, struct bfs_error *e)
                                    csv_line(c), e);
         if (rc == 0)
             rc = parse_types(c, &tc, &j, e);
+        if (rc == 0)
+            rc = parse_features(c, js, fcol, &j, e);
         if (rc) {
-            job_release(&j);
+            job_release(&j, js->n_features);
             goto out;
         }
         jobs_push(js, &cap, &j);
     }
 out:
+    xfree(fcol);
     type_cols_release(&tc);
     return rc;
 }
@@ -1016,7 +1131,7 @@ static int load_bounds(struct csv *c, const char *curves_path,
         struct job j;
         rc = parse_job(c, idx, bounds_cols, &j, e);
         if (rc) {
-            job_release(&j);
+            job_release(&j, 0);
             return rc;
         }
         jobs_push(js, &cap, &j);
@@ -1033,7 +1148,7 @@ static int load_bounds(struct csv *c, const char *curves_path,
 int jobset_load(const char *path, const char *curves_path, struct jobset *out,
                 struct bfs_error *e)
 {
-    struct jobset js = {0, NULL};
+    struct jobset js = {0};
     struct csv c;
     char *line;
     int rc;
@@ -1176,6 +1291,38 @@ static void write_types(FILE *f, const struct job *j, const char **ct,
     }
 }
 
+/* Checks that the features of js can be written and read back: each
+ * name a feature name (not a known column), each value on one line. */
+static int check_features(const char *path, const struct jobset *js,
+                          struct bfs_error *e)
+{
+    const char *why;
+
+    for (size_t k = 0; k < js->n_features; k++) {
+        const char *f = js->feature_names[k];
+        if ((why = feature_name_problem(f)) != NULL || known_column(f))
+            return bfs_fail_at(e, BFS_EINVAL, path, 0,
+                               "feature name \"%s\" cannot be written (it %s)",
+                               f, why ? why : "is a column bfsim reads");
+        for (size_t m = 0; m < k; m++)
+            if (strcmp(js->feature_names[m], f) == 0)
+                return bfs_fail_at(e, BFS_EINVAL, path, 0,
+                                   "feature name \"%s\" cannot be written "
+                                   "(it is there twice)",
+                                   f);
+    }
+    for (size_t i = 0; i < js->n; i++)
+        for (size_t k = 0; js->jobs[i].features && k < js->n_features; k++) {
+            const char *v = js->jobs[i].features[k];
+            if (v && strpbrk(v, "\r\n"))
+                return bfs_fail_at(e, BFS_EINVAL, path, 0,
+                                   "job %s: feature %s cannot be written (a "
+                                   "line break)",
+                                   js->jobs[i].name, js->feature_names[k]);
+        }
+    return 0;
+}
+
 int jobset_write(const char *path, const struct jobset *js,
                  const char *const *comments, struct bfs_error *e)
 {
@@ -1191,6 +1338,9 @@ int jobset_write(const char *path, const struct jobset *js,
                                "job name \"%s\" cannot be written (empty, "
                                "or a line break)",
                                js->jobs[i].name);
+    rc = check_features(path, js, e);
+    if (rc)
+        return rc;
     rc = collect_types(path, js, &ct, &nct, &typed, e);
     if (rc)
         return rc;
@@ -1221,6 +1371,10 @@ int jobset_write(const char *path, const struct jobset *js,
         fputc(',', o.fp);
         csv_fieldf(o.fp, "curve@%s", ct[m]);
     }
+    for (size_t k = 0; k < js->n_features; k++) {
+        fputc(',', o.fp);
+        csv_field(o.fp, js->feature_names[k]);
+    }
     fputc('\n', o.fp);
     for (size_t i = 0; i < js->n; i++) {
         const struct job *j = &js->jobs[i];
@@ -1233,6 +1387,11 @@ int jobset_write(const char *path, const struct jobset *js,
         write_curve(o.fp, &j->curve);
         if (typed)
             write_types(o.fp, j, ct, nct);
+        for (size_t k = 0; k < js->n_features; k++) {
+            fputc(',', o.fp);
+            if (j->features && j->features[k])
+                csv_field(o.fp, j->features[k]);
+        }
         fputc('\n', o.fp);
     }
     rc = bfs_out_commit(&o, e);

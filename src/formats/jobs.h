@@ -20,6 +20,15 @@
  *   none usable is an error.  A type name is not empty and holds no
  *   blank and no ':'.
  *
+ *   Every other column of a native header (not job, tsub, jmin, jmax,
+ *   pmax, tcup, tcdw, curve, speed, curve@TYPE nor a checkpoint column,
+ *   ckpt_interval, ckpt_write, ckpt_restart) is a job feature (model
+ *   family, parameter count, dataset, ...): its name follows the type
+ *   name rules (and may not start with "curve@"), and each job keeps its
+ *   field as text, a blank field being no value.  bfsim reads nothing
+ *   from them; they are written back by jobset_write and carried to the
+ *   job log.
+ *
  * - the BFTrainer CSV pair as published: a bounds table
  *   (job,Tcup,Tcdw,Jmin,Jmax,Pmax,Tsub,Tsub_epoch_s) and a long curve
  *   table (job,bp,N,P,O,Tsub), joined on job.  Columns are found by their
@@ -82,12 +91,24 @@ struct job {
     size_t n_types;
     struct job_type *types; /* owned */
     size_t line;            /* line of the job in its (bounds) file */
+    /* The job's feature values, one per feature of its set (NULL when
+     * the set has none): each owned, NULL for a blank field. */
+    char **features; /* owned */
 };
 
 struct jobset {
     size_t n;
     struct job *jobs; /* owned */
+    /* The feature columns, in the file's order (none: 0 and NULL). */
+    size_t n_features;
+    char **feature_names; /* owned, each owned */
 };
+
+/* The value of job d's feature `name` (d a job of js, or a shallow copy
+ * of one), borrowed from d; NULL when js has no such feature column or
+ * d's field is blank. */
+const char *job_feature(const struct jobset *js, const struct job *d,
+                        const char *name);
 
 /* Loads a job set.  curves_path is NULL for a native file, or the long
  * curve table when path is a BFTrainer bounds table.  The form is told by
@@ -101,9 +122,10 @@ int jobset_load(const char *path, const char *curves_path, struct jobset *out,
  * (NULL-terminated, may be NULL) after the magic line.  Numbers are
  * written so that they read back to the same doubles.  The speed and
  * curve@TYPE columns are written only when some job lists a type (one
- * curve@ column per type some job has a curve for).  Returns 0 or a
- * negative code: BFS_EINVAL for a job or type name that cannot be read
- * back, or a factor type whose speed is not > 0. */
+ * curve@ column per type some job has a curve for); the feature columns
+ * follow them, in js's order.  Returns 0 or a negative code: BFS_EINVAL
+ * for a job, type or feature name, or a feature value, that cannot be
+ * read back, or a factor type whose speed is not > 0. */
 int jobset_write(const char *path, const struct jobset *js,
                  const char *const *comments, struct bfs_error *e);
 

@@ -123,6 +123,11 @@ struct rec_job {
     size_t observations, counts_observed;
     int fit_ok;
     double fit_a, fit_b;
+    /* The job set's features (n_features > 0, else NULL; borrowed): their
+     * names, and the job's values (NULL for a blank one). */
+    size_t n_features;
+    const char *const *feature_names;
+    const char *const *features;
 };
 
 /* A consumer of what a replay produces.  Every callback may be NULL.  A
@@ -185,11 +190,13 @@ int steps_open(const char *path, struct rec_sink *sink, struct bfs_error *e);
 /* The job log (--job-log): a CSV row per job of the set, as steps_open
  * but with the job callback.  On a trace with node types (the records
  * say so) the columns type_moves and node_seconds@TYPE per type follow
- * starts, the header then written with the first record. */
+ * starts; when the job set has features, one column per feature, named
+ * as it, ends the row (empty for a blank value); the header is then
+ * written with the first record. */
 int joblog_open(const char *path, struct rec_sink *sink, struct bfs_error *e);
 /* The same with the learner's columns after starts (--belief
  * learn:MODEL): observations, counts_observed, fit_a, fit_b (the last two
- * empty below two counts). */
+ * empty below two counts), then the features' columns. */
 int joblog_open_learned(const char *path, struct rec_sink *sink,
                         struct bfs_error *e);
 
