@@ -342,31 +342,40 @@ END_TEST
 /* ---- learning, through the belief's interface ------------------------- */
 
 /* Job A: P(1) = 100 (its curve's other points do not matter: the test
- * hands the observed rates in); job B: P(1) = 300.  Jmax 16. */
-static struct belief *learner_x(int model, double noise, uint64_t seed,
-                                double explore, struct jobset *js, double *o)
+ * hands the observed rates in); job B: P(1) = 300.  Jmax 16.  The belief
+ * bo, its jobs started in order (o, room for 17, holds the last one's
+ * table). */
+static struct belief *learner_o(const struct belief_opts *bo, struct jobset *js,
+                                double *o)
 {
     const char *path = tu_write(
         "learn.jobs", "# bfsim-jobs 1\n"
                       "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
                       "A,0,1,16,1e6,0,0,0:0:0 1:100:100 16:1600:1600\n"
                       "B,0,1,16,1e6,0,0,0:0:0 1:300:300 16:4800:4800\n");
+    struct belief *b;
+    struct bfs_error e;
+
+    bfs_error_clear(&e);
+    ck_assert_int_eq(jobset_load(path, NULL, js, &e), 0);
+    ck_assert_int_eq(belief_open(bo, js, path, JOB_OBJ_FILE, &b, &e), 0);
+    ck_assert_ptr_nonnull(b);
+    for (size_t j = 0; j < js->n; j++)
+        ck_assert_int_eq(belief_job_init(b, j, &js->jobs[j], o, &e), 0);
+    return b;
+}
+
+static struct belief *learner_x(int model, double noise, uint64_t seed,
+                                double explore, struct jobset *js, double *o)
+{
     struct belief_opts bo = {.kind = BELIEF_LEARN,
                              .model = model,
                              .noise = noise,
                              .seed = seed,
                              .explore = explore,
                              .explore_seed = 5};
-    struct belief *b;
-    struct bfs_error e;
 
-    bfs_error_clear(&e);
-    ck_assert_int_eq(jobset_load(path, NULL, js, &e), 0);
-    ck_assert_int_eq(belief_open(&bo, js, path, JOB_OBJ_FILE, &b, &e), 0);
-    ck_assert_ptr_nonnull(b);
-    for (size_t j = 0; j < 2; j++)
-        ck_assert_int_eq(belief_job_init(b, j, &js->jobs[j], o, &e), 0);
-    return b;
+    return learner_o(&bo, js, o);
 }
 
 static struct belief *learner(int model, double noise, uint64_t seed,
@@ -575,6 +584,122 @@ START_TEST(test_explore)
 }
 END_TEST
 
+/* --explore ucb:1 on a hand case.  The prior of job A is the line
+ * 200 n (the mean P(1)): 1/P = a + b/n with a0 = 0, b0 = 1/200 = 0.005,
+ * and a, b independent of sd 1 x (a0 + b0) = 0.005: precision 40,000
+ * each.  Noise sigma = sqrt(0 + 0.05^2) = 0.05; an observation y = 1/p
+ * at x = 1/n weighs w = 1 / (sigma^2 y^2).  Observed: 100 at 1 (y = 0.01,
+ * w = 4e6) and 320 at 4 (y = 0.003125, x = 0.25, w = 4.096e7).
+ *   precision  L = [40000 + 4e6 + 4.096e7, 4e6 + 1.024e7;
+ *                   ., 40000 + 4e6 + 2.56e6]
+ *                = [4.5e7, 1.424e7; 1.424e7, 6.6e6]
+ *   h = L0 m0 + sum w x y = (40000 + 128000, 200 + 40000 + 32000)
+ *     = (168000, 72200)
+ *   det L = 2.97e14 - 2.027776e14 = 9.42224e13
+ *   V = [6.6e6, -1.424e7; ., 4.5e7] / det
+ *     = [7.0047038e-8, -1.5113179e-7; ., 4.7759344e-7]
+ *   mean = V h = (8.0672e10, 8.5668e11) / det
+ *        = (8.5618706e-4, 9.0921055e-3)
+ * At n: y(n) = a + b/n, P = 1/y, s(n)^2 = V00 + 2 V01 / n + V11 / n^2,
+ * shown P + 1 x s P^2:
+ *   n = 1: P 100.519762, s 4.9535532e-4, shown 105.524942
+ *   n = 2: P 185.108406, s 1.9573862e-4, shown 191.815414
+ *   n = 4: P 319.569125, s 1.5598312e-4, shown 335.498811
+ *   n = 16: P 702.028469, s 2.3026325e-4, shown 815.512323
+ * The belief itself stays the least-squares line through (1, 0.01) and
+ * (4, 0.003125): b = 0.006875 / 0.75 = 11/1200, a = 1/1200, so
+ * P(2) = 2400 / 13. */
+/* The learner of the hand case below under --explore rule (ucb: k,
+ * thompson: seed), job A observed at 1 (100) and 4 (320); *t the time
+ * after. */
+static struct belief *hand_case(int rule, double k, uint64_t seed,
+                                struct jobset *js, double *o, int64_t *t)
+{
+    struct belief_opts bo = {.kind = BELIEF_LEARN,
+                             .model = CURVEFIT_AMDAHL,
+                             .explore_rule = rule,
+                             .explore_k = k,
+                             .explore_seed = seed};
+    struct belief *b = learner_o(&bo, js, o);
+
+    *t = 0;
+    observe(b, t, 1, 100, o);
+    observe(b, t, 4, 320, o);
+    return b;
+}
+
+START_TEST(test_explore_ucb)
+{
+    static const int ns[4] = {1, 2, 4, 16};
+    static const double want[4] = {105.524942479, 191.815413749, 335.498811281,
+                                   815.512322889};
+    struct jobset js;
+    double o[17];
+    int64_t t;
+    struct belief *b = hand_case(EXPLORE_UCB, 1.0, 0, &js, o, &t);
+
+    for (int i = 0; i < 4; i++)
+        ck_assert_double_eq_tol(o[ns[i]], want[i], 1e-8 * want[i]);
+    ck_assert_double_eq_tol(belief_rate(b, 0, 2), 2400.0 / 13, 1e-9);
+    /* No new observation: the table is kept. */
+    {
+        struct bfs_error e;
+        ck_assert_int_eq(belief_observe(b, 0, t + 5, 0, 0, o, &e), 0);
+    }
+    belief_free(b);
+    jobset_release(&js);
+}
+END_TEST
+
+/* Job A's table after each of 40 decisions with --explore thompson:SEED
+ * (no observation): the seed's draws, job A's table the last of each. */
+static void thompson_tables(uint64_t seed, double tab[40][17])
+{
+    struct jobset js;
+    struct bfs_error e;
+    double o[17];
+    int64_t t;
+    struct belief *b = hand_case(EXPLORE_THOMPSON, 0, seed, &js, o, &t);
+
+    for (int k = 0; k < 40; k++) {
+        /* both jobs decide, in order: B's draws come between A's */
+        ck_assert_int_eq(belief_observe(b, 0, t + k, 0, 0, tab[k], &e), 1);
+        ck_assert_int_eq(belief_observe(b, 1, t + k, 0, 0, o, &e), 1);
+    }
+    belief_free(b);
+    jobset_release(&js);
+}
+
+/* --explore thompson: the same seed gives the same tables to the bit; a
+ * different seed gives other draws (the posterior of test_explore_ucb has
+ * a positive variance, so different normals give different curves); the
+ * draws follow the posterior: the mean of 1/O(1) = a + b over the 40
+ * draws is within 4 standard errors of 0.00994829 (sd of a + b:
+ * sqrt(V00 + 2 V01 + V11) = 4.9535532e-4, the posterior above). */
+START_TEST(test_explore_thompson)
+{
+    static double t1[40][17], t2[40][17], t3[40][17];
+    double mean = 0;
+    int differ = 0;
+
+    thompson_tables(11, t1);
+    thompson_tables(11, t2);
+    thompson_tables(12, t3);
+    for (int k = 0; k < 40; k++)
+        for (int n = 0; n <= 16; n++) {
+            ck_assert(t1[k][n] == t2[k][n]);
+            differ += t1[k][n] != t3[k][n];
+        }
+    ck_assert_int_eq(differ, 40 * 16);
+    for (int k = 0; k < 40; k++) {
+        ck_assert(t1[k][0] == 0 && t1[k][1] > 0);
+        mean += 1 / t1[k][1] / 40;
+    }
+    ck_assert_msg(fabs(mean - 0.00994829255) < 4 * 4.9535532e-4 / sqrt(40),
+                  "mean %g", mean);
+}
+END_TEST
+
 /* bfsim curves: a job set of an exact Amdahl curve (P(1) = 100,
  * s = 0.1, at 1, 2, 4, 8: 100, 2000/11, 4000/13, 8000/17) and of an
  * exact power law (50 n^0.5 at 1, 4, 16: 50, 100, 200).  Each is fitted
@@ -645,6 +770,8 @@ static Suite *belief_suite(void)
     tcase_add_test(tc, test_interp_monotone);
     tcase_add_test(tc, test_noise_converges);
     tcase_add_test(tc, test_explore);
+    tcase_add_test(tc, test_explore_ucb);
+    tcase_add_test(tc, test_explore_thompson);
     tcase_add_test(tc, test_learned_log);
     tcase_add_test(tc, test_error_final_ran_only);
     if (tu_bfsim_built())
