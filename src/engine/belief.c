@@ -301,17 +301,19 @@ static int table_from_rates(struct belief *b, struct bjob *bj, double *o,
     return table_from(b, bj, bj->bp, o, e);
 }
 
-/* The prior of job j from the pool: the mean of the posteriors (from
+/* The prior of job j from the pool: the mean m of the posteriors (from
  * their own priors) of the other jobs of its family observed at two
  * counts or more, and their spread: the mean of their covariances plus
- * (V0 + sum of (m_k - mean)(m_k - mean)') / count, V0 job j's own prior
- * covariance counting as one job's worth of spread.  Without such a job,
- * job j's own prior. */
+ * the sample covariance of their means, S / (count - 1), times
+ * (1 + 1 / count) for the uncertainty of m (a new member's predictive
+ * spread).  From one such job, its posterior's covariance plus job j's
+ * own prior's (one job tells nothing of the spread); from none, job j's
+ * own prior. */
 static void pool_prior(const struct belief *b, size_t j,
                        struct curvefit_gauss *pr)
 {
     const struct bjob *bj = &b->jobs[j];
-    double m0 = 0, m1 = 0, cnt = 0, sp[3], mv[3] = {0, 0, 0};
+    double m0 = 0, m1 = 0, cnt = 0, sp[3] = {0, 0, 0}, mv[3] = {0, 0, 0};
 
     *pr = bj->g0;
     if (b->o.pool != POOL_FEATURE)
@@ -326,7 +328,6 @@ static void pool_prior(const struct belief *b, size_t j,
         return;
     m0 /= cnt;
     m1 /= cnt;
-    memcpy(sp, bj->g0.v, sizeof sp);
     for (ptrdiff_t k = bj->fam_head; k >= 0; k = b->jobs[k].fam_next)
         if ((size_t)k != j && b->jobs[k].n_obs >= 2) {
             const struct curvefit_gauss *g = &b->jobs[k].alone;
@@ -340,7 +341,9 @@ static void pool_prior(const struct belief *b, size_t j,
     pr->m[0] = m0;
     pr->m[1] = m1;
     for (int q = 0; q < 3; q++)
-        pr->v[q] = (mv[q] + sp[q]) / cnt;
+        pr->v[q] = cnt < 2 ? mv[q] + bj->g0.v[q]
+                           : mv[q] / cnt +
+                                 sp[q] / (cnt - 1) * (1 + 1 / cnt);
 }
 
 /* Refits job j's belief from its observations: the posteriors (when kept)
