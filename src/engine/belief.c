@@ -342,8 +342,7 @@ static void pool_prior(const struct belief *b, size_t j,
     pr->m[1] = m1;
     for (int q = 0; q < 3; q++)
         pr->v[q] = cnt < 2 ? mv[q] + bj->g0.v[q]
-                           : mv[q] / cnt +
-                                 sp[q] / (cnt - 1) * (1 + 1 / cnt);
+                           : mv[q] / cnt + sp[q] / (cnt - 1) * (1 + 1 / cnt);
 }
 
 /* Refits job j's belief from its observations: the posteriors (when kept)
