@@ -677,6 +677,33 @@ static void thompson_tables(uint64_t seed, double tab[40][17])
     jobset_release(&js);
 }
 
+/* The step log of the bundled ten ShuffleNet jobs on the first 64 nodes
+ * of the bundled trace under learn:amdahl with noise 0.1 and --explore
+ * thompson:seed (malloc'd). */
+static char *thompson_steps(uint64_t seed, const char *tag)
+{
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+    const char *steps = tu_tmp(tag);
+    char *out;
+
+    replay_opts_default(&o);
+    o.alloc.name = "dp";
+    o.trace_path = tu_src("traces/summit-2021-02.trace.gz");
+    o.jobs_path = tu_src("datasets/hps-shufflenet-10J.jobs");
+    o.node_count = 64;
+    ck_assert_int_eq(belief_opts_parse("learn:amdahl", &o.belief), 0);
+    o.belief.noise = 0.1;
+    o.belief.explore_rule = EXPLORE_THOMPSON;
+    o.belief.explore_seed = seed;
+    bfs_error_clear(&e);
+    ck_assert_msg(tu_replay(&o, steps, &st, &e) == 0, "%s", e.msg);
+    out = tu_slurp(steps);
+    ck_assert_ptr_nonnull(out);
+    return out;
+}
+
 /* --explore thompson: the same seed gives the same tables to the bit; a
  * different seed gives other draws (the posterior of test_explore_ucb has
  * a positive variance, so different normals give different curves); the
@@ -704,6 +731,19 @@ START_TEST(test_explore_thompson)
     }
     ck_assert_msg(fabs(mean - 0.00994829255) < 4 * 4.9535532e-4 / sqrt(40),
                   "mean %g", mean);
+    /* In a replay: the same seed, the same choices (step log) */
+    {
+        char *a = thompson_steps(3, "th3a.steps");
+        char *b = thompson_steps(3, "th3b.steps");
+        char *c = thompson_steps(4, "th4.steps");
+        ck_assert_str_eq(a, b);
+        /* and here another seed other choices (not a must: the draws
+         * differ, the allocations need not) */
+        ck_assert_str_ne(a, c);
+        free(a);
+        free(b);
+        free(c);
+    }
 }
 END_TEST
 
