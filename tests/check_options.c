@@ -221,6 +221,27 @@ START_TEST(test_parsers)
     ck_assert_ptr_null(parse1(&a, "explore", "1:4"));
     ck_assert_double_eq(a.replay.belief.explore, 1.0);
     ck_assert_uint_eq(a.replay.belief.explore_seed, 4);
+    ck_assert_int_eq(a.replay.belief.explore_rule, EXPLORE_EPS);
+    ck_assert_ptr_null(parse1(&a, "explore", "thompson:7"));
+    ck_assert_int_eq(a.replay.belief.explore_rule, EXPLORE_THOMPSON);
+    ck_assert_uint_eq(a.replay.belief.explore_seed, 7);
+    ck_assert_ptr_null(parse1(&a, "explore", "ucb"));
+    ck_assert_int_eq(a.replay.belief.explore_rule, EXPLORE_UCB);
+    ck_assert_double_eq(a.replay.belief.explore_k, 1.0);
+    ck_assert_ptr_null(parse1(&a, "explore", "ucb:2.5"));
+    ck_assert_double_eq(a.replay.belief.explore_k, 2.5);
+    ck_assert_ptr_nonnull(parse1(&a, "explore", "ucb:-1"));
+    ck_assert_ptr_nonnull(parse1(&a, "explore", "ucb:x"));
+    ck_assert_ptr_nonnull(parse1(&a, "explore", "thompson:x"));
+    ck_assert_ptr_nonnull(parse1(&a, "explore", "thompsonx"));
+    ck_assert_ptr_null(parse1(&a, "belief-pool", "alone"));
+    ck_assert_int_eq(a.replay.belief.pool, POOL_ALONE);
+    ck_assert_ptr_null(parse1(&a, "belief-pool", "family"));
+    ck_assert_int_eq(a.replay.belief.pool, POOL_FEATURE);
+    ck_assert_str_eq(a.replay.belief.pool_column, "family");
+    ck_assert_ptr_null(parse1(&a, "belief-pool", "off"));
+    ck_assert_int_eq(a.replay.belief.pool, POOL_OFF);
+    ck_assert_ptr_nonnull(parse1(&a, "belief-pool", ""));
     ck_assert_ptr_nonnull(parse1(&a, "big-m", "Legacy"));
     ck_assert_ptr_nonnull(parse1(&a, "time-limit", "0"));
     ck_assert_ptr_nonnull(parse1(&a, "gap", "-0.1"));
@@ -280,6 +301,7 @@ static const struct {
     {"belief", "true"},
     {"observe-noise", "0:1"},
     {"explore", "0:1"},
+    {"belief-pool", "off"},
     {"types-aware", "yes"},
 #if defined(HAVE_CBC) || defined(HAVE_GLPK)
     {"allocator", "milp"},
@@ -410,7 +432,7 @@ static const struct {
     {"belief-prior", "p.jobs"}, {"observe-noise", "0.1:7"},
     {"explore", "0.05:3"},      {"belief-curves", "bc.csv"},
     {"write-mps", "mps"},       {"types-aware", "no"},
-    {"label", "baseline"},
+    {"label", "baseline"},      {"belief-pool", "family"},
 };
 
 /* Every option of the table is accepted by the program: "bfsim replay

@@ -13,6 +13,9 @@ EXTRA_DIST += tools/sweep-objectives.json tools/doc/figures/objectives-tfwd.csv 
 EXTRA_DIST += tools/sweep-belief.json tools/belief-sweep tools/perturb-jobs \
 	tools/belief-plot tools/doc/figures/belief-regret.png \
 	tools/doc/figures/belief-regret.csv tests/perturb.test
+# Pooled learning and exploration from uncertainty
+# (tools/doc/belief-pool-2026-11-27.md).
+EXTRA_DIST += tools/belief-pool-study tools/doc/belief-pool-2026-11-27.md
 BFS_SCRIPT_TESTS += tests/perturb.test
 # The example sweep over tie-break and node-pick rules (its configurations
 # are installed below): its plotting script and what they produced.

@@ -7,7 +7,10 @@
  * from the believed curve by job_objective_table, the function that
  * makes it from the truth, so a belief equal to the truth gives the
  * same bytes.  The noise draws come from splitmix64 in the order of the
- * observations, so the same seed gives the same replay.
+ * observations, so the same seed gives the same replay; Thompson's from
+ * the exploration's splitmix64, two normals per job and decision in the
+ * order of the calls.  The posterior is kept only when an option needs
+ * it, so a replay without one does what it did before.
  */
 #include "config.h"
 
@@ -32,6 +35,15 @@ struct bjob {
     int explored;             /* o holds the exploration's optimism */
     int n;                    /* count at the last note, -1 none */
     int64_t changed_at, last_t;
+    /* The posterior (b->bayes): the prior from the job's prior curve,
+     * the posterior from it alone (what the pool learns from), the
+     * posterior the belief uses (from the pooled prior when pooling),
+     * the floor of 1/P in the tables drawn. */
+    struct curvefit_gauss g0, alone, post;
+    double ymin;
+    /* --belief-pool COLUMN: the first job of the set with the same
+     * value, and the next one (-1 none); -1, -1 for a blank value. */
+    ptrdiff_t fam_head, fam_next;
 };
 
 struct belief {
@@ -48,6 +60,11 @@ struct belief {
     size_t err_n;
     double *nbuf; /* scratch: 0, 1, ..., for a table's curve */
     int nbuf_cap;
+    int bayes;    /* a posterior is kept (pooling or thompson, ucb) */
+    int pmodel;   /* the posterior's model: amdahl or power */
+    double sigma; /* the posterior's noise: sqrt(SIGMA^2 + model's^2) */
+    double *tbuf; /* scratch: a drawn or optimistic rate table */
+    int tbuf_cap;
 };
 
 int belief_opts_parse(const char *s, struct belief_opts *o)
@@ -67,6 +84,18 @@ int belief_opts_parse(const char *s, struct belief_opts *o)
     o->kind = BELIEF_FILE;
     o->path = s;
     return 0;
+}
+
+const char *belief_pool_name(const struct belief_opts *o)
+{
+    switch (o->pool) {
+    case POOL_ALONE:
+        return "alone";
+    case POOL_FEATURE:
+        return o->pool_column;
+    default:
+        return "off";
+    }
 }
 
 const char *belief_opts_name(const struct belief_opts *o)
@@ -123,6 +152,58 @@ static int match(struct belief *b, const struct jobset *truth,
     return 0;
 }
 
+/* Orders job indices by their family's value, then by index. */
+struct fam_key {
+    const char *v;
+    size_t j;
+};
+
+static int fam_cmp(const void *x, const void *y)
+{
+    const struct fam_key *a = x, *b = y;
+    int c = strcmp(a->v, b->v);
+
+    return c ? c : (a->j > b->j) - (a->j < b->j);
+}
+
+/* Links the jobs of truth with the same value of the feature column
+ * b->o.pool_column (fam_head, fam_next, in index order). */
+static int link_families(struct belief *b, const struct jobset *truth,
+                         struct bfs_error *e)
+{
+    const char *col = b->o.pool_column;
+    struct fam_key *k;
+    size_t m = 0, i = 0;
+    int known = 0;
+
+    for (size_t f = 0; f < truth->n_features; f++)
+        known |= strcmp(truth->feature_names[f], col) == 0;
+    if (!known)
+        return bfs_fail_at(e, BFS_EINVAL, b->jobs_path, 0,
+                           "has no feature column %s (--belief-pool %s)", col,
+                           col);
+    k = xcalloc(truth->n + 1, sizeof *k);
+    for (size_t j = 0; j < truth->n; j++) {
+        const char *v = job_feature(truth, &truth->jobs[j], col);
+        b->jobs[j].fam_head = b->jobs[j].fam_next = -1;
+        if (v)
+            k[m++] = (struct fam_key){v, j};
+    }
+    qsort(k, m, sizeof *k, fam_cmp);
+    while (i < m) {
+        size_t end = i + 1;
+        while (end < m && strcmp(k[end].v, k[i].v) == 0)
+            end++;
+        for (size_t q = i; q < end; q++) {
+            b->jobs[k[q].j].fam_head = (ptrdiff_t)k[i].j;
+            b->jobs[k[q].j].fam_next = q + 1 < end ? (ptrdiff_t)k[q + 1].j : -1;
+        }
+        i = end;
+    }
+    xfree(k);
+    return 0;
+}
+
 int belief_open(const struct belief_opts *o, const struct jobset *truth,
                 const char *jobs_path, int objective, struct belief **out,
                 struct bfs_error *e)
@@ -150,6 +231,18 @@ int belief_open(const struct belief_opts *o, const struct jobset *truth,
     b->p1_mean = truth->n ? b->p1_mean / (double)truth->n : 1.0;
     if (!(b->p1_mean > 0))
         b->p1_mean = 1.0;
+    b->bayes = o->kind == BELIEF_LEARN &&
+               (o->pool != POOL_OFF || o->explore_rule != EXPLORE_EPS);
+    b->pmodel = o->model == CURVEFIT_POWER ? CURVEFIT_POWER : CURVEFIT_AMDAHL;
+    b->sigma =
+        sqrt(o->noise * o->noise + CURVEFIT_MODEL_RSD * CURVEFIT_MODEL_RSD);
+    if (b->bayes && o->pool == POOL_FEATURE) {
+        rc = link_families(b, truth, e);
+        if (rc) {
+            belief_free(b);
+            return rc;
+        }
+    }
     b->file_path = o->kind == BELIEF_FILE ? o->path : o->prior_path;
     if (b->file_path) {
         rc = predict_source(b->file_path)
@@ -180,14 +273,16 @@ void belief_free(struct belief *b)
     }
     xfree(b->jobs);
     xfree(b->nbuf);
+    xfree(b->tbuf);
     jobset_release(&b->file);
     xfree(b);
 }
 
-/* The objective table o from the believed rates bj->bp (a curve through
- * every count, O = P). */
-static int table_from_rates(struct belief *b, struct bjob *bj, double *o,
-                            struct bfs_error *e)
+/* The objective table o from the rates rates[0..bj->jmax] (a curve
+ * through every count, O = P): the belief's bj->bp, or a table that
+ * exploration shows. */
+static int table_from(struct belief *b, struct bjob *bj, double *rates,
+                      double *o, struct bfs_error *e)
 {
     struct job d = *bj->def;
 
@@ -200,8 +295,93 @@ static int table_from_rates(struct belief *b, struct bjob *bj, double *o,
     d.jmin = bj->jmin;
     d.jmax = bj->jmax;
     d.curve = (struct curve){
-        .n = (size_t)bj->jmax + 1, .N = b->nbuf, .P = bj->bp, .O = bj->bp};
+        .n = (size_t)bj->jmax + 1, .N = b->nbuf, .P = rates, .O = rates};
     return job_objective_table(&d, b->objective, o, b->jobs_path, e);
+}
+
+static int table_from_rates(struct belief *b, struct bjob *bj, double *o,
+                            struct bfs_error *e)
+{
+    return table_from(b, bj, bj->bp, o, e);
+}
+
+/* The prior of job j from the pool: the mean m of the posteriors (from
+ * their own priors) of the other jobs of its family observed at two
+ * counts or more, and their spread: the mean of their covariances plus
+ * the sample covariance of their means, S / (count - 1), times
+ * (1 + 1 / count) for the uncertainty of m (a new member's predictive
+ * spread).  From one such job, its posterior's covariance plus job j's
+ * own prior's (one job tells nothing of the spread); from none, job j's
+ * own prior. */
+static void pool_prior(const struct belief *b, size_t j,
+                       struct curvefit_gauss *pr)
+{
+    const struct bjob *bj = &b->jobs[j];
+    double m0 = 0, m1 = 0, cnt = 0, sp[3] = {0, 0, 0}, mv[3] = {0, 0, 0};
+
+    *pr = bj->g0;
+    if (b->o.pool != POOL_FEATURE)
+        return;
+    for (ptrdiff_t k = bj->fam_head; k >= 0; k = b->jobs[k].fam_next)
+        if ((size_t)k != j && b->jobs[k].n_obs >= 2) {
+            m0 += b->jobs[k].alone.m[0];
+            m1 += b->jobs[k].alone.m[1];
+            cnt++;
+        }
+    if (cnt == 0)
+        return;
+    m0 /= cnt;
+    m1 /= cnt;
+    for (ptrdiff_t k = bj->fam_head; k >= 0; k = b->jobs[k].fam_next)
+        if ((size_t)k != j && b->jobs[k].n_obs >= 2) {
+            const struct curvefit_gauss *g = &b->jobs[k].alone;
+            double d0 = g->m[0] - m0, d1 = g->m[1] - m1;
+            sp[0] += d0 * d0;
+            sp[1] += d0 * d1;
+            sp[2] += d1 * d1;
+            for (int q = 0; q < 3; q++)
+                mv[q] += g->v[q];
+        }
+    pr->m[0] = m0;
+    pr->m[1] = m1;
+    for (int q = 0; q < 3; q++)
+        pr->v[q] = cnt < 2 ? mv[q] + bj->g0.v[q]
+                           : mv[q] / cnt + sp[q] / (cnt - 1) * (1 + 1 / cnt);
+}
+
+/* Refits job j's belief from its observations: the posteriors (when kept)
+ * and the believed table bp, the least-squares fit (--belief-pool off) or
+ * the posterior mean. */
+static void refit(struct belief *b, size_t j)
+{
+    struct bjob *bj = &b->jobs[j];
+
+    if (b->bayes) {
+        struct curvefit_gauss pr;
+        curvefit_posterior(b->pmodel, bj->obs, bj->n_obs, &bj->g0, b->sigma,
+                           &bj->alone);
+        pool_prior(b, j, &pr);
+        if (b->o.pool == POOL_FEATURE)
+            curvefit_posterior(b->pmodel, bj->obs, bj->n_obs, &pr, b->sigma,
+                               &bj->post);
+        else
+            bj->post = bj->alone;
+    }
+    if (b->o.pool == POOL_OFF)
+        curvefit_table(b->o.model, bj->obs, bj->n_obs, bj->prior, bj->jmax,
+                       bj->bp, NULL);
+    else
+        curvefit_table_theta(b->pmodel, bj->post.m, bj->ymin, bj->jmax, bj->bp);
+}
+
+/* The scratch table, room for jmax + 1 rates. */
+static double *scratch(struct belief *b, int jmax)
+{
+    if (b->tbuf_cap < jmax + 1) {
+        b->tbuf = xreallocarray(b->tbuf, (size_t)jmax + 1, sizeof *b->tbuf);
+        b->tbuf_cap = jmax + 1;
+    }
+    return b->tbuf;
 }
 
 /* Checks that the file's curve for bj reaches its (capped) Jmax. */
@@ -258,7 +438,17 @@ int belief_job_init(struct belief *b, size_t j, const struct job *d, double *o,
                                "must be positive at every count >= 1",
                                bj->file->name, n, bj->prior[n]);
     }
-    curvefit_table(b->o.model, bj->obs, 0, bj->prior, bj->jmax, bj->bp, NULL);
+    if (b->bayes) {
+        curvefit_prior(b->pmodel, bj->prior, bj->jmax, &bj->g0);
+        bj->ymin = 1e-6 / bj->prior[1];
+    }
+    refit(b, j);
+    if (b->o.explore_rule == EXPLORE_UCB) {
+        double *t = scratch(b, bj->jmax);
+        curvefit_table_ucb(b->pmodel, &bj->post, b->o.explore_k, bj->ymin,
+                           bj->jmax, t);
+        return table_from(b, bj, t, o, e);
+    }
     return table_from_rates(b, bj, o, e);
 }
 
@@ -298,9 +488,26 @@ int belief_observe(struct belief *b, size_t j, int64_t t, int held,
             p *= exp(b->o.noise * normal(&b->rng));
         curvefit_add(bj->obs, &bj->n_obs, held, p);
         bj->k_obs++;
-        curvefit_table(b->o.model, bj->obs, bj->n_obs, bj->prior, bj->jmax,
-                       bj->bp, NULL);
+        refit(b, j);
         changed = 1;
+    }
+    if (b->o.explore_rule == EXPLORE_THOMPSON) {
+        /* Two normals per job and decision, in the callers' order. */
+        double th[2], z0 = normal(&b->erng), z1 = normal(&b->erng);
+        double *tb = scratch(b, bj->jmax);
+        curvefit_draw(&bj->post, z0, z1, th);
+        curvefit_table_theta(b->pmodel, th, bj->ymin, bj->jmax, tb);
+        rc = table_from(b, bj, tb, o, e);
+        return rc ? rc : 1;
+    }
+    if (b->o.explore_rule == EXPLORE_UCB) {
+        double *tb = scratch(b, bj->jmax);
+        if (!changed)
+            return 0;
+        curvefit_table_ucb(b->pmodel, &bj->post, b->o.explore_k, bj->ymin,
+                           bj->jmax, tb);
+        rc = table_from(b, bj, tb, o, e);
+        return rc ? rc : 1;
     }
     explore = explore_draw(b, bj);
     if (!changed && !explore && !bj->explored)
@@ -341,10 +548,10 @@ double belief_rate(const struct belief *b, size_t j, int n)
     return b->jobs[j].bp[n];
 }
 
-void belief_finish(const struct belief *b, struct replay_stats *st)
+void belief_finish(const struct belief *b, const struct measures_job *mj,
+                   struct replay_stats *st)
 {
-    double sum = 0;
-    size_t n_jobs = 0;
+    double sum = 0, weight = 0;
 
     st->belief = belief_opts_name(&b->o);
     for (size_t j = 0; j < b->n_jobs; j++) {
@@ -354,7 +561,8 @@ void belief_finish(const struct belief *b, struct replay_stats *st)
         size_t k = 0;
 
         st->belief_observations += bj->k_obs;
-        if (bj->n < 0) /* never active */
+        /* A job that never held a node weighs nothing: left out. */
+        if (bj->n < 0 || !(mj[j].node_seconds > 0))
             continue;
         for (int n = bj->jmin; n <= bj->jmax; n++) {
             double p = curve_eval(c, c->P, n);
@@ -364,12 +572,12 @@ void belief_finish(const struct belief *b, struct replay_stats *st)
             }
         }
         if (k) {
-            sum += s / (double)k;
-            n_jobs++;
+            sum += mj[j].node_seconds * (s / (double)k);
+            weight += mj[j].node_seconds;
         }
     }
     st->belief_error_chosen = b->err_n ? b->err_sum / (double)b->err_n : 0;
-    st->belief_error_final = n_jobs ? sum / (double)n_jobs : 0;
+    st->belief_error_final = weight > 0 ? sum / weight : 0;
 }
 
 void belief_job_fit(const struct belief *b, size_t j, size_t *observations,

@@ -29,6 +29,13 @@
  * job's first observation, then linear through it.  With objective file
  * a learned belief's O(n) is its believed P(n) (the learner sees rates
  * only).
+ *
+ * With --explore thompson|ucb or --belief-pool other than off, each job
+ * also keeps a Gaussian posterior over its model's two parameters
+ * (engine/curvefit.h): the tables exploration shows are drawn from it or
+ * bound by it, and with --belief-pool it is the belief (its mean), from
+ * the job's own prior or one pooled over the jobs of the same value of a
+ * feature column (tools/DESIGN.md, "Beliefs").
  */
 #ifndef BFS_ENGINE_BELIEF_H
 #define BFS_ENGINE_BELIEF_H
@@ -43,19 +50,35 @@
 
 enum belief_kind { BELIEF_TRUE, BELIEF_FILE, BELIEF_LEARN };
 
+/* --explore: the fixed rule EPS[:SEED], Thompson sampling from the
+ * posterior (thompson[:SEED]) or its upper confidence bound (ucb[:K]). */
+enum belief_explore { EXPLORE_EPS, EXPLORE_THOMPSON, EXPLORE_UCB };
+
+/* --belief-pool: the least-squares fit (off), or the posterior mean from
+ * the job's own prior (alone) or from a prior pooled over the jobs of
+ * the same value of a feature column (POOL_FEATURE, pool_column). */
+enum belief_pool { POOL_OFF, POOL_ALONE, POOL_FEATURE };
+
 /* --belief, --belief-prior, --observe-noise. */
 struct belief_opts {
     enum belief_kind kind;
-    const char *path;       /* BELIEF_FILE: the job file (borrowed) */
-    const char *curves;     /* its BFTrainer long curve table when path is
-                               a bounds table, or NULL (borrowed) */
-    int model;              /* BELIEF_LEARN: enum curvefit_model */
-    const char *prior_path; /* BELIEF_LEARN: prior job file, or NULL */
-    double noise;           /* SIGMA >= 0: log-normal observation noise */
-    uint64_t seed;          /* of the noise's draws */
-    double explore;         /* EPS in [0, 1]: --explore, 0 = off */
-    uint64_t explore_seed;  /* of the exploration's draws */
+    const char *path;        /* BELIEF_FILE: the job file (borrowed) */
+    const char *curves;      /* its BFTrainer long curve table when path is
+                                a bounds table, or NULL (borrowed) */
+    int model;               /* BELIEF_LEARN: enum curvefit_model */
+    const char *prior_path;  /* BELIEF_LEARN: prior job file, or NULL */
+    double noise;            /* SIGMA >= 0: log-normal observation noise */
+    uint64_t seed;           /* of the noise's draws */
+    double explore;          /* EPS in [0, 1]: --explore, 0 = off */
+    uint64_t explore_seed;   /* of the exploration's draws */
+    int explore_rule;        /* enum belief_explore */
+    double explore_k;        /* EXPLORE_UCB: K >= 0 */
+    int pool;                /* enum belief_pool */
+    const char *pool_column; /* POOL_FEATURE: the column (borrowed) */
 };
+
+/* "off", "alone" or the column's name. */
+const char *belief_pool_name(const struct belief_opts *o);
 
 /* Reads the argument of --belief ("true", "learn:MODEL" or a file name,
  * borrowed) into o.  Returns 0, or -1 for learn: with an unknown model
@@ -100,9 +123,11 @@ void belief_note(struct belief *b, size_t j, int64_t t, int held,
 double belief_rate(const struct belief *b, size_t j, int n);
 
 /* Writes the belief's measures into st: belief, belief_observations,
- * belief_error_chosen and belief_error_final (the regrets are the
- * replay's). */
-void belief_finish(const struct belief *b, struct replay_stats *st);
+ * belief_error_chosen and belief_error_final, the latter from each job's
+ * node-seconds mj[j].node_seconds (mj borrowed, one per job of the set,
+ * in order; the regrets are the replay's). */
+void belief_finish(const struct belief *b, const struct measures_job *mj,
+                   struct replay_stats *st);
 
 /* What the job log shows of job j's learner: observations made, distinct
  * counts observed and, from two counts on (*ok), the fit's parameters:

@@ -8,7 +8,8 @@
  * one observation.  Amdahl's law is fitted where it is
  * linear (1/P = a + b/n) and power where it is (log P = log c + e log n),
  * so both are closed forms, exact on a curve of their own family from two
- * distinct counts.
+ * distinct counts.  The posterior is the conjugate Gaussian update of the
+ * same linear forms, in closed form (2 x 2 matrices).
  */
 #include "config.h"
 
@@ -233,4 +234,137 @@ void curvefit_points(int model, const double *n, const double *p, size_t k,
     xfree(obs);
     xfree(prior);
     xfree(tab);
+}
+
+/* ---- the posterior ------------------------------------------------------ */
+
+void curvefit_prior(int model, const double *prior, int jmax,
+                    struct curvefit_gauss *out)
+{
+    int power = model == CURVEFIT_POWER;
+    double t0, t1, r = CURVEFIT_PRIOR_RSD;
+
+    if (jmax >= 2) {
+        struct curvefit_obs *obs = xcalloc((size_t)jmax + 1, sizeof *obs);
+        size_t m = 0;
+        for (int n = 1; n <= jmax; n++)
+            curvefit_add(obs, &m, n, prior[n]);
+        if (power) {
+            struct curvefit_params f;
+            curvefit_fit(CURVEFIT_POWER, obs, m, &f);
+            t0 = log(f.c);
+            t1 = f.e;
+        } else {
+            line_fit(obs, m, 0, &t0, &t1);
+        }
+        xfree(obs);
+    } else if (power) {
+        t0 = log(prior[1]);
+        t1 = 1.0;
+    } else {
+        t0 = 0.0;
+        t1 = 1.0 / prior[1];
+    }
+    out->m[0] = t0;
+    out->m[1] = t1;
+    out->v[1] = 0.0;
+    if (power) {
+        out->v[0] = r * r;
+        out->v[2] = r * r / 4;
+    } else {
+        double u = r * (t0 + t1 > 0 ? t0 + t1 : 1.0 / prior[1]);
+        out->v[0] = out->v[2] = u * u;
+    }
+}
+
+/* The inverse of the symmetric 2 x 2 matrix (s[0] s[1]; s[1] s[2]). */
+static void inverse2(const double *s, double *out)
+{
+    double det = s[0] * s[2] - s[1] * s[1];
+
+    out[0] = s[2] / det;
+    out[1] = -s[1] / det;
+    out[2] = s[0] / det;
+}
+
+void curvefit_posterior(int model, const struct curvefit_obs *obs, size_t n_obs,
+                        const struct curvefit_gauss *pr, double sigma,
+                        struct curvefit_gauss *out)
+{
+    int power = model == CURVEFIT_POWER;
+    double lam[3], h[2], v[3];
+
+    /* precision lam = V0^-1 + sum w x x', h = V0^-1 m0 + sum w x y */
+    inverse2(pr->v, lam);
+    h[0] = lam[0] * pr->m[0] + lam[1] * pr->m[1];
+    h[1] = lam[1] * pr->m[0] + lam[2] * pr->m[1];
+    for (size_t i = 0; i < n_obs; i++) {
+        double k = (double)obs[i].k, x, y, w;
+        if (power) {
+            x = log(obs[i].n);
+            y = obs[i].sum_log / k;
+            w = k / (sigma * sigma);
+        } else {
+            x = 1.0 / obs[i].n;
+            y = exp(-obs[i].sum_log / k);
+            w = k / (sigma * sigma * y * y);
+        }
+        lam[0] += w;
+        lam[1] += w * x;
+        lam[2] += w * x * x;
+        h[0] += w * y;
+        h[1] += w * x * y;
+    }
+    inverse2(lam, v);
+    out->m[0] = v[0] * h[0] + v[1] * h[1];
+    out->m[1] = v[1] * h[0] + v[2] * h[1];
+    memcpy(out->v, v, sizeof v);
+}
+
+/* P(n) of parameters theta (clamped as curvefit_table_theta says). */
+static double theta_at(int model, const double theta[2], double ymin, int n)
+{
+    if (model == CURVEFIT_POWER) {
+        double lc = theta[0] < -300 ? -300 : theta[0] > 300 ? 300 : theta[0];
+        double e = theta[1] < 0 ? 0 : theta[1] > 1 ? 1 : theta[1];
+        return exp(lc) * pow(n, e);
+    }
+    double a = theta[0] > 0 ? theta[0] : 0, b = theta[1] > 0 ? theta[1] : 0;
+    double y = a + b / n;
+    return 1.0 / (y > ymin ? y : ymin);
+}
+
+void curvefit_table_theta(int model, const double theta[2], double ymin,
+                          int jmax, double *out)
+{
+    out[0] = 0.0;
+    for (int n = 1; n <= jmax; n++)
+        out[n] = theta_at(model, theta, ymin, n);
+}
+
+void curvefit_table_ucb(int model, const struct curvefit_gauss *g, double k,
+                        double ymin, int jmax, double *out)
+{
+    int power = model == CURVEFIT_POWER;
+
+    out[0] = 0.0;
+    for (int n = 1; n <= jmax; n++) {
+        double p = theta_at(model, g->m, ymin, n);
+        double x = power ? log(n) : 1.0 / n;
+        double var = g->v[0] + 2 * x * g->v[1] + x * x * g->v[2];
+        double s = var > 0 ? sqrt(var) : 0.0;
+        out[n] = p + k * s * (power ? p : p * p);
+    }
+}
+
+void curvefit_draw(const struct curvefit_gauss *g, double z0, double z1,
+                   double theta[2])
+{
+    double l00 = g->v[0] > 0 ? sqrt(g->v[0]) : 0.0;
+    double l10 = l00 > 0 ? g->v[1] / l00 : 0.0;
+    double r = g->v[2] - l10 * l10;
+    double l11 = r > 0 ? sqrt(r) : 0.0;
+
+    theta[0] = g->m[0] + l00 * z0;
+    theta[1] = g->m[1] + l10 * z0 + l11 * z1;
 }

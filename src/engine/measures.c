@@ -262,8 +262,10 @@ const struct measure measures[] = {
      AT(belief_error_chosen, DOUBLE),
      REPORT(ALLOCATOR, "belief", "error # at the counts chosen", "%")},
     {"belief_error_final", MEASURE_REAL, "1", MEASURE_OF_BELIEF,
-     "mean over A of the mean of |believed P(n) - P(n)| / P(n) over n in "
-     "Jmin..Jmax (capped at N + 1) at the end",
+     "mean over the jobs that held nodes, each weighted by its "
+     "node-seconds held (the job log's node_seconds), of the mean of "
+     "|believed P(n) - P(n)| / P(n) over n in Jmin..Jmax (capped at N + 1) "
+     "with the belief at the end; 0 when no job held a node",
      AT(belief_error_final, DOUBLE),
      REPORT(ALLOCATOR, "belief", "error # at the end", "%")},
     {"regret_samples", MEASURE_REAL, "samples", MEASURE_OF_BELIEF,

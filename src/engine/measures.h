@@ -121,7 +121,8 @@ struct replay_stats {
     const char *belief;
     size_t belief_observations; /* learned: observations made */
     double belief_error_chosen; /* MAPE of P at the counts chosen */
-    double belief_error_final;  /* MAPE over Jmin..Jmax at the end */
+    double belief_error_final;  /* MAPE over Jmin..Jmax at the end,
+                                   weighted by node-seconds */
     /* Against a shadow replay with --belief true: its value less this
      * run's (samples, harvest) or this run's less its (completion). */
     double regret_samples, regret_jct_mean, regret_harvest;

@@ -502,11 +502,48 @@ static const char *p_observe_noise(void *v, const char *s)
 static const char *p_explore(void *v, const char *s)
 {
     struct replay_args *a = v;
-    if (number_seed(s, 0, 1.0000001, &a->replay.belief.explore,
-                    &a->replay.belief.explore_seed) ||
-        a->replay.belief.explore > 1)
-        return "is not EPS[:SEED] (EPS a probability in [0, 1], SEED a "
-               "count)";
+    struct belief_opts *b = &a->replay.belief;
+    static const char bad[] = "is not EPS[:SEED], thompson[:SEED] or ucb[:K] "
+                              "(EPS a probability in [0, 1], SEED a count, K "
+                              "a number in [0, 100))";
+
+    b->explore_rule = EXPLORE_EPS;
+    if (strncmp(s, "thompson", 8) == 0 && (s[8] == '\0' || s[8] == ':')) {
+        int64_t n;
+        b->explore_rule = EXPLORE_THOMPSON;
+        b->explore = 0;
+        if (s[8] && (bfs_parse_i64(s + 9, &n) || n < 0))
+            return bad;
+        if (s[8])
+            b->explore_seed = (uint64_t)n;
+        return NULL;
+    }
+    if (strncmp(s, "ucb", 3) == 0 && (s[3] == '\0' || s[3] == ':')) {
+        b->explore_rule = EXPLORE_UCB;
+        b->explore = 0;
+        b->explore_k = 1.0;
+        if (s[3] && (bfs_parse_double(s + 4, &b->explore_k) ||
+                     !(b->explore_k >= 0) || !(b->explore_k < 100)))
+            return bad;
+        return NULL;
+    }
+    if (number_seed(s, 0, 1.0000001, &b->explore, &b->explore_seed) ||
+        b->explore > 1)
+        return bad;
+    return NULL;
+}
+
+static const char *p_belief_pool(void *v, const char *s)
+{
+    struct replay_args *a = v;
+    struct belief_opts *b = &a->replay.belief;
+
+    if (!*s)
+        return "is not off, alone or a feature column's name";
+    b->pool = strcmp(s, "off") == 0     ? POOL_OFF
+              : strcmp(s, "alone") == 0 ? POOL_ALONE
+                                        : POOL_FEATURE;
+    b->pool_column = b->pool == POOL_FEATURE ? s : NULL;
     return NULL;
 }
 
@@ -638,8 +675,20 @@ static void d_observe_noise(const void *v, char *b, size_t n)
 static void d_explore(const void *v, char *b, size_t n)
 {
     const struct replay_args *d = v;
-    snprintf(b, n, "%g:%" PRIu64, d->replay.belief.explore,
-             d->replay.belief.explore_seed);
+    const struct belief_opts *o = &d->replay.belief;
+
+    if (o->explore_rule == EXPLORE_THOMPSON)
+        snprintf(b, n, "thompson:%" PRIu64, o->explore_seed);
+    else if (o->explore_rule == EXPLORE_UCB)
+        snprintf(b, n, "ucb:%g", o->explore_k);
+    else
+        snprintf(b, n, "%g:%" PRIu64, o->explore, o->explore_seed);
+}
+
+static void d_belief_pool(const void *v, char *b, size_t n)
+{
+    const struct replay_args *d = v;
+    snprintf(b, n, "%s", belief_pool_name(&d->replay.belief));
 }
 
 static void show_name(const char *name, char *b, size_t n)
@@ -769,12 +818,34 @@ static size_t r_observe_noise(const void *p, struct summary_value *v)
     return 1 + integer(&v[1], "observe_seed", (int64_t)a->replay.belief.seed);
 }
 
+/* EPS[:SEED] as explore and explore_seed; thompson as explore_rule and
+ * explore_seed, ucb as explore_rule and explore_k. */
 static size_t r_explore(const void *p, struct summary_value *v)
 {
     const struct replay_args *a = p;
-    real(&v[0], "explore", a->replay.belief.explore);
-    return 1 + integer(&v[1], "explore_seed",
-                       (int64_t)a->replay.belief.explore_seed);
+    const struct belief_opts *o = &a->replay.belief;
+
+    if (o->explore_rule == EXPLORE_THOMPSON) {
+        text(&v[0], "explore_rule", "thompson");
+        return 1 + integer(&v[1], "explore_seed", (int64_t)o->explore_seed);
+    }
+    if (o->explore_rule == EXPLORE_UCB) {
+        text(&v[0], "explore_rule", "ucb");
+        return 1 + real(&v[1], "explore_k", o->explore_k);
+    }
+    real(&v[0], "explore", o->explore);
+    return 1 + integer(&v[1], "explore_seed", (int64_t)o->explore_seed);
+}
+
+/* Recorded only when not off (so that a run without it keeps its
+ * bytes). */
+static size_t r_belief_pool(const void *p, struct summary_value *v)
+{
+    const struct replay_args *a = p;
+
+    if (a->replay.belief.pool == POOL_OFF)
+        return 0;
+    return text(v, "belief_pool", belief_pool_name(&a->replay.belief));
 }
 
 static size_t r_compat(const void *p, struct summary_value *v)
@@ -881,12 +952,24 @@ const struct options_entry options_table[] = {
      .help = "learn: each observed rate is multiplied by exp(SIGMA z), z a "
              "seeded standard normal draw",
      .record = r_observe_noise},
-    {"explore", 0, "EPS[:SEED]", POL, CUSTOM(p_explore), .show = d_explore,
-     .show_default = 1, .recorded = 1,
+    {"explore", 0, "EPS[:SEED]|thompson[:SEED]|ucb[:K]", POL, CUSTOM(p_explore),
+     .show = d_explore, .show_default = 1, .recorded = 1,
      .help = "learn: at each decision, a job observed at fewer than three "
              "counts is shown, with probability EPS, its believed O doubled "
-             "at the counts it has not tried",
+             "at the counts it has not tried; thompson[:SEED]: each job is "
+             "shown, at each decision, a curve drawn from its posterior "
+             "(seeded draws); ucb[:K]: each job is shown its posterior "
+             "mean's curve plus K (default 1) standard deviations of P(n) "
+             "(learn:amdahl and learn:power)",
      .record = r_explore},
+    {"belief-pool", 0, "off|alone|COLUMN", POL, CUSTOM(p_belief_pool),
+     .show = d_belief_pool, .show_default = 1, .recorded = 1,
+     .help = "learn: off keeps the least-squares fit as the belief; alone "
+             "makes it the posterior mean from the job's own prior; COLUMN "
+             "(a job-file feature column, e.g. family) the posterior mean "
+             "from a prior pooled over the other jobs of the same value "
+             "observed at two counts or more (learn:amdahl and learn:power)",
+     .record = r_belief_pool},
     {"types-aware", 0, "yes|no", POL, CUSTOM(p_types_aware),
      .show = d_types_aware, .show_default = 1,
      .help = "on a trace with node types: no decides as if every node were "
@@ -1024,12 +1107,23 @@ int options_check(const struct replay_args *a, const unsigned char *given,
         if (given[i] && a->replay.belief.kind != BELIEF_LEARN &&
             (strcmp(options_table[i].name, "belief-prior") == 0 ||
              strcmp(options_table[i].name, "observe-noise") == 0 ||
-             strcmp(options_table[i].name, "explore") == 0))
+             strcmp(options_table[i].name, "explore") == 0 ||
+             strcmp(options_table[i].name, "belief-pool") == 0))
             return bfs_fail(e, BFS_EUSAGE,
                             "--%s is an option of --belief learn:MODEL; "
                             "--belief %s would ignore it",
                             options_table[i].name,
                             belief_opts_name(&a->replay.belief));
+        if (given[i] && a->replay.belief.model == CURVEFIT_INTERP &&
+            ((strcmp(options_table[i].name, "belief-pool") == 0 &&
+              a->replay.belief.pool != POOL_OFF) ||
+             (strcmp(options_table[i].name, "explore") == 0 &&
+              a->replay.belief.explore_rule != EXPLORE_EPS)))
+            return bfs_fail(e, BFS_EUSAGE,
+                            "--%s with this value needs a posterior: "
+                            "--belief learn:amdahl or learn:power, not "
+                            "learn:interp",
+                            options_table[i].name);
         if (!given[i] || !alloc)
             continue;
         for (size_t k = 0; k < sizeof only_for / sizeof *only_for; k++)

@@ -1122,7 +1122,7 @@ static void finish_stats(struct replay *r)
     st->hints = nodepick_hints_name(r->o->hints);
     st->node_pick_mae = r->mae_n ? r->mae_sum / (double)r->mae_n : 0.0;
     if (r->belief)
-        belief_finish(r->belief, st);
+        belief_finish(r->belief, mj, st);
     measures_finish(st, &(struct measures_input){
                             .solve_hist = &r->solve_hist,
                             .jobs = mj,
