@@ -367,15 +367,15 @@ static char *replay_steps(const char *jobs, const char *belief, const char *tag,
  * log P(1) = 7 + 0.5 [family = a], logit s = -2 - 1 [family = a], and
  * the truth written at every count 0..8 from the same parameters.  The
  * replay with --belief predict:FILE steps as with --belief true, with no
- * belief error; one with another weight does not match the truth. */
+ * belief error; one with another intercept does not match the truth. */
 START_TEST(test_replay_equal_prediction)
 {
     static const char *const fam[3] = {"a", "b", ""};
     const char *pred = tu_write("eq.pred", MAGIC ML "ridge,1\n"
                                                     "intercept,7,-2\n"
                                                     "level,family,a,0.5,-1\n");
-    const char *off = tu_write("off.pred", MAGIC ML "intercept,7,-2\n"
-                                                    "level,family,a,0.6,-1\n");
+    const char *off = tu_write("off.pred", MAGIC ML "intercept,7.1,-2\n"
+                                                    "level,family,a,0.5,-1\n");
     char buf[8192] = HEAD_F, arg[4200];
     const char *jobs;
     struct jobset js, bel;
@@ -424,8 +424,11 @@ START_TEST(test_replay_equal_prediction)
     free(f);
     snprintf(arg, sizeof arg, "predict:%s", off);
     f = replay_steps(jobs, arg, "eq-o", &st);
-    /* J0 believed exp(0.1) = 1.105 times too fast at every count. */
-    ck_assert_double_eq_tol(st.belief_error_final, (exp(0.1) - 1) / 3, 1e-9);
+    /* Every job believed exp(0.1) = 1.105 times too fast at every count
+     * (P(n) is proportional to P(1) at a fixed s), so the error of every
+     * job that ran is exp(0.1) - 1, and so is their node-second-weighted
+     * mean. */
+    ck_assert_double_eq_tol(st.belief_error_final, exp(0.1) - 1, 1e-9);
     free(f);
     free(t);
 }
