@@ -16,3 +16,7 @@ dist_noinst_SCRIPTS += tools/hetero-datasets
 # script that made it (datasets/README, "The curve corpus").
 nobase_dist_pkgdata_DATA += datasets/curve-corpus.jobs
 dist_noinst_SCRIPTS += tools/make-curve-corpus
+# The ImageNet set with feature columns, and the script that made it
+# (datasets/README, "The native job format").
+nobase_dist_pkgdata_DATA += datasets/imagenet-features-1001J.jobs.gz
+dist_noinst_SCRIPTS += tools/imagenet-features

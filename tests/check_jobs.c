@@ -904,6 +904,43 @@ START_TEST(test_dataset_imagenet)
 }
 END_TEST
 
+/* imagenet-features-1001J is imagenet-imgps-1001J job for job (compared
+ * field by field) with the features family (the name's model in lower
+ * case, written out here by hand), source, dataset and gpu. */
+START_TEST(test_dataset_imagenet_features)
+{
+    static const char *const family[7] = {"alexnet",  "vgg16",    "resnet18",
+                                          "densenet", "mnasnet1", "shufflenet",
+                                          "mobilenet"};
+    struct jobset js, ref;
+
+    load_ok(tu_src("datasets/imagenet-features-1001J.jobs.gz"), NULL, &js);
+    load_ok(tu_src("datasets/imagenet-imgps-1001J.jobs.gz"), NULL, &ref);
+    ck_assert_uint_eq(js.n, 1001);
+    ck_assert_uint_eq(ref.n, 1001);
+    for (size_t i = 0; i < js.n; i++) {
+        const struct job *j = &js.jobs[i], *r = &ref.jobs[i];
+
+        ck_assert_str_eq(j->name, r->name);
+        ck_assert(j->tsub == r->tsub && j->jmin == r->jmin &&
+                  j->jmax == r->jmax && j->pmax == r->pmax &&
+                  j->tcup == r->tcup && j->tcdw == r->tcdw);
+        ck_assert_uint_eq(j->curve.n, r->curve.n);
+        for (size_t k = 0; k < j->curve.n; k++)
+            ck_assert(j->curve.N[k] == r->curve.N[k] &&
+                      j->curve.P[k] == r->curve.P[k] &&
+                      j->curve.O[k] == r->curve.O[k]);
+        ck_assert_str_eq(job_feature(&js, j, "family"), family[i % 7]);
+        ck_assert_str_eq(job_feature(&js, j, "source"), "bftrainer");
+        ck_assert_str_eq(job_feature(&js, j, "dataset"), "imagenet");
+        ck_assert_str_eq(job_feature(&js, j, "gpu"), "v100");
+        ck_assert_ptr_null(job_feature(&ref, r, "family"));
+    }
+    jobset_release(&js);
+    jobset_release(&ref);
+}
+END_TEST
+
 /* ---- objective metrics ---------------------------------------------- */
 
 /* Job A: Jmin 1, Jmax 4, curve 0:0:0 1:100:7 2:150:9 4:200:10, so
@@ -1017,6 +1054,7 @@ static Suite *jobs_suite(void)
     tcase_add_test(tc, test_dataset_shufflenet_10);
     tcase_add_test(tc, test_dataset_shufflenet_1000);
     tcase_add_loop_test(tc, test_dataset_imagenet, 0, 2);
+    tcase_add_test(tc, test_dataset_imagenet_features);
     suite_add_tcase(s, tc);
     return s;
 }

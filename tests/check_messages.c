@@ -144,14 +144,14 @@ START_TEST(test_distribution)
 END_TEST
 
 /* The bundled data (traces/, datasets/ of the source tree, which a build
- * run from its build directory reads) holds two traces and seven job
+ * run from its build directory reads) holds two traces and eight job
  * sets (one of them the predictor's curve corpus). */
 START_TEST(test_bundled_names)
 {
     static const char sets[] =
         "(bundled job sets: curve-corpus, hetero-1000J, hetero-10J, "
-        "hps-shufflenet-1000J, hps-shufflenet-10J, imagenet-imgps-1001J, "
-        "imagenet-spdup-1001J)";
+        "hps-shufflenet-1000J, hps-shufflenet-10J, imagenet-features-1001J, "
+        "imagenet-imgps-1001J, imagenet-spdup-1001J)";
     char want[512];
 
     expect("replay -q --trace summit-2021-03", 1,
