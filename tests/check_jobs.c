@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "formats/jobs.h"
+#include "testjobs.h"
 #include "testutil.h"
 
 /* ---- curve_eval ---------------------------------------------------- */
@@ -921,15 +922,7 @@ START_TEST(test_dataset_imagenet_features)
     for (size_t i = 0; i < js.n; i++) {
         const struct job *j = &js.jobs[i], *r = &ref.jobs[i];
 
-        ck_assert_str_eq(j->name, r->name);
-        ck_assert(j->tsub == r->tsub && j->jmin == r->jmin &&
-                  j->jmax == r->jmax && j->pmax == r->pmax &&
-                  j->tcup == r->tcup && j->tcdw == r->tcdw);
-        ck_assert_uint_eq(j->curve.n, r->curve.n);
-        for (size_t k = 0; k < j->curve.n; k++)
-            ck_assert(j->curve.N[k] == r->curve.N[k] &&
-                      j->curve.P[k] == r->curve.P[k] &&
-                      j->curve.O[k] == r->curve.O[k]);
+        tu_assert_same_job(j, r);
         ck_assert_str_eq(job_feature(&js, j, "family"), family[i % 7]);
         ck_assert_str_eq(job_feature(&js, j, "source"), "bftrainer");
         ck_assert_str_eq(job_feature(&js, j, "dataset"), "imagenet");

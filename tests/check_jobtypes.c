@@ -22,6 +22,7 @@
 #include "formats/hostlist.h"
 #include "formats/jobs.h"
 #include "formats/trace.h"
+#include "testjobs.h"
 #include "testutil.h"
 
 #define HEAD "# bfsim-jobs 1\njob,tsub,jmin,jmax,pmax,tcup,tcdw,curve"
@@ -567,15 +568,7 @@ START_TEST(test_hetero_set)
         size_t m = i % 5;
 
         /* The reference set's job, unchanged... */
-        ck_assert_str_eq(j->name, r->name);
-        ck_assert(j->tsub == r->tsub && j->jmin == r->jmin &&
-                  j->jmax == r->jmax && j->pmax == r->pmax &&
-                  j->tcup == r->tcup && j->tcdw == r->tcdw);
-        ck_assert_uint_eq(j->curve.n, r->curve.n);
-        for (size_t k = 0; k < j->curve.n; k++)
-            ck_assert(j->curve.N[k] == r->curve.N[k] &&
-                      j->curve.P[k] == r->curve.P[k] &&
-                      j->curve.O[k] == r->curve.O[k]);
+        tu_assert_same_job(j, r);
         /* ... on three types, at its model's factors. */
         ck_assert_uint_eq(j->n_types, 3);
         ck_assert_str_eq(j->types[0].type, "A100");

@@ -3,7 +3,8 @@
 # test program shares the flags below, so adding one is one line here.
 BFS_TESTLIBS = libbfsim.a $(BFS_LIBS) $(CHECK_LIBS)
 BFS_TESTHDRS = tests/testutil.h tests/testjson.h tests/testreplay.h \
-	tests/testalloc.h tests/testimport.h tests/testsweep.h tests/testh5.h
+	tests/testalloc.h tests/testimport.h tests/testsweep.h tests/testh5.h \
+	tests/testjobs.h
 EXTRA_DIST += $(BFS_TESTHDRS) tests/data
 
 check_PROGRAMS += \
