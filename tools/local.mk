@@ -108,4 +108,9 @@ h5read-example.py: $(srcdir)/tools/h5read-example.py Makefile
 swf-idle-hours: $(srcdir)/tools/swf-idle-hours Makefile
 	$(BFS_SHEBANG)
 # The curve predictor's study (tools/doc/predictor-2026-11-27.md).
-EXTRA_DIST += tools/predictor-study
+EXTRA_DIST += tools/predictor-study tools/doc/predictor-2026-11-27.md
+# What not knowing the curves costs: true, predicted, learned alone,
+# pooled and pooled + Thompson at a fixed horizon over five seeds
+# (tools/doc/learning-study-2026-11-27.md).
+EXTRA_DIST += tools/learning-study tools/doc/learning-study-2026-11-27.md \
+	tools/doc/figures/learning-regret.png tools/doc/figures/learning-regret.csv
