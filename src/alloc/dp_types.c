@@ -744,7 +744,10 @@ static void semi(struct dpt *d)
                 const struct dpt_opt *x = &d->o[i];
                 size_t n = (size_t)x->n;
                 double *restrict bn, xv = x->v;
-                if (x->t != (int)t || n > R)
+                /* xv <= c: each term xv + a[k] is at most c + a[k] <=
+                 * c + a[k + n] = b[k + n]'s start (a never falls, and
+                 * rounding is monotone), so it changes nothing */
+                if (x->t != (int)t || n > R || !(xv > c))
                     continue;
                 bn = b + n;
                 /* b[r] = max(b[r], xv + a[r - n]), without a branch, by
@@ -1098,6 +1101,27 @@ static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
     return rc;
 }
 
+/* Whether each job has one kept option at its count n[j] (choose()'s
+ * counts): then its type is that option's, into t[j] (-1 at count 0),
+ * and returns 1; else 0.  The walk by types would take the same: the
+ * counts' walk found an allocation of the kept options at these counts
+ * reaching the target, and with one option a count it is the only one,
+ * so its types are the smallest that pass. */
+static int counts_fix_types(const struct dpt *d, const int *n, int *t)
+{
+    for (size_t j = 0; j < d->nj; j++) {
+        int seen = 0;
+        for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++)
+            if (d->o[i].n == n[j]) {
+                t[j] = d->o[i].t;
+                seen++;
+            }
+        if (seen != 1)
+            return 0;
+    }
+    return 1;
+}
+
 /* The incumbent as the answer: FEASIBLE with the bound b. */
 static int incumbent(struct dpt *d, double b, struct alloc_result *res)
 {
@@ -1418,7 +1442,9 @@ static int solve(struct dpt *d, double zclaim, double *zfound,
                 d->T = l0->tot[s];
             }
     rc = choose(d, target, NULL, n, NULL);
-    if (rc == 0 && fill(d, n, NULL) == 0) {
+    if (rc == 0 && counts_fix_types(d, n, t))
+        ; /* the types too: no second walk */
+    else if (rc == 0 && fill(d, n, NULL) == 0) {
         for (size_t s = 0; s < l0->st.n; s++)
             if (g_row(d, 0, s)[d->Kb] > zb)
                 zb = g_row(d, 0, s)[d->Kb];
