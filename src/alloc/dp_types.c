@@ -1258,6 +1258,10 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
                 for (long c = 1; c <= room[a] && c < (long)W; c++) {
                     size_t r = room[a] - c < (long)W - 1 ? (size_t)(room[a] - c)
                                                          : W - 1;
+                    /* vi[c'] <= x for every count c' left, and bj[r'] <=
+                     * bj[r] for r' < r: none above best from here on */
+                    if (!(x + bj[r] > best))
+                        break;
                     /* (a -HUGE_VAL term makes the sum -HUGE_VAL) */
                     if (vi[c] + bj[r] > best) {
                         best = vi[c] + bj[r];
@@ -1312,6 +1316,10 @@ static double improve(struct dpt *d, const double *v, int *n, int *t, double z)
     long *room = d->room;
     double *top = d->top;
     int changed = 1;
+    /* the pairs' positions i nj + j from which on the last pass changed
+     * nothing (SIZE_MAX: none): while this pass has changed nothing yet,
+     * the state is the one they saw, so they change nothing again */
+    size_t quiet = SIZE_MAX;
 
     bv = d->bv;
     bc = d->bc;
@@ -1344,9 +1352,18 @@ static double improve(struct dpt *d, const double *v, int *n, int *t, double z)
             if (n2[j] > 0)
                 room[t2[j]] -= n2[j];
         }
+        /* the singles came before the pairs: none of these saw them */
+        size_t last = changed ? 0 : SIZE_MAX;
         for (size_t i = 0; i < nj; i++)
-            for (size_t j = i + 1; j < nj; j++)
-                changed |= pair_move(d, v, bv, bc, top, i, j, n2, t2, room);
+            for (size_t j = i + 1; j < nj; j++) {
+                if (!changed && i * nj + j >= quiet)
+                    break; /* (so every pair after it too) */
+                if (pair_move(d, v, bv, bc, top, i, j, n2, t2, room)) {
+                    changed = 1;
+                    last = i * nj + j + 1;
+                }
+            }
+        quiet = last;
     }
     for (size_t j = 0; j < nj; j++)
         z2 += val(d, v, j, t2[j], n2[j]);

@@ -534,15 +534,15 @@ static long line_one(struct fix *f, size_t jt, double c, size_t *ne)
     return top;
 }
 
-/* Gives types t0..t1-1 (one type, or all) one price mu, the others'
- * fixed, that makes L smallest, and returns L there.  Along mu each job
+/* The one price mu of types t0..t1-1 (one type, or all), the others'
+ * fixed, that makes L smallest (line() sets it).  Along mu each job
  * takes the best point of the upper hull of its options priced so: its
  * options on those types at (n, v), and the best of the others, at (0,
  * their best v - lam_t n); as mu passes the slope into the hull's point
  * k, the job's nodes on the types fall from n_k to n_{k-1}.  L's slope
  * is sum_t cap_t - the jobs' nodes: mu is 0 when that is >= 0 there,
  * else the slope where it turns >= 0. */
-static double line(struct fix *f, size_t t0, size_t t1)
+static double line_mu(struct fix *f, size_t t0, size_t t1)
 {
     size_t nt = f->nt, ne = 0;
     long U = 0, C = 0;
@@ -584,7 +584,13 @@ static double line(struct fix *f, size_t t0, size_t t1)
     }
     if (U > C)
         mu = fall_price(f->ev, ne, U - C);
-    set_price(f, t0, t1, mu);
+    return mu;
+}
+
+/* Gives types t0..t1-1 their price line_mu() and returns L there. */
+static double line(struct fix *f, size_t t0, size_t t1)
+{
+    set_price(f, t0, t1, line_mu(f, t0, t1));
     return price(f);
 }
 
@@ -595,6 +601,7 @@ static void lagr_run(struct fix *f, struct alloc_lagr *g,
 {
     size_t nj = f->nj, nt = f->nt, np = f->hoff[nj * nt] + nj + 1;
     double L;
+    int fresh = 1;
 
     for (size_t t = 0; t < nt; t++)
         if (f->cap[t] > p->pools[t])
@@ -609,15 +616,25 @@ static void lagr_run(struct fix *f, struct alloc_lagr *g,
             f->sl[k] = (f->hp[k].y - f->hp[k - 1].y) /
                        (double)(f->hp[k].n - f->hp[k - 1].n);
     L = line(f, 0, nt);
+    /* L is price()'s at the prices, which are fixed between its calls:
+     * a type's line that leaves its price makes the same L, which does
+     * not fall (no price() needed); fresh: f->phi is at the prices */
     for (int round = 0; round < FIX_ROUNDS; round++) {
         int fell = 0;
         for (size_t t = 0; t < nt; t++) {
-            double was = f->lam[t], Lt = line(f, t, t + 1);
+            double was = f->lam[t], mu = line_mu(f, t, t + 1), Lt;
+            if (mu == was)
+                continue;
+            f->lam[t] = mu;
+            Lt = price(f);
+            fresh = 1;
             if (Lt < L) {
                 L = Lt;
                 fell = 1;
-            } else
+            } else {
                 f->lam[t] = was;
+                fresh = 0;
+            }
         }
         if (!fell)
             break;
@@ -625,7 +642,7 @@ static void lagr_run(struct fix *f, struct alloc_lagr *g,
     g->nj = nj;
     g->nt = nt;
     g->W = f->W;
-    g->L = price(f);
+    g->L = fresh ? L : price(f);
     g->lam = f->lam;
     g->phi = f->phi;
     xfree(f->sl);
