@@ -1554,13 +1554,15 @@ struct dpt_row {
     double rate;        /* O_{j,c_j}(C_j) when C_j >= Jmin_j, else 0 */
     size_t nt, w;       /* w = min(jmax, the largest pool then) + 1 */
     unsigned char *has; /* owned (in blk): nt, ot[t] != NULL */
-    double *blk;        /* owned: o, v, a and pv, nt * w each */
+    double *blk;        /* owned: o, v, a, pv and p2, nt * w each */
     double *o, *v;
     double *a; /* a[t * w + n]: the largest |v_j(t, m)|, 1 <= m <= n (or 0) */
     /* (in blk) pv[t * w + n]: the highest v_j(t, m), 1 <= m <= n
      * (-HUGE_VAL: none), and pc[t * w + n] (in hull's block) the first
-     * such m (0: none), for prefix_best() */
-    double *pv;
+     * such m (0: none), for prefix_best(); p2[t * w + n] (in blk) the
+     * second highest of those values (the highest again when it is
+     * there twice; -HUGE_VAL: none), for row_best() */
+    double *pv, *p2;
     int *pc;
     /* owned: the counts on the upper hull of the values on type t over
      * counts 1..hclip[t] - 1, at hull[t * w], hlen[t] of them (row_hull();
@@ -1573,10 +1575,6 @@ struct dpt_row {
      * (0: none); the chain's stack after counts 1..n is the path from
      * lastf[n] down the par links */
     int *par, *lastf;
-    /* the best values over counts below sclip[t] on each type t (sclip
-     * 0: not made), made by rows_values() */
-    size_t *sclip;
-    struct dpt_best sc;
     uint64_t sig; /* row_sig() of the job it was made for */
 };
 
@@ -1678,19 +1676,19 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
     r->rate = b->cur >= b->jmin ? b->ot[b->ctype][b->cur] : 0.0;
     r->nt = nt;
     r->w = w;
-    r->blk = xmalloc((4 * nt * w + 1) * sizeof *r->blk + nt);
+    r->blk = xmalloc((5 * nt * w + 1) * sizeof *r->blk + nt);
     r->o = r->blk;
     r->v = r->o + nt * w;
     r->a = r->v + nt * w;
     r->pv = r->a + nt * w;
-    r->has = (unsigned char *)(r->pv + nt * w + 1);
+    r->p2 = r->pv + nt * w;
+    r->has = (unsigned char *)(r->p2 + nt * w + 1);
     r->hull = xmalloc((4 * nt * w + 1) * sizeof *r->hull);
     r->pc = r->hull + nt * w;
     r->par = r->pc + nt * w;
     r->lastf = r->par + nt * w;
-    r->hlen = xcalloc(3 * nt, sizeof *r->hlen);
+    r->hlen = xcalloc(2 * nt, sizeof *r->hlen);
     r->hclip = r->hlen + nt;
-    r->sclip = r->hclip + nt;
     for (size_t t = 0; t < nt; t++) {
         r->has[t] = b->ot[t] != NULL;
         for (size_t n = 0; n < w; n++) {
@@ -1706,11 +1704,14 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
             if (n > 0 && *x != -HUGE_VAL && fabs(*x) > r->a[t * w + n])
                 r->a[t * w + n] = fabs(*x);
             r->pv[t * w + n] = n == 0 ? -HUGE_VAL : r->pv[t * w + n - 1];
+            r->p2[t * w + n] = n == 0 ? -HUGE_VAL : r->p2[t * w + n - 1];
             r->pc[t * w + n] = n == 0 ? 0 : r->pc[t * w + n - 1];
             if (n > 0 && *x > r->pv[t * w + n]) {
+                r->p2[t * w + n] = r->pv[t * w + n];
                 r->pv[t * w + n] = *x;
                 r->pc[t * w + n] = (int)n;
-            }
+            } else if (n > 0 && *x > r->p2[t * w + n])
+                r->p2[t * w + n] = *x;
         }
         row_chain(r, t);
     }
@@ -1883,32 +1884,39 @@ static void rows_update(struct dpt_memo *m, const struct alloc_problem *p,
 }
 
 /* Row r's two best values (struct dpt_best) over its counts below
- * row_clip() on each type, into r->sc, unless made for those clips:
- * they are the ones of the job's part of the value table (its other
- * entries are -HUGE_VAL, which change neither). */
-static void row_best(struct dpt_row *r, const struct alloc_problem *p, size_t W)
+ * row_clip() on each type: they are the ones of the job's part of the
+ * value table (its other entries are -HUGE_VAL, which change neither).
+ * They are what a scan would keep (the two highest so far, the first
+ * of the highest), the idle value first, then each type's counts 1..c -
+ * 1 in turn, each type's part read off its prefix tables: the highest
+ * pv at the first count pc, and the second p2 (a part whose highest is
+ * above the best so far makes the next the larger of that best and
+ * p2; else the next is the larger of itself and the part's highest). */
+static struct dpt_best row_best(const struct dpt_row *r,
+                                const struct alloc_problem *p, size_t W)
 {
-    size_t nt = r->nt, t;
     struct dpt_best b = {-HUGE_VAL, -HUGE_VAL, -1, -1};
 
-    for (t = 0; t < nt && r->sclip[t] == row_clip(r, p, t, W); t++)
-        ;
-    if (t == nt)
-        return;
-    for (t = 0; t < nt; t++) {
-        const double *x = &r->v[t * r->w];
-        r->sclip[t] = row_clip(r, p, t, W);
-        for (size_t n = 0; n < r->sclip[t]; n++) {
-            if (x[n] > b.best) {
-                b.next = b.best;
-                b.best = x[n];
-                b.n = (int)n;
-                b.t = n > 0 ? (int)t : -1;
-            } else if (x[n] > b.next)
-                b.next = x[n];
-        }
+    if (r->v[0] > b.best) { /* count 0, type 0's entry */
+        b.best = r->v[0];
+        b.n = 0;
     }
-    r->sc = b;
+    for (size_t t = 0; t < r->nt; t++) {
+        size_t c = row_clip(r, p, t, W), at = t * r->w + c - 1;
+        double hi, second;
+        if (c < 2)
+            continue;
+        hi = r->pv[at];
+        second = r->p2[at];
+        if (hi > b.best) {
+            b.next = b.best > second ? b.best : second;
+            b.best = hi;
+            b.n = r->pc[at];
+            b.t = (int)t;
+        } else if (hi > b.next)
+            b.next = hi;
+    }
+    return b;
 }
 
 /* The value table of alloc_values_t(p, W, v) from the rows of m, and
@@ -1925,8 +1933,7 @@ static double rows_values(const struct dpt_memo *m,
     for (size_t j = 0; j < p->n_jobs; j++) {
         struct dpt_row *r = m->row[j];
         double big = fabs(r->v[0]);
-        row_best(r, p, W);
-        b[j] = r->sc;
+        b[j] = row_best(r, p, W);
         for (size_t t = 0; t < nt; t++) {
             double *x = &v[(j * nt + t) * W];
             size_t c = row_clip(r, p, t, W);
