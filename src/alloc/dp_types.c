@@ -1576,6 +1576,18 @@ struct dpt_row {
      * lastf[n] down the par links */
     int *par, *lastf;
     uint64_t sig; /* row_sig() of the job it was made for */
+    uint64_t id;  /* its number, unique in its memo (from 1) */
+};
+
+/* What the memo's tables (the value table, prefix_best()'s) hold at
+ * each job's place: the parts made from row id[j] (0: none) at clips
+ * clip[j * nt + t], for W counts and nt types; a part whose row and
+ * clips are the same again is the same numbers (a row's are never
+ * changed), and is not made again. */
+struct tslots {
+    uint64_t *id;
+    size_t *clip;
+    size_t n, id_cap, clip_cap, W, nt;
 };
 
 /* A hash of the numbers of job j of p that row_same() compares one by
@@ -1797,6 +1809,10 @@ struct dpt_memo {
     size_t scr_cap;
     size_t *sR;
     size_t sR_cap;
+    /* what v and bv, bc hold (the value table, prefix_best()'s), and
+     * the next row's id - 1 */
+    struct tslots vs, bs;
+    uint64_t rows_made;
 };
 
 /* Makes the rows old[0..no) left (not NULL) the latest spare rows of m,
@@ -1876,8 +1892,10 @@ static void rows_update(struct dpt_memo *m, const struct alloc_problem *p,
                 m->row[j] = m->spare[k];
                 m->spare[k] = NULL;
             }
-        if (!m->row[j])
+        if (!m->row[j]) {
             m->row[j] = row_make(p, j, w + w / 2 < jmax1 ? w + w / 2 : jmax1);
+            m->row[j]->id = ++m->rows_made;
+        }
     }
     spare_keep(m, old, no);
     m->nrow = nj;
@@ -1919,29 +1937,91 @@ static struct dpt_best row_best(const struct dpt_row *r,
     return b;
 }
 
+/* Readies s for an instance of nj jobs, nt types and W counts: the
+ * places past those made, or all of them when W or nt changed, hold
+ * nothing. */
+static void tslots_begin(struct tslots *s, size_t nj, size_t nt, size_t W)
+{
+    if (s->W != W || s->nt != nt) {
+        s->n = 0;
+        s->W = W;
+        s->nt = nt;
+    }
+    DPT_GROW(s->id, s->id_cap, nj + 1);
+    DPT_GROW(s->clip, s->clip_cap, nj * nt + 1);
+    for (; s->n < nj; s->n++)
+        s->id[s->n] = 0;
+}
+
+/* Whether job j's part of s's table is already row r's at p's clips (W
+ * counts, tslots_begin() made); else records that it will be (the
+ * caller makes it) and returns 0. */
+static int tslots_same(struct tslots *s, size_t j, const struct dpt_row *r,
+                       const struct alloc_problem *p)
+{
+    int same = s->id[j] == r->id;
+
+    for (size_t t = 0; t < s->nt; t++) {
+        size_t c = row_clip(r, p, t, s->W);
+        same &= s->clip[j * s->nt + t] == c;
+        s->clip[j * s->nt + t] = c;
+    }
+    s->id[j] = r->id;
+    return same;
+}
+
+/* Job j's clip on type t in s's table (NONE: its part is not row r's)
+ * when made from row r, and records clip c for it, and r. */
+static size_t tslots_was(struct tslots *s, size_t j, size_t t,
+                         const struct dpt_row *r, size_t c)
+{
+    size_t was = s->id[j] == r->id ? s->clip[j * s->nt + t] : NONE;
+
+    s->clip[j * s->nt + t] = c;
+    if (t + 1 == s->nt)
+        s->id[j] = r->id;
+    return was;
+}
+
+static void tslots_release(struct tslots *s)
+{
+    xfree(s->id);
+    xfree(s->clip);
+    memset(s, 0, sizeof *s);
+}
+
 /* The value table of alloc_values_t(p, W, v) from the rows of m, and
  * alloc_tie_tol_t(p), the same double (the largest |v| of each job's
  * admissible options, summed in job order); each job's best values
  * (row_best()) into b. */
-static double rows_values(const struct dpt_memo *m,
-                          const struct alloc_problem *p, size_t W, double *v,
-                          struct dpt_best *b)
+static double rows_values(struct dpt_memo *m, const struct alloc_problem *p,
+                          size_t W, double *v, struct dpt_best *b)
 {
     size_t nt = (size_t)p->n_types;
     double sum = 0.0;
 
+    tslots_begin(&m->vs, p->n_jobs, nt, W);
     for (size_t j = 0; j < p->n_jobs; j++) {
         struct dpt_row *r = m->row[j];
         double big = fabs(r->v[0]);
         b[j] = row_best(r, p, W);
         for (size_t t = 0; t < nt; t++) {
             double *x = &v[(j * nt + t) * W];
-            size_t c = row_clip(r, p, t, W);
-            memcpy(x, &r->v[t * r->w], c * sizeof *x);
+            size_t c = row_clip(r, p, t, W), was;
             if (c > 0 && r->a[t * r->w + c - 1] > big)
                 big = r->a[t * r->w + c - 1];
-            for (size_t n = c; n < W; n++)
-                x[n] = -HUGE_VAL;
+            /* the part holds r's values below was, -HUGE_VAL from there
+             * (NONE: not r's): what changes with the clip */
+            was = tslots_was(&m->vs, j, t, r, c);
+            if (was == NONE) {
+                memcpy(x, &r->v[t * r->w], c * sizeof *x);
+                for (size_t n = c; n < W; n++)
+                    x[n] = -HUGE_VAL;
+            } else if (c > was)
+                memcpy(&x[was], &r->v[t * r->w + was], (c - was) * sizeof *x);
+            else
+                for (size_t n = c; n < was; n++)
+                    x[n] = -HUGE_VAL;
         }
         sum += big;
     }
@@ -2058,6 +2138,8 @@ void alloc_dp_types_forget(void *memo)
     xfree(m->types);
     xfree(m->scr);
     xfree(m->sR);
+    tslots_release(&m->vs);
+    tslots_release(&m->bs);
     xfree(m);
 }
 
@@ -2119,14 +2201,17 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
  * count where it is (0: none).  Below the row's clip they are its pv,
  * pc (the table's entries are its v there); past it, the table's
  * entries are -HUGE_VAL, which are never above, so they stay. */
-static void prefix_best(struct dpt *d, const struct dpt_memo *m)
+static void prefix_best(struct dpt *d, struct dpt_memo *m)
 {
     size_t nj = d->nj, nt = d->nt, W = d->W;
 
     DPT_GROW(d->bv, d->bv_cap, nj * nt * W + 1);
     DPT_GROW(d->bc, d->bc_cap, nj * nt * W + 1);
+    tslots_begin(&m->bs, nj, nt, W);
     for (size_t j = 0; j < nj; j++) {
         const struct dpt_row *r = m->row[j];
+        if (tslots_same(&m->bs, j, r, d->p))
+            continue; /* made */
         for (size_t t = 0; t < nt; t++) {
             double *bv = &d->bv[(j * nt + t) * W], x = -HUGE_VAL;
             int *bc = &d->bc[(j * nt + t) * W], n = 0;
