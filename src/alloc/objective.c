@@ -713,13 +713,16 @@ void alloc_lagr_release(struct alloc_lagr *g)
  * its own not counted) into *bn, *bt, by v - lam_t n when lam is not
  * NULL: the first found among equals, in the order idle, type 0's
  * counts, type 1's, ...  Returns its value v.  Counts outside the job's
- * jmin..jmax are not read (alloc_values_t sets them -HUGE_VAL). */
+ * jmin..jmax are not read (alloc_values_t sets them -HUGE_VAL).  bv (or
+ * NULL): the prefix tables of v (alloc_lagr_greedy_pre), which let a
+ * scan by v - lam_t n stop early. */
 static double fit_best(const struct alloc_lagr *g,
-                       const struct alloc_problem *p, const double *v, size_t j,
-                       const long *room, const double *lam, int *bn, int *bt)
+                       const struct alloc_problem *p, const double *v,
+                       const double *bv, size_t j, const long *room,
+                       const double *lam, int *bn, int *bt)
 {
     const double *vj = &v[j * g->nt * g->W];
-    double best = vj[0], bv = vj[0];
+    double best = vj[0], val = vj[0];
     int lo = p->jobs[j].jmin > 1 ? p->jobs[j].jmin : 1;
     long hi = (long)g->W - 1 < p->jobs[j].jmax ? (long)g->W - 1
                                                : (long)p->jobs[j].jmax;
@@ -732,25 +735,33 @@ static double fit_best(const struct alloc_lagr *g,
         int e = (int)(hi < room[t] ? hi : room[t]);
         if (lam) {
             double l = lam[t];
-            for (int n = lo; n <= e; n++)
+            /* bv (alloc_lagr_greedy_pre's, or NULL): no count n..e is
+             * above best once their highest value less l n is not
+             * (l >= 0; rounding is monotone) */
+            double top = bv && e >= lo ? bv[(j * g->nt + t) * g->W + (size_t)e]
+                                       : HUGE_VAL;
+            for (int n = lo; n <= e; n++) {
+                if (!(top - l * n > best))
+                    break;
                 if (x[n] - l * n > best) {
                     best = x[n] - l * n;
-                    bv = x[n];
+                    val = x[n];
                     *bn = n;
                     *bt = (int)t;
                 }
+            }
         } else
             for (int n = lo; n <= e; n++)
                 if (x[n] > best) {
-                    best = bv = x[n];
+                    best = val = x[n];
                     *bn = n;
                     *bt = (int)t;
                 }
     }
-    return bv;
+    return val;
 }
 
-/* fit_best(g, p, v, j, room, NULL, bn, bt) read from the prefix
+/* fit_best(g, p, v, NULL, j, room, NULL, bn, bt) read from the prefix
  * tables bv, bc of v (alloc_lagr_greedy_pre): the first of the highest
  * values over counts 1..r is the one the scan of counts jmin..r finds,
  * as the others are -HUGE_VAL, never above the idle value. */
@@ -794,7 +805,7 @@ static double greedy(const struct alloc_lagr *g, const struct alloc_problem *p,
     for (size_t j = 0; j < g->nj; j++) {
         const struct alloc_job *jb = &p->jobs[j];
         if (!keeps)
-            fit_best(g, p, v, j, room, g->lam, &n[j], &t[j]);
+            fit_best(g, p, v, bv, j, room, g->lam, &n[j], &t[j]);
         else if (jb->cur > 0 && alloc_admissible_t(p, j, jb->ctype, jb->cur) &&
                  room[jb->ctype] >= jb->cur) {
             n[j] = jb->cur;
@@ -810,7 +821,7 @@ static double greedy(const struct alloc_lagr *g, const struct alloc_problem *p,
         if (n[j] > 0)
             room[t[j]] += n[j];
         z += bv ? fit_pre(g, p, v, bv, bc, j, room, &n[j], &t[j])
-                : fit_best(g, p, v, j, room, NULL, &n[j], &t[j]);
+                : fit_best(g, p, v, NULL, j, room, NULL, &n[j], &t[j]);
         if (n[j] > 0)
             room[t[j]] -= n[j];
     }
