@@ -324,17 +324,17 @@ struct pt {
 /* alloc_lagr_init's working state. */
 struct fix {
     size_t nj, nt, W;
-    const double *v;       /* borrowed: the value table */
-    long *cap;             /* nt: the most nodes the jobs can use per type */
-    struct pt *hp;         /* the upper hulls' points */
-    double *sl;            /* sl[k]: the slope into hp[k] from hp[k - 1] */
-    size_t *hoff;          /* nj nt + 1: (j, t)'s hull starts at hp[hoff[..]] */
-    double *lam;           /* nt: the prices */
-    double *phi;           /* nj: max_o v_j(o) - lam_t n at the prices */
-    struct pt *pts, *hull; /* scratch (one block, at pts, with ev and tmp):
-                              one job's points, its hull */
-    struct pt *ev;         /* scratch: the slopes where jobs drop nodes */
-    struct pt *tmp;        /* scratch: pt_sort's */
+    const double *v; /* borrowed: the value table */
+    long *cap;       /* nt: the most nodes the jobs can use per type */
+    struct pt *hp;   /* the upper hulls' points */
+    double *sl;      /* sl[k]: the slope into hp[k] from hp[k - 1] */
+    size_t *hoff;    /* nj nt + 1: (j, t)'s hull starts at hp[hoff[..]] */
+    double *lam;     /* nt: the prices */
+    double *phi;     /* nj: max_o v_j(o) - lam_t n at the prices */
+    struct pt *hull; /* scratch (one block, at hull, with ev): one
+                        job's hull */
+    struct pt *ev;   /* scratch: the slopes where jobs drop nodes */
+    size_t *at;      /* scratch, nt: line_mu()'s places in the hulls */
 };
 
 /* Whether point b stays on the upper hull between a and (n, y) (a.n <
@@ -415,43 +415,6 @@ static void set_price(struct fix *f, size_t t0, size_t t1, double mu)
 static inline int pt_before(const struct pt *a, const struct pt *b)
 {
     return a->n < b->n || (a->n == b->n && a->y > b->y);
-}
-
-/* Sorts x[0..n-1] by pt_before (a natural merge sort: the runs already
- * in order, found first, merged two by two; tmp n points of scratch).
- * Points that come before each other neither way may end in any order:
- * no use of the sorted points depends on theirs (equal points). */
-static void pt_sort(struct pt *x, struct pt *tmp, size_t n)
-{
-    struct pt *a = x, *b = tmp;
-    int sorted = 0;
-
-    while (!sorted) {
-        size_t lo = 0;
-        sorted = 1;
-        while (lo < n) {
-            size_t mid = lo + 1, hi, i, k, o = lo;
-            while (mid < n && !pt_before(&a[mid], &a[mid - 1]))
-                mid++;
-            hi = mid < n ? mid + 1 : n;
-            while (hi < n && !pt_before(&a[hi], &a[hi - 1]))
-                hi++;
-            if (mid < n)
-                sorted = 0;
-            for (i = lo, k = mid; i < mid && k < hi;)
-                b[o++] = pt_before(&a[k], &a[i]) ? a[k++] : a[i++];
-            while (i < mid)
-                b[o++] = a[i++];
-            while (k < hi)
-                b[o++] = a[k++];
-            lo = hi;
-        }
-        struct pt *c = a;
-        a = b;
-        b = c;
-    }
-    if (a != x)
-        memcpy(x, a, n * sizeof *x);
 }
 
 /* The smallest y of the events ev[0..n-1] (falls of ev.n nodes at price
@@ -552,7 +515,7 @@ static double line_mu(struct fix *f, size_t t0, size_t t1)
         C += f->cap[t];
     for (size_t j = 0; j < f->nj; j++) {
         double c = f->v[j * nt * f->W];
-        size_t np = 0, m = 0, k0 = 0;
+        size_t m = 0, k0 = 0;
         for (size_t t = 0; t < nt; t++)
             for (size_t k = f->hoff[j * nt + t];
                  k < f->hoff[j * nt + t + 1] && (t < t0 || t >= t1); k++) {
@@ -563,15 +526,26 @@ static double line_mu(struct fix *f, size_t t0, size_t t1)
             U += line_one(f, j * nt + t0, c, &ne);
             continue;
         }
-        f->pts[np++] = (struct pt){0, c};
+        /* the points (0, c) and the types' hulls', each hull's by n:
+         * pushed by pt_before, merged from the hulls' heads (points that
+         * come before each other neither way are equal: either first) */
+        hull_push(f->hull, &m, 0, c);
         for (size_t t = t0; t < t1; t++)
-            for (size_t k = f->hoff[j * nt + t]; k < f->hoff[j * nt + t + 1];
-                 k++)
-                f->pts[np++] = f->hp[k];
-        if (t1 - t0 > 1)
-            pt_sort(f->pts, f->tmp, np);
-        for (size_t i = 0; i < np; i++)
-            hull_push(f->hull, &m, f->pts[i].n, f->pts[i].y);
+            f->at[t] = f->hoff[j * nt + t];
+        for (;;) {
+            const struct pt *q = NULL;
+            size_t tq = t0;
+            for (size_t t = t0; t < t1; t++)
+                if (f->at[t] < f->hoff[j * nt + t + 1] &&
+                    (!q || pt_before(&f->hp[f->at[t]], q))) {
+                    q = &f->hp[f->at[t]];
+                    tq = t;
+                }
+            if (!q)
+                break;
+            hull_push(f->hull, &m, q->n, q->y);
+            f->at[tq]++;
+        }
         for (size_t k = 1; k < m; k++) {
             double s = (f->hull[k].y - f->hull[k - 1].y) /
                        (double)(f->hull[k].n - f->hull[k - 1].n);
@@ -606,10 +580,9 @@ static void lagr_run(struct fix *f, struct alloc_lagr *g,
     for (size_t t = 0; t < nt; t++)
         if (f->cap[t] > p->pools[t])
             f->cap[t] = p->pools[t];
-    f->pts = xmalloc(4 * np * sizeof *f->pts); /* one block for four */
-    f->hull = f->pts + np;
+    f->hull = xmalloc(2 * np * sizeof *f->hull); /* one block for two */
     f->ev = f->hull + np;
-    f->tmp = f->ev + np;
+    f->at = xmalloc(nt * sizeof *f->at);
     f->sl = xmalloc((f->hoff[nj * nt] + 1) * sizeof *f->sl);
     for (size_t jt = 0; jt < nj * nt; jt++)
         for (size_t k = f->hoff[jt] + 1; k < f->hoff[jt + 1]; k++)
@@ -646,7 +619,8 @@ static void lagr_run(struct fix *f, struct alloc_lagr *g,
     g->lam = f->lam;
     g->phi = f->phi;
     xfree(f->sl);
-    xfree(f->pts);
+    xfree(f->at);
+    xfree(f->hull);
     xfree(f->hoff);
     xfree(f->hp);
     xfree(f->cap);
