@@ -1798,8 +1798,9 @@ struct dpt_memo {
     struct dpt_row *spare[DPT_SPARE];
     uint64_t ssig[DPT_SPARE]; /* their row_sig()s */
     size_t nspare;
-    int same; /* every job's row is the last instance's at its place */
-    int have; /* the answer below is the last instance's */
+    size_t taken; /* spare rows taken (made NULL) since spare_keep() */
+    int same;     /* every job's row is the last instance's at its place */
+    int have;     /* the answer below is the last instance's */
     int *pools, *counts, *types;
     double objective;
     size_t pools_cap, counts_cap, types_cap;
@@ -1819,34 +1820,39 @@ struct dpt_memo {
  * before the spare rows left; frees those past DPT_SPARE. */
 static void spare_keep(struct dpt_memo *m, struct dpt_row **old, size_t no)
 {
-    struct dpt_row *keep[DPT_SPARE];
-    uint64_t sig[DPT_SPARE];
-    size_t n = 0, i = 0;
+    size_t nl = 0, ns = m->taken ? 0 : m->nspare, keep;
 
-    /* no row left and none taken (the most common case): as they are */
-    while (i < no && !old[i])
-        i++;
-    if (i == no) {
-        for (i = 0; i < m->nspare && m->spare[i]; i++)
-            ;
-        if (i == m->nspare)
-            return;
-    }
+    /* the spare rows left, moved down over the taken ones (NULL) */
+    for (size_t k = 0; m->taken && k < m->nspare; k++)
+        if (m->spare[k]) {
+            m->ssig[ns] = m->ssig[k];
+            m->spare[ns++] = m->spare[k];
+        }
+    m->taken = 0;
     for (size_t k = 0; k < no; k++)
-        if (old[k] && n < DPT_SPARE) {
-            sig[n] = old[k]->sig;
-            keep[n++] = old[k];
-        } else
-            row_free(old[k]);
-    for (size_t k = 0; k < m->nspare; k++)
-        if (m->spare[k] && n < DPT_SPARE) {
-            sig[n] = m->ssig[k];
-            keep[n++] = m->spare[k];
-        } else
-            row_free(m->spare[k]);
-    memcpy(m->spare, keep, n * sizeof *keep);
-    memcpy(m->ssig, sig, n * sizeof *sig);
-    m->nspare = n;
+        nl += old[k] != NULL;
+    if (nl > DPT_SPARE) { /* the first DPT_SPARE of the rows left only */
+        for (size_t k = 0, n = 0; k < no; k++)
+            if (old[k] && n++ >= DPT_SPARE) {
+                row_free(old[k]);
+                old[k] = NULL;
+            }
+        nl = DPT_SPARE;
+    }
+    /* the spare rows past DPT_SPARE - nl go, the others make room */
+    keep = ns < DPT_SPARE - nl ? ns : DPT_SPARE - nl;
+    for (size_t k = keep; k < ns; k++)
+        row_free(m->spare[k]);
+    if (nl > 0) {
+        memmove(&m->spare[nl], m->spare, keep * sizeof *m->spare);
+        memmove(&m->ssig[nl], m->ssig, keep * sizeof *m->ssig);
+        for (size_t k = 0, n = 0; k < no; k++)
+            if (old[k]) {
+                m->ssig[n] = old[k]->sig;
+                m->spare[n++] = old[k];
+            }
+    }
+    m->nspare = nl + keep;
 }
 
 /* Finds or makes each job's row of p (counts up to W - 1, or the job's
@@ -1891,6 +1897,7 @@ static void rows_update(struct dpt_memo *m, const struct alloc_problem *p,
                 row_same(m->spare[k], p, j, w)) {
                 m->row[j] = m->spare[k];
                 m->spare[k] = NULL;
+                m->taken++;
             }
         if (!m->row[j]) {
             m->row[j] = row_make(p, j, w + w / 2 < jmax1 ? w + w / 2 : jmax1);
