@@ -1702,16 +1702,20 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
     r->hlen = xcalloc(2 * nt, sizeof *r->hlen);
     r->hclip = r->hlen + nt;
     for (size_t t = 0; t < nt; t++) {
+        /* alloc_values_t's entries with pools of w nodes or more: count
+         * 0 on type 0, and jmin.. on the types the job can use */
+        size_t lo = b->jmin > 1 ? (size_t)b->jmin : 1;
+        for (size_t n = 0; n < w; n++)
+            r->v[t * w + n] = -HUGE_VAL;
+        if (t == 0)
+            alloc_values_run_t(p, j, 0, 0, 1, &r->v[0]);
+        if (b->ot[t] && lo < w)
+            alloc_values_run_t(p, j, (int)t, (int)lo, (int)w,
+                               &r->v[t * w + lo]);
         r->has[t] = b->ot[t] != NULL;
         for (size_t n = 0; n < w; n++) {
             double *x = &r->v[t * w + n];
             r->o[t * w + n] = b->ot[t] ? b->ot[t][n] : 0.0;
-            /* alloc_values_t's entry with pools of w nodes or more */
-            *x = -HUGE_VAL;
-            if (n == 0 && t == 0)
-                *x = alloc_value_t(p, j, 0, 0);
-            else if (n > 0 && b->ot[t] && (int)n >= b->jmin)
-                *x = alloc_value_t(p, j, (int)t, (int)n);
             r->a[t * w + n] = n == 0 ? 0.0 : r->a[t * w + n - 1];
             if (n > 0 && *x != -HUGE_VAL && fabs(*x) > r->a[t * w + n])
                 r->a[t * w + n] = fabs(*x);

@@ -194,13 +194,9 @@ static double rescale_rate_t(const struct alloc_job *jb)
     return jb->cur >= jb->jmin ? jb->ot[jb->ctype][jb->cur] : 0.0;
 }
 
-double alloc_rescale_cost_t(const struct alloc_problem *p, size_t j, int t,
-                            int n)
+/* alloc_rescale_cost_t of job jb with types. */
+static inline double rescale_cost_t(const struct alloc_job *jb, int t, int n)
 {
-    const struct alloc_job *jb = &p->jobs[j];
-
-    if (!alloc_typed(p))
-        return alloc_rescale_cost(p, j, n);
     if (jb->cur > 0 && n > 0 && t != jb->ctype) /* a stop and a start */
         return (jb->tcdw + jb->tcup) * rescale_rate_t(jb);
     if (n > jb->cur)
@@ -208,6 +204,14 @@ double alloc_rescale_cost_t(const struct alloc_problem *p, size_t j, int t,
     if (n < jb->cur)
         return jb->tcdw * rescale_rate_t(jb);
     return 0.0;
+}
+
+double alloc_rescale_cost_t(const struct alloc_problem *p, size_t j, int t,
+                            int n)
+{
+    if (!alloc_typed(p))
+        return alloc_rescale_cost(p, j, n);
+    return rescale_cost_t(&p->jobs[j], t, n);
 }
 
 double alloc_gain_t(const struct alloc_problem *p, size_t j, int t, int n)
@@ -222,6 +226,18 @@ double alloc_value_t(const struct alloc_problem *p, size_t j, int t, int n)
     if (!alloc_typed(p))
         return alloc_value(p, j, n);
     return alloc_gain_t(p, j, t, n) - alloc_rescale_cost_t(p, j, t, n);
+}
+
+void alloc_values_run_t(const struct alloc_problem *p, size_t j, int t, int n0,
+                        int n1, double *out)
+{
+    const struct alloc_job *jb = &p->jobs[j];
+
+    for (int n = n0; n < n1; n++)
+        out[n - n0] = !alloc_typed(p) ? alloc_value(p, j, n)
+                      : n == 0
+                          ? 0.0 - rescale_cost_t(jb, t, n)
+                          : p->tfwd * jb->ot[t][n] - rescale_cost_t(jb, t, n);
 }
 
 double alloc_objective_t(const struct alloc_problem *p, const int *n,
