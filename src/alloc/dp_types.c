@@ -412,6 +412,9 @@ struct dpt {
     int *n2;
     long *room;
     double *top;
+    /* choose()'s scratch (the memo's): by_count()'s order and counts */
+    size_t *byn, *cnt;
+    size_t byn_cap, cnt_cap;
     /* the smallest claim search() may try (HUGE_VAL: none): a first
      * solve whose bound semi() is below it has no budget, as the
      * solve after it would be the same (see search()) */
@@ -531,10 +534,11 @@ static double states_lb(const struct dpt *d)
 }
 
 /* Sorts x[0..n-1] by loss, stably (of equal losses, in their order): a
- * bottom-up merge sort, after runs of 8 by insertion. */
-static void by_loss(struct dpt_opt *x, size_t n)
+ * bottom-up merge sort, after runs of 8 by insertion; tmp: room for n
+ * options of scratch. */
+static void by_loss(struct dpt_opt *x, size_t n, struct dpt_opt *tmp)
 {
-    struct dpt_opt *tmp, *a = x, *b;
+    struct dpt_opt *a = x, *b;
 
     for (size_t lo = 0; lo < n; lo += 8)
         for (size_t i = lo + 1; i < n && i < lo + 8; i++) {
@@ -546,7 +550,7 @@ static void by_loss(struct dpt_opt *x, size_t n)
         }
     if (n <= 8)
         return;
-    b = tmp = xmalloc(n * sizeof *tmp);
+    b = tmp;
     for (size_t run = 8; run < n; run *= 2) {
         struct dpt_opt *c;
         for (size_t lo = 0; lo < n; lo += 2 * run) {
@@ -566,7 +570,6 @@ static void by_loss(struct dpt_opt *x, size_t n)
     }
     if (a != x)
         memcpy(x, a, n * sizeof *x);
-    xfree(tmp);
 }
 
 /* The admissible options (the entries of the value table d->v) of loss
@@ -584,8 +587,9 @@ static void all_options(struct dpt *d, double delta)
 
     for (size_t j = 0; j < d->nj; j++) {
         d->aoff[j] = no;
-        /* room for all of the job's options: nt * W at most */
-        DPT_GROW(d->all, d->all_cap, no + nt * W + 1);
+        /* room for all of the job's options, nt * W at most, and as
+         * many again for by_loss()'s scratch */
+        DPT_GROW(d->all, d->all_cap, no + 2 * nt * W + 1);
         for (int t = 0; t < (int)nt; t++)
             for (int n = t > 0; (size_t)n < W; n++) {
                 double x = v[(j * nt + (size_t)t) * W + (size_t)n], loss;
@@ -602,7 +606,8 @@ static void all_options(struct dpt *d, double delta)
                 keep = n == p->jobs[j].cur && alloc_keeps_t(p, j, tt, n);
                 d->all[no++] = (struct dpt_opt){tt, n, keep, x, loss};
             }
-        by_loss(&d->all[d->aoff[j]], no - d->aoff[j]);
+        /* all's room past the job's options: its scratch */
+        by_loss(&d->all[d->aoff[j]], no - d->aoff[j], &d->all[no]);
     }
     d->aoff[d->nj] = no;
     d->adelta = delta;
@@ -976,8 +981,10 @@ static double best_completion(struct dpt *d, size_t j, const int *uk,
  * blocks), so that a job's options of one count are found together. */
 static void by_count(struct dpt *d, size_t *byn)
 {
-    size_t W = d->W, *at = xcalloc(W + 1, sizeof *at);
+    size_t W = d->W, *at;
 
+    DPT_GROW(d->cnt, d->cnt_cap, W + 1);
+    at = d->cnt; /* at[lo..hi] cleared for each job below */
     for (size_t j = 0; j < d->nj; j++) {
         size_t i0 = d->ooff[j], i1 = d->ooff[j + 1], pos = i0, lo = W, hi = 0;
         for (size_t i = i0; i < i1; i++) { /* the counts' range */
@@ -997,7 +1004,6 @@ static void by_count(struct dpt *d, size_t *byn)
         for (size_t i = i0; i < i1; i++)
             byn[at[d->o[i].n]++] = i;
     }
-    xfree(at);
 }
 
 /* One step of the walk at job j: from the configurations in R (with
@@ -1048,8 +1054,11 @@ static size_t walk(struct dpt *d, size_t j, const size_t *byn, size_t i0,
 static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
 {
     struct cfgs *c = d->cf, *R = &c[0], *R2 = &c[1], *gb = &c[2];
-    size_t *byn = xmalloc((d->ooff[d->nj] + 1) * sizeof *byn);
+    size_t *byn;
     int rc = 0, added;
+
+    DPT_GROW(d->byn, d->byn_cap, d->ooff[d->nj] + 1);
+    byn = d->byn;
 
     by_count(d, byn);
     for (int i = 0; i < 3; i++)
@@ -1097,7 +1106,6 @@ static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
             R2 = x;
         }
     }
-    xfree(byn);
     return rc;
 }
 
@@ -1818,6 +1826,8 @@ struct dpt_memo {
      * the next row's id - 1 */
     struct tslots vs, bs;
     uint64_t rows_made;
+    size_t *byn, *cnt; /* owned: choose()'s scratch */
+    size_t byn_cap, cnt_cap;
 };
 
 /* Makes the rows old[0..no) left (not NULL) the latest spare rows of m,
@@ -2149,6 +2159,8 @@ void alloc_dp_types_forget(void *memo)
     xfree(m->types);
     xfree(m->scr);
     xfree(m->sR);
+    xfree(m->byn);
+    xfree(m->cnt);
     tslots_release(&m->vs);
     tslots_release(&m->bs);
     xfree(m);
@@ -2336,6 +2348,10 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     v = m->v;
     d.sR = m->sR;
     d.sR_cap = m->sR_cap;
+    d.byn = m->byn;
+    d.byn_cap = m->byn_cap;
+    d.cnt = m->cnt;
+    d.cnt_cap = m->cnt_cap;
     scratch_carve(m, &d, &bests);
     d.tol = rows_values(m, p, d.W, v, bests);
     if (shortcut(&d, bests, d.inc, d.inct)) {
@@ -2369,6 +2385,10 @@ out:
     res->rows = res->cols = res->nnz = 0;
     m->sR = d.sR;
     m->sR_cap = d.sR_cap;
+    m->byn = d.byn;
+    m->byn_cap = d.byn_cap;
+    m->cnt = d.cnt;
+    m->cnt_cap = d.cnt_cap;
     m->pre0 = d.pre0;
     m->pre0_cap = d.pre0_cap;
     m->semi = d.semi;
