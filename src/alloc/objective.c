@@ -351,6 +351,11 @@ struct fix {
                         job's hull */
     struct pt *ev;   /* scratch: the slopes where jobs drop nodes */
     size_t *at;      /* scratch, nt: line_mu()'s places in the hulls */
+    /* col[t nj + j]: the highest y - lam_t n over job j's hull on type t
+     * (-HUGE_VAL: none) at lam_t = clam[t], made when cok[t]
+     * (col_ready()); csave: a column's copy (lagr_run()) */
+    double *col, *clam, *csave;
+    int *cok;
 };
 
 /* Whether point b stays on the upper hull between a and (n, y) (a.n <
@@ -398,23 +403,43 @@ static void fix_hulls(struct fix *f)
     f->hoff[f->nj * f->nt] = nh;
 }
 
-/* Prices every job at f->lam, over the hulls' points: phi.  Returns
- * L(lam). */
-static double price(struct fix *f)
+/* Makes f's column t at the price lam_t, unless it is made at it. */
+static void col_ready(struct fix *f, size_t t)
 {
     size_t nt = f->nt;
+
+    if (f->cok[t] && f->clam[t] == f->lam[t])
+        return;
+    for (size_t j = 0; j < f->nj; j++) {
+        double best = -HUGE_VAL;
+        for (size_t k = f->hoff[j * nt + t]; k < f->hoff[j * nt + t + 1]; k++) {
+            double x = f->hp[k].y - f->lam[t] * f->hp[k].n;
+            best = x > best ? x : best;
+        }
+        f->col[t * f->nj + j] = best;
+    }
+    f->clam[t] = f->lam[t];
+    f->cok[t] = 1;
+}
+
+/* Prices every job at f->lam, over the hulls' points: phi, the highest
+ * of its idle value and its columns (col_ready(): the same maximum as
+ * over the points one by one).  Returns L(lam). */
+static double price(struct fix *f)
+{
+    size_t nt = f->nt, nj = f->nj;
     double L = 0.0;
 
-    for (size_t t = 0; t < nt; t++)
+    for (size_t t = 0; t < nt; t++) {
         L += f->lam[t] * (double)f->cap[t];
-    for (size_t j = 0; j < f->nj; j++) {
+        col_ready(f, t);
+    }
+    for (size_t j = 0; j < nj; j++) {
         double best = f->v[j * nt * f->W];
-        for (size_t t = 0; t < nt; t++)
-            for (size_t k = f->hoff[j * nt + t]; k < f->hoff[j * nt + t + 1];
-                 k++) {
-                double x = f->hp[k].y - f->lam[t] * f->hp[k].n;
-                best = x > best ? x : best;
-            }
+        for (size_t t = 0; t < nt; t++) {
+            double x = f->col[t * nj + j];
+            best = x > best ? x : best;
+        }
         f->phi[j] = best;
         L += best;
     }
@@ -527,15 +552,17 @@ static double line_mu(struct fix *f, size_t t0, size_t t1)
     long U = 0, C = 0;
     double mu = 0.0;
 
-    for (size_t t = t0; t < t1; t++)
-        C += f->cap[t];
+    for (size_t t = 0; t < nt; t++)
+        if (t >= t0 && t < t1)
+            C += f->cap[t];
+        else
+            col_ready(f, t);
     for (size_t j = 0; j < f->nj; j++) {
         double c = f->v[j * nt * f->W];
         size_t m = 0, k0 = 0;
-        for (size_t t = 0; t < nt; t++)
-            for (size_t k = f->hoff[j * nt + t];
-                 k < f->hoff[j * nt + t + 1] && (t < t0 || t >= t1); k++) {
-                double y = f->hp[k].y - f->lam[t] * f->hp[k].n;
+        for (size_t t = 0; t < nt; t++) /* the others' best, by columns */
+            if (t < t0 || t >= t1) {
+                double y = f->col[t * f->nj + j];
                 c = y > c ? y : c;
             }
         if (t1 - t0 == 1) {
@@ -599,6 +626,10 @@ static void lagr_run(struct fix *f, struct alloc_lagr *g,
     f->hull = xmalloc(2 * np * sizeof *f->hull); /* one block for two */
     f->ev = f->hull + np;
     f->at = xmalloc(nt * sizeof *f->at);
+    f->col = xmalloc((nt * nj + nj + 2 * nt + 1) * sizeof *f->col);
+    f->csave = f->col + nt * nj;
+    f->clam = f->csave + nj;
+    f->cok = xcalloc(nt, sizeof *f->cok);
     f->sl = xmalloc((f->hoff[nj * nt] + 1) * sizeof *f->sl);
     for (size_t jt = 0; jt < nj * nt; jt++)
         for (size_t k = f->hoff[jt] + 1; k < f->hoff[jt + 1]; k++)
@@ -611,9 +642,13 @@ static void lagr_run(struct fix *f, struct alloc_lagr *g,
     for (int round = 0; round < FIX_ROUNDS; round++) {
         int fell = 0;
         for (size_t t = 0; t < nt; t++) {
-            double was = f->lam[t], mu = line_mu(f, t, t + 1), Lt;
+            double was = f->lam[t], mu = line_mu(f, t, t + 1), Lt, wasc;
+            int wasok = f->cok[t];
             if (mu == was)
                 continue;
+            /* column t at was, back when mu is not taken */
+            memcpy(f->csave, &f->col[t * nj], nj * sizeof *f->csave);
+            wasc = f->clam[t];
             f->lam[t] = mu;
             Lt = price(f);
             fresh = 1;
@@ -622,6 +657,9 @@ static void lagr_run(struct fix *f, struct alloc_lagr *g,
                 fell = 1;
             } else {
                 f->lam[t] = was;
+                memcpy(&f->col[t * nj], f->csave, nj * sizeof *f->csave);
+                f->clam[t] = wasc;
+                f->cok[t] = wasok;
                 fresh = 0;
             }
         }
@@ -636,6 +674,8 @@ static void lagr_run(struct fix *f, struct alloc_lagr *g,
     g->phi = f->phi;
     xfree(f->sl);
     xfree(f->at);
+    xfree(f->col);
+    xfree(f->cok);
     xfree(f->hull);
     xfree(f->hoff);
     xfree(f->hp);
