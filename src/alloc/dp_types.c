@@ -401,6 +401,7 @@ struct dpt {
     int *inc, *inct; /* the incumbent's counts and types */
     double zinc;     /* and its value */
     int *u;          /* scratch: nt + 1 ints */
+    double *ps;      /* scratch: fill()'s nt terms lam_t (cap_t - s_t) */
     const double *v; /* borrowed: the value table */
     struct cfgs *cf; /* borrowed (the memo's): choose()'s three sets */
     /* improve()'s tables (the memo's) */
@@ -783,9 +784,11 @@ static void semi(struct dpt *d)
 
 /* Whether the state s + x of layer j (s a state of layer j + 1 of best
  * value gmax, x an option of job j) passes the prefix bounds of semi():
- * some allocation of the kept options through it may reach thr. */
-static int semi_pass(const struct dpt *d, size_t j, const int *s, double gmax,
-                     const struct dpt_opt *x)
+ * some allocation of the kept options through it may reach thr.  ps[k]
+ * is lam_k (cap_k - s_k), the term of a type x does not use (the same
+ * double). */
+static int semi_pass(const struct dpt *d, size_t j, const int *s,
+                     const double *ps, double gmax, const struct dpt_opt *x)
 {
     size_t nt = d->nt;
     double y = gmax + x->v;
@@ -798,8 +801,9 @@ static int semi_pass(const struct dpt *d, size_t j, const int *s, double gmax,
         int r;
         for (size_t k = 0; k < nt; k++)
             if (k != t)
-                b += d->lam[k] *
-                     (double)(d->cap[k] - s[k] - (x->t == (int)k ? x->n : 0));
+                b += x->t == (int)k
+                         ? d->lam[k] * (double)(d->cap[k] - s[k] - x->n)
+                         : ps[k];
         r = d->cap[t] - s[t] - (x->t == (int)t ? x->n : 0);
         if ((size_t)r > d->sR[t * (d->nj + 1) + j]) /* the flat part */
             r = (int)d->sR[t * (d->nj + 1) + j];
@@ -816,6 +820,7 @@ static int fill(struct dpt *d, const int *counts, struct bfs_error *e)
 {
     size_t nt = d->nt, L = d->L;
     int *u = d->u, added;
+    double *ps = d->ps;
     struct layer *last = &d->lay[d->nj];
 
     d->states = 1;
@@ -839,8 +844,10 @@ static int fill(struct dpt *d, const int *counts, struct bfs_error *e)
             const double *src = &a->G[s * L];
             double score = d->pre[j + 1], gmax = -HUGE_VAL;
             size_t i0 = d->ooff[j], i1 = i0, klo = L, khi = 0;
-            for (size_t t = 0; t < nt; t++)
-                score += d->lam[t] * (double)(d->cap[t] - dig(a, s)[t]);
+            for (size_t t = 0; t < nt; t++) {
+                ps[t] = d->lam[t] * (double)(d->cap[t] - dig(a, s)[t]);
+                score += ps[t];
+            }
             for (size_t k = 0; k < L; k++)
                 if (src[k] != -HUGE_VAL) { /* the finite keep counts */
                     klo = klo < L ? klo : k;
@@ -859,7 +866,7 @@ static int fill(struct dpt *d, const int *counts, struct bfs_error *e)
                     u[t] = dig(a, s)[t];
                 if (x->n > 0 && u[x->t] + x->n > d->cap[x->t])
                     continue;
-                if (!semi_pass(d, j, u, gmax, x))
+                if (!semi_pass(d, j, u, ps, gmax, x))
                     continue;
                 if (x->n > 0)
                     u[x->t] += x->n;
@@ -2178,8 +2185,8 @@ static void *carve(unsigned char **at, size_t n, size_t sz)
 }
 
 /* Points d's per-solve arrays (cap, soff, ooff, aoff, inc, inct, u,
- * lmin, pre, improve()'s scratch) and *bests into m's scratch block,
- * grown as needed, all zero. */
+ * lmin, pre, improve()'s scratch, fill()'s ps) and *bests into m's scratch
+ * block, grown as needed, all zero. */
 static void scratch_carve(struct dpt_memo *m, struct dpt *d,
                           struct dpt_best **bests)
 {
@@ -2192,7 +2199,7 @@ static void scratch_carve(struct dpt_memo *m, struct dpt *d,
         {nt + 1, sizeof *d->u},         {nj + 1, sizeof **bests},
         {nj * nt + 1, sizeof *d->lmin}, {nj + 1, sizeof *d->pre},
         {2 * nj + 1, sizeof *d->n2},    {nt + 1, sizeof *d->room},
-        {nj + 1, sizeof *d->top}};
+        {nj + 1, sizeof *d->top},       {nt + 1, sizeof *d->ps}};
 
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         need += (sizes[i][0] * sizes[i][1] + a - 1) / a * a;
@@ -2212,6 +2219,7 @@ static void scratch_carve(struct dpt_memo *m, struct dpt *d,
     d->n2 = carve(&at, 2 * nj + 1, sizeof *d->n2);
     d->room = carve(&at, nt + 1, sizeof *d->room);
     d->top = carve(&at, nj + 1, sizeof *d->top);
+    d->ps = carve(&at, nt + 1, sizeof *d->ps);
 }
 
 static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
