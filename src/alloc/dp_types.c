@@ -32,7 +32,9 @@
  * per type t, A_t[j][r] + sum_{k != t} lambda_k (cap_k - s_k), A_t the
  * exact best of jobs 0..j-1 within r = cap_t - s_t nodes of type t, their
  * options on the other types priced by lambda (a one-type knapsack, O(J
- * cap_t) per option).  Exact on one type, these are far below the
+ * cap_t) per option, each row j only from r = cap_t - S_j on, S_j the
+ * most nodes of t jobs j..J-1 take: no state reads below).  Exact on
+ * one type, these are far below the
  * Lagrangian bound (on the Summit replays, the gap to z* is a third of
  * L's), and they bound z* too: a claim above A_t[J][cap_t] + ... fails
  * without a table.
@@ -694,7 +696,7 @@ static void by_tot(struct dpt *d, struct layer *l)
  * and d->ubound. */
 static void semi(struct dpt *d)
 {
-    size_t nt = d->nt, nj = d->nj, size = 0;
+    size_t nt = d->nt, nj = d->nj, size = 0, *S;
 
     DPT_GROW(d->pre0, d->pre0_cap, nj + 1);
     d->pre0[0] = 0.0;
@@ -711,15 +713,31 @@ static void semi(struct dpt *d)
     DPT_GROW(d->semi, d->semi_cap, size + 1);
     d->ubound = HUGE_VAL;
     DPT_GROW(d->sR, d->sR_cap, nt * (nj + 1));
+    S = xmalloc((nj + 1) * sizeof *S);
     for (size_t t = 0; t < nt; t++) {
         size_t w = (size_t)d->cap[t] + 1, *sR = &d->sR[t * (nj + 1)];
         double *A = &d->semi[d->soff[t]], u;
         size_t R = 0; /* A[j][r] = A[j][R] for r >= R */
+        /* S[j]: the most nodes of t jobs j..J-1 use (their largest
+         * counts on t).  semi_pass() reads A[j][r] at r = cap_t less
+         * the nodes of t of jobs j..J-1, so r >= cap_t - S[j]; and
+         * A[j + 1][r] is made of A[j][r - n], n <= job j's largest
+         * count: rows are made from lo = cap_t - S[j] (0 at least) on,
+         * the same numbers there */
+        S[nj] = 0;
+        for (size_t j = nj; j-- > 0;) {
+            size_t top = 0;
+            for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++)
+                if (d->o[i].t == (int)t && (size_t)d->o[i].n > top)
+                    top = (size_t)d->o[i].n;
+            S[j] = S[j + 1] + top;
+        }
         A[0] = 0.0;
         sR[0] = 0;
         for (size_t j = 0; j < nj; j++) {
             double c = -HUGE_VAL;
             size_t top = 0, R0 = R;
+            size_t lo = S[j + 1] < w - 1 ? w - 1 - S[j + 1] : 0;
             for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
                 const struct dpt_opt *x = &d->o[i];
                 double y = x->n > 0 ? x->v - d->lam[x->t] * x->n : x->v;
@@ -735,7 +753,7 @@ static void semi(struct dpt *d)
             sR[j + 1] = R;
             const double *restrict a = &A[j * w];
             double *restrict b = &A[(j + 1) * w];
-            size_t r = 0;
+            size_t r = lo;
             for (; r + 4 <= R + 1; r += 4) { /* by fours, as below */
                 double y0 = c + a[r], y1 = c + a[r + 1];
                 double y2 = c + a[r + 2], y3 = c + a[r + 3];
@@ -756,9 +774,10 @@ static void semi(struct dpt *d)
                 if (x->t != (int)t || n > R || !(xv > c))
                     continue;
                 bn = b + n;
-                /* b[r] = max(b[r], xv + a[r - n]), without a branch, by
-                 * fours (which compilers make vector operations) */
-                size_t k = 0, m = R - n + 1;
+                /* b[r] = max(b[r], xv + a[r - n]), r >= lo, without a
+                 * branch, by fours (which compilers make vector
+                 * operations) */
+                size_t k = lo > n ? lo - n : 0, m = R - n + 1;
                 for (; k + 4 <= m; k += 4) {
                     double y0 = xv + a[k], y1 = xv + a[k + 1];
                     double y2 = xv + a[k + 2], y3 = xv + a[k + 3];
@@ -780,6 +799,7 @@ static void semi(struct dpt *d)
                 u += d->lam[k] * (double)d->cap[k];
         d->ubound = u < d->ubound ? u : d->ubound;
     }
+    xfree(S);
 }
 
 /* Whether the state s + x of layer j (s a state of layer j + 1 of best
