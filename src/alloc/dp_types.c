@@ -34,10 +34,9 @@
  * options on the other types priced by lambda (a one-type knapsack, O(J
  * cap_t) per option, each row j only from r = cap_t - S_j on, S_j the
  * most nodes of t jobs j..J-1 take: no state reads below).  Exact on
- * one type, these are far below the
- * Lagrangian bound (on the Summit replays, the gap to z* is a third of
- * L's), and they bound z* too: a claim above A_t[J][cap_t] + ... fails
- * without a table.
+ * one type, these are far below the Lagrangian bound (on the Summit
+ * replays, the gap to z* is a third of L's), and they bound z* too: a
+ * claim above A_t[J][cap_t] + ... fails without a table.
  *
  * zlb: the greedy allocation's value (alloc_lagr_greedy) is often far
  * below z* (the bound L is loose by the leftover of the packing), which
