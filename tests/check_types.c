@@ -882,6 +882,32 @@ START_TEST(test_greedy_prefix)
 }
 END_TEST
 
+/* alloc_values_run_t gives alloc_value_t's doubles, bit for bit, on the
+ * random instances, for each job and type over a run of counts that
+ * starts at 0 or inside the job's range (a run from 1 on type t > 0 too,
+ * as dp's rows take them). */
+START_TEST(test_values_run)
+{
+    for (int s = 0; s < N_RANDOM; s++) {
+        struct tinst in;
+        gen(&in, (unsigned)s);
+        for (size_t j = 0; j < in.p.n_jobs; j++)
+            for (int t = 0; t < in.p.n_types; t++) {
+                const struct alloc_job *b = &in.p.jobs[j];
+                double run[MAXN + 1];
+                int n0 = t == 0 && s % 2 ? 0 : b->jmin, n1 = b->jmax + 1;
+                if (!b->ot[t])
+                    continue;
+                alloc_values_run_t(&in.p, j, t, n0, n1, run);
+                for (int n = n0; n < n1; n++) {
+                    double x = alloc_value_t(&in.p, j, t, n);
+                    ck_assert(!memcmp(&x, &run[n - n0], sizeof x));
+                }
+            }
+    }
+}
+END_TEST
+
 /* ---- a medium instance --------------------------------------------------- */
 
 /* 10 jobs, Jmax 100 to 200, on pools of 500 and 800 nodes: curves O(n)
@@ -1549,6 +1575,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_fixing);
     tcase_add_test(tc, test_fixing_hulls);
     tcase_add_test(tc, test_greedy_prefix);
+    tcase_add_test(tc, test_values_run);
     tcase_add_test(tc, test_medium);
     tcase_add_test(tc, test_dp_bound);
     tcase_add_test(tc, test_dp_time_limit);

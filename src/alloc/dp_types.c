@@ -32,10 +32,11 @@
  * per type t, A_t[j][r] + sum_{k != t} lambda_k (cap_k - s_k), A_t the
  * exact best of jobs 0..j-1 within r = cap_t - s_t nodes of type t, their
  * options on the other types priced by lambda (a one-type knapsack, O(J
- * cap_t) per option).  Exact on one type, these are far below the
- * Lagrangian bound (on the Summit replays, the gap to z* is a third of
- * L's), and they bound z* too: a claim above A_t[J][cap_t] + ... fails
- * without a table.
+ * cap_t) per option, each row j only from r = cap_t - S_j on, S_j the
+ * most nodes of t jobs j..J-1 take: no state reads below).  Exact on
+ * one type, these are far below the Lagrangian bound (on the Summit
+ * replays, the gap to z* is a third of L's), and they bound z* too: a
+ * claim above A_t[J][cap_t] + ... fails without a table.
  *
  * zlb: the greedy allocation's value (alloc_lagr_greedy) is often far
  * below z* (the bound L is loose by the leftover of the packing), which
@@ -401,6 +402,7 @@ struct dpt {
     int *inc, *inct; /* the incumbent's counts and types */
     double zinc;     /* and its value */
     int *u;          /* scratch: nt + 1 ints */
+    double *ps;      /* scratch: fill()'s nt terms lam_t (cap_t - s_t) */
     const double *v; /* borrowed: the value table */
     struct cfgs *cf; /* borrowed (the memo's): choose()'s three sets */
     /* improve()'s tables (the memo's) */
@@ -412,6 +414,9 @@ struct dpt {
     int *n2;
     long *room;
     double *top;
+    /* choose()'s scratch (the memo's): by_count()'s order and counts */
+    size_t *byn, *cnt;
+    size_t byn_cap, cnt_cap;
     /* the smallest claim search() may try (HUGE_VAL: none): a first
      * solve whose bound semi() is below it has no budget, as the
      * solve after it would be the same (see search()) */
@@ -531,10 +536,11 @@ static double states_lb(const struct dpt *d)
 }
 
 /* Sorts x[0..n-1] by loss, stably (of equal losses, in their order): a
- * bottom-up merge sort, after runs of 8 by insertion. */
-static void by_loss(struct dpt_opt *x, size_t n)
+ * bottom-up merge sort, after runs of 8 by insertion; tmp: room for n
+ * options of scratch. */
+static void by_loss(struct dpt_opt *x, size_t n, struct dpt_opt *tmp)
 {
-    struct dpt_opt *tmp, *a = x, *b;
+    struct dpt_opt *a = x, *b;
 
     for (size_t lo = 0; lo < n; lo += 8)
         for (size_t i = lo + 1; i < n && i < lo + 8; i++) {
@@ -546,7 +552,7 @@ static void by_loss(struct dpt_opt *x, size_t n)
         }
     if (n <= 8)
         return;
-    b = tmp = xmalloc(n * sizeof *tmp);
+    b = tmp;
     for (size_t run = 8; run < n; run *= 2) {
         struct dpt_opt *c;
         for (size_t lo = 0; lo < n; lo += 2 * run) {
@@ -566,7 +572,6 @@ static void by_loss(struct dpt_opt *x, size_t n)
     }
     if (a != x)
         memcpy(x, a, n * sizeof *x);
-    xfree(tmp);
 }
 
 /* The admissible options (the entries of the value table d->v) of loss
@@ -584,8 +589,9 @@ static void all_options(struct dpt *d, double delta)
 
     for (size_t j = 0; j < d->nj; j++) {
         d->aoff[j] = no;
-        /* room for all of the job's options: nt * W at most */
-        DPT_GROW(d->all, d->all_cap, no + nt * W + 1);
+        /* room for all of the job's options, nt * W at most, and as
+         * many again for by_loss()'s scratch */
+        DPT_GROW(d->all, d->all_cap, no + 2 * nt * W + 1);
         for (int t = 0; t < (int)nt; t++)
             for (int n = t > 0; (size_t)n < W; n++) {
                 double x = v[(j * nt + (size_t)t) * W + (size_t)n], loss;
@@ -602,7 +608,8 @@ static void all_options(struct dpt *d, double delta)
                 keep = n == p->jobs[j].cur && alloc_keeps_t(p, j, tt, n);
                 d->all[no++] = (struct dpt_opt){tt, n, keep, x, loss};
             }
-        by_loss(&d->all[d->aoff[j]], no - d->aoff[j]);
+        /* all's room past the job's options: its scratch */
+        by_loss(&d->all[d->aoff[j]], no - d->aoff[j], &d->all[no]);
     }
     d->aoff[d->nj] = no;
     d->adelta = delta;
@@ -688,7 +695,7 @@ static void by_tot(struct dpt *d, struct layer *l)
  * and d->ubound. */
 static void semi(struct dpt *d)
 {
-    size_t nt = d->nt, nj = d->nj, size = 0;
+    size_t nt = d->nt, nj = d->nj, size = 0, *S;
 
     DPT_GROW(d->pre0, d->pre0_cap, nj + 1);
     d->pre0[0] = 0.0;
@@ -705,15 +712,31 @@ static void semi(struct dpt *d)
     DPT_GROW(d->semi, d->semi_cap, size + 1);
     d->ubound = HUGE_VAL;
     DPT_GROW(d->sR, d->sR_cap, nt * (nj + 1));
+    S = xmalloc((nj + 1) * sizeof *S);
     for (size_t t = 0; t < nt; t++) {
         size_t w = (size_t)d->cap[t] + 1, *sR = &d->sR[t * (nj + 1)];
         double *A = &d->semi[d->soff[t]], u;
         size_t R = 0; /* A[j][r] = A[j][R] for r >= R */
+        /* S[j]: the most nodes of t jobs j..J-1 use (their largest
+         * counts on t).  semi_pass() reads A[j][r] at r = cap_t less
+         * the nodes of t of jobs j..J-1, so r >= cap_t - S[j]; and
+         * A[j + 1][r] is made of A[j][r - n], n <= job j's largest
+         * count: rows are made from lo = cap_t - S[j] (0 at least) on,
+         * the same numbers there */
+        S[nj] = 0;
+        for (size_t j = nj; j-- > 0;) {
+            size_t top = 0;
+            for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++)
+                if (d->o[i].t == (int)t && (size_t)d->o[i].n > top)
+                    top = (size_t)d->o[i].n;
+            S[j] = S[j + 1] + top;
+        }
         A[0] = 0.0;
         sR[0] = 0;
         for (size_t j = 0; j < nj; j++) {
             double c = -HUGE_VAL;
             size_t top = 0, R0 = R;
+            size_t lo = S[j + 1] < w - 1 ? w - 1 - S[j + 1] : 0;
             for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++) {
                 const struct dpt_opt *x = &d->o[i];
                 double y = x->n > 0 ? x->v - d->lam[x->t] * x->n : x->v;
@@ -729,7 +752,7 @@ static void semi(struct dpt *d)
             sR[j + 1] = R;
             const double *restrict a = &A[j * w];
             double *restrict b = &A[(j + 1) * w];
-            size_t r = 0;
+            size_t r = lo;
             for (; r + 4 <= R + 1; r += 4) { /* by fours, as below */
                 double y0 = c + a[r], y1 = c + a[r + 1];
                 double y2 = c + a[r + 2], y3 = c + a[r + 3];
@@ -744,12 +767,16 @@ static void semi(struct dpt *d)
                 const struct dpt_opt *x = &d->o[i];
                 size_t n = (size_t)x->n;
                 double *restrict bn, xv = x->v;
-                if (x->t != (int)t || n > R)
+                /* xv <= c: each term xv + a[k] is at most c + a[k] <=
+                 * c + a[k + n] = b[k + n]'s start (a never falls, and
+                 * rounding is monotone), so it changes nothing */
+                if (x->t != (int)t || n > R || !(xv > c))
                     continue;
                 bn = b + n;
-                /* b[r] = max(b[r], xv + a[r - n]), without a branch, by
-                 * fours (which compilers make vector operations) */
-                size_t k = 0, m = R - n + 1;
+                /* b[r] = max(b[r], xv + a[r - n]), r >= lo, without a
+                 * branch, by fours (which compilers make vector
+                 * operations) */
+                size_t k = lo > n ? lo - n : 0, m = R - n + 1;
                 for (; k + 4 <= m; k += 4) {
                     double y0 = xv + a[k], y1 = xv + a[k + 1];
                     double y2 = xv + a[k + 2], y3 = xv + a[k + 3];
@@ -771,13 +798,16 @@ static void semi(struct dpt *d)
                 u += d->lam[k] * (double)d->cap[k];
         d->ubound = u < d->ubound ? u : d->ubound;
     }
+    xfree(S);
 }
 
 /* Whether the state s + x of layer j (s a state of layer j + 1 of best
  * value gmax, x an option of job j) passes the prefix bounds of semi():
- * some allocation of the kept options through it may reach thr. */
-static int semi_pass(const struct dpt *d, size_t j, const int *s, double gmax,
-                     const struct dpt_opt *x)
+ * some allocation of the kept options through it may reach thr.  ps[k]
+ * is lam_k (cap_k - s_k), the term of a type x does not use (the same
+ * double). */
+static int semi_pass(const struct dpt *d, size_t j, const int *s,
+                     const double *ps, double gmax, const struct dpt_opt *x)
 {
     size_t nt = d->nt;
     double y = gmax + x->v;
@@ -790,8 +820,9 @@ static int semi_pass(const struct dpt *d, size_t j, const int *s, double gmax,
         int r;
         for (size_t k = 0; k < nt; k++)
             if (k != t)
-                b += d->lam[k] *
-                     (double)(d->cap[k] - s[k] - (x->t == (int)k ? x->n : 0));
+                b += x->t == (int)k
+                         ? d->lam[k] * (double)(d->cap[k] - s[k] - x->n)
+                         : ps[k];
         r = d->cap[t] - s[t] - (x->t == (int)t ? x->n : 0);
         if ((size_t)r > d->sR[t * (d->nj + 1) + j]) /* the flat part */
             r = (int)d->sR[t * (d->nj + 1) + j];
@@ -808,6 +839,7 @@ static int fill(struct dpt *d, const int *counts, struct bfs_error *e)
 {
     size_t nt = d->nt, L = d->L;
     int *u = d->u, added;
+    double *ps = d->ps;
     struct layer *last = &d->lay[d->nj];
 
     d->states = 1;
@@ -831,8 +863,10 @@ static int fill(struct dpt *d, const int *counts, struct bfs_error *e)
             const double *src = &a->G[s * L];
             double score = d->pre[j + 1], gmax = -HUGE_VAL;
             size_t i0 = d->ooff[j], i1 = i0, klo = L, khi = 0;
-            for (size_t t = 0; t < nt; t++)
-                score += d->lam[t] * (double)(d->cap[t] - dig(a, s)[t]);
+            for (size_t t = 0; t < nt; t++) {
+                ps[t] = d->lam[t] * (double)(d->cap[t] - dig(a, s)[t]);
+                score += ps[t];
+            }
             for (size_t k = 0; k < L; k++)
                 if (src[k] != -HUGE_VAL) { /* the finite keep counts */
                     klo = klo < L ? klo : k;
@@ -851,7 +885,7 @@ static int fill(struct dpt *d, const int *counts, struct bfs_error *e)
                     u[t] = dig(a, s)[t];
                 if (x->n > 0 && u[x->t] + x->n > d->cap[x->t])
                     continue;
-                if (!semi_pass(d, j, u, gmax, x))
+                if (!semi_pass(d, j, u, ps, gmax, x))
                     continue;
                 if (x->n > 0)
                     u[x->t] += x->n;
@@ -973,8 +1007,10 @@ static double best_completion(struct dpt *d, size_t j, const int *uk,
  * blocks), so that a job's options of one count are found together. */
 static void by_count(struct dpt *d, size_t *byn)
 {
-    size_t W = d->W, *at = xcalloc(W + 1, sizeof *at);
+    size_t W = d->W, *at;
 
+    DPT_GROW(d->cnt, d->cnt_cap, W + 1);
+    at = d->cnt; /* at[lo..hi] cleared for each job below */
     for (size_t j = 0; j < d->nj; j++) {
         size_t i0 = d->ooff[j], i1 = d->ooff[j + 1], pos = i0, lo = W, hi = 0;
         for (size_t i = i0; i < i1; i++) { /* the counts' range */
@@ -994,7 +1030,6 @@ static void by_count(struct dpt *d, size_t *byn)
         for (size_t i = i0; i < i1; i++)
             byn[at[d->o[i].n]++] = i;
     }
-    xfree(at);
 }
 
 /* One step of the walk at job j: from the configurations in R (with
@@ -1045,8 +1080,11 @@ static size_t walk(struct dpt *d, size_t j, const size_t *byn, size_t i0,
 static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
 {
     struct cfgs *c = d->cf, *R = &c[0], *R2 = &c[1], *gb = &c[2];
-    size_t *byn = xmalloc((d->ooff[d->nj] + 1) * sizeof *byn);
+    size_t *byn;
     int rc = 0, added;
+
+    DPT_GROW(d->byn, d->byn_cap, d->ooff[d->nj] + 1);
+    byn = d->byn;
 
     by_count(d, byn);
     for (int i = 0; i < 3; i++)
@@ -1094,8 +1132,28 @@ static int choose(struct dpt *d, double r0, const int *counts, int *n, int *t)
             R2 = x;
         }
     }
-    xfree(byn);
     return rc;
+}
+
+/* Whether each job has one kept option at its count n[j] (choose()'s
+ * counts): then its type is that option's, into t[j] (-1 at count 0),
+ * and returns 1; else 0.  The walk by types would take the same: the
+ * counts' walk found an allocation of the kept options at these counts
+ * reaching the target, and with one option a count it is the only one,
+ * so its types are the smallest that pass. */
+static int counts_fix_types(const struct dpt *d, const int *n, int *t)
+{
+    for (size_t j = 0; j < d->nj; j++) {
+        int seen = 0;
+        for (size_t i = d->ooff[j]; i < d->ooff[j + 1]; i++)
+            if (d->o[i].n == n[j]) {
+                t[j] = d->o[i].t;
+                seen++;
+            }
+        if (seen != 1)
+            return 0;
+    }
+    return 1;
 }
 
 /* The incumbent as the answer: FEASIBLE with the bound b. */
@@ -1234,6 +1292,10 @@ static int pair_move(const struct dpt *d, const double *v, const double *bv,
                 for (long c = 1; c <= room[a] && c < (long)W; c++) {
                     size_t r = room[a] - c < (long)W - 1 ? (size_t)(room[a] - c)
                                                          : W - 1;
+                    /* vi[c'] <= x for every count c' left, and bj[r'] <=
+                     * bj[r] for r' < r: none above best from here on */
+                    if (!(x + bj[r] > best))
+                        break;
                     /* (a -HUGE_VAL term makes the sum -HUGE_VAL) */
                     if (vi[c] + bj[r] > best) {
                         best = vi[c] + bj[r];
@@ -1288,6 +1350,10 @@ static double improve(struct dpt *d, const double *v, int *n, int *t, double z)
     long *room = d->room;
     double *top = d->top;
     int changed = 1;
+    /* the pairs' positions i nj + j from which on the last pass changed
+     * nothing (SIZE_MAX: none): while this pass has changed nothing yet,
+     * the state is the one they saw, so they change nothing again */
+    size_t quiet = SIZE_MAX;
 
     bv = d->bv;
     bc = d->bc;
@@ -1320,9 +1386,18 @@ static double improve(struct dpt *d, const double *v, int *n, int *t, double z)
             if (n2[j] > 0)
                 room[t2[j]] -= n2[j];
         }
+        /* the singles came before the pairs: none of these saw them */
+        size_t last = changed ? 0 : SIZE_MAX;
         for (size_t i = 0; i < nj; i++)
-            for (size_t j = i + 1; j < nj; j++)
-                changed |= pair_move(d, v, bv, bc, top, i, j, n2, t2, room);
+            for (size_t j = i + 1; j < nj; j++) {
+                if (!changed && i * nj + j >= quiet)
+                    break; /* (so every pair after it too) */
+                if (pair_move(d, v, bv, bc, top, i, j, n2, t2, room)) {
+                    changed = 1;
+                    last = i * nj + j + 1;
+                }
+            }
+        quiet = last;
     }
     for (size_t j = 0; j < nj; j++)
         z2 += val(d, v, j, t2[j], n2[j]);
@@ -1418,7 +1493,9 @@ static int solve(struct dpt *d, double zclaim, double *zfound,
                 d->T = l0->tot[s];
             }
     rc = choose(d, target, NULL, n, NULL);
-    if (rc == 0 && fill(d, n, NULL) == 0) {
+    if (rc == 0 && counts_fix_types(d, n, t))
+        ; /* the types too: no second walk */
+    else if (rc == 0 && fill(d, n, NULL) == 0) {
         for (size_t s = 0; s < l0->st.n; s++)
             if (g_row(d, 0, s)[d->Kb] > zb)
                 zb = g_row(d, 0, s)[d->Kb];
@@ -1511,13 +1588,15 @@ struct dpt_row {
     double rate;        /* O_{j,c_j}(C_j) when C_j >= Jmin_j, else 0 */
     size_t nt, w;       /* w = min(jmax, the largest pool then) + 1 */
     unsigned char *has; /* owned (in blk): nt, ot[t] != NULL */
-    double *blk;        /* owned: o, v, a and pv, nt * w each */
+    double *blk;        /* owned: o, v, a, pv and p2, nt * w each */
     double *o, *v;
     double *a; /* a[t * w + n]: the largest |v_j(t, m)|, 1 <= m <= n (or 0) */
     /* (in blk) pv[t * w + n]: the highest v_j(t, m), 1 <= m <= n
      * (-HUGE_VAL: none), and pc[t * w + n] (in hull's block) the first
-     * such m (0: none), for prefix_best() */
-    double *pv;
+     * such m (0: none), for prefix_best(); p2[t * w + n] (in blk) the
+     * second highest of those values (the highest again when it is
+     * there twice; -HUGE_VAL: none), for row_best() */
+    double *pv, *p2;
     int *pc;
     /* owned: the counts on the upper hull of the values on type t over
      * counts 1..hclip[t] - 1, at hull[t * w], hlen[t] of them (row_hull();
@@ -1530,11 +1609,19 @@ struct dpt_row {
      * (0: none); the chain's stack after counts 1..n is the path from
      * lastf[n] down the par links */
     int *par, *lastf;
-    /* the best values over counts below sclip[t] on each type t (sclip
-     * 0: not made), made by rows_values() */
-    size_t *sclip;
-    struct dpt_best sc;
     uint64_t sig; /* row_sig() of the job it was made for */
+    uint64_t id;  /* its number, unique in its memo (from 1) */
+};
+
+/* What the memo's tables (the value table, prefix_best()'s) hold at
+ * each job's place: the parts made from row id[j] (0: none) at clips
+ * clip[j * nt + t], for W counts and nt types; a part whose row and
+ * clips are the same again is the same numbers (a row's are never
+ * changed), and is not made again. */
+struct tslots {
+    uint64_t *id;
+    size_t *clip;
+    size_t n, id_cap, clip_cap, W, nt;
 };
 
 /* A hash of the numbers of job j of p that row_same() compares one by
@@ -1635,39 +1722,46 @@ static struct dpt_row *row_make(const struct alloc_problem *p, size_t j,
     r->rate = b->cur >= b->jmin ? b->ot[b->ctype][b->cur] : 0.0;
     r->nt = nt;
     r->w = w;
-    r->blk = xmalloc((4 * nt * w + 1) * sizeof *r->blk + nt);
+    r->blk = xmalloc((5 * nt * w + 1) * sizeof *r->blk + nt);
     r->o = r->blk;
     r->v = r->o + nt * w;
     r->a = r->v + nt * w;
     r->pv = r->a + nt * w;
-    r->has = (unsigned char *)(r->pv + nt * w + 1);
+    r->p2 = r->pv + nt * w;
+    r->has = (unsigned char *)(r->p2 + nt * w + 1);
     r->hull = xmalloc((4 * nt * w + 1) * sizeof *r->hull);
     r->pc = r->hull + nt * w;
     r->par = r->pc + nt * w;
     r->lastf = r->par + nt * w;
-    r->hlen = xcalloc(3 * nt, sizeof *r->hlen);
+    r->hlen = xcalloc(2 * nt, sizeof *r->hlen);
     r->hclip = r->hlen + nt;
-    r->sclip = r->hclip + nt;
     for (size_t t = 0; t < nt; t++) {
+        /* alloc_values_t's entries with pools of w nodes or more: count
+         * 0 on type 0, and jmin.. on the types the job can use */
+        size_t lo = b->jmin > 1 ? (size_t)b->jmin : 1;
+        for (size_t n = 0; n < w; n++)
+            r->v[t * w + n] = -HUGE_VAL;
+        if (t == 0)
+            alloc_values_run_t(p, j, 0, 0, 1, &r->v[0]);
+        if (b->ot[t] && lo < w)
+            alloc_values_run_t(p, j, (int)t, (int)lo, (int)w,
+                               &r->v[t * w + lo]);
         r->has[t] = b->ot[t] != NULL;
         for (size_t n = 0; n < w; n++) {
             double *x = &r->v[t * w + n];
             r->o[t * w + n] = b->ot[t] ? b->ot[t][n] : 0.0;
-            /* alloc_values_t's entry with pools of w nodes or more */
-            *x = -HUGE_VAL;
-            if (n == 0 && t == 0)
-                *x = alloc_value_t(p, j, 0, 0);
-            else if (n > 0 && b->ot[t] && (int)n >= b->jmin)
-                *x = alloc_value_t(p, j, (int)t, (int)n);
             r->a[t * w + n] = n == 0 ? 0.0 : r->a[t * w + n - 1];
             if (n > 0 && *x != -HUGE_VAL && fabs(*x) > r->a[t * w + n])
                 r->a[t * w + n] = fabs(*x);
             r->pv[t * w + n] = n == 0 ? -HUGE_VAL : r->pv[t * w + n - 1];
+            r->p2[t * w + n] = n == 0 ? -HUGE_VAL : r->p2[t * w + n - 1];
             r->pc[t * w + n] = n == 0 ? 0 : r->pc[t * w + n - 1];
             if (n > 0 && *x > r->pv[t * w + n]) {
+                r->p2[t * w + n] = r->pv[t * w + n];
                 r->pv[t * w + n] = *x;
                 r->pc[t * w + n] = (int)n;
-            }
+            } else if (n > 0 && *x > r->p2[t * w + n])
+                r->p2[t * w + n] = *x;
         }
         row_chain(r, t);
     }
@@ -1742,8 +1836,9 @@ struct dpt_memo {
     struct dpt_row *spare[DPT_SPARE];
     uint64_t ssig[DPT_SPARE]; /* their row_sig()s */
     size_t nspare;
-    int same; /* every job's row is the last instance's at its place */
-    int have; /* the answer below is the last instance's */
+    size_t taken; /* spare rows taken (made NULL) since spare_keep() */
+    int same;     /* every job's row is the last instance's at its place */
+    int have;     /* the answer below is the last instance's */
     int *pools, *counts, *types;
     double objective;
     size_t pools_cap, counts_cap, types_cap;
@@ -1753,40 +1848,51 @@ struct dpt_memo {
     size_t scr_cap;
     size_t *sR;
     size_t sR_cap;
+    /* what v and bv, bc hold (the value table, prefix_best()'s), and
+     * the next row's id - 1 */
+    struct tslots vs, bs;
+    uint64_t rows_made;
+    size_t *byn, *cnt; /* owned: choose()'s scratch */
+    size_t byn_cap, cnt_cap;
 };
 
 /* Makes the rows old[0..no) left (not NULL) the latest spare rows of m,
  * before the spare rows left; frees those past DPT_SPARE. */
 static void spare_keep(struct dpt_memo *m, struct dpt_row **old, size_t no)
 {
-    struct dpt_row *keep[DPT_SPARE];
-    uint64_t sig[DPT_SPARE];
-    size_t n = 0, i = 0;
+    size_t nl = 0, ns = m->taken ? 0 : m->nspare, keep;
 
-    /* no row left and none taken (the most common case): as they are */
-    while (i < no && !old[i])
-        i++;
-    if (i == no) {
-        for (i = 0; i < m->nspare && m->spare[i]; i++)
-            ;
-        if (i == m->nspare)
-            return;
-    }
+    /* the spare rows left, moved down over the taken ones (NULL) */
+    for (size_t k = 0; m->taken && k < m->nspare; k++)
+        if (m->spare[k]) {
+            m->ssig[ns] = m->ssig[k];
+            m->spare[ns++] = m->spare[k];
+        }
+    m->taken = 0;
     for (size_t k = 0; k < no; k++)
-        if (old[k] && n < DPT_SPARE) {
-            sig[n] = old[k]->sig;
-            keep[n++] = old[k];
-        } else
-            row_free(old[k]);
-    for (size_t k = 0; k < m->nspare; k++)
-        if (m->spare[k] && n < DPT_SPARE) {
-            sig[n] = m->ssig[k];
-            keep[n++] = m->spare[k];
-        } else
-            row_free(m->spare[k]);
-    memcpy(m->spare, keep, n * sizeof *keep);
-    memcpy(m->ssig, sig, n * sizeof *sig);
-    m->nspare = n;
+        nl += old[k] != NULL;
+    if (nl > DPT_SPARE) { /* the first DPT_SPARE of the rows left only */
+        for (size_t k = 0, n = 0; k < no; k++)
+            if (old[k] && n++ >= DPT_SPARE) {
+                row_free(old[k]);
+                old[k] = NULL;
+            }
+        nl = DPT_SPARE;
+    }
+    /* the spare rows past DPT_SPARE - nl go, the others make room */
+    keep = ns < DPT_SPARE - nl ? ns : DPT_SPARE - nl;
+    for (size_t k = keep; k < ns; k++)
+        row_free(m->spare[k]);
+    if (nl > 0) {
+        memmove(&m->spare[nl], m->spare, keep * sizeof *m->spare);
+        memmove(&m->ssig[nl], m->ssig, keep * sizeof *m->ssig);
+        for (size_t k = 0, n = 0; k < no; k++)
+            if (old[k]) {
+                m->ssig[n] = old[k]->sig;
+                m->spare[n++] = old[k];
+            }
+    }
+    m->nspare = nl + keep;
 }
 
 /* Finds or makes each job's row of p (counts up to W - 1, or the job's
@@ -1831,67 +1937,138 @@ static void rows_update(struct dpt_memo *m, const struct alloc_problem *p,
                 row_same(m->spare[k], p, j, w)) {
                 m->row[j] = m->spare[k];
                 m->spare[k] = NULL;
+                m->taken++;
             }
-        if (!m->row[j])
+        if (!m->row[j]) {
             m->row[j] = row_make(p, j, w + w / 2 < jmax1 ? w + w / 2 : jmax1);
+            m->row[j]->id = ++m->rows_made;
+        }
     }
     spare_keep(m, old, no);
     m->nrow = nj;
 }
 
 /* Row r's two best values (struct dpt_best) over its counts below
- * row_clip() on each type, into r->sc, unless made for those clips:
- * they are the ones of the job's part of the value table (its other
- * entries are -HUGE_VAL, which change neither). */
-static void row_best(struct dpt_row *r, const struct alloc_problem *p, size_t W)
+ * row_clip() on each type: they are the ones of the job's part of the
+ * value table (its other entries are -HUGE_VAL, which change neither).
+ * They are what a scan would keep (the two highest so far, the first
+ * of the highest), the idle value first, then each type's counts 1..c -
+ * 1 in turn, each type's part read off its prefix tables: the highest
+ * pv at the first count pc, and the second p2 (a part whose highest is
+ * above the best so far makes the next the larger of that best and
+ * p2; else the next is the larger of itself and the part's highest). */
+static struct dpt_best row_best(const struct dpt_row *r,
+                                const struct alloc_problem *p, size_t W)
 {
-    size_t nt = r->nt, t;
     struct dpt_best b = {-HUGE_VAL, -HUGE_VAL, -1, -1};
 
-    for (t = 0; t < nt && r->sclip[t] == row_clip(r, p, t, W); t++)
-        ;
-    if (t == nt)
-        return;
-    for (t = 0; t < nt; t++) {
-        const double *x = &r->v[t * r->w];
-        r->sclip[t] = row_clip(r, p, t, W);
-        for (size_t n = 0; n < r->sclip[t]; n++) {
-            if (x[n] > b.best) {
-                b.next = b.best;
-                b.best = x[n];
-                b.n = (int)n;
-                b.t = n > 0 ? (int)t : -1;
-            } else if (x[n] > b.next)
-                b.next = x[n];
-        }
+    if (r->v[0] > b.best) { /* count 0, type 0's entry */
+        b.best = r->v[0];
+        b.n = 0;
     }
-    r->sc = b;
+    for (size_t t = 0; t < r->nt; t++) {
+        size_t c = row_clip(r, p, t, W), at = t * r->w + c - 1;
+        double hi, second;
+        if (c < 2)
+            continue;
+        hi = r->pv[at];
+        second = r->p2[at];
+        if (hi > b.best) {
+            b.next = b.best > second ? b.best : second;
+            b.best = hi;
+            b.n = r->pc[at];
+            b.t = (int)t;
+        } else if (hi > b.next)
+            b.next = hi;
+    }
+    return b;
+}
+
+/* Readies s for an instance of nj jobs, nt types and W counts: the
+ * places past those made, or all of them when W or nt changed, hold
+ * nothing. */
+static void tslots_begin(struct tslots *s, size_t nj, size_t nt, size_t W)
+{
+    if (s->W != W || s->nt != nt) {
+        s->n = 0;
+        s->W = W;
+        s->nt = nt;
+    }
+    DPT_GROW(s->id, s->id_cap, nj + 1);
+    DPT_GROW(s->clip, s->clip_cap, nj * nt + 1);
+    for (; s->n < nj; s->n++)
+        s->id[s->n] = 0;
+}
+
+/* Whether job j's part of s's table is already row r's at p's clips (W
+ * counts, tslots_begin() made); else records that it will be (the
+ * caller makes it) and returns 0. */
+static int tslots_same(struct tslots *s, size_t j, const struct dpt_row *r,
+                       const struct alloc_problem *p)
+{
+    int same = s->id[j] == r->id;
+
+    for (size_t t = 0; t < s->nt; t++) {
+        size_t c = row_clip(r, p, t, s->W);
+        same &= s->clip[j * s->nt + t] == c;
+        s->clip[j * s->nt + t] = c;
+    }
+    s->id[j] = r->id;
+    return same;
+}
+
+/* Job j's clip on type t in s's table (NONE: its part is not row r's)
+ * when made from row r, and records clip c for it, and r. */
+static size_t tslots_was(struct tslots *s, size_t j, size_t t,
+                         const struct dpt_row *r, size_t c)
+{
+    size_t was = s->id[j] == r->id ? s->clip[j * s->nt + t] : NONE;
+
+    s->clip[j * s->nt + t] = c;
+    if (t + 1 == s->nt)
+        s->id[j] = r->id;
+    return was;
+}
+
+static void tslots_release(struct tslots *s)
+{
+    xfree(s->id);
+    xfree(s->clip);
+    memset(s, 0, sizeof *s);
 }
 
 /* The value table of alloc_values_t(p, W, v) from the rows of m, and
  * alloc_tie_tol_t(p), the same double (the largest |v| of each job's
  * admissible options, summed in job order); each job's best values
  * (row_best()) into b. */
-static double rows_values(const struct dpt_memo *m,
-                          const struct alloc_problem *p, size_t W, double *v,
-                          struct dpt_best *b)
+static double rows_values(struct dpt_memo *m, const struct alloc_problem *p,
+                          size_t W, double *v, struct dpt_best *b)
 {
     size_t nt = (size_t)p->n_types;
     double sum = 0.0;
 
+    tslots_begin(&m->vs, p->n_jobs, nt, W);
     for (size_t j = 0; j < p->n_jobs; j++) {
         struct dpt_row *r = m->row[j];
         double big = fabs(r->v[0]);
-        row_best(r, p, W);
-        b[j] = r->sc;
+        b[j] = row_best(r, p, W);
         for (size_t t = 0; t < nt; t++) {
             double *x = &v[(j * nt + t) * W];
-            size_t c = row_clip(r, p, t, W);
-            memcpy(x, &r->v[t * r->w], c * sizeof *x);
+            size_t c = row_clip(r, p, t, W), was;
             if (c > 0 && r->a[t * r->w + c - 1] > big)
                 big = r->a[t * r->w + c - 1];
-            for (size_t n = c; n < W; n++)
-                x[n] = -HUGE_VAL;
+            /* the part holds r's values below was, -HUGE_VAL from there
+             * (NONE: not r's): what changes with the clip */
+            was = tslots_was(&m->vs, j, t, r, c);
+            if (was == NONE) {
+                memcpy(x, &r->v[t * r->w], c * sizeof *x);
+                for (size_t n = c; n < W; n++)
+                    x[n] = -HUGE_VAL;
+            } else if (c > was)
+                memcpy(&x[was], &r->v[t * r->w + was], (c - was) * sizeof *x);
+            else
+                for (size_t n = c; n < was; n++)
+                    x[n] = -HUGE_VAL;
         }
         sum += big;
     }
@@ -2008,6 +2185,10 @@ void alloc_dp_types_forget(void *memo)
     xfree(m->types);
     xfree(m->scr);
     xfree(m->sR);
+    xfree(m->byn);
+    xfree(m->cnt);
+    tslots_release(&m->vs);
+    tslots_release(&m->bs);
     xfree(m);
 }
 
@@ -2023,8 +2204,8 @@ static void *carve(unsigned char **at, size_t n, size_t sz)
 }
 
 /* Points d's per-solve arrays (cap, soff, ooff, aoff, inc, inct, u,
- * lmin, pre, improve()'s scratch) and *bests into m's scratch block,
- * grown as needed, all zero. */
+ * lmin, pre, improve()'s scratch, fill()'s ps) and *bests into m's scratch
+ * block, grown as needed, all zero. */
 static void scratch_carve(struct dpt_memo *m, struct dpt *d,
                           struct dpt_best **bests)
 {
@@ -2037,7 +2218,7 @@ static void scratch_carve(struct dpt_memo *m, struct dpt *d,
         {nt + 1, sizeof *d->u},         {nj + 1, sizeof **bests},
         {nj * nt + 1, sizeof *d->lmin}, {nj + 1, sizeof *d->pre},
         {2 * nj + 1, sizeof *d->n2},    {nt + 1, sizeof *d->room},
-        {nj + 1, sizeof *d->top}};
+        {nj + 1, sizeof *d->top},       {nt + 1, sizeof *d->ps}};
 
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         need += (sizes[i][0] * sizes[i][1] + a - 1) / a * a;
@@ -2057,6 +2238,7 @@ static void scratch_carve(struct dpt_memo *m, struct dpt *d,
     d->n2 = carve(&at, 2 * nj + 1, sizeof *d->n2);
     d->room = carve(&at, nt + 1, sizeof *d->room);
     d->top = carve(&at, nj + 1, sizeof *d->top);
+    d->ps = carve(&at, nt + 1, sizeof *d->ps);
 }
 
 static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
@@ -2069,14 +2251,17 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
  * count where it is (0: none).  Below the row's clip they are its pv,
  * pc (the table's entries are its v there); past it, the table's
  * entries are -HUGE_VAL, which are never above, so they stay. */
-static void prefix_best(struct dpt *d, const struct dpt_memo *m)
+static void prefix_best(struct dpt *d, struct dpt_memo *m)
 {
     size_t nj = d->nj, nt = d->nt, W = d->W;
 
     DPT_GROW(d->bv, d->bv_cap, nj * nt * W + 1);
     DPT_GROW(d->bc, d->bc_cap, nj * nt * W + 1);
+    tslots_begin(&m->bs, nj, nt, W);
     for (size_t j = 0; j < nj; j++) {
         const struct dpt_row *r = m->row[j];
+        if (tslots_same(&m->bs, j, r, d->p))
+            continue; /* made */
         for (size_t t = 0; t < nt; t++) {
             double *bv = &d->bv[(j * nt + t) * W], x = -HUGE_VAL;
             int *bc = &d->bc[(j * nt + t) * W], n = 0;
@@ -2190,6 +2375,10 @@ static int dpt_solve(struct dpt_memo *m, const struct alloc_problem *p,
     v = m->v;
     d.sR = m->sR;
     d.sR_cap = m->sR_cap;
+    d.byn = m->byn;
+    d.byn_cap = m->byn_cap;
+    d.cnt = m->cnt;
+    d.cnt_cap = m->cnt_cap;
     scratch_carve(m, &d, &bests);
     d.tol = rows_values(m, p, d.W, v, bests);
     if (shortcut(&d, bests, d.inc, d.inct)) {
@@ -2223,6 +2412,10 @@ out:
     res->rows = res->cols = res->nnz = 0;
     m->sR = d.sR;
     m->sR_cap = d.sR_cap;
+    m->byn = d.byn;
+    m->byn_cap = d.byn_cap;
+    m->cnt = d.cnt;
+    m->cnt_cap = d.cnt_cap;
     m->pre0 = d.pre0;
     m->pre0_cap = d.pre0_cap;
     m->semi = d.semi;

@@ -194,13 +194,9 @@ static double rescale_rate_t(const struct alloc_job *jb)
     return jb->cur >= jb->jmin ? jb->ot[jb->ctype][jb->cur] : 0.0;
 }
 
-double alloc_rescale_cost_t(const struct alloc_problem *p, size_t j, int t,
-                            int n)
+/* alloc_rescale_cost_t of job jb with types. */
+static inline double rescale_cost_t(const struct alloc_job *jb, int t, int n)
 {
-    const struct alloc_job *jb = &p->jobs[j];
-
-    if (!alloc_typed(p))
-        return alloc_rescale_cost(p, j, n);
     if (jb->cur > 0 && n > 0 && t != jb->ctype) /* a stop and a start */
         return (jb->tcdw + jb->tcup) * rescale_rate_t(jb);
     if (n > jb->cur)
@@ -208,6 +204,14 @@ double alloc_rescale_cost_t(const struct alloc_problem *p, size_t j, int t,
     if (n < jb->cur)
         return jb->tcdw * rescale_rate_t(jb);
     return 0.0;
+}
+
+double alloc_rescale_cost_t(const struct alloc_problem *p, size_t j, int t,
+                            int n)
+{
+    if (!alloc_typed(p))
+        return alloc_rescale_cost(p, j, n);
+    return rescale_cost_t(&p->jobs[j], t, n);
 }
 
 double alloc_gain_t(const struct alloc_problem *p, size_t j, int t, int n)
@@ -222,6 +226,18 @@ double alloc_value_t(const struct alloc_problem *p, size_t j, int t, int n)
     if (!alloc_typed(p))
         return alloc_value(p, j, n);
     return alloc_gain_t(p, j, t, n) - alloc_rescale_cost_t(p, j, t, n);
+}
+
+void alloc_values_run_t(const struct alloc_problem *p, size_t j, int t, int n0,
+                        int n1, double *out)
+{
+    const struct alloc_job *jb = &p->jobs[j];
+
+    for (int n = n0; n < n1; n++)
+        out[n - n0] = !alloc_typed(p) ? alloc_value(p, j, n)
+                      : n == 0
+                          ? 0.0 - rescale_cost_t(jb, t, n)
+                          : p->tfwd * jb->ot[t][n] - rescale_cost_t(jb, t, n);
 }
 
 double alloc_objective_t(const struct alloc_problem *p, const int *n,
@@ -324,17 +340,22 @@ struct pt {
 /* alloc_lagr_init's working state. */
 struct fix {
     size_t nj, nt, W;
-    const double *v;       /* borrowed: the value table */
-    long *cap;             /* nt: the most nodes the jobs can use per type */
-    struct pt *hp;         /* the upper hulls' points */
-    double *sl;            /* sl[k]: the slope into hp[k] from hp[k - 1] */
-    size_t *hoff;          /* nj nt + 1: (j, t)'s hull starts at hp[hoff[..]] */
-    double *lam;           /* nt: the prices */
-    double *phi;           /* nj: max_o v_j(o) - lam_t n at the prices */
-    struct pt *pts, *hull; /* scratch (one block, at pts, with ev and tmp):
-                              one job's points, its hull */
-    struct pt *ev;         /* scratch: the slopes where jobs drop nodes */
-    struct pt *tmp;        /* scratch: pt_sort's */
+    const double *v; /* borrowed: the value table */
+    long *cap;       /* nt: the most nodes the jobs can use per type */
+    struct pt *hp;   /* the upper hulls' points */
+    double *sl;      /* sl[k]: the slope into hp[k] from hp[k - 1] */
+    size_t *hoff;    /* nj nt + 1: (j, t)'s hull starts at hp[hoff[..]] */
+    double *lam;     /* nt: the prices */
+    double *phi;     /* nj: max_o v_j(o) - lam_t n at the prices */
+    struct pt *hull; /* scratch (one block, at hull, with ev): one
+                        job's hull */
+    struct pt *ev;   /* scratch: the slopes where jobs drop nodes */
+    size_t *at;      /* scratch, nt: line_mu()'s places in the hulls */
+    /* col[t nj + j]: the highest y - lam_t n over job j's hull on type t
+     * (-HUGE_VAL: none) at lam_t = clam[t], made when cok[t]
+     * (col_ready()); csave: a column's copy (lagr_run()) */
+    double *col, *clam, *csave;
+    int *cok;
 };
 
 /* Whether point b stays on the upper hull between a and (n, y) (a.n <
@@ -382,23 +403,43 @@ static void fix_hulls(struct fix *f)
     f->hoff[f->nj * f->nt] = nh;
 }
 
-/* Prices every job at f->lam, over the hulls' points: phi.  Returns
- * L(lam). */
-static double price(struct fix *f)
+/* Makes f's column t at the price lam_t, unless it is made at it. */
+static void col_ready(struct fix *f, size_t t)
 {
     size_t nt = f->nt;
+
+    if (f->cok[t] && f->clam[t] == f->lam[t])
+        return;
+    for (size_t j = 0; j < f->nj; j++) {
+        double best = -HUGE_VAL;
+        for (size_t k = f->hoff[j * nt + t]; k < f->hoff[j * nt + t + 1]; k++) {
+            double x = f->hp[k].y - f->lam[t] * f->hp[k].n;
+            best = x > best ? x : best;
+        }
+        f->col[t * f->nj + j] = best;
+    }
+    f->clam[t] = f->lam[t];
+    f->cok[t] = 1;
+}
+
+/* Prices every job at f->lam, over the hulls' points: phi, the highest
+ * of its idle value and its columns (col_ready(): the same maximum as
+ * over the points one by one).  Returns L(lam). */
+static double price(struct fix *f)
+{
+    size_t nt = f->nt, nj = f->nj;
     double L = 0.0;
 
-    for (size_t t = 0; t < nt; t++)
+    for (size_t t = 0; t < nt; t++) {
         L += f->lam[t] * (double)f->cap[t];
-    for (size_t j = 0; j < f->nj; j++) {
+        col_ready(f, t);
+    }
+    for (size_t j = 0; j < nj; j++) {
         double best = f->v[j * nt * f->W];
-        for (size_t t = 0; t < nt; t++)
-            for (size_t k = f->hoff[j * nt + t]; k < f->hoff[j * nt + t + 1];
-                 k++) {
-                double x = f->hp[k].y - f->lam[t] * f->hp[k].n;
-                best = x > best ? x : best;
-            }
+        for (size_t t = 0; t < nt; t++) {
+            double x = f->col[t * nj + j];
+            best = x > best ? x : best;
+        }
         f->phi[j] = best;
         L += best;
     }
@@ -415,43 +456,6 @@ static void set_price(struct fix *f, size_t t0, size_t t1, double mu)
 static inline int pt_before(const struct pt *a, const struct pt *b)
 {
     return a->n < b->n || (a->n == b->n && a->y > b->y);
-}
-
-/* Sorts x[0..n-1] by pt_before (a natural merge sort: the runs already
- * in order, found first, merged two by two; tmp n points of scratch).
- * Points that come before each other neither way may end in any order:
- * no use of the sorted points depends on theirs (equal points). */
-static void pt_sort(struct pt *x, struct pt *tmp, size_t n)
-{
-    struct pt *a = x, *b = tmp;
-    int sorted = 0;
-
-    while (!sorted) {
-        size_t lo = 0;
-        sorted = 1;
-        while (lo < n) {
-            size_t mid = lo + 1, hi, i, k, o = lo;
-            while (mid < n && !pt_before(&a[mid], &a[mid - 1]))
-                mid++;
-            hi = mid < n ? mid + 1 : n;
-            while (hi < n && !pt_before(&a[hi], &a[hi - 1]))
-                hi++;
-            if (mid < n)
-                sorted = 0;
-            for (i = lo, k = mid; i < mid && k < hi;)
-                b[o++] = pt_before(&a[k], &a[i]) ? a[k++] : a[i++];
-            while (i < mid)
-                b[o++] = a[i++];
-            while (k < hi)
-                b[o++] = a[k++];
-            lo = hi;
-        }
-        struct pt *c = a;
-        a = b;
-        b = c;
-    }
-    if (a != x)
-        memcpy(x, a, n * sizeof *x);
 }
 
 /* The smallest y of the events ev[0..n-1] (falls of ev.n nodes at price
@@ -534,44 +538,57 @@ static long line_one(struct fix *f, size_t jt, double c, size_t *ne)
     return top;
 }
 
-/* Gives types t0..t1-1 (one type, or all) one price mu, the others'
- * fixed, that makes L smallest, and returns L there.  Along mu each job
+/* The one price mu of types t0..t1-1 (one type, or all), the others'
+ * fixed, that makes L smallest (line() sets it).  Along mu each job
  * takes the best point of the upper hull of its options priced so: its
  * options on those types at (n, v), and the best of the others, at (0,
  * their best v - lam_t n); as mu passes the slope into the hull's point
  * k, the job's nodes on the types fall from n_k to n_{k-1}.  L's slope
  * is sum_t cap_t - the jobs' nodes: mu is 0 when that is >= 0 there,
  * else the slope where it turns >= 0. */
-static double line(struct fix *f, size_t t0, size_t t1)
+static double line_mu(struct fix *f, size_t t0, size_t t1)
 {
     size_t nt = f->nt, ne = 0;
     long U = 0, C = 0;
     double mu = 0.0;
 
-    for (size_t t = t0; t < t1; t++)
-        C += f->cap[t];
+    for (size_t t = 0; t < nt; t++)
+        if (t >= t0 && t < t1)
+            C += f->cap[t];
+        else
+            col_ready(f, t);
     for (size_t j = 0; j < f->nj; j++) {
         double c = f->v[j * nt * f->W];
-        size_t np = 0, m = 0, k0 = 0;
-        for (size_t t = 0; t < nt; t++)
-            for (size_t k = f->hoff[j * nt + t];
-                 k < f->hoff[j * nt + t + 1] && (t < t0 || t >= t1); k++) {
-                double y = f->hp[k].y - f->lam[t] * f->hp[k].n;
+        size_t m = 0, k0 = 0;
+        for (size_t t = 0; t < nt; t++) /* the others' best, by columns */
+            if (t < t0 || t >= t1) {
+                double y = f->col[t * f->nj + j];
                 c = y > c ? y : c;
             }
         if (t1 - t0 == 1) {
             U += line_one(f, j * nt + t0, c, &ne);
             continue;
         }
-        f->pts[np++] = (struct pt){0, c};
+        /* the points (0, c) and the types' hulls', each hull's by n:
+         * pushed by pt_before, merged from the hulls' heads (points that
+         * come before each other neither way are equal: either first) */
+        hull_push(f->hull, &m, 0, c);
         for (size_t t = t0; t < t1; t++)
-            for (size_t k = f->hoff[j * nt + t]; k < f->hoff[j * nt + t + 1];
-                 k++)
-                f->pts[np++] = f->hp[k];
-        if (t1 - t0 > 1)
-            pt_sort(f->pts, f->tmp, np);
-        for (size_t i = 0; i < np; i++)
-            hull_push(f->hull, &m, f->pts[i].n, f->pts[i].y);
+            f->at[t] = f->hoff[j * nt + t];
+        for (;;) {
+            const struct pt *q = NULL;
+            size_t tq = t0;
+            for (size_t t = t0; t < t1; t++)
+                if (f->at[t] < f->hoff[j * nt + t + 1] &&
+                    (!q || pt_before(&f->hp[f->at[t]], q))) {
+                    q = &f->hp[f->at[t]];
+                    tq = t;
+                }
+            if (!q)
+                break;
+            hull_push(f->hull, &m, q->n, q->y);
+            f->at[tq]++;
+        }
         for (size_t k = 1; k < m; k++) {
             double s = (f->hull[k].y - f->hull[k - 1].y) /
                        (double)(f->hull[k].n - f->hull[k - 1].n);
@@ -584,7 +601,13 @@ static double line(struct fix *f, size_t t0, size_t t1)
     }
     if (U > C)
         mu = fall_price(f->ev, ne, U - C);
-    set_price(f, t0, t1, mu);
+    return mu;
+}
+
+/* Gives types t0..t1-1 their price line_mu() and returns L there. */
+static double line(struct fix *f, size_t t0, size_t t1)
+{
+    set_price(f, t0, t1, line_mu(f, t0, t1));
     return price(f);
 }
 
@@ -595,29 +618,50 @@ static void lagr_run(struct fix *f, struct alloc_lagr *g,
 {
     size_t nj = f->nj, nt = f->nt, np = f->hoff[nj * nt] + nj + 1;
     double L;
+    int fresh = 1;
 
     for (size_t t = 0; t < nt; t++)
         if (f->cap[t] > p->pools[t])
             f->cap[t] = p->pools[t];
-    f->pts = xmalloc(4 * np * sizeof *f->pts); /* one block for four */
-    f->hull = f->pts + np;
+    f->hull = xmalloc(2 * np * sizeof *f->hull); /* one block for two */
     f->ev = f->hull + np;
-    f->tmp = f->ev + np;
+    f->at = xmalloc(nt * sizeof *f->at);
+    f->col = xmalloc((nt * nj + nj + 2 * nt + 1) * sizeof *f->col);
+    f->csave = f->col + nt * nj;
+    f->clam = f->csave + nj;
+    f->cok = xcalloc(nt, sizeof *f->cok);
     f->sl = xmalloc((f->hoff[nj * nt] + 1) * sizeof *f->sl);
     for (size_t jt = 0; jt < nj * nt; jt++)
         for (size_t k = f->hoff[jt] + 1; k < f->hoff[jt + 1]; k++)
             f->sl[k] = (f->hp[k].y - f->hp[k - 1].y) /
                        (double)(f->hp[k].n - f->hp[k - 1].n);
     L = line(f, 0, nt);
+    /* L is price()'s at the prices, which are fixed between its calls:
+     * a type's line that leaves its price makes the same L, which does
+     * not fall (no price() needed); fresh: f->phi is at the prices */
     for (int round = 0; round < FIX_ROUNDS; round++) {
         int fell = 0;
         for (size_t t = 0; t < nt; t++) {
-            double was = f->lam[t], Lt = line(f, t, t + 1);
+            double was = f->lam[t], mu = line_mu(f, t, t + 1), Lt, wasc;
+            int wasok = f->cok[t];
+            if (mu == was)
+                continue;
+            /* column t at was, back when mu is not taken */
+            memcpy(f->csave, &f->col[t * nj], nj * sizeof *f->csave);
+            wasc = f->clam[t];
+            f->lam[t] = mu;
+            Lt = price(f);
+            fresh = 1;
             if (Lt < L) {
                 L = Lt;
                 fell = 1;
-            } else
+            } else {
                 f->lam[t] = was;
+                memcpy(&f->col[t * nj], f->csave, nj * sizeof *f->csave);
+                f->clam[t] = wasc;
+                f->cok[t] = wasok;
+                fresh = 0;
+            }
         }
         if (!fell)
             break;
@@ -625,11 +669,14 @@ static void lagr_run(struct fix *f, struct alloc_lagr *g,
     g->nj = nj;
     g->nt = nt;
     g->W = f->W;
-    g->L = price(f);
+    g->L = fresh ? L : price(f);
     g->lam = f->lam;
     g->phi = f->phi;
     xfree(f->sl);
-    xfree(f->pts);
+    xfree(f->at);
+    xfree(f->col);
+    xfree(f->cok);
+    xfree(f->hull);
     xfree(f->hoff);
     xfree(f->hp);
     xfree(f->cap);
@@ -696,13 +743,16 @@ void alloc_lagr_release(struct alloc_lagr *g)
  * its own not counted) into *bn, *bt, by v - lam_t n when lam is not
  * NULL: the first found among equals, in the order idle, type 0's
  * counts, type 1's, ...  Returns its value v.  Counts outside the job's
- * jmin..jmax are not read (alloc_values_t sets them -HUGE_VAL). */
+ * jmin..jmax are not read (alloc_values_t sets them -HUGE_VAL).  bv (or
+ * NULL): the prefix tables of v (alloc_lagr_greedy_pre), which let a
+ * scan by v - lam_t n stop early. */
 static double fit_best(const struct alloc_lagr *g,
-                       const struct alloc_problem *p, const double *v, size_t j,
-                       const long *room, const double *lam, int *bn, int *bt)
+                       const struct alloc_problem *p, const double *v,
+                       const double *bv, size_t j, const long *room,
+                       const double *lam, int *bn, int *bt)
 {
     const double *vj = &v[j * g->nt * g->W];
-    double best = vj[0], bv = vj[0];
+    double best = vj[0], val = vj[0];
     int lo = p->jobs[j].jmin > 1 ? p->jobs[j].jmin : 1;
     long hi = (long)g->W - 1 < p->jobs[j].jmax ? (long)g->W - 1
                                                : (long)p->jobs[j].jmax;
@@ -715,25 +765,33 @@ static double fit_best(const struct alloc_lagr *g,
         int e = (int)(hi < room[t] ? hi : room[t]);
         if (lam) {
             double l = lam[t];
-            for (int n = lo; n <= e; n++)
+            /* bv (alloc_lagr_greedy_pre's, or NULL): no count n..e is
+             * above best once their highest value less l n is not
+             * (l >= 0; rounding is monotone) */
+            double top = bv && e >= lo ? bv[(j * g->nt + t) * g->W + (size_t)e]
+                                       : HUGE_VAL;
+            for (int n = lo; n <= e; n++) {
+                if (!(top - l * n > best))
+                    break;
                 if (x[n] - l * n > best) {
                     best = x[n] - l * n;
-                    bv = x[n];
+                    val = x[n];
                     *bn = n;
                     *bt = (int)t;
                 }
+            }
         } else
             for (int n = lo; n <= e; n++)
                 if (x[n] > best) {
-                    best = bv = x[n];
+                    best = val = x[n];
                     *bn = n;
                     *bt = (int)t;
                 }
     }
-    return bv;
+    return val;
 }
 
-/* fit_best(g, p, v, j, room, NULL, bn, bt) read from the prefix
+/* fit_best(g, p, v, NULL, j, room, NULL, bn, bt) read from the prefix
  * tables bv, bc of v (alloc_lagr_greedy_pre): the first of the highest
  * values over counts 1..r is the one the scan of counts jmin..r finds,
  * as the others are -HUGE_VAL, never above the idle value. */
@@ -777,7 +835,7 @@ static double greedy(const struct alloc_lagr *g, const struct alloc_problem *p,
     for (size_t j = 0; j < g->nj; j++) {
         const struct alloc_job *jb = &p->jobs[j];
         if (!keeps)
-            fit_best(g, p, v, j, room, g->lam, &n[j], &t[j]);
+            fit_best(g, p, v, bv, j, room, g->lam, &n[j], &t[j]);
         else if (jb->cur > 0 && alloc_admissible_t(p, j, jb->ctype, jb->cur) &&
                  room[jb->ctype] >= jb->cur) {
             n[j] = jb->cur;
@@ -793,7 +851,7 @@ static double greedy(const struct alloc_lagr *g, const struct alloc_problem *p,
         if (n[j] > 0)
             room[t[j]] += n[j];
         z += bv ? fit_pre(g, p, v, bv, bc, j, room, &n[j], &t[j])
-                : fit_best(g, p, v, j, room, NULL, &n[j], &t[j]);
+                : fit_best(g, p, v, NULL, j, room, NULL, &n[j], &t[j]);
         if (n[j] > 0)
             room[t[j]] -= n[j];
     }

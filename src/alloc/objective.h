@@ -161,6 +161,11 @@ double alloc_gain_t(const struct alloc_problem *p, size_t j, int t, int n);
  * one type).  (t, n) must be admissible. */
 double alloc_value_t(const struct alloc_problem *p, size_t j, int t, int n);
 
+/* alloc_value_t(p, j, t, n) for n = n0..n1-1 into out[n - n0], the same
+ * doubles, in one call. */
+void alloc_values_run_t(const struct alloc_problem *p, size_t j, int t, int n0,
+                        int n1, double *out);
+
 /* The objective of counts n[] on types t[] (t[j] not read when n[j] ==
  * 0; t may be NULL with one type): the gains and costs summed in job
  * order, as alloc_objective (which it is with one type). */
