@@ -8,7 +8,8 @@
  * writes, preempted at 1,000 s: 400 s of training lost), one with write
  * and restart costs and a second stop, one that finishes (the write
  * pause delays its completion), a shrink that keeps Jmin (Tcdw as
- * without checkpoints, then a stop before any checkpoint), a blank
+ * without checkpoints, then a stop before any checkpoint), two jobs
+ * whose job-log checkpoint columns sum to the measures, a blank
  * ckpt_interval giving the same step log as no column, and the
  * compatible mode's refusal.  T = 1612988400 = 2021-02-10 20:20:00.
  */
@@ -68,9 +69,11 @@ START_TEST(test_issue_case)
     ck_assert_uint_eq(st.ckpt_restarts, 1);
     /* no Tcdw pause at the stop: nothing lost to preemption */
     ck_assert_double_eq(st.preempt_cost, 0.0);
-    /* samples 6000, 1000 node-s, 1 preemption, never paused, 2 starts */
+    /* samples 6000, 1000 node-s, 1 preemption, never paused, 2 starts;
+     * 4,000 lost to its restart, none in pauses, 1 write, 1 restart */
     ck_assert_str_eq(row, "A,2021-02-10 20:20:00,2021-02-10 20:20:00,"
-                          "2021-02-10 20:20:00,,,6000,1000,0,1,0,0,0,2\n");
+                          "2021-02-10 20:20:00,,,6000,1000,0,1,0,0,0,2,"
+                          "4000,0,1,1\n");
     free(row);
 }
 END_TEST
@@ -106,7 +109,8 @@ START_TEST(test_costs)
     ck_assert_double_eq(st.preempt_cost, 0.0);
     ck_assert_double_eq(st.rescale_cost, 0.0);
     ck_assert_str_eq(row, "A,2021-02-10 20:20:00,2021-02-10 20:20:00,"
-                          "2021-02-10 20:20:00,,,12000,1900,0,2,130,0,0,2\n");
+                          "2021-02-10 20:20:00,,,12000,1900,0,2,130,0,0,2,"
+                          "5700,1300,2,1\n");
     free(row);
 }
 END_TEST
@@ -129,7 +133,7 @@ START_TEST(test_completion)
     ck_assert_double_eq(st.ckpt_lost_samples, 0.0);
     ck_assert_str_eq(row, "A,2021-02-10 20:20:00,2021-02-10 20:20:00,"
                           "2021-02-10 20:20:00,2021-02-10 20:32:30,750,7000,"
-                          "750,0,0,50,0,0,1\n");
+                          "750,0,0,50,0,0,1,0,500,1,0\n");
     free(row);
 }
 END_TEST
@@ -156,8 +160,49 @@ START_TEST(test_shrink_then_stop)
     ck_assert_uint_eq(st.ckpt_writes, 0);
     ck_assert_uint_eq(st.ckpt_restarts, 0);
     ck_assert_str_eq(row, "A,2021-02-10 20:20:00,2021-02-10 20:20:00,"
-                          "2021-02-10 20:20:00,,,0,400,0,2,5,0,50,1\n");
+                          "2021-02-10 20:20:00,,,0,400,0,2,5,0,50,1,"
+                          "3550,0,0,0\n");
     free(row);
+}
+END_TEST
+
+/* Two jobs, the per-job columns summing to the measures.  n0 and n1 up
+ * from T, both leave at T+1000; A and B (Jmax 1) hold one each at
+ * P(1) = 10.
+ *   A, interval 600, free writes: 6,000 at T+600 (a write), 10,000 at
+ *     T+1000, back to 6,000: 4,000 lost, 1 write.
+ *   B, interval 300, write 10 s: trains [T, T+300) 3,000, writes to
+ *     T+310 (100 lost), trains to T+610 (6,000), writes to T+620 (100),
+ *     trains to T+920 (9,000), writes to T+930 (100), trains 70 s to
+ *     9,700; at T+1000 back to 9,000 (its write ended at T+930): 700
+ *     lost, 300 in pauses, 3 writes, 30 s paused.
+ * The measures: 4,700 lost to restarts, 300 to pauses, 4 writes, no
+ * restart (the trace ends). */
+START_TEST(test_per_job_sums)
+{
+    struct replay_stats st;
+    char *log = tu_replay_joblog(
+        "twojobs",
+        "bfsim-trace 1\nnode n0\nnode n1\n"
+        "1612988400 +0 +1\n1612989400 -0 -1\n",
+        HEAD "A,1612988400,1,1,1e6,4,2,0:0:0 1:10:1,600,0,\n"
+             "B,1612988400,1,1,1e6,4,2,0:0:0 1:10:1,300,10,5\n",
+        &st);
+
+    ck_assert_str_eq(
+        log, "job,tsub,admitted,first_start,finished,completion_s,samples,"
+             "node_seconds,rescales,preemptions,paused_s,lost_rescale,"
+             "lost_preempt,starts,ckpt_lost_samples,ckpt_pause_cost,"
+             "ckpt_writes,ckpt_restarts\n"
+             "A,2021-02-10 20:20:00,2021-02-10 20:20:00,2021-02-10 20:20:00,"
+             ",,6000,1000,0,1,0,0,0,1,4000,0,1,0\n"
+             "B,2021-02-10 20:20:00,2021-02-10 20:20:00,2021-02-10 20:20:00,"
+             ",,9000,1000,0,1,30,0,0,1,700,300,3,0\n");
+    ck_assert_double_eq(st.ckpt_lost_samples, 4000.0 + 700.0);
+    ck_assert_double_eq(st.ckpt_pause_cost, 0.0 + 300.0);
+    ck_assert_uint_eq(st.ckpt_writes, 1 + 3);
+    ck_assert_uint_eq(st.ckpt_restarts, 0);
+    free(log);
 }
 END_TEST
 
@@ -257,6 +302,7 @@ int main(void)
     tcase_add_test(tc, test_costs);
     tcase_add_test(tc, test_completion);
     tcase_add_test(tc, test_shrink_then_stop);
+    tcase_add_test(tc, test_per_job_sums);
     tcase_add_test(tc, test_blank_is_none);
     tcase_add_test(tc, test_compat_refuses);
     tcase_add_test(tc, test_columns_round_trip);

@@ -1,12 +1,15 @@
 /* check_h5out.c - the HDF5 sink: a small file of known rows read back
  * field by field with the HDF5 C API (by field name, so the names are
  * checked too), the temporary file's life cycle, errors that name the
- * path, and the Python example run on a written file when h5py and
+ * path, a replay's /jobs with a job file's features and checkpoint
+ * columns, and the Python example run on a written file when h5py and
  * pandas are importable. */
 #include "config.h"
 
 #include "alloc/alloc.h"
+#include "engine/replay.h"
 #include "formats/h5out.h"
+#include "testreplay.h"
 #include "testutil.h"
 
 #include <check.h>
@@ -915,6 +918,122 @@ START_TEST(test_sinks_one_fails)
 }
 END_TEST
 
+/* A replay of a hand job file with two features, one of them blank for
+ * A and one named as a /jobs field (samples: stored as feature:samples),
+ * and checkpoints for A: /jobs gains the checkpoint fields and the
+ * features as fixed-length strings sized to their longest value.  n0
+ * and n1 from T, both leave at T+1000; A and B hold one each at 10
+ * samples/s.  A (interval 600 s, free writes) writes one checkpoint at
+ * 6,000 and goes back to it at T+1000: 4,000 lost; B has no checkpoints:
+ * 10,000 samples. */
+START_TEST(test_replay_features)
+{
+    const char *dir = fresh_dir("features");
+    char *path = join(dir, "out.h5"), *s;
+    static const char *const names[] = {
+        "index",           "name",           "tsub",
+        "admitted",        "first_start",    "finished",
+        "samples",         "node_seconds",   "paused_s",
+        "lost_rescale",    "lost_preempt",   "rescales",
+        "preemptions",     "starts",         "ckpt_lost_samples",
+        "ckpt_pause_cost", "ckpt_writes",    "ckpt_restarts",
+        "model",           "feature:samples"};
+    struct fjob {
+        char name[8];
+        double samples, lost, pause;
+        int64_t writes, restarts;
+        char model[32], fsamples[32];
+    } * r;
+    struct h5out *h;
+    struct rec_sink sink, *sinks[] = {&sink};
+    struct replay_opts o;
+    struct replay_stats st;
+    struct bfs_error e;
+    hid_t f, d, t, ft, s32 = H5Tcopy(H5T_C_S1), s8 = H5Tcopy(H5T_C_S1);
+    hsize_t n;
+
+    bfs_error_clear(&e);
+    replay_opts_default(&o);
+    o.alloc.name = "even";
+    o.trace_path =
+        tu_write("features.trace", "bfsim-trace 1\nnode n0\nnode n1\n"
+                                   "1612988400 +0 +1\n1612989400 -0 -1\n");
+    o.jobs_path =
+        tu_write("features.jobs",
+                 "# bfsim-jobs 1\n"
+                 "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve,model,ckpt_interval,"
+                 "ckpt_write,ckpt_restart,samples\n"
+                 "A,1612988400,1,1,1e6,4,2,0:0:0 1:10:1,resnet-50,600,0,0,\n"
+                 "B,1612988400,1,1,1e6,4,2,0:0:0 1:10:1,bert,,,,1200000\n");
+    ck_assert_msg(h5out_open(path, &h, &e) == 0, "%s", e.msg);
+    h5out_sink(h, &sink);
+    o.sinks = sinks;
+    o.n_sinks = 1;
+    ck_assert_msg(tu_replay(&o, NULL, &st, &e) == 0, "%s", e.msg);
+
+    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    ck_assert_int_ge(f, 0);
+    check_layout(f, "jobs", names, (int)N(names));
+    d = H5Dopen2(f, "jobs", H5P_DEFAULT);
+    s = read_str_attr(d, "columns");
+    ck_assert_ptr_nonnull(strstr(s, "ckpt_writes"));
+    ck_assert_ptr_nonnull(strstr(s, "feature:NAME"));
+    xfree(s);
+    /* each feature sized to its longest value: "resnet-50", "1200000" */
+    ft = H5Dget_type(d);
+    for (int k = 0; k < 2; k++) {
+        hid_t m = H5Tget_member_type(ft, (unsigned)(18 + k));
+        ck_assert_int_eq(H5Tget_class(m), H5T_STRING);
+        ck_assert_int_eq(H5Tis_variable_str(m), 0);
+        ck_assert_int_eq(H5Tget_cset(m), H5T_CSET_UTF8);
+        ck_assert_uint_eq(H5Tget_size(m), k == 0 ? 9 : 7);
+        H5Tclose(m);
+    }
+    H5Tclose(ft);
+    H5Dclose(d);
+
+    H5Tset_size(s32, 32);
+    H5Tset_size(s8, 8);
+    H5Tset_cset(s32, H5T_CSET_UTF8);
+    H5Tset_cset(s8, H5T_CSET_UTF8);
+    t = H5Tcreate(H5T_COMPOUND, sizeof *r);
+    H5Tinsert(t, "name", offsetof(struct fjob, name), s8);
+    H5Tinsert(t, "samples", offsetof(struct fjob, samples), H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "ckpt_lost_samples", offsetof(struct fjob, lost),
+              H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "ckpt_pause_cost", offsetof(struct fjob, pause),
+              H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "ckpt_writes", offsetof(struct fjob, writes),
+              H5T_NATIVE_INT64);
+    H5Tinsert(t, "ckpt_restarts", offsetof(struct fjob, restarts),
+              H5T_NATIVE_INT64);
+    H5Tinsert(t, "model", offsetof(struct fjob, model), s32);
+    H5Tinsert(t, "feature:samples", offsetof(struct fjob, fsamples), s32);
+    r = read_table(f, "jobs", t, &n);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(r[0].name, "A");
+    ck_assert_double_eq(r[0].samples, 6000.0);
+    ck_assert_double_eq(r[0].lost, 4000.0);
+    ck_assert_double_eq(r[0].pause, 0.0);
+    ck_assert_int_eq(r[0].writes, 1);
+    ck_assert_int_eq(r[0].restarts, 0);
+    ck_assert_str_eq(r[0].model, "resnet-50");
+    ck_assert_str_eq(r[0].fsamples, "");
+    ck_assert_str_eq(r[1].name, "B");
+    ck_assert_double_eq(r[1].samples, 10000.0);
+    ck_assert_double_eq(r[1].lost, 0.0);
+    ck_assert_int_eq(r[1].writes, 0);
+    ck_assert_str_eq(r[1].model, "bert");
+    ck_assert_str_eq(r[1].fsamples, "1200000");
+    xfree(r);
+    H5Tclose(t);
+    H5Tclose(s8);
+    H5Tclose(s32);
+    H5Fclose(f);
+    xfree(path);
+}
+END_TEST
+
 static Suite *h5out_suite(void)
 {
     Suite *s = suite_create("h5out");
@@ -930,6 +1049,7 @@ static Suite *h5out_suite(void)
     tcase_add_test(tc, test_unwritable);
     tcase_add_test(tc, test_sinks_two_phases);
     tcase_add_test(tc, test_sinks_one_fails);
+    tcase_add_test(tc, test_replay_features);
     suite_add_tcase(s, tc);
     /* Starting Python and importing pandas takes a few seconds. */
     tcase_set_timeout(py, 60);

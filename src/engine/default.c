@@ -161,6 +161,7 @@ static double advance_job(struct replay *r, struct rjob *rj, int64_t t1,
         rj->ckpt_pend_samples = rj->accs;
         rj->ckpt_pend_until = t + rj->def->ckpt_write;
         r->st->ckpt_writes++;
+        rj->ckpt_writes++;
         ckpt_commit(rj, t); /* a write that costs nothing */
         if (rj->def->ckpt_write > 0) {
             BFS_GROW(rj->segs, rj->cap_segs, rj->n_segs + 1);
@@ -308,6 +309,7 @@ static void ckpt_stop(struct replay *r, struct rjob *rj, int64_t t)
 {
     ckpt_commit(rj, (double)t);
     r->st->ckpt_lost_samples += rj->accs - rj->ckpt_samples;
+    rj->ckpt_lost += rj->accs - rj->ckpt_samples;
     rj->accs = rj->ckpt_samples;
     rj->ckpt_trained = 0.0;
     rj->ckpt_pending = 0;
@@ -357,6 +359,7 @@ static int ckpt_change(struct replay *r, struct rjob *rj, int old, int64_t t)
     if (old < jmin && rj->target >= jmin && rj->ckpt_restart_due) {
         rj->ckpt_restart_due = 0;
         r->st->ckpt_restarts++;
+        rj->ckpt_restarts++;
         pause_job(rj, t, rj->def->ckpt_restart, PAUSE_CKPT_RESTART);
         return 1;
     }

@@ -878,6 +878,12 @@ static int emit_jobs(struct replay *r)
             .n_features = r->js.n_features,
             .feature_names = (const char *const *)r->js.feature_names,
             .features = (const char *const *)rj->def->features,
+            .ckpt = r->st->ckpt,
+            .ckpt_lost_samples = rj->ckpt_lost,
+            .ckpt_pause_cost =
+                rj->lost[PAUSE_CKPT_WRITE] + rj->lost[PAUSE_CKPT_RESTART],
+            .ckpt_writes = rj->ckpt_writes,
+            .ckpt_restarts = rj->ckpt_restarts,
         };
         if (r->belief && r->o->belief.kind == BELIEF_LEARN) {
             jr.learned = 1;

@@ -95,6 +95,10 @@ struct rjob {
     double node_seconds, paused_s, lost[4];
     size_t n_rescales, n_preempts, n_starts;
     size_t n_moves; /* changes of type (node types, type-aware) */
+    /* Checkpoints (default.c): samples lost to the job's restarts, its
+     * checkpoints written (their write begun) and its restarts. */
+    double ckpt_lost;
+    size_t ckpt_writes, ckpt_restarts;
 };
 
 struct replay {

@@ -17,7 +17,10 @@
  * both the memory and the file type.  /jobs is written once by
  * h5out_close, because its name field is a fixed-length string sized to
  * the longest name, known only at the end; rows are packed by hand at
- * offsets computed from that size.
+ * offsets computed from that size.  The job set's features are fields
+ * of /jobs sized the same way, and its checkpoint fields follow the
+ * others only when it has checkpoints: a replay without them writes the
+ * same /jobs as before they existed.
  *
  * /node_holdings and /node_idle get their rows from formats/holdings.c
  * (the node holdings and idle intervals of the node maps the replay hands
@@ -167,6 +170,15 @@ static const struct field job_tail[] = {
 };
 #define N_JOB_TAIL (sizeof job_tail / sizeof job_tail[0])
 
+/* /jobs after the tail when some job has checkpoints, each 8 bytes. */
+static const struct field job_ckpt[] = {
+    {"ckpt_lost_samples", 0, 'd'},
+    {"ckpt_pause_cost", 0, 'd'},
+    {"ckpt_writes", 0, 'i'},
+    {"ckpt_restarts", 0, 'i'},
+};
+#define N_JOB_CKPT (sizeof job_ckpt / sizeof job_ckpt[0])
+
 static const char ev_columns[] =
     "evt: event number, from 1\n"
     "time: Unix seconds (UTC)\n"
@@ -251,6 +263,19 @@ static const char job_columns[] =
     "preemptions: events at which it lost nodes to the trace\n"
     "starts: changes from below Jmin to a running count\n";
 
+static const char job_ckpt_columns[] =
+    "ckpt_lost_samples: samples lost to the job's restarts from a "
+    "checkpoint\n"
+    "ckpt_pause_cost: samples lost in its checkpoint write and restart "
+    "pauses\n"
+    "ckpt_writes, ckpt_restarts: checkpoints written (their write begun), "
+    "restarts from one\n";
+
+static const char job_feature_columns[] =
+    "then one field per feature column of the job file, in its order, named "
+    "as the feature (feature:NAME when NAME is a field above): UTF-8, fixed "
+    "length, NUL-padded, empty for a blank value\n";
+
 /* A buffered packet table. */
 struct tab {
     hid_t pt;           /* packet table, or H5I_INVALID_HID */
@@ -260,8 +285,11 @@ struct tab {
 };
 
 struct jobrow {
-    struct rec_job j; /* j.name points to name */
+    struct rec_job j; /* j.name points to name; j.features and
+                         j.feature_names are NULL */
     char *name;       /* owned */
+    char **features;  /* owned: h->n_features values, each owned or NULL
+                         (blank); NULL when there are none */
 };
 
 struct h5out {
@@ -277,6 +305,11 @@ struct h5out {
     struct holdings *hold;             /* owned: finds the node holdings */
     struct jobrow *jobs;               /* owned */
     size_t n_jobs, cap_jobs;
+    /* The job set's features and whether it has checkpoints, from the
+     * first job: /jobs's fields after the tail. */
+    size_t n_features;
+    char **feature_names; /* owned, each owned */
+    int ckpt;
     struct bfs_error err;
     int closed; /* h5out_close has run: only commit or abort remain */
 };
@@ -476,56 +509,136 @@ static int tab_close(struct h5out *h, struct tab *t, int quiet)
     return rc;
 }
 
+/* A fixed-length, NUL-padded UTF-8 string type of len bytes; < 0 on
+ * failure. */
+static hid_t fixed_str(size_t len)
+{
+    hid_t st = H5Tcopy(H5T_C_S1);
+
+    if (st >= 0 &&
+        (H5Tset_size(st, len) < 0 || H5Tset_strpad(st, H5T_STR_NULLPAD) < 0 ||
+         H5Tset_cset(st, H5T_CSET_UTF8) < 0)) {
+        H5Tclose(st);
+        return H5I_INVALID_HID;
+    }
+    return st;
+}
+
+/* Whether name is a field of /jobs before the features. */
+static int job_field_taken(const char *name)
+{
+    if (strcmp(name, "index") == 0 || strcmp(name, "name") == 0)
+        return 1;
+    for (size_t k = 0; k < N_JOB_TAIL; k++)
+        if (strcmp(name, job_tail[k].name) == 0)
+            return 1;
+    for (size_t k = 0; k < N_JOB_CKPT; k++)
+        if (strcmp(name, job_ckpt[k].name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Inserts /jobs's fields after the name into t from offset off: the
+ * tail, the checkpoint fields when h->ckpt, and feature k as a string
+ * of flen[k] bytes.  Returns 0 or < 0. */
+static int insert_job_fields(const struct h5out *h, hid_t t, size_t off,
+                             const size_t *flen)
+{
+    int rc = 0;
+
+    for (size_t k = 0; k < N_JOB_TAIL && rc == 0; k++, off += 8)
+        rc = H5Tinsert(t, job_tail[k].name, off,
+                       field_type(h, job_tail[k].kind)) < 0
+                 ? -1
+                 : 0;
+    for (size_t k = 0; h->ckpt && k < N_JOB_CKPT && rc == 0; k++, off += 8)
+        rc = H5Tinsert(t, job_ckpt[k].name, off,
+                       field_type(h, job_ckpt[k].kind)) < 0
+                 ? -1
+                 : 0;
+    for (size_t k = 0; k < h->n_features && rc == 0; off += flen[k++]) {
+        const char *f = h->feature_names[k];
+        char *name =
+            job_field_taken(f) ? xasprintf("feature:%s", f) : xstrdup(f);
+        hid_t st = fixed_str(flen[k]);
+        if (st < 0 || H5Tinsert(t, name, off, st) < 0)
+            rc = -1;
+        if (st >= 0)
+            H5Tclose(st);
+        xfree(name);
+    }
+    return rc;
+}
+
+/* Packs row r of /jobs at p, its name field len bytes and feature k's
+ * flen[k]; p is zeroed. */
+static void pack_job(const struct h5out *h, const struct jobrow *r,
+                     unsigned char *p, size_t len, const size_t *flen)
+{
+    const struct rec_job *j = &r->j;
+    int64_t iv[] = {(int64_t)j->index, j->tsub, j->admitted, j->first_start,
+                    j->finished};
+    double dv[] = {j->samples, j->node_seconds, j->paused_s, j->lost_rescale,
+                   j->lost_preempt};
+    int64_t cv[] = {(int64_t)j->rescales, (int64_t)j->preemptions,
+                    (int64_t)j->starts};
+
+    memcpy(p, &iv[0], 8);
+    memcpy(p + 8, r->name, strlen(r->name));
+    p += 8 + len;
+    memcpy(p, &iv[1], 4 * 8);
+    memcpy(p + 4 * 8, dv, 5 * 8);
+    memcpy(p + 9 * 8, cv, 3 * 8);
+    p += 8 * N_JOB_TAIL;
+    if (h->ckpt) {
+        double kd[] = {j->ckpt_lost_samples, j->ckpt_pause_cost};
+        int64_t ki[] = {(int64_t)j->ckpt_writes, (int64_t)j->ckpt_restarts};
+        memcpy(p, kd, 2 * 8);
+        memcpy(p + 2 * 8, ki, 2 * 8);
+        p += 8 * N_JOB_CKPT;
+    }
+    for (size_t k = 0; k < h->n_features; p += flen[k++])
+        if (r->features && r->features[k])
+            memcpy(p, r->features[k], strlen(r->features[k]));
+}
+
 /* Writes /jobs from h->jobs. */
 static int write_jobs(struct h5out *h)
 {
-    size_t len = 1, rec, off;
+    size_t len = 1, rec;
+    size_t *flen = xcalloc(h->n_features ? h->n_features : 1, sizeof *flen);
     hsize_t n = h->n_jobs, maxn = H5S_UNLIMITED;
     hid_t st = H5I_INVALID_HID, t = H5I_INVALID_HID, sp = H5I_INVALID_HID;
     hid_t dcpl = H5I_INVALID_HID, d = H5I_INVALID_HID;
     unsigned char *buf = NULL;
+    char *columns = NULL;
     int rc = 0;
 
     for (size_t i = 0; i < h->n_jobs; i++) {
         size_t l = strlen(h->jobs[i].name);
         len = l > len ? l : len;
     }
-    rec = 8 + len + 8 * N_JOB_TAIL;
-    if ((st = H5Tcopy(H5T_C_S1)) < 0 || H5Tset_size(st, len) < 0 ||
-        H5Tset_strpad(st, H5T_STR_NULLPAD) < 0 ||
-        H5Tset_cset(st, H5T_CSET_UTF8) < 0 ||
-        (t = H5Tcreate(H5T_COMPOUND, rec)) < 0 ||
+    rec = 8 + len + 8 * N_JOB_TAIL + (h->ckpt ? 8 * N_JOB_CKPT : 0);
+    for (size_t k = 0; k < h->n_features; k++) {
+        flen[k] = 1;
+        for (size_t i = 0; i < h->n_jobs; i++) {
+            const char *v = h->jobs[i].features ? h->jobs[i].features[k] : NULL;
+            if (v && strlen(v) > flen[k])
+                flen[k] = strlen(v);
+        }
+        rec += flen[k];
+    }
+    if ((st = fixed_str(len)) < 0 || (t = H5Tcreate(H5T_COMPOUND, rec)) < 0 ||
         H5Tinsert(t, "index", 0, H5T_NATIVE_INT64) < 0 ||
-        H5Tinsert(t, "name", 8, st) < 0) {
+        H5Tinsert(t, "name", 8, st) < 0 ||
+        insert_job_fields(h, t, 8 + len, flen) < 0) {
         rc = h5fail(h, "cannot set up table jobs");
         goto out;
     }
-    off = 8 + len;
-    for (size_t k = 0; k < N_JOB_TAIL; k++, off += 8)
-        if (H5Tinsert(t, job_tail[k].name, off,
-                      field_type(h, job_tail[k].kind)) < 0) {
-            rc = h5fail(h, "cannot set up table jobs");
-            goto out;
-        }
 
     buf = xcalloc(h->n_jobs ? h->n_jobs : 1, rec);
-    for (size_t i = 0; i < h->n_jobs; i++) {
-        const struct rec_job *j = &h->jobs[i].j;
-        unsigned char *p = buf + i * rec;
-        int64_t iv[] = {(int64_t)j->index, j->tsub, j->admitted, j->first_start,
-                        j->finished};
-        double dv[] = {j->samples, j->node_seconds, j->paused_s,
-                       j->lost_rescale, j->lost_preempt};
-        int64_t cv[] = {(int64_t)j->rescales, (int64_t)j->preemptions,
-                        (int64_t)j->starts};
-
-        memcpy(p, &iv[0], 8);
-        memcpy(p + 8, h->jobs[i].name, strlen(h->jobs[i].name));
-        p += 8 + len;
-        memcpy(p, &iv[1], 4 * 8);
-        memcpy(p + 4 * 8, dv, 5 * 8);
-        memcpy(p + 9 * 8, cv, 3 * 8);
-    }
+    for (size_t i = 0; i < h->n_jobs; i++)
+        pack_job(h, &h->jobs[i], buf + i * rec, len, flen);
 
     if ((sp = H5Screate_simple(1, &n, &maxn)) < 0 ||
         (dcpl = make_dcpl(n == 0            ? 1
@@ -537,7 +650,9 @@ static int write_jobs(struct h5out *h)
         rc = h5fail(h, "cannot write table jobs");
         goto out;
     }
-    rc = put_str(h, d, "columns", job_columns);
+    columns = xasprintf("%s%s%s", job_columns, h->ckpt ? job_ckpt_columns : "",
+                        h->n_features ? job_feature_columns : "");
+    rc = put_str(h, d, "columns", columns);
     if (rc == 0)
         rc = put_str(h, d, "time_units", H5OUT_TIME_UNITS);
 out:
@@ -547,7 +662,9 @@ out:
         H5Pclose(dcpl);
     if (sp >= 0)
         H5Sclose(sp);
+    xfree(columns);
     xfree(buf);
+    xfree(flen);
     if (t >= 0)
         H5Tclose(t);
     if (st >= 0)
@@ -594,9 +711,16 @@ static int release(struct h5out *h, int quiet)
 
 static void destroy(struct h5out *h)
 {
-    for (size_t i = 0; i < h->n_jobs; i++)
+    for (size_t i = 0; i < h->n_jobs; i++) {
         xfree(h->jobs[i].name);
+        for (size_t k = 0; h->jobs[i].features && k < h->n_features; k++)
+            xfree(h->jobs[i].features[k]);
+        xfree(h->jobs[i].features);
+    }
     xfree(h->jobs);
+    for (size_t k = 0; k < h->n_features; k++)
+        xfree(h->feature_names[k]);
+    xfree(h->feature_names);
     holdings_free(h->hold);
     xfree(h->path);
     xfree(h);
@@ -825,11 +949,28 @@ int h5out_job(struct h5out *h, const struct rec_job *j)
 
     if (h->err.code)
         return h->err.code;
+    if (h->n_jobs == 0) {
+        h->ckpt = j->ckpt;
+        h->n_features = j->n_features;
+        h->feature_names = xcalloc(j->n_features ? j->n_features : 1,
+                                   sizeof *h->feature_names);
+        for (size_t k = 0; k < j->n_features; k++)
+            h->feature_names[k] = xstrdup(j->feature_names[k]);
+    } else if (j->n_features != h->n_features || !j->ckpt != !h->ckpt)
+        return bfs_fail_at(&h->err, BFS_EINVAL, h->path, 0,
+                           "job %zu: not the first job's columns", j->index);
     BFS_GROW(h->jobs, h->cap_jobs, h->n_jobs + 1);
     row = &h->jobs[h->n_jobs++];
     row->j = *j;
     row->name = xstrdup(j->name ? j->name : "");
     row->j.name = row->name;
+    row->j.feature_names = row->j.features = NULL;
+    row->features = NULL;
+    if (j->n_features > 0 && j->features) {
+        row->features = xcalloc(j->n_features, sizeof *row->features);
+        for (size_t k = 0; k < j->n_features; k++)
+            row->features[k] = j->features[k] ? xstrdup(j->features[k]) : NULL;
+    }
     return 0;
 }
 

@@ -11,7 +11,10 @@
  *   /solves       one row per allocator call; status is an HDF5 enum
  *   /allocations  one row per change of a job's node count: the job holds
  *                 `count` nodes from event `evt` until its next row
- *   /jobs         one row per job of the job set, at the end of the replay
+ *   /jobs         one row per job of the job set, at the end of the replay;
+ *                 the checkpoint fields when some job has checkpoints, and
+ *                 the features as strings (named feature:NAME when NAME is
+ *                 a field before them) when the job set has any
  *   /node_holdings  one row per contiguous holding of a node by a job:
  *                 node (subset position), job, [start, end) (formats/
  *                 holdings.h), in order of end, then node
@@ -61,9 +64,13 @@ int h5out_alloc(struct h5out *h, const struct rec_alloc *a);
  * time.  Returns 0 or a negative
  * code (kept in h). */
 int h5out_nodes(struct h5out *h, const struct rec_nodes *m);
-/* Adds one row to /jobs (rows keep the order of the calls).  j->name is
- * copied.  The table is written by h5out_close, its name field a
- * fixed-length UTF-8 string as long as the longest name. */
+/* Adds one row to /jobs (rows keep the order of the calls).  j->name and
+ * j's features are copied.  The first job sets the checkpoint fields
+ * (j->ckpt) and the feature fields (j->n_features, j->feature_names); a
+ * later job with other ones is BFS_EINVAL.  The table is written by
+ * h5out_close, its name field and each feature field a fixed-length UTF-8
+ * string as long as the longest value (at least one byte; a blank value
+ * is empty). */
 int h5out_job(struct h5out *h, const struct rec_job *j);
 
 /* Root attributes: key = value, replacing an attribute of the same name.

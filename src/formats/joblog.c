@@ -4,10 +4,10 @@
  * "YYYY-MM-DD HH:MM:SS" (UTC), empty when the thing never happened;
  * numbers print with 17 digits so that they read back exactly.
  *
- * Columns that depend on the records (node types, features) make the
- * header wait for the first record (rec_text's pending header); a
- * replay without them writes the fixed header, byte for byte as before
- * they existed. */
+ * Columns that depend on the records (node types, checkpoints,
+ * features) make the header wait for the first record (rec_text's
+ * pending header); a replay without them writes the fixed header, byte
+ * for byte as before they existed. */
 #include "config.h"
 
 #include "base/csv.h"
@@ -31,10 +31,13 @@ static void put_time(FILE *f, int64_t t)
 }
 
 #define JOBLOG_LEARNED ",observations,counts_observed,fit_a,fit_b"
+#define JOBLOG_CKPT                                                            \
+    ",ckpt_lost_samples,ckpt_pause_cost,ckpt_writes,ckpt_restarts"
 
 /* The header, with the node types' columns of j's trace (unless
- * learned) and the features' columns of its job set, written at the
- * first record in place of the pending one. */
+ * learned), the checkpoint columns when its set has checkpoints and the
+ * features' columns of its job set, written at the first record in place
+ * of the pending one. */
 static void joblog_header(struct rec_text *t, const struct rec_job *j,
                           int learned)
 {
@@ -47,6 +50,8 @@ static void joblog_header(struct rec_text *t, const struct rec_job *j,
         fputs(",type_moves", f);
     for (size_t k = 0; !learned && k < j->n_types; k++)
         fprintf(f, ",node_seconds@%s", j->type_names[k]);
+    if (j->ckpt)
+        fputs(JOBLOG_CKPT, f);
     for (size_t k = 0; k < j->n_features; k++) {
         fputc(',', f);
         csv_field(f, j->feature_names[k]);
@@ -56,11 +61,15 @@ static void joblog_header(struct rec_text *t, const struct rec_job *j,
     t->pending = NULL;
 }
 
-/* The job's feature fields, each after a comma, and the row's end. */
+/* The job's checkpoint fields (if its set has checkpoints) and feature
+ * fields, each after a comma, and the row's end. */
 static int joblog_end(struct rec_text *t, const struct rec_job *j)
 {
     FILE *f = t->out.fp;
 
+    if (j->ckpt)
+        fprintf(f, ",%.17g,%.17g,%zu,%zu", j->ckpt_lost_samples,
+                j->ckpt_pause_cost, j->ckpt_writes, j->ckpt_restarts);
     for (size_t k = 0; k < j->n_features; k++) {
         fputc(',', f);
         if (j->features && j->features[k])

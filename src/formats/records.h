@@ -128,6 +128,13 @@ struct rec_job {
     size_t n_features;
     const char *const *feature_names;
     const char *const *features;
+    /* When some job of the set has checkpoints (ckpt = 1, else the rest
+     * 0): the job's samples lost to restarts, lost in its checkpoint
+     * pauses (writes and restarts), its checkpoints written and its
+     * restarts, the per-job parts of the ckpt_* measures. */
+    int ckpt;
+    double ckpt_lost_samples, ckpt_pause_cost;
+    size_t ckpt_writes, ckpt_restarts;
 };
 
 /* A consumer of what a replay produces.  Every callback may be NULL.  A
@@ -190,13 +197,16 @@ int steps_open(const char *path, struct rec_sink *sink, struct bfs_error *e);
 /* The job log (--job-log): a CSV row per job of the set, as steps_open
  * but with the job callback.  On a trace with node types (the records
  * say so) the columns type_moves and node_seconds@TYPE per type follow
- * starts; when the job set has features, one column per feature, named
- * as it, ends the row (empty for a blank value); the header is then
- * written with the first record. */
+ * starts; when some job has checkpoints, ckpt_lost_samples,
+ * ckpt_pause_cost, ckpt_writes and ckpt_restarts follow; when the job set
+ * has features, one column per feature, named as it, ends the row (empty
+ * for a blank value); the header is then written with the first
+ * record. */
 int joblog_open(const char *path, struct rec_sink *sink, struct bfs_error *e);
 /* The same with the learner's columns after starts (--belief
  * learn:MODEL): observations, counts_observed, fit_a, fit_b (the last two
- * empty below two counts), then the features' columns. */
+ * empty below two counts), then the checkpoint and the features'
+ * columns. */
 int joblog_open_learned(const char *path, struct rec_sink *sink,
                         struct bfs_error *e);
 
