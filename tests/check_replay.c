@@ -525,27 +525,28 @@ START_TEST(test_default_costs_in_samples)
 END_TEST
 
 /* The job log carries a job file's features, after its own columns:
- * the replay of test_default_costs_in_samples with two feature columns
- * (a blank one, and one whose value needs quotes) gives the same row
- * with the two values after starts. */
+ * the replay of test_default_costs_in_samples with three feature columns
+ * (a blank one, one whose value needs quotes, and one named as a column
+ * of the log, samples, written feature:samples) gives the same row with
+ * the three values after starts. */
 START_TEST(test_joblog_features)
 {
     struct replay_stats st;
     char *got = tu_replay_joblog(
         "feat", COSTS_TRACE,
         "# bfsim-jobs 1\n"
-        "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve,batch,family\n"
-        "A,1612988400,1,2,1e6,4,2,0:0:0 1:10:1 2:16:1.6,,\"conv,net\"\n",
+        "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve,batch,family,samples\n"
+        "A,1612988400,1,2,1e6,4,2,0:0:0 1:10:1 2:16:1.6,,\"conv,net\",7\n",
         &st);
 
     ck_assert_ptr_nonnull(got);
     ck_assert_str_eq(got, "job,tsub,admitted,first_start,finished,"
                           "completion_s,samples,node_seconds,rescales,"
                           "preemptions,paused_s,lost_rescale,lost_preempt,"
-                          "starts,batch,family\n"
+                          "starts,batch,family,feature:samples\n"
                           "A,2021-02-10 20:20:00,2021-02-10 20:20:00,"
                           "2021-02-10 20:20:00,,,496,70,1,1,6,64,20,2,,"
-                          "\"conv,net\"\n");
+                          "\"conv,net\",7\n");
     free(got);
 }
 END_TEST

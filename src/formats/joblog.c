@@ -15,6 +15,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #define JOBLOG_HEADER                                                          \
     "job,tsub,admitted,first_start,finished,completion_s,samples,"             \
@@ -34,10 +35,42 @@ static void put_time(FILE *f, int64_t t)
 #define JOBLOG_CKPT                                                            \
     ",ckpt_lost_samples,ckpt_pause_cost,ckpt_writes,ckpt_restarts"
 
+/* Whether name is one of the comma-separated columns of list (a list
+ * starting with a comma, as JOBLOG_LEARNED, or not). */
+static int in_columns(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* Whether feature name is already a column of the job log: it is then
+ * written as feature:NAME, as /jobs of the HDF5 file does (a feature
+ * name holds no ':', so that name is free). */
+static int joblog_taken(const struct rec_job *j, int learned, const char *name)
+{
+    if (in_columns(JOBLOG_HEADER, name) ||
+        (learned && in_columns(JOBLOG_LEARNED, name)) ||
+        (j->ckpt && in_columns(JOBLOG_CKPT, name)))
+        return 1;
+    if (learned || j->n_types == 0)
+        return 0;
+    if (strcmp(name, "type_moves") == 0)
+        return 1;
+    for (size_t k = 0; k < j->n_types; k++)
+        if (strncmp(name, "node_seconds@", 13) == 0 &&
+            strcmp(name + 13, j->type_names[k]) == 0)
+            return 1;
+    return 0;
+}
+
 /* The header, with the node types' columns of j's trace (unless
  * learned), the checkpoint columns when its set has checkpoints and the
- * features' columns of its job set, written at the first record in place
- * of the pending one. */
+ * features' columns of its job set (feature:NAME for a name taken),
+ * written at the first record in place of the pending one. */
 static void joblog_header(struct rec_text *t, const struct rec_job *j,
                           int learned)
 {
@@ -53,7 +86,8 @@ static void joblog_header(struct rec_text *t, const struct rec_job *j,
     if (j->ckpt)
         fputs(JOBLOG_CKPT, f);
     for (size_t k = 0; k < j->n_features; k++) {
-        fputc(',', f);
+        fputs(joblog_taken(j, learned, j->feature_names[k]) ? ",feature:" : ",",
+              f);
         csv_field(f, j->feature_names[k]);
     }
     fputc('\n', f);
