@@ -58,6 +58,21 @@ START_TEST(test_time)
 }
 END_TEST
 
+/* bfs_word_in matches whole items only, at either end of the list. */
+START_TEST(test_word_in)
+{
+    ck_assert(bfs_word_in("milp or dp", ' ', "milp"));
+    ck_assert(bfs_word_in("milp or dp", ' ', "dp"));
+    ck_assert(!bfs_word_in("milp or dp", ' ', "mil"));
+    ck_assert(!bfs_word_in("milp or dp", ' ', "p"));
+    ck_assert(!bfs_word_in("milp", ' ', "milp or"));
+    ck_assert(bfs_word_in(",a,bb", ',', "bb"));
+    ck_assert(bfs_word_in(",a,bb", ',', "a"));
+    ck_assert(!bfs_word_in(",a,bb", ',', "b"));
+    ck_assert(!bfs_word_in("a b", ',', "a"));
+}
+END_TEST
+
 START_TEST(test_numbers)
 {
     int64_t i = 0;
@@ -484,6 +499,7 @@ int main(void)
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, test_time);
     tcase_add_test(tc, test_numbers);
+    tcase_add_test(tc, test_word_in);
     tcase_add_test(tc, test_duration);
     tcase_add_test(tc, test_interp);
     tcase_add_test(tc, test_pairwise_sum);

@@ -1013,6 +1013,16 @@ size_t bfs_split(char *line, char sep, char **fields, size_t max)
     return n;
 }
 
+int bfs_word_in(const char *list, char sep, const char *word)
+{
+    size_t n = strlen(word);
+
+    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == list || p[-1] == sep) && (p[n] == sep || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
 char *bfs_trim(char *s)
 {
     char *end;

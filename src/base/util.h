@@ -199,6 +199,10 @@ int bfs_csv_split(char *line, char sep, char **fields, size_t max, size_t *n,
  * does not end (*p then unchanged). */
 char *bfs_unquote(char **p, char *w);
 
+/* Whether word is one of the items of list separated by sep ("milp or
+ * dp" with ' ', ",a,b" or "a,b" with ','), matched whole. */
+int bfs_word_in(const char *list, char sep, const char *word);
+
 /* Strips blanks (spaces and tabs) from both ends of s in place; returns
  * the first character kept (inside s). */
 char *bfs_trim(char *s);

@@ -1079,17 +1079,6 @@ static const struct {
                 {"time-limit", "milp or dp"},
                 {"gap", "milp"}};
 
-/* Whether name is one of the words of list ("milp or dp"). */
-static int among(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-
-    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
-        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-            return 1;
-    return 0;
-}
-
 int options_check(const struct replay_args *a, const unsigned char *given,
                   struct bfs_error *e)
 {
@@ -1128,7 +1117,7 @@ int options_check(const struct replay_args *a, const unsigned char *given,
             continue;
         for (size_t k = 0; k < sizeof only_for / sizeof *only_for; k++)
             if (strcmp(options_table[i].name, only_for[k].option) == 0 &&
-                !among(only_for[k].allocators, alloc))
+                !bfs_word_in(only_for[k].allocators, ' ', alloc))
                 return bfs_fail(e, BFS_EUSAGE,
                                 "--%s is an option of --allocator %s; "
                                 "--allocator %s would ignore it",

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "base/csv.h"
+#include "base/util.h"
 #include "formats/records.h"
 
 #include <inttypes.h>
@@ -35,26 +36,14 @@ static void put_time(FILE *f, int64_t t)
 #define JOBLOG_CKPT                                                            \
     ",ckpt_lost_samples,ckpt_pause_cost,ckpt_writes,ckpt_restarts"
 
-/* Whether name is one of the comma-separated columns of list (a list
- * starting with a comma, as JOBLOG_LEARNED, or not). */
-static int in_columns(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-
-    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
-        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
-            return 1;
-    return 0;
-}
-
 /* Whether feature name is already a column of the job log: it is then
  * written as feature:NAME, as /jobs of the HDF5 file does (a feature
  * name holds no ':', so that name is free). */
 static int joblog_taken(const struct rec_job *j, int learned, const char *name)
 {
-    if (in_columns(JOBLOG_HEADER, name) ||
-        (learned && in_columns(JOBLOG_LEARNED, name)) ||
-        (j->ckpt && in_columns(JOBLOG_CKPT, name)))
+    if (bfs_word_in(JOBLOG_HEADER, ',', name) ||
+        (learned && bfs_word_in(JOBLOG_LEARNED, ',', name)) ||
+        (j->ckpt && bfs_word_in(JOBLOG_CKPT, ',', name)))
         return 1;
     if (learned || j->n_types == 0)
         return 0;
