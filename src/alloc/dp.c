@@ -204,6 +204,9 @@ struct dp_last {
     int *counts;             /* owned: the answer, nj entries */
     int status;              /* the answer's status */
     double objective, bound; /* the answer's objective and bound */
+    int by_shortcut;         /* the answer came from shortcut() */
+    long used;               /* the nodes the answer uses */
+    int jmax_max;            /* the jobs' largest jmax (0 without jobs) */
     size_t jobs_cap, o_cap, counts_cap;
 };
 
@@ -1248,14 +1251,34 @@ static int prune(struct dp *d, double tol)
     return 0;
 }
 
-/* Whether p is, number for number, the last instance solved. */
+/* Whether p is, number for number, the last instance solved, or one
+ * whose answer is the last one's though its pool differs.  The second
+ * case: every number but the pool is the last one's, the last answer
+ * came from shortcut(), it fits the new pool, and both pools hold every
+ * job's jmax.  Then setup() makes the same value rows: a job's row reads
+ * the pool only through its top count min(jmax, pool) and
+ * alloc_admissible's n <= pool, for n <= jmax, both the same for pools
+ * >= jmax; the rest (alloc_value, the cap test, the types, the tie
+ * tolerance) reads no pool.  So shortcut() tests the same rows against
+ * the same tolerance, finds the same bests b with the same margins, and
+ * its last test, sum b <= pool, holds by the stored sum: the same counts,
+ * and alloc_objective, which reads no pool, gives the same objective
+ * and bound.  The state kept for row reuse (solve_tables) is the same
+ * either way: shortcut() leaves it, and setup() would write the same
+ * rows it holds.  On a replay every trace event moves
+ * the pool by a node or two and changes no job, so nearly every call
+ * ends here. */
 static int same_instance(struct dp *d, const struct alloc_problem *p)
 {
     const struct dp_last *l = &d->last;
     size_t off = 0;
 
-    if (!l->have || l->pool != p->pool || l->cap != p->cap ||
-        l->nj != p->n_jobs || memcmp(&l->tfwd, &p->tfwd, sizeof p->tfwd))
+    if (!l->have ||
+        (l->pool != p->pool &&
+         !(l->by_shortcut && l->used <= p->pool && l->pool >= l->jmax_max &&
+           p->pool >= l->jmax_max)) ||
+        l->cap != p->cap || l->nj != p->n_jobs ||
+        memcmp(&l->tfwd, &p->tfwd, sizeof p->tfwd))
         return 0;
     for (size_t j = 0; j < p->n_jobs; j++) {
         const struct alloc_job *a = &l->jobs[j], *b = &p->jobs[j];
@@ -1274,11 +1297,12 @@ static int same_instance(struct dp *d, const struct alloc_problem *p)
     return 1;
 }
 
-/* Stores p and its answer res as the last instance; none when the
- * solve's time is used up, before or while copying p (an instance as
- * large as the tables' bound takes 50 to 200 ms to copy). */
+/* Stores p and its answer res as the last instance, by_shortcut when
+ * shortcut() gave it (see same_instance); none when the solve's time is
+ * used up, before or while copying p (an instance as large as the
+ * tables' bound takes 50 to 200 ms to copy). */
 static void remember(struct dp *d, const struct alloc_problem *p,
-                     const struct alloc_result *res)
+                     const struct alloc_result *res, int by_shortcut)
 {
     struct dp_last *l = &d->last;
     size_t no = 0, off = 0;
@@ -1309,6 +1333,14 @@ static void remember(struct dp *d, const struct alloc_problem *p,
     l->status = res->status;
     l->objective = res->objective;
     l->bound = res->bound;
+    l->by_shortcut = by_shortcut;
+    l->used = 0;
+    l->jmax_max = 0;
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        l->used += l->counts[j];
+        l->jmax_max =
+            p->jobs[j].jmax > l->jmax_max ? p->jobs[j].jmax : l->jmax_max;
+    }
     l->have = 1;
     for (size_t j = 0; j < p->n_jobs; j++)
         if (p->jobs[j].h) /* hints: not kept (same_instance) */
@@ -1633,7 +1665,8 @@ static int dp_solve(void *state, const struct alloc_problem *p,
     d->expired = d->inc_ok = d->vmax_ok = 0;
     d->lbound = HUGE_VAL;
     if (same_instance(d, p)) {
-        const struct dp_last *l = &d->last;
+        struct dp_last *l = &d->last;
+        l->pool = p->pool; /* the instance it answers now */
         status = l->status;
         if (status == SOLVE_OPTIMAL || status == SOLVE_FEASIBLE) {
             memcpy(res->counts, l->counts, p->n_jobs * sizeof *res->counts);
@@ -1641,12 +1674,13 @@ static int dp_solve(void *state, const struct alloc_problem *p,
             res->bound = l->bound;
         }
     } else {
+        int by_shortcut = 0;
         status = setup(d, p, e);
         if (status == SOLVE_OPTIMAL) {
             double tol = d->tol;
             if (d->expired)
                 status = incumbent(d, HUGE_VAL, res);
-            else if (shortcut(d, tol, res->counts))
+            else if ((by_shortcut = shortcut(d, tol, res->counts)))
                 res->objective = res->bound = alloc_objective(p, res->counts);
             else if (d->expired || prune(d, tol))
                 status = incumbent(d, HUGE_VAL, res);
@@ -1658,7 +1692,7 @@ static int dp_solve(void *state, const struct alloc_problem *p,
             return status;
         }
         res->status = status;
-        remember(d, p, res);
+        remember(d, p, res, by_shortcut);
     }
     res->status = status;
     res->build_s = 0.0;
