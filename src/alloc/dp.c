@@ -210,6 +210,22 @@ struct dp_last {
     size_t jobs_cap, o_cap, counts_cap;
 };
 
+/* Value rows kept from earlier setups (see setup()): at most
+ * DP_MEMO_ROWS rows of at most DP_MEMO_WIDTH counts. */
+#define DP_MEMO_ROWS 64
+#define DP_MEMO_WIDTH 1024
+
+/* One kept value row: the job's numbers (job, its o copied at
+ * memo_o[off]), its top count, its largest admissible count hi, the row
+ * v(0..hi) at memo_v[off], its best and largest |value|. */
+struct dp_memo {
+    uint64_t h; /* job_hash */
+    struct alloc_job job;
+    int top, hi;
+    size_t off;
+    double best, big;
+};
+
 /* The stretch of one table row that can be finite: cells lo..hi (none
  * when lo > hi), stored from offset off of the table. */
 struct dp_win {
@@ -296,6 +312,15 @@ struct dp {
     int *phi;             /* pnj, a copy of hi */
     size_t pnj, pW, pC, pv_cap, phi_cap;
     void *typed; /* owned: alloc_dp_types_solve's memo */
+    /* the kept value rows (setup()), valid for memo_tfwd and memo_cap;
+     * memo_at[j]: the kept row of job j, -1 when none */
+    struct dp_memo *memo;
+    double *memo_v, *memo_o;
+    size_t n_memo, memo_used, memo_v_cap, memo_o_cap;
+    double memo_tfwd;
+    int memo_cap;
+    long *memo_at;
+    size_t memo_at_cap;
 };
 
 static int dp_create(const struct alloc_opts *o, void **state,
@@ -357,6 +382,10 @@ static void dp_destroy(void *state)
     xfree(d->last.jobs);
     xfree(d->last.o);
     xfree(d->last.counts);
+    xfree(d->memo);
+    xfree(d->memo_v);
+    xfree(d->memo_o);
+    xfree(d->memo_at);
     xfree(d);
 }
 
@@ -794,6 +823,67 @@ static size_t job_type(struct dp *d, const struct alloc_problem *p, size_t j,
     return j;
 }
 
+/* The kept value row of job j of p (no hints, jh[j] set) at top count
+ * top, or -1.  A job's row is a function of its numbers (those same_job
+ * compares), Tfwd, the cap and its top count min(jmax, pool) alone:
+ * alloc_value reads the job's numbers and Tfwd, and alloc_admissible,
+ * for the counts n <= top that setup() asks about, the bounds, the cap
+ * and the current count (n <= pool holds for them all).  The rows kept
+ * are for this Tfwd and cap (setup() drops them otherwise), so a kept
+ * row with the same numbers and top is, double for double, the one
+ * setup() would compute. */
+static long memo_find(const struct dp *d, const struct alloc_problem *p,
+                      size_t j, int top)
+{
+    const struct alloc_job *b = &p->jobs[j];
+
+    for (size_t k = 0; k < d->n_memo; k++) {
+        const struct dp_memo *m = &d->memo[k];
+        const struct alloc_job *a = &m->job;
+        if (m->h == d->jh[j] && m->top == top && a->cur == b->cur &&
+            a->jmin == b->jmin && a->jmax == b->jmax &&
+            !memcmp(&a->tcup, &b->tcup, sizeof a->tcup) &&
+            !memcmp(&a->tcdw, &b->tcdw, sizeof a->tcdw) &&
+            !memcmp(&d->memo_o[m->off], b->o,
+                    ((size_t)b->jmax + 1) * sizeof *b->o))
+            return (long)k;
+    }
+    return -1;
+}
+
+/* Keeps the value row of job j of p (a type's first job, its row made
+ * at top count top) for later setups, unless it has hints or is wider
+ * than DP_MEMO_WIDTH; drops every kept row first when DP_MEMO_ROWS are
+ * kept. */
+static void memo_keep(struct dp *d, const struct alloc_problem *p, size_t j,
+                      int top)
+{
+    const struct alloc_job *b = &p->jobs[j];
+    size_t no = (size_t)b->jmax + 1, off;
+
+    if (b->h || no > DP_MEMO_WIDTH || (size_t)d->hi[j] + 1 > no)
+        return;
+    if (!d->memo)
+        d->memo = xcalloc(DP_MEMO_ROWS, sizeof *d->memo);
+    if (d->n_memo == DP_MEMO_ROWS)
+        d->n_memo = d->memo_used = 0;
+    off = d->memo_used;
+    BFS_GROW(d->memo_v, d->memo_v_cap, off + no);
+    BFS_GROW(d->memo_o, d->memo_o_cap, off + no);
+    memcpy(&d->memo_v[off], &d->v[j * d->W],
+           ((size_t)d->hi[j] + 1) * sizeof *d->v);
+    memcpy(&d->memo_o[off], b->o, no * sizeof *b->o);
+    d->memo[d->n_memo++] = (struct dp_memo){
+        .h = d->jh[j],
+        .job = *b,
+        .top = top,
+        .hi = d->hi[j],
+        .off = off,
+        .best = d->vbest[j],
+        .big = d->big[j],
+    };
+    d->memo_used = off + no;
+}
 /* Starts the incumbent (see the top): every job at its current count
  * when that is admissible, else at 0 when that is; none (inc_ok 0) when
  * some job has neither or they overfill the pool. */
@@ -862,12 +952,26 @@ static int setup(struct dp *d, const struct alloc_problem *p,
         mask = 2 * mask + 1;
     BFS_GROW(d->slot, d->slot_cap, mask + 1);
     memset(d->slot, 0xff, (mask + 1) * sizeof *d->slot); /* all SIZE_MAX */
+    BFS_GROW(d->memo_at, d->memo_at_cap, nj + 1);
+    if (memcmp(&d->memo_tfwd, &p->tfwd, sizeof p->tfwd) ||
+        d->memo_cap != p->cap) { /* the kept rows are for another */
+        d->n_memo = d->memo_used = 0;
+        d->memo_tfwd = p->tfwd;
+        d->memo_cap = p->cap;
+    }
     greedy_start(d);
     for (size_t j = 0; j < nj; j++) {
         int top = p->jobs[j].jmax < p->pool ? p->jobs[j].jmax : p->pool;
         d->tid[j] = job_type(d, p, j, mask);
+        d->memo_at[j] = -1;
         if (d->tid[j] != j) {
             d->hi[j] = d->hi[d->tid[j]];
+            continue;
+        }
+        if (!p->jobs[j].h && (d->memo_at[j] = memo_find(d, p, j, top)) >= 0) {
+            d->hi[j] = d->memo[d->memo_at[j]].hi; /* the row kept */
+            if ((size_t)d->hi[j] + 1 > W)
+                W = (size_t)d->hi[j] + 1;
             continue;
         }
         d->hi[j] = -1;
@@ -907,7 +1011,15 @@ static int setup(struct dp *d, const struct alloc_problem *p,
          * the calls keep the compiler from holding d's fields */
         vj = &d->v[j * W];
         hj = d->hi[j];
-        for (n = 0; n <= hj; n++) {
+        n = 0;
+        if (d->memo_at[j] >= 0) { /* kept: the same doubles (memo_find) */
+            const struct dp_memo *k = &d->memo[d->memo_at[j]];
+            memcpy(vj, &d->memo_v[k->off], ((size_t)hj + 1) * sizeof *vj);
+            m = k->best;
+            big = k->big;
+            n = hj + 1;
+        }
+        for (; d->memo_at[j] < 0 && n <= hj; n++) {
             double x =
                 alloc_admissible(p, j, n) ? alloc_value(p, j, n) : -HUGE_VAL;
             vj[n] = x;
@@ -926,6 +1038,10 @@ static int setup(struct dp *d, const struct alloc_problem *p,
             return SOLVE_OPTIMAL; /* the caller sees d->expired */
     }
     d->vmax_ok = 1;
+    for (size_t j = 0; j < nj; j++) /* the rows made, for later setups */
+        if (d->tid[j] == j && d->memo_at[j] < 0)
+            memo_keep(d, p, j,
+                      p->jobs[j].jmax < p->pool ? p->jobs[j].jmax : p->pool);
     /* the tie tolerance as alloc_tie_tol computes it, in the same order */
     for (size_t j = 0; j < nj; j++)
         sbig += d->big[d->tid[j]];
