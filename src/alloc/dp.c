@@ -201,13 +201,14 @@ struct dp_last {
     size_t nj;               /* jobs */
     struct alloc_job *jobs;  /* owned copy; o points into o */
     double *o;               /* owned: every job's O(0..jmax), in order */
+    const double **src;      /* owned: every job's o pointer as given */
     int *counts;             /* owned: the answer, nj entries */
     int status;              /* the answer's status */
     double objective, bound; /* the answer's objective and bound */
     int by_shortcut;         /* the answer came from shortcut() */
     long used;               /* the nodes the answer uses */
     int jmax_max;            /* the jobs' largest jmax (0 without jobs) */
-    size_t jobs_cap, o_cap, counts_cap;
+    size_t jobs_cap, o_cap, counts_cap, src_cap;
 };
 
 /* Value rows kept from earlier setups (see setup()): at most
@@ -382,6 +383,7 @@ static void dp_destroy(void *state)
     xfree(d->last.jobs);
     xfree(d->last.o);
     xfree(d->last.counts);
+    xfree(d->last.src);
     xfree(d->memo);
     xfree(d->memo_v);
     xfree(d->memo_o);
@@ -1404,7 +1406,10 @@ static int same_instance(struct dp *d, const struct alloc_problem *p)
         if (a->cur != b->cur || a->jmin != b->jmin || a->jmax != b->jmax ||
             memcmp(&a->tcup, &b->tcup, sizeof b->tcup) ||
             memcmp(&a->tcdw, &b->tcdw, sizeof b->tcdw) ||
-            memcmp(&l->o[off], b->o, no * sizeof *b->o))
+            /* the same table by its caller's word (alloc_job.o_id), or
+             * the same numbers */
+            ((b->o_id == 0 || a->o_id != b->o_id || l->src[j] != b->o) &&
+             memcmp(&l->o[off], b->o, no * sizeof *b->o)))
             return 0;
         off += no;
         if (spend(d, no / 8 + 1)) /* the solve then returns at once */
@@ -1432,6 +1437,7 @@ static void remember(struct dp *d, const struct alloc_problem *p,
     BFS_GROW(l->jobs, l->jobs_cap, p->n_jobs + 1);
     BFS_GROW(l->o, l->o_cap, no + 1);
     BFS_GROW(l->counts, l->counts_cap, p->n_jobs + 1);
+    BFS_GROW(l->src, l->src_cap, p->n_jobs + 1);
     l->pool = p->pool;
     l->cap = p->cap;
     l->tfwd = p->tfwd;
@@ -1439,6 +1445,7 @@ static void remember(struct dp *d, const struct alloc_problem *p,
     for (size_t j = 0; j < p->n_jobs; j++) {
         size_t nj = (size_t)p->jobs[j].jmax + 1;
         l->jobs[j] = p->jobs[j];
+        l->src[j] = p->jobs[j].o;
         memcpy(&l->o[off], p->jobs[j].o, nj * sizeof *l->o);
         l->jobs[j].o = &l->o[off];
         l->counts[j] = counted ? res->counts[j] : 0;
