@@ -222,9 +222,9 @@ struct dp_last {
 struct dp_memo {
     uint64_t h; /* job_hash */
     struct alloc_job job;
-    int top, hi;
+    int top, hi, arg; /* arg, next: see row_top */
     size_t off;
-    double best, big;
+    double best, big, next;
 };
 
 /* The stretch of one table row that can be finite: cells lo..hi (none
@@ -276,10 +276,13 @@ struct dp {
     double tol;      /* alloc_tie_tol(p), from the value rows */
     /* tid[j]: the first job with job j's numbers (same_job), whose value
      * row, hull and pruning job j shares */
-    size_t *tid, *mult;             /* mult[t]: jobs of type t (t = tid) */
-    size_t *hoff, *lvl, *extra;     /* per type: hull in hp, prune's sweep */
-    int *hp;                        /* hull points, by type */
-    double *tphi, *big, *vbest;     /* per type; vbest: its best value */
+    size_t *tid, *mult;         /* mult[t]: jobs of type t (t = tid) */
+    size_t *hoff, *lvl, *extra; /* per type: hull in hp, prune's sweep */
+    int *hp;                    /* hull points, by type */
+    double *tphi, *big, *vbest; /* per type; vbest: its best value */
+    int *varg;                  /* per type: its first best count */
+    double *vnext;              /* per type: its best at other counts */
+    size_t varg_cap, vnext_cap;
     uint64_t *jh;                   /* job_hash per job */
     size_t *slot, jh_cap, slot_cap; /* the types' hash table (job_type) */
     size_t tid_cap, mult_cap, hoff_cap, lvl_cap, extra_cap, hp_cap, tphi_cap,
@@ -357,6 +360,8 @@ static void dp_destroy(void *state)
     xfree(d->fix);
     xfree(d->cur);
     xfree(d->vbest);
+    xfree(d->varg);
+    xfree(d->vnext);
     xfree(d->jh);
     xfree(d->slot);
     xfree(d->fw);
@@ -883,9 +888,32 @@ static void memo_keep(struct dp *d, const struct alloc_problem *p, size_t j,
         .off = off,
         .best = d->vbest[j],
         .big = d->big[j],
+        .arg = d->varg[j],
+        .next = d->vnext[j],
     };
     d->memo_used = off + no;
 }
+/* The first count of the largest value of the row v(0..hi) into *arg
+ * (-1 when every value is -HUGE_VAL) and the largest value at the other
+ * counts into *next (-HUGE_VAL when none), as shortcut() and
+ * greedy_step() read them. */
+static void row_top(const double *v, int hi, int *arg, double *next)
+{
+    double best = -HUGE_VAL, nx = -HUGE_VAL;
+    int b = -1;
+
+    for (int n = 0; n <= hi; n++) {
+        if (v[n] > best) {
+            nx = best;
+            best = v[n];
+            b = n;
+        } else if (v[n] > nx)
+            nx = v[n];
+    }
+    *arg = b;
+    *next = nx;
+}
+
 /* Starts the incumbent (see the top): every job at its current count
  * when that is admissible, else at 0 when that is; none (inc_ok 0) when
  * some job has neither or they overfill the pool. */
@@ -920,9 +948,15 @@ static void greedy_step(struct dp *d, size_t j)
     if (!d->inc_ok)
         return;
     b = best = d->inc[j];
-    for (int n = 0; n <= d->hi[j] && n - b <= d->inc_room; n++)
-        if (vj[n] > vj[best])
-            best = n;
+    if (d->hi[j] - b <= d->inc_room) {
+        /* every count in reach: the loop would end at b when no value
+         * beats b's, else at the row's first best count (row_top) */
+        size_t t = d->tid[j];
+        best = vj[b] == d->vbest[t] ? b : d->varg[t];
+    } else
+        for (int n = 0; n <= d->hi[j] && n - b <= d->inc_room; n++)
+            if (vj[n] > vj[best])
+                best = n;
     d->inc_room -= best - b;
     d->inc[j] = best;
     d->inc_val += vj[best];
@@ -949,6 +983,8 @@ static int setup(struct dp *d, const struct alloc_problem *p,
     BFS_GROW(d->tid, d->tid_cap, nj + 1);
     BFS_GROW(d->big, d->big_cap, nj + 1);
     BFS_GROW(d->vbest, d->vbest_cap, nj + 1);
+    BFS_GROW(d->varg, d->varg_cap, nj + 1);
+    BFS_GROW(d->vnext, d->vnext_cap, nj + 1);
     BFS_GROW(d->jh, d->jh_cap, nj + 1);
     while (mask < 2 * nj) /* a table of at least twice the jobs */
         mask = 2 * mask + 1;
@@ -1019,6 +1055,8 @@ static int setup(struct dp *d, const struct alloc_problem *p,
             memcpy(vj, &d->memo_v[k->off], ((size_t)hj + 1) * sizeof *vj);
             m = k->best;
             big = k->big;
+            d->varg[j] = k->arg;
+            d->vnext[j] = k->next;
             n = hj + 1;
         }
         for (; d->memo_at[j] < 0 && n <= hj; n++) {
@@ -1030,6 +1068,8 @@ static int setup(struct dp *d, const struct alloc_problem *p,
                 big = fabs(x) > big ? fabs(x) : big;
             }
         }
+        if (d->memo_at[j] < 0)
+            row_top(vj, hj, &d->varg[j], &d->vnext[j]);
         for (; (size_t)n < W; n++)
             vj[n] = -HUGE_VAL;
         d->vmax_sum += m;
@@ -1162,28 +1202,19 @@ static int shortcut(struct dp *d, double tol, int *counts)
     size_t sum = 0;
 
     for (size_t j = 0; j < d->nj; j++) {
-        double best = -HUGE_VAL, next = -HUGE_VAL;
-        int b = -1;
         if (d->tid[j] != j) { /* its type's, which passed */
             counts[j] = counts[d->tid[j]];
             sum += (size_t)counts[j];
             continue;
         }
-        for (int n = 0; n <= d->hi[j]; n++) {
-            double vn = val(d, j, n);
-            if (vn > best) {
-                next = best;
-                best = vn;
-                b = n;
-            } else if (vn > next)
-                next = vn;
-        }
-        /* best - next is +inf when b is alone, and b >= 0 after setup */
-        if (spend(d, (size_t)d->hi[j] + 1) || b < 0 ||
-            !(best - next > tol + slack))
+        /* b_j, its value and the best of the others: row_top's, kept by
+         * setup(); best - next is +inf when b_j is alone, and b_j >= 0
+         * after setup */
+        if (spend(d, 1) || d->varg[j] < 0 ||
+            !(d->vbest[j] - d->vnext[j] > tol + slack))
             return 0;
-        counts[j] = b;
-        sum += (size_t)b;
+        counts[j] = d->varg[j];
+        sum += (size_t)d->varg[j];
     }
     return sum <= (size_t)d->p->pool;
 }
