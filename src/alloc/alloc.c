@@ -15,6 +15,13 @@
  * (p->mixed) it gives the same one-type answer, which the problem admits,
  * and its type counts; dp refuses them (alloc_ops.mixed unset), milp's
  * count model solves them (alloc/milp_mixed.c).
+ *
+ * allocator_solve checks every problem (alloc_problem_check), but skips
+ * the finiteness scan of a job's table O that its last call's check
+ * passed, when the caller gives the job the same table pointer and a
+ * nonzero o_id (struct alloc_job): the replay's jobs keep their tables
+ * for their whole stay, so a call scans only the tables new since the
+ * last (check_known).
  */
 #include "config.h"
 

@@ -140,7 +140,18 @@
  *   is so fixed, and the tables run over the few left; 10,000 copies
  *   of one job make one row.
  * - An instance equal to the last one solved (same numbers, bit for bit)
- *   gets the last answer back: the same status, counts and objective.
+ *   gets the last answer back: the same status, counts and objective;
+ *   so does one that differs from it only in its pool when the shortcut
+ *   gave that answer, it fits the new pool and both pools hold every
+ *   job's Jmax (same_instance: a replay's trace events move only the
+ *   pool).  A table the caller gives the same pointer and o_id is taken
+ *   as the same without comparing its numbers (struct alloc_job).
+ * - setup() keeps up to DP_MEMO_ROWS value rows from earlier solves, with
+ *   each row's first best count and best other value (row_top), and
+ *   copies a kept row for a job with the same numbers and top count
+ *   (memo_find): in a replay a job's row changes only with its current
+ *   count, and a few counts recur.  shortcut() and greedy_step() read
+ *   the kept best counts instead of scanning the rows.
  * - Rows of F and B are reused from the last full table solve: F[j][c]
  *   depends only on jobs 0..j-1's value rows (not on C, for c <= C), and
  *   B[j][c] only on jobs j..J-1's, so with the same C and job count, F's
