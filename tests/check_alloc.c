@@ -870,6 +870,99 @@ START_TEST(test_dp_reuse)
 }
 END_TEST
 
+/* A replay's calls: the pool walks up and down a node or two at a
+ * time, around every job's Jmax and around the nodes the jobs want,
+ * while the jobs stay (dp then hands the last answer back when it came
+ * from its shortcut, see same_instance), and now and then a job takes
+ * its answer as its current count, or gets back its old one, or Tfwd
+ * changes (dp's kept value rows then serve the jobs that did not
+ * change, see memo_find); brute force judges every answer. */
+START_TEST(test_dp_pool_walk)
+{
+    static const int step[] = {1, 1, -2, 3, -1, -1, -4, 2, -1, 5};
+    struct allocator *a = method_allocator(0);
+    struct inst in;
+
+    for (int s = 0; s < 60; s++) {
+        unsigned seed = 23000 + (unsigned)s * 7919u;
+        int top = 0, sum = 0, got[MAXJ + 1], old0;
+        gen(&in, seed, 4, 10, 0);
+        for (size_t j = 0; j < in.p.n_jobs; j++) {
+            in.jobs[j].o_id = j + 1; /* the tables never change here */
+            top = in.jobs[j].jmax > top ? in.jobs[j].jmax : top;
+            sum += in.jobs[j].jmax;
+        }
+        in.p.pool = sum + 2;
+        old0 = in.jobs[0].cur;
+        for (int k = 0; k < 40; k++) {
+            in.p.pool += step[k % 10] * (k < 20 ? -1 : 1);
+            if (in.p.pool < (top > 0 ? top - 1 : 0))
+                in.p.pool = top > 0 ? top - 1 : 0;
+            check_one(a, 0, &in.p, seed);
+            if (in.p.n_jobs > 0 && k % 7 == 3) { /* job 0 takes its answer */
+                struct alloc_result r;
+                struct bfs_error e;
+                memset(&r, 0, sizeof r);
+                r.counts = got;
+                bfs_error_clear(&e);
+                ck_assert_int_eq(allocator_solve(a, &in.p, &r, &e), 0);
+                if (r.status == SOLVE_OPTIMAL)
+                    in.jobs[0].cur = got[0];
+                check_one(a, 0, &in.p, seed);
+            } else if (in.p.n_jobs > 0 && k % 7 == 5) {
+                in.jobs[0].cur = old0; /* back: its kept row again */
+                check_one(a, 0, &in.p, seed);
+            }
+            if (k == 30)
+                in.p.tfwd *= 2;
+        }
+    }
+    allocator_free(a);
+}
+END_TEST
+
+/* allocator_solve's check skips a table it checked at its last call
+ * only when the job at that position has the same table pointer, o_id
+ * and Jmax: a table given a new id, or moved to another position, or
+ * given no id, is checked again, and a non-finite O is refused. */
+START_TEST(test_checked_tables)
+{
+    static const struct {
+        unsigned long id0, id1; /* the ids at the second call */
+        int swap;               /* the jobs swapped */
+    } cases[] = {{1, 3, 0}, {1, 0, 0}, {1, 2, 1}};
+    double o[2][5] = {{0, 1, 2, 3, 4}, {0, 2, 3, 4, 5}};
+
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct allocator *a = method_allocator(0);
+        struct alloc_job jobs[2] = {
+            {.cur = 0, .jmin = 1, .jmax = 4, .o = o[0], .o_id = 1},
+            {.cur = 0, .jmin = 1, .jmax = 4, .o = o[1], .o_id = 2},
+        };
+        struct alloc_problem p = {
+            .pool = 6, .tfwd = 10, .n_jobs = 2, .jobs = jobs};
+        int counts[2];
+        struct alloc_result r = {.counts = counts};
+        struct bfs_error e;
+        bfs_error_clear(&e);
+        ck_assert_int_eq(allocator_solve(a, &p, &r, &e), 0);
+        o[1][3] = NAN; /* in place: the caller must give a new id */
+        jobs[0].o_id = cases[c].id0;
+        jobs[1].o_id = cases[c].id1;
+        if (cases[c].swap) {
+            struct alloc_job t = jobs[0];
+            jobs[0] = jobs[1];
+            jobs[1] = t;
+        }
+        ck_assert_int_eq(allocator_solve(a, &p, &r, &e), BFS_EINVAL);
+        ck_assert_str_eq(e.msg, cases[c].swap ? "job 0: O(3) not finite"
+                                              : "job 1: O(3) not finite");
+        o[1][3] = 4;
+        allocator_free(a);
+    }
+}
+END_TEST
+
 /* 1,000 and then 5,000 identical idle jobs (Jmax 16, O(n) = n, no cost:
  * an idle job has r = 0) on 64 nodes.  Every vector using all 64 nodes
  * is optimal (z* = 64 Tfwd); the most jobs stay idle when four take 16
@@ -1472,6 +1565,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_dp_shortcut_by_hand);
     tcase_add_test(tc, test_dp_big_pool);
     tcase_add_test(tc, test_dp_reuse);
+    tcase_add_test(tc, test_dp_pool_walk);
+    tcase_add_test(tc, test_checked_tables);
     tcase_add_test(tc, test_dp_many_identical);
     tcase_add_test(tc, test_dp_memory_bound);
     tcase_add_test(tc, test_dp_value_table_bound);

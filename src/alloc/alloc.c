@@ -15,6 +15,13 @@
  * (p->mixed) it gives the same one-type answer, which the problem admits,
  * and its type counts; dp refuses them (alloc_ops.mixed unset), milp's
  * count model solves them (alloc/milp_mixed.c).
+ *
+ * allocator_solve checks every problem (alloc_problem_check), but skips
+ * the finiteness scan of a job's table O that its last call's check
+ * passed, when the caller gives the job the same table pointer and a
+ * nonzero o_id (struct alloc_job): the replay's jobs keep their tables
+ * for their whole stay, so a call scans only the tables new since the
+ * last (check_known).
  */
 #include "config.h"
 
@@ -224,7 +231,11 @@ static int all_finite(const double *x, size_t n)
     return !((bad[0] | bad[1] | bad[2] | bad[3]) >> 63);
 }
 
-int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
+/* alloc_problem_check, less the finiteness scan of the tables o of the
+ * jobs j with known[j] set (checked before, unchanged since: see
+ * struct alloc_job's o_id); known may be NULL. */
+static int problem_check(const struct alloc_problem *p,
+                         const unsigned char *known, struct bfs_error *e)
 {
     int rc;
 
@@ -249,7 +260,7 @@ int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
         if (jb->o[0] != 0.0)
             return bfs_fail(e, BFS_EINVAL, "job %zu: O(0) = %g, not 0", j,
                             jb->o[0]);
-        if (!all_finite(&jb->o[1], (size_t)jb->jmax))
+        if (!(known && known[j]) && !all_finite(&jb->o[1], (size_t)jb->jmax))
             for (int n = 1; n <= jb->jmax; n++) /* the first one */
                 if (!isfinite(jb->o[n]))
                     return bfs_fail(e, BFS_EINVAL, "job %zu: O(%d) not finite",
@@ -270,6 +281,11 @@ int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
         return 0;
     rc = check_types(p, e);
     return rc == 0 && p->mixed ? check_mixed(p, e) : rc;
+}
+
+int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
+{
+    return problem_check(p, NULL, e);
 }
 
 void alloc_opts_default(struct alloc_opts *o)
@@ -432,9 +448,20 @@ static const struct alloc_ops *const registry[] = {
     &alloc_milp_ops,
 };
 
+/* The tables the last call's check passed (allocator_solve): job j's
+ * table o, its o_id and jmax, for its n jobs. */
+struct checked {
+    const double *o;
+    unsigned long id;
+    int jmax;
+};
+
 struct allocator {
     const struct alloc_ops *ops;
     void *state;
+    struct checked *chk;  /* owned: n_chk entries, chk_cap allocated */
+    unsigned char *known; /* owned: one flag per job of the call */
+    size_t n_chk, chk_cap, known_cap;
 };
 
 /* The allocator named name, or NULL. */
@@ -517,10 +544,40 @@ int allocator_create(const struct alloc_opts *o, struct allocator **out,
     return 0;
 }
 
+/* alloc_problem_check(p), skipping the finiteness scan of the tables
+ * the last call's check passed and their caller says are unchanged
+ * (the same pointer, the same nonzero o_id and jmax, at the same job
+ * position): a replay's jobs keep their tables for their whole stay, so
+ * a call checks only the tables new since the last.  The verdict is the
+ * full check's: a table skipped was found finite, and is the same. */
+static int check_known(struct allocator *a, const struct alloc_problem *p,
+                       struct bfs_error *e)
+{
+    size_t nj = p->n_jobs;
+    int rc;
+
+    BFS_GROW(a->known, a->known_cap, nj + 1);
+    for (size_t j = 0; j < nj; j++) {
+        const struct alloc_job *jb = &p->jobs[j];
+        a->known[j] = jb->o_id != 0 && j < a->n_chk && a->chk[j].o == jb->o &&
+                      a->chk[j].id == jb->o_id && a->chk[j].jmax == jb->jmax;
+    }
+    rc = problem_check(p, a->known, e);
+    a->n_chk = 0;
+    if (rc)
+        return rc;
+    BFS_GROW(a->chk, a->chk_cap, nj + 1);
+    for (size_t j = 0; j < nj; j++)
+        a->chk[j] =
+            (struct checked){p->jobs[j].o, p->jobs[j].o_id, p->jobs[j].jmax};
+    a->n_chk = nj;
+    return 0;
+}
+
 int allocator_solve(struct allocator *a, const struct alloc_problem *p,
                     struct alloc_result *res, struct bfs_error *e)
 {
-    int rc = alloc_problem_check(p, e);
+    int rc = check_known(a, p, e);
 
     if (rc)
         return rc;
@@ -636,5 +693,7 @@ void allocator_free(struct allocator *a)
     if (!a)
         return;
     a->ops->destroy(a->state);
+    xfree(a->chk);
+    xfree(a->known);
     xfree(a);
 }

@@ -54,6 +54,13 @@ struct alloc_job {
      * summing to cur, each 0 on a type the job cannot use; NULL means
      * all cur nodes are of ctype.  Borrowed. */
     const int *cur_t;
+    /* Optional identity of the table o (untyped problems): 0 = none;
+     * else the caller promises that o, reached through the same pointer
+     * with the same o_id and jmax, holds the same numbers at every call
+     * (it gives a table a new id, or 0, whenever it writes it), so that
+     * allocator_solve need not check again a table it checked at its
+     * last call. */
+    unsigned long o_id;
 };
 
 struct alloc_problem {

@@ -140,7 +140,18 @@
  *   is so fixed, and the tables run over the few left; 10,000 copies
  *   of one job make one row.
  * - An instance equal to the last one solved (same numbers, bit for bit)
- *   gets the last answer back: the same status, counts and objective.
+ *   gets the last answer back: the same status, counts and objective;
+ *   so does one that differs from it only in its pool when the shortcut
+ *   gave that answer, it fits the new pool and both pools hold every
+ *   job's Jmax (same_instance: a replay's trace events move only the
+ *   pool).  A table the caller gives the same pointer and o_id is taken
+ *   as the same without comparing its numbers (struct alloc_job).
+ * - setup() keeps up to DP_MEMO_ROWS value rows from earlier solves, with
+ *   each row's first best count and best other value (row_top), and
+ *   copies a kept row for a job with the same numbers and top count
+ *   (memo_find): in a replay a job's row changes only with its current
+ *   count, and a few counts recur.  shortcut() and greedy_step() read
+ *   the kept best counts instead of scanning the rows.
  * - Rows of F and B are reused from the last full table solve: F[j][c]
  *   depends only on jobs 0..j-1's value rows (not on C, for c <= C), and
  *   B[j][c] only on jobs j..J-1's, so with the same C and job count, F's
@@ -201,10 +212,30 @@ struct dp_last {
     size_t nj;               /* jobs */
     struct alloc_job *jobs;  /* owned copy; o points into o */
     double *o;               /* owned: every job's O(0..jmax), in order */
+    const double **src;      /* owned: every job's o pointer as given */
     int *counts;             /* owned: the answer, nj entries */
     int status;              /* the answer's status */
     double objective, bound; /* the answer's objective and bound */
-    size_t jobs_cap, o_cap, counts_cap;
+    int by_shortcut;         /* the answer came from shortcut() */
+    long used;               /* the nodes the answer uses */
+    int jmax_max;            /* the jobs' largest jmax (0 without jobs) */
+    size_t jobs_cap, o_cap, counts_cap, src_cap;
+};
+
+/* Value rows kept from earlier setups (see setup()): at most
+ * DP_MEMO_ROWS rows of at most DP_MEMO_WIDTH counts. */
+#define DP_MEMO_ROWS 64
+#define DP_MEMO_WIDTH 1024
+
+/* One kept value row: the job's numbers (job, its o copied at
+ * memo_o[off]), its top count, its largest admissible count hi, the row
+ * v(0..hi) at memo_v[off], its best and largest |value|. */
+struct dp_memo {
+    uint64_t h; /* job_hash */
+    struct alloc_job job;
+    int top, hi, arg; /* arg, next: see row_top */
+    size_t off;
+    double best, big, next;
 };
 
 /* The stretch of one table row that can be finite: cells lo..hi (none
@@ -256,10 +287,13 @@ struct dp {
     double tol;      /* alloc_tie_tol(p), from the value rows */
     /* tid[j]: the first job with job j's numbers (same_job), whose value
      * row, hull and pruning job j shares */
-    size_t *tid, *mult;             /* mult[t]: jobs of type t (t = tid) */
-    size_t *hoff, *lvl, *extra;     /* per type: hull in hp, prune's sweep */
-    int *hp;                        /* hull points, by type */
-    double *tphi, *big, *vbest;     /* per type; vbest: its best value */
+    size_t *tid, *mult;         /* mult[t]: jobs of type t (t = tid) */
+    size_t *hoff, *lvl, *extra; /* per type: hull in hp, prune's sweep */
+    int *hp;                    /* hull points, by type */
+    double *tphi, *big, *vbest; /* per type; vbest: its best value */
+    int *varg;                  /* per type: its first best count */
+    double *vnext;              /* per type: its best at other counts */
+    size_t varg_cap, vnext_cap;
     uint64_t *jh;                   /* job_hash per job */
     size_t *slot, jh_cap, slot_cap; /* the types' hash table (job_type) */
     size_t tid_cap, mult_cap, hoff_cap, lvl_cap, extra_cap, hp_cap, tphi_cap,
@@ -293,6 +327,15 @@ struct dp {
     int *phi;             /* pnj, a copy of hi */
     size_t pnj, pW, pC, pv_cap, phi_cap;
     void *typed; /* owned: alloc_dp_types_solve's memo */
+    /* the kept value rows (setup()), valid for memo_tfwd and memo_cap;
+     * memo_at[j]: the kept row of job j, -1 when none */
+    struct dp_memo *memo;
+    double *memo_v, *memo_o;
+    size_t n_memo, memo_used, memo_v_cap, memo_o_cap;
+    double memo_tfwd;
+    int memo_cap;
+    long *memo_at;
+    size_t memo_at_cap;
 };
 
 static int dp_create(const struct alloc_opts *o, void **state,
@@ -328,6 +371,8 @@ static void dp_destroy(void *state)
     xfree(d->fix);
     xfree(d->cur);
     xfree(d->vbest);
+    xfree(d->varg);
+    xfree(d->vnext);
     xfree(d->jh);
     xfree(d->slot);
     xfree(d->fw);
@@ -354,6 +399,11 @@ static void dp_destroy(void *state)
     xfree(d->last.jobs);
     xfree(d->last.o);
     xfree(d->last.counts);
+    xfree(d->last.src);
+    xfree(d->memo);
+    xfree(d->memo_v);
+    xfree(d->memo_o);
+    xfree(d->memo_at);
     xfree(d);
 }
 
@@ -791,6 +841,90 @@ static size_t job_type(struct dp *d, const struct alloc_problem *p, size_t j,
     return j;
 }
 
+/* The kept value row of job j of p (no hints, jh[j] set) at top count
+ * top, or -1.  A job's row is a function of its numbers (those same_job
+ * compares), Tfwd, the cap and its top count min(jmax, pool) alone:
+ * alloc_value reads the job's numbers and Tfwd, and alloc_admissible,
+ * for the counts n <= top that setup() asks about, the bounds, the cap
+ * and the current count (n <= pool holds for them all).  The rows kept
+ * are for this Tfwd and cap (setup() drops them otherwise), so a kept
+ * row with the same numbers and top is, double for double, the one
+ * setup() would compute. */
+static long memo_find(const struct dp *d, const struct alloc_problem *p,
+                      size_t j, int top)
+{
+    const struct alloc_job *b = &p->jobs[j];
+
+    for (size_t k = 0; k < d->n_memo; k++) {
+        const struct dp_memo *m = &d->memo[k];
+        const struct alloc_job *a = &m->job;
+        if (m->h == d->jh[j] && m->top == top && a->cur == b->cur &&
+            a->jmin == b->jmin && a->jmax == b->jmax &&
+            !memcmp(&a->tcup, &b->tcup, sizeof a->tcup) &&
+            !memcmp(&a->tcdw, &b->tcdw, sizeof a->tcdw) &&
+            !memcmp(&d->memo_o[m->off], b->o,
+                    ((size_t)b->jmax + 1) * sizeof *b->o))
+            return (long)k;
+    }
+    return -1;
+}
+
+/* Keeps the value row of job j of p (a type's first job, its row made
+ * at top count top) for later setups, unless it has hints or is wider
+ * than DP_MEMO_WIDTH; drops every kept row first when DP_MEMO_ROWS are
+ * kept. */
+static void memo_keep(struct dp *d, const struct alloc_problem *p, size_t j,
+                      int top)
+{
+    const struct alloc_job *b = &p->jobs[j];
+    size_t no = (size_t)b->jmax + 1, off;
+
+    if (b->h || no > DP_MEMO_WIDTH || (size_t)d->hi[j] + 1 > no)
+        return;
+    if (!d->memo)
+        d->memo = xcalloc(DP_MEMO_ROWS, sizeof *d->memo);
+    if (d->n_memo == DP_MEMO_ROWS)
+        d->n_memo = d->memo_used = 0;
+    off = d->memo_used;
+    BFS_GROW(d->memo_v, d->memo_v_cap, off + no);
+    BFS_GROW(d->memo_o, d->memo_o_cap, off + no);
+    memcpy(&d->memo_v[off], &d->v[j * d->W],
+           ((size_t)d->hi[j] + 1) * sizeof *d->v);
+    memcpy(&d->memo_o[off], b->o, no * sizeof *b->o);
+    d->memo[d->n_memo++] = (struct dp_memo){
+        .h = d->jh[j],
+        .job = *b,
+        .top = top,
+        .hi = d->hi[j],
+        .off = off,
+        .best = d->vbest[j],
+        .big = d->big[j],
+        .arg = d->varg[j],
+        .next = d->vnext[j],
+    };
+    d->memo_used = off + no;
+}
+/* The first count of the largest value of the row v(0..hi) into *arg
+ * (-1 when every value is -HUGE_VAL) and the largest value at the other
+ * counts into *next (-HUGE_VAL when none), as shortcut() and
+ * greedy_step() read them. */
+static void row_top(const double *v, int hi, int *arg, double *next)
+{
+    double best = -HUGE_VAL, nx = -HUGE_VAL;
+    int b = -1;
+
+    for (int n = 0; n <= hi; n++) {
+        if (v[n] > best) {
+            nx = best;
+            best = v[n];
+            b = n;
+        } else if (v[n] > nx)
+            nx = v[n];
+    }
+    *arg = b;
+    *next = nx;
+}
+
 /* Starts the incumbent (see the top): every job at its current count
  * when that is admissible, else at 0 when that is; none (inc_ok 0) when
  * some job has neither or they overfill the pool. */
@@ -825,9 +959,15 @@ static void greedy_step(struct dp *d, size_t j)
     if (!d->inc_ok)
         return;
     b = best = d->inc[j];
-    for (int n = 0; n <= d->hi[j] && n - b <= d->inc_room; n++)
-        if (vj[n] > vj[best])
-            best = n;
+    if (d->hi[j] - b <= d->inc_room) {
+        /* every count in reach: the loop would end at b when no value
+         * beats b's, else at the row's first best count (row_top) */
+        size_t t = d->tid[j];
+        best = vj[b] == d->vbest[t] ? b : d->varg[t];
+    } else
+        for (int n = 0; n <= d->hi[j] && n - b <= d->inc_room; n++)
+            if (vj[n] > vj[best])
+                best = n;
     d->inc_room -= best - b;
     d->inc[j] = best;
     d->inc_val += vj[best];
@@ -854,17 +994,33 @@ static int setup(struct dp *d, const struct alloc_problem *p,
     BFS_GROW(d->tid, d->tid_cap, nj + 1);
     BFS_GROW(d->big, d->big_cap, nj + 1);
     BFS_GROW(d->vbest, d->vbest_cap, nj + 1);
+    BFS_GROW(d->varg, d->varg_cap, nj + 1);
+    BFS_GROW(d->vnext, d->vnext_cap, nj + 1);
     BFS_GROW(d->jh, d->jh_cap, nj + 1);
     while (mask < 2 * nj) /* a table of at least twice the jobs */
         mask = 2 * mask + 1;
     BFS_GROW(d->slot, d->slot_cap, mask + 1);
     memset(d->slot, 0xff, (mask + 1) * sizeof *d->slot); /* all SIZE_MAX */
+    BFS_GROW(d->memo_at, d->memo_at_cap, nj + 1);
+    if (memcmp(&d->memo_tfwd, &p->tfwd, sizeof p->tfwd) ||
+        d->memo_cap != p->cap) { /* the kept rows are for another */
+        d->n_memo = d->memo_used = 0;
+        d->memo_tfwd = p->tfwd;
+        d->memo_cap = p->cap;
+    }
     greedy_start(d);
     for (size_t j = 0; j < nj; j++) {
         int top = p->jobs[j].jmax < p->pool ? p->jobs[j].jmax : p->pool;
         d->tid[j] = job_type(d, p, j, mask);
+        d->memo_at[j] = -1;
         if (d->tid[j] != j) {
             d->hi[j] = d->hi[d->tid[j]];
+            continue;
+        }
+        if (!p->jobs[j].h && (d->memo_at[j] = memo_find(d, p, j, top)) >= 0) {
+            d->hi[j] = d->memo[d->memo_at[j]].hi; /* the row kept */
+            if ((size_t)d->hi[j] + 1 > W)
+                W = (size_t)d->hi[j] + 1;
             continue;
         }
         d->hi[j] = -1;
@@ -904,7 +1060,17 @@ static int setup(struct dp *d, const struct alloc_problem *p,
          * the calls keep the compiler from holding d's fields */
         vj = &d->v[j * W];
         hj = d->hi[j];
-        for (n = 0; n <= hj; n++) {
+        n = 0;
+        if (d->memo_at[j] >= 0) { /* kept: the same doubles (memo_find) */
+            const struct dp_memo *k = &d->memo[d->memo_at[j]];
+            memcpy(vj, &d->memo_v[k->off], ((size_t)hj + 1) * sizeof *vj);
+            m = k->best;
+            big = k->big;
+            d->varg[j] = k->arg;
+            d->vnext[j] = k->next;
+            n = hj + 1;
+        }
+        for (; d->memo_at[j] < 0 && n <= hj; n++) {
             double x =
                 alloc_admissible(p, j, n) ? alloc_value(p, j, n) : -HUGE_VAL;
             vj[n] = x;
@@ -913,6 +1079,8 @@ static int setup(struct dp *d, const struct alloc_problem *p,
                 big = fabs(x) > big ? fabs(x) : big;
             }
         }
+        if (d->memo_at[j] < 0)
+            row_top(vj, hj, &d->varg[j], &d->vnext[j]);
         for (; (size_t)n < W; n++)
             vj[n] = -HUGE_VAL;
         d->vmax_sum += m;
@@ -923,6 +1091,10 @@ static int setup(struct dp *d, const struct alloc_problem *p,
             return SOLVE_OPTIMAL; /* the caller sees d->expired */
     }
     d->vmax_ok = 1;
+    for (size_t j = 0; j < nj; j++) /* the rows made, for later setups */
+        if (d->tid[j] == j && d->memo_at[j] < 0)
+            memo_keep(d, p, j,
+                      p->jobs[j].jmax < p->pool ? p->jobs[j].jmax : p->pool);
     /* the tie tolerance as alloc_tie_tol computes it, in the same order */
     for (size_t j = 0; j < nj; j++)
         sbig += d->big[d->tid[j]];
@@ -1041,28 +1213,19 @@ static int shortcut(struct dp *d, double tol, int *counts)
     size_t sum = 0;
 
     for (size_t j = 0; j < d->nj; j++) {
-        double best = -HUGE_VAL, next = -HUGE_VAL;
-        int b = -1;
         if (d->tid[j] != j) { /* its type's, which passed */
             counts[j] = counts[d->tid[j]];
             sum += (size_t)counts[j];
             continue;
         }
-        for (int n = 0; n <= d->hi[j]; n++) {
-            double vn = val(d, j, n);
-            if (vn > best) {
-                next = best;
-                best = vn;
-                b = n;
-            } else if (vn > next)
-                next = vn;
-        }
-        /* best - next is +inf when b is alone, and b >= 0 after setup */
-        if (spend(d, (size_t)d->hi[j] + 1) || b < 0 ||
-            !(best - next > tol + slack))
+        /* b_j, its value and the best of the others: row_top's, kept by
+         * setup(); best - next is +inf when b_j is alone, and b_j >= 0
+         * after setup */
+        if (spend(d, 1) || d->varg[j] < 0 ||
+            !(d->vbest[j] - d->vnext[j] > tol + slack))
             return 0;
-        counts[j] = b;
-        sum += (size_t)b;
+        counts[j] = d->varg[j];
+        sum += (size_t)d->varg[j];
     }
     return sum <= (size_t)d->p->pool;
 }
@@ -1248,14 +1411,34 @@ static int prune(struct dp *d, double tol)
     return 0;
 }
 
-/* Whether p is, number for number, the last instance solved. */
+/* Whether p is, number for number, the last instance solved, or one
+ * whose answer is the last one's though its pool differs.  The second
+ * case: every number but the pool is the last one's, the last answer
+ * came from shortcut(), it fits the new pool, and both pools hold every
+ * job's jmax.  Then setup() makes the same value rows: a job's row reads
+ * the pool only through its top count min(jmax, pool) and
+ * alloc_admissible's n <= pool, for n <= jmax, both the same for pools
+ * >= jmax; the rest (alloc_value, the cap test, the types, the tie
+ * tolerance) reads no pool.  So shortcut() tests the same rows against
+ * the same tolerance, finds the same bests b with the same margins, and
+ * its last test, sum b <= pool, holds by the stored sum: the same counts,
+ * and alloc_objective, which reads no pool, gives the same objective
+ * and bound.  The state kept for row reuse (solve_tables) is the same
+ * either way: shortcut() leaves it, and setup() would write the same
+ * rows it holds.  On a replay every trace event moves
+ * the pool by a node or two and changes no job, so nearly every call
+ * ends here. */
 static int same_instance(struct dp *d, const struct alloc_problem *p)
 {
     const struct dp_last *l = &d->last;
     size_t off = 0;
 
-    if (!l->have || l->pool != p->pool || l->cap != p->cap ||
-        l->nj != p->n_jobs || memcmp(&l->tfwd, &p->tfwd, sizeof p->tfwd))
+    if (!l->have ||
+        (l->pool != p->pool &&
+         !(l->by_shortcut && l->used <= p->pool && l->pool >= l->jmax_max &&
+           p->pool >= l->jmax_max)) ||
+        l->cap != p->cap || l->nj != p->n_jobs ||
+        memcmp(&l->tfwd, &p->tfwd, sizeof p->tfwd))
         return 0;
     for (size_t j = 0; j < p->n_jobs; j++) {
         const struct alloc_job *a = &l->jobs[j], *b = &p->jobs[j];
@@ -1265,7 +1448,10 @@ static int same_instance(struct dp *d, const struct alloc_problem *p)
         if (a->cur != b->cur || a->jmin != b->jmin || a->jmax != b->jmax ||
             memcmp(&a->tcup, &b->tcup, sizeof b->tcup) ||
             memcmp(&a->tcdw, &b->tcdw, sizeof b->tcdw) ||
-            memcmp(&l->o[off], b->o, no * sizeof *b->o))
+            /* the same table by its caller's word (alloc_job.o_id), or
+             * the same numbers */
+            ((b->o_id == 0 || a->o_id != b->o_id || l->src[j] != b->o) &&
+             memcmp(&l->o[off], b->o, no * sizeof *b->o)))
             return 0;
         off += no;
         if (spend(d, no / 8 + 1)) /* the solve then returns at once */
@@ -1274,11 +1460,12 @@ static int same_instance(struct dp *d, const struct alloc_problem *p)
     return 1;
 }
 
-/* Stores p and its answer res as the last instance; none when the
- * solve's time is used up, before or while copying p (an instance as
- * large as the tables' bound takes 50 to 200 ms to copy). */
+/* Stores p and its answer res as the last instance, by_shortcut when
+ * shortcut() gave it (see same_instance); none when the solve's time is
+ * used up, before or while copying p (an instance as large as the
+ * tables' bound takes 50 to 200 ms to copy). */
 static void remember(struct dp *d, const struct alloc_problem *p,
-                     const struct alloc_result *res)
+                     const struct alloc_result *res, int by_shortcut)
 {
     struct dp_last *l = &d->last;
     size_t no = 0, off = 0;
@@ -1292,6 +1479,7 @@ static void remember(struct dp *d, const struct alloc_problem *p,
     BFS_GROW(l->jobs, l->jobs_cap, p->n_jobs + 1);
     BFS_GROW(l->o, l->o_cap, no + 1);
     BFS_GROW(l->counts, l->counts_cap, p->n_jobs + 1);
+    BFS_GROW(l->src, l->src_cap, p->n_jobs + 1);
     l->pool = p->pool;
     l->cap = p->cap;
     l->tfwd = p->tfwd;
@@ -1299,6 +1487,7 @@ static void remember(struct dp *d, const struct alloc_problem *p,
     for (size_t j = 0; j < p->n_jobs; j++) {
         size_t nj = (size_t)p->jobs[j].jmax + 1;
         l->jobs[j] = p->jobs[j];
+        l->src[j] = p->jobs[j].o;
         memcpy(&l->o[off], p->jobs[j].o, nj * sizeof *l->o);
         l->jobs[j].o = &l->o[off];
         l->counts[j] = counted ? res->counts[j] : 0;
@@ -1309,6 +1498,14 @@ static void remember(struct dp *d, const struct alloc_problem *p,
     l->status = res->status;
     l->objective = res->objective;
     l->bound = res->bound;
+    l->by_shortcut = by_shortcut;
+    l->used = 0;
+    l->jmax_max = 0;
+    for (size_t j = 0; j < p->n_jobs; j++) {
+        l->used += l->counts[j];
+        l->jmax_max =
+            p->jobs[j].jmax > l->jmax_max ? p->jobs[j].jmax : l->jmax_max;
+    }
     l->have = 1;
     for (size_t j = 0; j < p->n_jobs; j++)
         if (p->jobs[j].h) /* hints: not kept (same_instance) */
@@ -1633,7 +1830,8 @@ static int dp_solve(void *state, const struct alloc_problem *p,
     d->expired = d->inc_ok = d->vmax_ok = 0;
     d->lbound = HUGE_VAL;
     if (same_instance(d, p)) {
-        const struct dp_last *l = &d->last;
+        struct dp_last *l = &d->last;
+        l->pool = p->pool; /* the instance it answers now */
         status = l->status;
         if (status == SOLVE_OPTIMAL || status == SOLVE_FEASIBLE) {
             memcpy(res->counts, l->counts, p->n_jobs * sizeof *res->counts);
@@ -1641,12 +1839,13 @@ static int dp_solve(void *state, const struct alloc_problem *p,
             res->bound = l->bound;
         }
     } else {
+        int by_shortcut = 0;
         status = setup(d, p, e);
         if (status == SOLVE_OPTIMAL) {
             double tol = d->tol;
             if (d->expired)
                 status = incumbent(d, HUGE_VAL, res);
-            else if (shortcut(d, tol, res->counts))
+            else if ((by_shortcut = shortcut(d, tol, res->counts)))
                 res->objective = res->bound = alloc_objective(p, res->counts);
             else if (d->expired || prune(d, tol))
                 status = incumbent(d, HUGE_VAL, res);
@@ -1658,7 +1857,7 @@ static int dp_solve(void *state, const struct alloc_problem *p,
             return status;
         }
         res->status = status;
-        remember(d, p, res);
+        remember(d, p, res, by_shortcut);
     }
     res->status = status;
     res->build_s = 0.0;

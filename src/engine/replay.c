@@ -191,6 +191,8 @@ static int job_tables(struct replay *r, struct rjob *rj)
         if (rc)
             return rc;
     }
+    /* a new table, a new identity; none with a belief (it learns o) */
+    rj->o_id = r->belief ? 0 : ++r->last_o_id;
     if (r->belief) /* the allocator's table from the belief */
         return belief_job_init(r->belief, (size_t)(rj - r->jobs), &d, rj->o,
                                r->e);
@@ -680,6 +682,7 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
             .tcdw = rj->def->tcdw,
             /* one type, typed: its table (the problem is untyped) */
             .o = r->aware && r->n_types == 1 ? rj->otp[0] : rj->o,
+            .o_id = r->aware ? 0 : rj->o_id,
         };
         if (r->aware) {
             r->ajobs[a].ot = rj->otp;

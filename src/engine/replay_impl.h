@@ -37,6 +37,9 @@ struct rjob {
      * belief, NULL (with pt, ot, otp) while the job is not in the system
      * (replay.c, tables_lazy) */
     double *p, *o;
+    /* alloc_job.o_id of o: set when o is made, 0 with a belief (which
+     * writes o in place as it learns) */
+    unsigned long o_id;
     /* With node types (r->n_types > 0), each owned and NULL otherwise:
      * pt and ot hold P_t(n) and O_t(n), n = 0..jmax, for every type t
      * at t * (jmax + 1), zeros on a type the job cannot run on; otp[t]
@@ -104,7 +107,8 @@ struct rjob {
 struct replay {
     const struct replay_opts *o;
     struct replay_stats *st;
-    double work; /* the job set's total Pmax */
+    unsigned long last_o_id; /* the last rjob.o_id given */
+    double work;             /* the job set's total Pmax */
     /* The share of the trace file read at the first progress report, + 1
      * (0: not yet known): done_fraction counts the rest of the file. */
     double trace_read0;
