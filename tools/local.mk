@@ -114,3 +114,6 @@ EXTRA_DIST += tools/predictor-study tools/doc/predictor-2026-11-27.md
 # (tools/doc/learning-study-2026-11-27.md).
 EXTRA_DIST += tools/learning-study tools/doc/learning-study-2026-11-27.md \
 	tools/doc/figures/learning-regret.png tools/doc/figures/learning-regret.csv
+# The README's quick start (tools/setup: install what is missing,
+# configure, build), which works in an unpacked tarball too.
+dist_noinst_SCRIPTS += tools/setup
