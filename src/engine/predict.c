@@ -113,11 +113,6 @@ int predictor_params(const struct predictor *p, const struct jobset *js,
     return rc;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The distinct non-blank values of feature f over the used jobs, sorted
  * (borrowed from js), into *vals (owned by the caller); returns their
  * number.  *numeric is 1 when there is one and all are finite numbers. */
@@ -138,7 +133,7 @@ static size_t feature_values(const struct jobset *js, const unsigned char *use,
             *numeric = 0;
         v[n++] = s;
     }
-    qsort(v, n, sizeof *v, cmp_str);
+    qsort(v, n, sizeof *v, bfs_cmp_str);
     for (size_t i = 0; i < n; i++)
         if (k == 0 || strcmp(v[k - 1], v[i]) != 0)
             v[k++] = v[i];
