@@ -68,7 +68,8 @@ bench-types: bfsim$(EXEEXT)
 # 5 minutes with the default synthetic trace, BENCH_COMPRESSION_FLAGS=
 # '--gen none' for the Summit trace alone).
 dist_noinst_SCRIPTS += tools/bench-compression
-EXTRA_DIST += tools/doc/trace-compression-2026-11-27.md
+EXTRA_DIST += tools/doc/trace-compression-2026-11-27.md \
+	tools/doc/trace-compression-2026-11-28.md
 BENCH_COMPRESSION_FLAGS =
 bench-compression: bfsim$(EXEEXT)
 	$(BENCH_PYTHON3) $(srcdir)/tools/bench-compression \

@@ -8,16 +8,15 @@
  * returned by the first trace_next.  "A node at most once per event" is
  * checked with the stamps: node i was seen in this event iff
  * stamp[i] == the event's number, so no per-event clearing is needed.
- * Lines come from bfs_lines (gzread into a 128 KiB buffer, one reused
- * line buffer: no allocation per line).  An event line is parsed in one
- * pass by hand, a time of plain digits and each "+I"/"-I" token with no
- * library call; any other form goes to the general rules (bfs_parse_i64,
- * parse_change), which give the errors, so the fast path changes no
- * verdict.  Reading costs about what decompressing does: on a 40,000-
- * node month (2.6 million events, 73 MB gzip) the reader's CPU time is
- * below that of `zcat FILE | wc -l`; zstd cuts the decompression's
- * share (tools/doc/trace-compression-2026-11-27.md: the whole read 0.77-0.86x
- * gzip's CPU).
+ * Lines come from bfs_lines (base/util.c's decoder into a 128 KiB
+ * buffer, one reused line buffer: no allocation per line).  An event line
+ * is parsed in one pass by hand, a time of plain digits and each "+I"/"-I"
+ * token with no library call; any other form goes to the general rules
+ * (bfs_parse_i64, parse_change), which give the errors, so the fast path
+ * changes no verdict.  Reading costs less than decompressing with zlib:
+ * gzip is inflated by ISA-L, and `bfsim info`, statistics included, takes
+ * 0.68x the CPU of `zcat FILE | wc -l` on a 40,000-node year and 0.85x
+ * on a 10,000-node month (tools/doc/trace-compression-2026-11-28.md).
  *
  * Types: the first node line says whether the trace is typed (three
  * fields) or not (two); every later one must agree.  Type names are
