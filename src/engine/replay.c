@@ -390,18 +390,19 @@ static int read_event(struct replay *r, int64_t *time)
     if (rc <= 0)
         return rc;
     r->n_joins = r->n_leaves = 0;
+    /* room for the row's changes at once, not one call per node */
+    BFS_GROW(r->joins, r->cap_joins, ev.n_join + 1);
+    BFS_GROW(r->leaves, r->cap_leaves, ev.n_leave + 1);
     for (size_t i = 0; i < ev.n_join; i++) {
         size_t k = ev.join[i];
         if (k < r->skip || k - r->skip >= r->n_nodes)
             continue;
-        BFS_GROW(r->joins, r->cap_joins, r->n_joins + 1);
         r->joins[r->n_joins++] = (uint32_t)(k - r->skip);
     }
     for (size_t i = 0; i < ev.n_leave; i++) {
         size_t k = ev.leave[i];
         if (k < r->skip || k - r->skip >= r->n_nodes)
             continue;
-        BFS_GROW(r->leaves, r->cap_leaves, r->n_leaves + 1);
         r->leaves[r->n_leaves++] = (uint32_t)(k - r->skip);
     }
     *time = ev.time;
@@ -549,6 +550,7 @@ static int admit(struct replay *r, int64_t now)
         rj->admit_time = now;
         act_reserve(r, r->n_act + 1);
         r->act[r->n_act++] = j;
+        r->act_changed = 1;
         r->st->jobs_admitted++;
     }
     while (r->next_job < r->js.n && r->jobs[r->next_job].admitted)
@@ -642,20 +644,6 @@ static int held_type(const struct replay *r, const struct rjob *rj)
     return 0;
 }
 
-double job_full_rate(const struct replay *r, const struct rjob *rj)
-{
-    size_t len = (size_t)rj->jmax + 1;
-    double p = rj->p[rj->held];
-
-    if (!rj->held_t || rj->held == 0)
-        return p;
-    p = HUGE_VAL;
-    for (size_t t = 0; t < r->n_types; t++)
-        if (rj->held_t[t] > 0 && rj->pt[t * len + (size_t)rj->held] < p)
-            p = rj->pt[t * len + (size_t)rj->held];
-    return p;
-}
-
 int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
 {
     struct alloc_problem p;
@@ -671,7 +659,16 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         if (rc < 0)
             return rc;
     }
-    for (size_t a = 0; a < r->n_act; a++) {
+    for (size_t a = 0; a < r->n_act && !r->act_changed; a++) {
+        /* the same jobs in the same slots: their bounds, costs and
+         * tables are those written (a table is made at admission and
+         * kept, a belief learns it in place); only the counts move */
+        const struct rjob *rj = &r->jobs[r->act[a]];
+        r->ajobs[a].cur = rj->held;
+        if (r->aware)
+            r->ajobs[a].ctype = held_type(r, rj);
+    }
+    for (size_t a = 0; a < r->n_act && r->act_changed; a++) {
         const struct rjob *rj = &r->jobs[r->act[a]];
         r->jobs[r->act[a]].slot = (int)a;
         r->ajobs[a] = (struct alloc_job){
@@ -691,6 +688,7 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         }
         r->anames[a] = rj->def->name;
     }
+    r->act_changed = 0;
     if (owner_map_read(r)) {
         pool_compact(r);
         for (size_t pos = 0; pos < r->n_pool; pos++) {
@@ -945,18 +943,20 @@ void core_begin(struct replay *r, size_t evt, int64_t t)
 void core_account(struct replay *r, int64_t prev, int64_t t)
 {
     double dt = (double)(t - prev);
+    size_t used = 0; /* nodes_in_use, summed in the loop below */
 
     /* Node counts are integers and dt whole seconds: these sums are
      * exact, whatever their order. */
     r->st->idle_node_seconds += dt * (double)r->n_pool;
-    r->st->allocated_node_seconds += dt * (double)nodes_in_use(r);
     for (size_t a = 0; a < r->n_act; a++) {
         struct rjob *rj = &r->jobs[r->act[a]];
+        used += (size_t)rj->held;
         rj->node_seconds += dt * rj->held;
         r->st->samples_ideal += dt * job_full_rate(r, rj);
         for (size_t k = 0; rj->held_t && k < r->n_types; k++)
             rj->ns_t[k] += dt * rj->held_t[k];
     }
+    r->st->allocated_node_seconds += dt * (double)used;
     for (size_t k = 0; k < r->n_types; k++) {
         r->st->idle_ns_t[k] += dt * r->pools_t[k];
         r->st->alloc_ns_t[k] += dt * r->used_t[k];
@@ -1000,43 +1000,6 @@ void core_type_target(struct replay *r, struct rjob *rj, size_t a)
     rj->target_t[rj->ttype] = rj->target;
 }
 
-int core_type_move(const struct replay *r, const struct rjob *rj, int old)
-{
-    int grows = 0, shrinks = 0;
-
-    if (!r->aware || rj->ttype < 0 || old == 0 || rj->target == 0)
-        return 0;
-    for (size_t t = 0; t < r->n_types; t++) {
-        grows |= rj->target_t[t] > rj->held_t[t];
-        shrinks |= rj->target_t[t] < rj->held_t[t];
-    }
-    return grows && shrinks;
-}
-
-void core_count_change(struct replay *r, struct rjob *rj, int old, int target)
-{
-    if (core_type_move(r, rj, old)) {
-        rj->n_moves++;
-        r->st->type_moves++;
-        if (target == old) { /* a change all the same */
-            if (old >= rj->def->jmin) {
-                rj->n_rescales++;
-                r->st->rescales++;
-            }
-            return;
-        }
-    }
-    if (target == old)
-        return;
-    if (old >= rj->def->jmin) {
-        rj->n_rescales++;
-        r->st->rescales++;
-    } else if (target >= rj->def->jmin) {
-        rj->n_starts++;
-        r->st->starts++;
-    }
-}
-
 void core_finish_job(struct replay *r, struct rjob *rj, int64_t t)
 {
     rj->accs = rj->def->pmax;
@@ -1063,6 +1026,8 @@ void core_drop_finished(struct replay *r)
         rj->segs = NULL;
         rj->n_segs = rj->cap_segs = 0;
     }
+    if (w != r->n_act)
+        r->act_changed = 1;
     r->n_act = w;
     /* their nodes, in pool order, up to the last one they hold (none to
      * look for: no walk) */
