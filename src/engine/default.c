@@ -171,6 +171,21 @@ static double advance_job(struct replay *r, struct rjob *rj, int64_t t1,
     }
 }
 
+/* ceil(x), the same value (but for the sign of a zero, which no reader
+ * of a completion time sees: it is compared and converted to int64_t):
+ * within +-4e18 the conversion to int64_t truncates exactly, and the
+ * ceiling is the truncation, plus one when that is below x; beyond, and
+ * for NaN, ceil itself.  Cheaper than ceil's inline form, at every
+ * event for every active job. */
+static inline double ceil_fast(double x)
+{
+    if (x >= -4e18 && x <= 4e18) {
+        int64_t i = (int64_t)x;
+        return (double)i < x ? (double)(i + 1) : (double)i;
+    }
+    return ceil(x);
+}
+
 /* Schedules job j's completion at the first second its work reaches Pmax
  * at its current rate, after its pause; a new version makes the pending
  * event stale.  A pending event already at that second stays (the queue
@@ -192,7 +207,7 @@ static void schedule_completion(struct replay *r, size_t j, int64_t now)
             if (x > 1)
                 start += (ceil(x) - 1) * rj->def->ckpt_write;
         }
-        when = ceil(start + left);
+        when = ceil_fast(start + left);
         if (when <= 4e18 && (int64_t)when == rj->q_time)
             return;
     }

@@ -289,6 +289,8 @@ static int setup(struct replay *r)
     r->in_pool = xcalloc(r->n_nodes + 1, 1);
     r->marked = xcalloc(r->n_nodes + 1, 1);
     r->changed = xmalloc((r->n_nodes + 1) * sizeof *r->changed);
+    for (size_t i = 0; i < o->n_sinks; i++)
+        r->track_changes |= o->sinks[i]->nodes != NULL;
     r->owner_pos = xmalloc((r->n_nodes + 1) * sizeof *r->owner_pos);
     rc = types_setup(r);
     if (rc)
@@ -930,8 +932,13 @@ int core_stopped(struct replay *r)
 
 void core_begin(struct replay *r, size_t evt, int64_t t)
 {
-    memcpy(r->ev_act, r->act, r->n_act * sizeof *r->act);
-    r->n_ev_act = r->n_act;
+    /* read by the compatible mode and by emit_allocs for the sinks only
+     * (without them, an empty list) */
+    r->n_ev_act = 0;
+    if (r->o->mode == REPLAY_COMPAT || r->o->n_sinks > 0) {
+        memcpy(r->ev_act, r->act, r->n_act * sizeof *r->act);
+        r->n_ev_act = r->n_act;
+    }
     for (size_t a = 0; a < r->n_act; a++)
         r->jobs[r->act[a]].preempted = 0;
     memset(&r->row, 0, sizeof r->row);
@@ -1006,12 +1013,16 @@ void core_finish_job(struct replay *r, struct rjob *rj, int64_t t)
     rj->finished = 1;
     rj->done_time = t;
     r->st->jobs_finished++;
+    r->n_done++;
 }
 
 void core_drop_finished(struct replay *r)
 {
     size_t w = 0, held = 0;
 
+    if (r->n_done == 0)
+        return; /* no job finished: every active job stays */
+    r->n_done = 0;
     for (size_t a = 0; a < r->n_act; a++) {
         struct rjob *rj = &r->jobs[r->act[a]];
         if (!rj->finished) {

@@ -153,6 +153,9 @@ struct replay {
     uint8_t *marked;   /* per subset node: in changed[] */
     uint32_t *changed; /* the nodes written since the last map */
     size_t n_changed;
+    int track_changes;        /* a sink takes the map (rec_sink.nodes): without
+                                 one, nothing reads changed[], which stays
+                                 empty */
     uint32_t *joins, *leaves; /* the next trace row's changes in the subset */
     size_t n_joins, n_leaves, cap_joins, cap_leaves;
 
@@ -167,7 +170,11 @@ struct replay {
      * does, only what moves with the nodes (alloc_job.cur, and the held
      * types) is written again (core_decide) */
     int act_changed;
-    size_t *ev_act; /* the jobs active when the event began */
+    size_t n_done;  /* jobs core_finish_job marked since the last
+                       core_drop_finished (which has nothing to drop
+                       without one) */
+    size_t *ev_act; /* the jobs active when the event began (kept in the
+                       compatible mode and with sinks only) */
     size_t n_ev_act;
     double *sumbuf; /* scratch for column sums (compatible mode) */
 
@@ -216,10 +223,11 @@ struct replay {
 };
 
 /* Notes that node k's owner or pool membership is being written, for the
- * list of changes the sinks get with the next map (rec_nodes.changed). */
+ * list of changes the sinks get with the next map (rec_nodes.changed),
+ * when a sink takes the map. */
 static inline void pool_mark(struct replay *r, uint32_t k)
 {
-    if (!r->marked[k]) {
+    if (r->track_changes && !r->marked[k]) {
         r->marked[k] = 1;
         r->changed[r->n_changed++] = k;
     }
