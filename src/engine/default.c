@@ -422,13 +422,17 @@ static int decide(struct replay *r, size_t evt, int64_t t)
         struct rjob *rj = &r->jobs[r->act[a]];
         schedule_completion(r, r->act[a], t);
         /* The costs in samples: the pauses added now, at the rate the
-         * job has during them (unless a later event changes it). */
-        r->row.rescost += rj->pause_added[PAUSE_RESCALE] * rj->rate;
-        r->row.precost += rj->pause_added[PAUSE_PREEMPT] * rj->rate;
+         * job has during them (unless a later event changes it).  Only
+         * the step rows read these sums: without a sink that takes them
+         * they are not made. */
+        if (r->want_rows) {
+            r->row.rescost += rj->pause_added[PAUSE_RESCALE] * rj->rate;
+            r->row.precost += rj->pause_added[PAUSE_PREEMPT] * rj->rate;
+            r->row.rate += rj->rate;
+            r->row.nnrun += (size_t)rj->held;
+            r->row.njrun += rj->held > 0;
+        }
         rj->pause_added[PAUSE_RESCALE] = rj->pause_added[PAUSE_PREEMPT] = 0.0;
-        r->row.rate += rj->rate;
-        r->row.nnrun += (size_t)rj->held;
-        r->row.njrun += rj->held > 0;
     }
     queue_trim(r);
     r->row.njob = r->n_act;

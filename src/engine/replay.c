@@ -249,6 +249,8 @@ static void act_reserve(struct replay *r, size_t n)
     r->act_cap = cap;
 }
 
+static int owner_map_read(const struct replay *r);
+
 static int setup(struct replay *r)
 {
     const struct replay_opts *o = r->o;
@@ -289,8 +291,11 @@ static int setup(struct replay *r)
     r->in_pool = xcalloc(r->n_nodes + 1, 1);
     r->marked = xcalloc(r->n_nodes + 1, 1);
     r->changed = xmalloc((r->n_nodes + 1) * sizeof *r->changed);
-    for (size_t i = 0; i < o->n_sinks; i++)
+    for (size_t i = 0; i < o->n_sinks; i++) {
         r->track_changes |= o->sinks[i]->nodes != NULL;
+        r->want_rows |= o->sinks[i]->step != NULL;
+        r->want_solves |= o->sinks[i]->solve != NULL;
+    }
     r->owner_pos = xmalloc((r->n_nodes + 1) * sizeof *r->owner_pos);
     rc = types_setup(r);
     if (rc)
@@ -326,6 +331,7 @@ static int setup(struct replay *r)
     rc = allocator_create(&o->alloc, &r->alloc, r->e);
     if (rc)
         return rc;
+    r->owner_read = owner_map_read(r);
     rc = alloc_solver_params(&o->alloc, r->st->solver_params,
                              sizeof r->st->solver_params, r->e);
     if (rc)
@@ -691,7 +697,7 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         r->anames[a] = rj->def->name;
     }
     r->act_changed = 0;
-    if (owner_map_read(r)) {
+    if (r->owner_read) {
         pool_compact(r);
         for (size_t pos = 0; pos < r->n_pool; pos++) {
             int32_t j = r->owner[r->pool[pos]];
@@ -708,11 +714,11 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         .n_jobs = r->n_act,
         .jobs = r->ajobs,
         .cap = r->o->legacy_cap ? ((int)r->n_pool + 1) / 2 : 0,
-        .owner = owner_map_read(r) ? r->owner_pos : NULL,
+        .owner = r->owner_read ? r->owner_pos : NULL,
         .n_types = r->aware ? (int)r->n_types : 0,
         .pools = r->aware ? r->pools_t : NULL,
         .type_names = r->aware ? r->type_names : NULL,
-        .pos_type = owner_map_read(r) && r->aware ? r->pos_type : NULL,
+        .pos_type = r->owner_read && r->aware ? r->pos_type : NULL,
         .mixed = r->mixed,
     };
     if (r->o->instance) {
@@ -749,7 +755,7 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
             st->unproven_first_time = t;
         }
     }
-    {
+    if (r->want_solves) {
         struct rec_solve rs = {
             .evt = evt,
             .time = t,

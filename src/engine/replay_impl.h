@@ -153,9 +153,12 @@ struct replay {
     uint8_t *marked;   /* per subset node: in changed[] */
     uint32_t *changed; /* the nodes written since the last map */
     size_t n_changed;
-    int track_changes;        /* a sink takes the map (rec_sink.nodes): without
-                                 one, nothing reads changed[], which stays
-                                 empty */
+    /* What the sinks take, fixed for the run: the node map
+     * (rec_sink.nodes; without a taker, nothing reads changed[], which
+     * stays empty), the step rows (rec_sink.step; without one, the
+     * rows' sums over the jobs are not made), the solves
+     * (rec_sink.solve); and owner_map_read's answer. */
+    int track_changes, want_rows, want_solves, owner_read;
     uint32_t *joins, *leaves; /* the next trace row's changes in the subset */
     size_t n_joins, n_leaves, cap_joins, cap_leaves;
 
