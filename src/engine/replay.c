@@ -540,6 +540,11 @@ static int admit(struct replay *r, int64_t now)
 {
     size_t limit = r->o->max_jobs > 0 ? (size_t)r->o->max_jobs : SIZE_MAX;
 
+    /* sorted, and the first job never admitted not yet submitted: the
+     * scan below would stop at it (an O(1) call at most events) */
+    if (r->tsub_sorted && r->next_job < r->js.n &&
+        r->jobs[r->next_job].def->tsub > now)
+        return 0;
     for (size_t j = r->next_job; j < r->js.n && r->n_act < limit; j++) {
         struct rjob *rj = &r->jobs[j];
         if (rj->admitted)
