@@ -452,6 +452,37 @@ START_TEST(test_qhist)
 }
 END_TEST
 
+/* Values seen again (the memo of their buckets): 300 distinct values,
+ * more than the memo's entries, drawn 20,000 times in a fixed LCG
+ * order; every bucket's count is the one the header's formula gives,
+ * counted here value by value. */
+START_TEST(test_qhist_repeats)
+{
+    static struct qhist h;
+    static uint64_t want[QHIST_BUCKETS];
+    double vals[300];
+    uint64_t x = 777;
+
+    qhist_init(&h);
+    memset(want, 0, sizeof want);
+    for (size_t i = 0; i < 300; i++) /* like ticks x seconds per tick */
+        vals[i] = (double)(20 + i) * 3.3e-10;
+    for (size_t i = 0; i < 20000; i++) {
+        double v, k;
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        v = vals[(x >> 33) % 300];
+        qhist_add(&h, v);
+        k = floor(log(v / QHIST_MIN) / log(QHIST_GROWTH));
+        want[k < 0 ? 0 : k >= QHIST_BUCKETS ? QHIST_BUCKETS - 1 : (size_t)k]++;
+    }
+    ck_assert_uint_eq(h.n, 20000);
+    for (size_t b = 0; b < QHIST_BUCKETS; b++)
+        ck_assert_msg(h.count[b] == want[b], "bucket %zu: %llu against %llu", b,
+                      (unsigned long long)h.count[b],
+                      (unsigned long long)want[b]);
+}
+END_TEST
+
 /* xasprintf, xfree_strv, XFREE_ALL and bfs_unquote, against hand-written
  * results. */
 START_TEST(test_strings)
@@ -511,6 +542,7 @@ int main(void)
     tcase_add_test(tc, test_lines_bom);
     tcase_add_test(tc, test_split);
     tcase_add_test(tc, test_qhist);
+    tcase_add_test(tc, test_qhist_repeats);
     tcase_add_test(tc, test_strings);
     suite_add_tcase(s, tc);
     return tu_run(s);

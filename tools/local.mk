@@ -118,3 +118,6 @@ EXTRA_DIST += tools/learning-study tools/doc/learning-study-2026-11-27.md \
 # The README's quick start (tools/setup: install what is missing,
 # configure, build), which works in an unpacked tarball too.
 dist_noinst_SCRIPTS += tools/setup
+# The replay core's CPU, two builds interleaved
+# (tools/doc/bench-scale-2026-11-27.md, "The replay core per event").
+dist_noinst_SCRIPTS += tools/bench-core

@@ -21,7 +21,7 @@
  * passed, when the caller gives the job the same table pointer and a
  * nonzero o_id (struct alloc_job): the replay's jobs keep their tables
  * for their whole stay, so a call scans only the tables new since the
- * last (check_known).
+ * last (problem_check).
  */
 #include "config.h"
 
@@ -36,6 +36,10 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define ALLOC_TSC 1
+#endif
 
 /* The node map of a typed problem (p->owner, n_types > 1): pos_type
  * given, every position's type and owner in range, as many positions
@@ -231,13 +235,42 @@ static int all_finite(const double *x, size_t n)
     return !((bad[0] | bad[1] | bad[2] | bad[3]) >> 63);
 }
 
-/* alloc_problem_check, less the finiteness scan of the tables o of the
- * jobs j with known[j] set (checked before, unchanged since: see
- * struct alloc_job's o_id); known may be NULL. */
-static int problem_check(const struct alloc_problem *p,
-                         const unsigned char *known, struct bfs_error *e)
+/* The tables the last call's check passed (allocator_solve): job j's
+ * table o, its o_id and jmax, for its n jobs. */
+struct checked {
+    const double *o;
+    unsigned long id;
+    int jmax;
+};
+
+struct allocator {
+    const struct alloc_ops *ops;
+    void *state;
+    struct checked *chk; /* owned: n_chk entries, chk_cap allocated */
+    size_t n_chk, chk_cap;
+};
+
+/* alloc_problem_check(p); with an allocator a, less the finiteness scan
+ * of the tables the last call's check passed and their caller says are
+ * unchanged (the same pointer, the same nonzero o_id and jmax, at the
+ * same job position): a replay's jobs keep their tables for their whole
+ * stay, so a call scans only the tables new since the last.  The
+ * verdict is the full check's: a table skipped was found finite, and is
+ * the same.  Each job's record is read, then replaced by this call's, in
+ * the one pass over the jobs; a->n_chk is 0 until the whole check
+ * passes, so that after a failure no record is trusted. */
+static int problem_check(const struct alloc_problem *p, struct allocator *a,
+                         struct bfs_error *e)
 {
+    size_t n_old = 0;
     int rc;
+
+    if (a) {
+        n_old = a->n_chk;
+        a->n_chk = 0;
+        if (p->n_jobs >= a->chk_cap)
+            BFS_GROW(a->chk, a->chk_cap, p->n_jobs + 1);
+    }
 
     if (p->pool < 0)
         return bfs_fail(e, BFS_EINVAL, "pool size %d < 0", p->pool);
@@ -247,6 +280,10 @@ static int problem_check(const struct alloc_problem *p,
         return bfs_fail(e, BFS_EINVAL, "cap %d < 0", p->cap);
     for (size_t j = 0; j < p->n_jobs; j++) {
         const struct alloc_job *jb = &p->jobs[j];
+        int known = a && jb->o_id != 0 && j < n_old && a->chk[j].o == jb->o &&
+                    a->chk[j].id == jb->o_id && a->chk[j].jmax == jb->jmax;
+        if (a)
+            a->chk[j] = (struct checked){jb->o, jb->o_id, jb->jmax};
         if (jb->jmin < 1 || jb->jmax < jb->jmin)
             return bfs_fail(e, BFS_EINVAL, "job %zu: bounds %d..%d", j,
                             jb->jmin, jb->jmax);
@@ -260,7 +297,7 @@ static int problem_check(const struct alloc_problem *p,
         if (jb->o[0] != 0.0)
             return bfs_fail(e, BFS_EINVAL, "job %zu: O(0) = %g, not 0", j,
                             jb->o[0]);
-        if (!(known && known[j]) && !all_finite(&jb->o[1], (size_t)jb->jmax))
+        if (!known && !all_finite(&jb->o[1], (size_t)jb->jmax))
             for (int n = 1; n <= jb->jmax; n++) /* the first one */
                 if (!isfinite(jb->o[n]))
                     return bfs_fail(e, BFS_EINVAL, "job %zu: O(%d) not finite",
@@ -277,10 +314,12 @@ static int problem_check(const struct alloc_problem *p,
                         "spanning types (--mixed-types) with %d node type; "
                         "they need at least two",
                         p->n_types > 1 ? p->n_types : 1);
-    if (p->n_types <= 1)
-        return 0;
-    rc = check_types(p, e);
-    return rc == 0 && p->mixed ? check_mixed(p, e) : rc;
+    rc = p->n_types <= 1 ? 0 : check_types(p, e);
+    if (rc == 0 && p->n_types > 1 && p->mixed)
+        rc = check_mixed(p, e);
+    if (rc == 0 && a)
+        a->n_chk = p->n_jobs;
+    return rc;
 }
 
 int alloc_problem_check(const struct alloc_problem *p, struct bfs_error *e)
@@ -394,23 +433,74 @@ void alloc_even(const struct alloc_problem *p, int *counts, int *types)
     xfree(on);
 }
 
+/* ---- the calls' clock ------------------------------------------------- */
+
+uint64_t alloc_ticks(void)
+{
+#ifdef ALLOC_TSC
+    return __rdtsc();
+#else
+    double s = bfs_now();
+    return s > 0 ? (uint64_t)(s * 1e9) : 0;
+#endif
+}
+
+/* Measures c->spt from c->tk0 and c->s0 up to now (tick tk). */
+static void clock_rate(struct alloc_clock *c, uint64_t tk)
+{
+    double s = bfs_now();
+
+    if (tk > c->tk0 && s > c->s0) {
+        c->spt = (s - c->s0) / (double)(tk - c->tk0);
+        c->tk_next = 2 * (tk - c->tk0);
+    }
+}
+
+void alloc_clock_init(struct alloc_clock *c)
+{
+    c->tk0 = alloc_ticks();
+    c->s0 = bfs_now();
+    c->spt = 1e-9;
+    c->tk_next = UINT64_MAX;
+#ifdef ALLOC_TSC
+    {
+        uint64_t tk;
+        do /* at least 100 us between the two readings of the rate */
+            tk = alloc_ticks();
+        while (bfs_now() - c->s0 < 1e-4);
+        clock_rate(c, tk);
+    }
+#endif
+}
+
+double alloc_clock_since(struct alloc_clock *c, uint64_t t0)
+{
+    uint64_t tk = alloc_ticks();
+
+    if (tk - c->tk0 >= c->tk_next && tk > c->tk0)
+        clock_rate(c, tk);
+    return tk > t0 ? (double)(tk - t0) * c->spt : 0.0;
+}
+
 /* ---- the registry ---------------------------------------------------- */
 
 static int even_create(const struct alloc_opts *o, void **state,
                        struct bfs_error *e)
 {
+    struct alloc_clock *c = xmalloc(sizeof *c);
+
     (void)o;
     (void)e;
-    *state = NULL;
+    alloc_clock_init(c);
+    *state = c;
     return 0;
 }
 
 static int even_solve(void *state, const struct alloc_problem *p,
                       struct alloc_result *res, struct bfs_error *e)
 {
-    double t0 = bfs_now();
+    uint64_t t0 = alloc_ticks();
 
-    (void)state;
     (void)e;
     alloc_even(p, res->counts, res->types);
     if (alloc_mixed(p)) /* one type per job, which the problem admits */
@@ -423,14 +513,14 @@ static int even_solve(void *state, const struct alloc_problem *p,
         alloc_mixed(p) ? alloc_objective_m(p, res->type_counts)
                        : alloc_objective_t(p, res->counts, res->types);
     res->build_s = 0.0;
-    res->solve_s = bfs_now() - t0;
+    res->solve_s = alloc_clock_since(state, t0);
     res->rows = res->cols = res->nnz = 0;
     return 0;
 }
 
 static void even_destroy(void *state)
 {
-    (void)state;
+    xfree(state);
 }
 
 static const struct alloc_ops even_ops = {
@@ -446,22 +536,6 @@ static const struct alloc_ops *const registry[] = {
     &even_ops,
     &alloc_dp_ops,
     &alloc_milp_ops,
-};
-
-/* The tables the last call's check passed (allocator_solve): job j's
- * table o, its o_id and jmax, for its n jobs. */
-struct checked {
-    const double *o;
-    unsigned long id;
-    int jmax;
-};
-
-struct allocator {
-    const struct alloc_ops *ops;
-    void *state;
-    struct checked *chk;  /* owned: n_chk entries, chk_cap allocated */
-    unsigned char *known; /* owned: one flag per job of the call */
-    size_t n_chk, chk_cap, known_cap;
 };
 
 /* The allocator named name, or NULL. */
@@ -544,40 +618,10 @@ int allocator_create(const struct alloc_opts *o, struct allocator **out,
     return 0;
 }
 
-/* alloc_problem_check(p), skipping the finiteness scan of the tables
- * the last call's check passed and their caller says are unchanged
- * (the same pointer, the same nonzero o_id and jmax, at the same job
- * position): a replay's jobs keep their tables for their whole stay, so
- * a call checks only the tables new since the last.  The verdict is the
- * full check's: a table skipped was found finite, and is the same. */
-static int check_known(struct allocator *a, const struct alloc_problem *p,
-                       struct bfs_error *e)
-{
-    size_t nj = p->n_jobs;
-    int rc;
-
-    BFS_GROW(a->known, a->known_cap, nj + 1);
-    for (size_t j = 0; j < nj; j++) {
-        const struct alloc_job *jb = &p->jobs[j];
-        a->known[j] = jb->o_id != 0 && j < a->n_chk && a->chk[j].o == jb->o &&
-                      a->chk[j].id == jb->o_id && a->chk[j].jmax == jb->jmax;
-    }
-    rc = problem_check(p, a->known, e);
-    a->n_chk = 0;
-    if (rc)
-        return rc;
-    BFS_GROW(a->chk, a->chk_cap, nj + 1);
-    for (size_t j = 0; j < nj; j++)
-        a->chk[j] =
-            (struct checked){p->jobs[j].o, p->jobs[j].o_id, p->jobs[j].jmax};
-    a->n_chk = nj;
-    return 0;
-}
-
 int allocator_solve(struct allocator *a, const struct alloc_problem *p,
                     struct alloc_result *res, struct bfs_error *e)
 {
-    int rc = check_known(a, p, e);
+    int rc = problem_check(p, a, e);
 
     if (rc)
         return rc;
@@ -694,6 +738,5 @@ void allocator_free(struct allocator *a)
         return;
     a->ops->destroy(a->state);
     xfree(a->chk);
-    xfree(a->known);
     xfree(a);
 }

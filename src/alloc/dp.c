@@ -303,11 +303,12 @@ struct dp {
     size_t *heap, *hn;
     int *at_n;
     size_t heap_cap, hn_cap, at_n_cap;
-    double limit;      /* seconds per solve */
-    double t0;         /* when the current solve started */
-    size_t work;       /* work units done in this solve (spend()) */
-    size_t next_check; /* work at which spend() reads the clock next */
-    int expired;       /* this solve has used up its time */
+    double limit;             /* seconds per solve */
+    struct alloc_clock clock; /* the calls' clock (alloc_impl.h) */
+    uint64_t t0;              /* its ticks when the current solve started */
+    size_t work;              /* work units done in this solve (spend()) */
+    size_t next_check;        /* work at which spend() reads the clock next */
+    int expired;              /* this solve has used up its time */
     /* the incumbent (see the top): a feasible allocation, its value, and
      * the nodes it leaves free; valid when inc_ok */
     int *inc;
@@ -345,6 +346,7 @@ static int dp_create(const struct alloc_opts *o, void **state,
 
     (void)e;
     d->limit = o->time_limit > 0 ? o->time_limit : HUGE_VAL;
+    alloc_clock_init(&d->clock);
     *state = d;
     return 0;
 }
@@ -528,7 +530,7 @@ static int spend(struct dp *d, size_t n)
     if (d->work < d->next_check)
         return d->expired;
     d->next_check = d->work + DP_CLOCK_WORK;
-    if (!d->expired && bfs_now() - d->t0 > d->limit)
+    if (!d->expired && alloc_clock_since(&d->clock, d->t0) > d->limit)
         d->expired = 1;
     return d->expired;
 }
@@ -1819,8 +1821,8 @@ static int solve_tables(struct dp *d, double tol, struct alloc_result *res,
 static int dp_solve(void *state, const struct alloc_problem *p,
                     struct alloc_result *res, struct bfs_error *e)
 {
-    double t0 = bfs_now();
     struct dp *d = state;
+    uint64_t t0 = alloc_ticks();
     int status;
 
     if (alloc_typed(p)) /* node types: alloc/dp_types.c */
@@ -1861,7 +1863,7 @@ static int dp_solve(void *state, const struct alloc_problem *p,
     }
     res->status = status;
     res->build_s = 0.0;
-    res->solve_s = bfs_now() - t0;
+    res->solve_s = alloc_clock_since(&d->clock, t0);
     res->rows = res->cols = res->nnz = 0;
     return 0;
 }

@@ -25,11 +25,18 @@ void qhist_add(struct qhist *h, double v)
         return;
     }
     {
-        double k = floor(log(v / QHIST_MIN) / log(QHIST_GROWTH));
-        size_t b = k < 0                ? 0
-                   : k >= QHIST_BUCKETS ? QHIST_BUCKETS - 1
-                                        : (size_t)k;
-        h->count[b]++;
+        uint64_t bits;
+        size_t i;
+        memcpy(&bits, &v, sizeof bits);
+        i = (size_t)((bits ^ (bits >> 17) ^ (bits >> 35)) & (QHIST_MEMO - 1));
+        if (h->memo_v[i] != v) {
+            double k = floor(log(v / QHIST_MIN) / log(QHIST_GROWTH));
+            h->memo_b[i] = k < 0                ? 0
+                           : k >= QHIST_BUCKETS ? QHIST_BUCKETS - 1
+                                                : (uint32_t)k;
+            h->memo_v[i] = v;
+        }
+        h->count[h->memo_b[i]]++;
     }
 }
 

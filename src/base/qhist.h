@@ -9,7 +9,7 @@
  * relatively.  Values below QHIST_MIN (0 included) count as 0, values
  * above QHIST_MAX as QHIST_MAX; the smallest and largest values are kept
  * exactly, and every quantile is clamped to them.  The memory is the
- * same whatever the number of values: about 14 KiB.
+ * same whatever the number of values: about 15 KiB.
  *
  * bfsim keeps the allocator calls' times this way (a replay may make
  * billions of calls), with times from a nanosecond to eleven days.
@@ -27,12 +27,20 @@
 #define QHIST_REL_ERR 0.01
 /* ceil(log(QHIST_MAX / QHIST_MIN) / log(QHIST_GROWTH)) = 1745 */
 #define QHIST_BUCKETS 1745
+/* Entries of the memo of values' buckets (a power of two) */
+#define QHIST_MEMO 64
 
 struct qhist {
     uint64_t n;                    /* values counted */
     uint64_t zero;                 /* values below QHIST_MIN */
     uint64_t count[QHIST_BUCKETS]; /* values of each bucket */
     double min, max;               /* exact; 0 while n is 0 */
+    /* The buckets of values seen (memo_v[i] >= QHIST_MIN, or 0: none),
+     * each in the entry its bits hash to, so that a value seen again
+     * costs no logarithm: the allocator calls' times, in ticks of a
+     * clock, take few distinct values.  The same bucket as computed. */
+    double memo_v[QHIST_MEMO];
+    uint32_t memo_b[QHIST_MEMO];
 };
 
 /* An empty histogram. */

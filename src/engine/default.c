@@ -171,6 +171,21 @@ static double advance_job(struct replay *r, struct rjob *rj, int64_t t1,
     }
 }
 
+/* ceil(x), the same value (but for the sign of a zero, which no reader
+ * of a completion time sees: it is compared and converted to int64_t):
+ * within +-4e18 the conversion to int64_t truncates exactly, and the
+ * ceiling is the truncation, plus one when that is below x; beyond, and
+ * for NaN, ceil itself.  Cheaper than ceil's inline form, at every
+ * event for every active job. */
+static inline double ceil_fast(double x)
+{
+    if (x >= -4e18 && x <= 4e18) {
+        int64_t i = (int64_t)x;
+        return (double)i < x ? (double)(i + 1) : (double)i;
+    }
+    return ceil(x);
+}
+
 /* Schedules job j's completion at the first second its work reaches Pmax
  * at its current rate, after its pause; a new version makes the pending
  * event stale.  A pending event already at that second stays (the queue
@@ -192,7 +207,7 @@ static void schedule_completion(struct replay *r, size_t j, int64_t now)
             if (x > 1)
                 start += (ceil(x) - 1) * rj->def->ckpt_write;
         }
-        when = ceil(start + left);
+        when = ceil_fast(start + left);
         if (when <= 4e18 && (int64_t)when == rj->q_time)
             return;
     }
@@ -407,13 +422,17 @@ static int decide(struct replay *r, size_t evt, int64_t t)
         struct rjob *rj = &r->jobs[r->act[a]];
         schedule_completion(r, r->act[a], t);
         /* The costs in samples: the pauses added now, at the rate the
-         * job has during them (unless a later event changes it). */
-        r->row.rescost += rj->pause_added[PAUSE_RESCALE] * rj->rate;
-        r->row.precost += rj->pause_added[PAUSE_PREEMPT] * rj->rate;
+         * job has during them (unless a later event changes it).  Only
+         * the step rows read these sums: without a sink that takes them
+         * they are not made. */
+        if (r->want_rows) {
+            r->row.rescost += rj->pause_added[PAUSE_RESCALE] * rj->rate;
+            r->row.precost += rj->pause_added[PAUSE_PREEMPT] * rj->rate;
+            r->row.rate += rj->rate;
+            r->row.nnrun += (size_t)rj->held;
+            r->row.njrun += rj->held > 0;
+        }
         rj->pause_added[PAUSE_RESCALE] = rj->pause_added[PAUSE_PREEMPT] = 0.0;
-        r->row.rate += rj->rate;
-        r->row.nnrun += (size_t)rj->held;
-        r->row.njrun += rj->held > 0;
     }
     queue_trim(r);
     r->row.njob = r->n_act;

@@ -249,6 +249,8 @@ static void act_reserve(struct replay *r, size_t n)
     r->act_cap = cap;
 }
 
+static int owner_map_read(const struct replay *r);
+
 static int setup(struct replay *r)
 {
     const struct replay_opts *o = r->o;
@@ -289,6 +291,11 @@ static int setup(struct replay *r)
     r->in_pool = xcalloc(r->n_nodes + 1, 1);
     r->marked = xcalloc(r->n_nodes + 1, 1);
     r->changed = xmalloc((r->n_nodes + 1) * sizeof *r->changed);
+    for (size_t i = 0; i < o->n_sinks; i++) {
+        r->track_changes |= o->sinks[i]->nodes != NULL;
+        r->want_rows |= o->sinks[i]->step != NULL;
+        r->want_solves |= o->sinks[i]->solve != NULL;
+    }
     r->owner_pos = xmalloc((r->n_nodes + 1) * sizeof *r->owner_pos);
     rc = types_setup(r);
     if (rc)
@@ -324,6 +331,7 @@ static int setup(struct replay *r)
     rc = allocator_create(&o->alloc, &r->alloc, r->e);
     if (rc)
         return rc;
+    r->owner_read = owner_map_read(r);
     rc = alloc_solver_params(&o->alloc, r->st->solver_params,
                              sizeof r->st->solver_params, r->e);
     if (rc)
@@ -390,18 +398,19 @@ static int read_event(struct replay *r, int64_t *time)
     if (rc <= 0)
         return rc;
     r->n_joins = r->n_leaves = 0;
+    /* room for the row's changes at once, not one call per node */
+    BFS_GROW(r->joins, r->cap_joins, ev.n_join + 1);
+    BFS_GROW(r->leaves, r->cap_leaves, ev.n_leave + 1);
     for (size_t i = 0; i < ev.n_join; i++) {
         size_t k = ev.join[i];
         if (k < r->skip || k - r->skip >= r->n_nodes)
             continue;
-        BFS_GROW(r->joins, r->cap_joins, r->n_joins + 1);
         r->joins[r->n_joins++] = (uint32_t)(k - r->skip);
     }
     for (size_t i = 0; i < ev.n_leave; i++) {
         size_t k = ev.leave[i];
         if (k < r->skip || k - r->skip >= r->n_nodes)
             continue;
-        BFS_GROW(r->leaves, r->cap_leaves, r->n_leaves + 1);
         r->leaves[r->n_leaves++] = (uint32_t)(k - r->skip);
     }
     *time = ev.time;
@@ -531,6 +540,11 @@ static int admit(struct replay *r, int64_t now)
 {
     size_t limit = r->o->max_jobs > 0 ? (size_t)r->o->max_jobs : SIZE_MAX;
 
+    /* sorted, and the first job never admitted not yet submitted: the
+     * scan below would stop at it (an O(1) call at most events) */
+    if (r->tsub_sorted && r->next_job < r->js.n &&
+        r->jobs[r->next_job].def->tsub > now)
+        return 0;
     for (size_t j = r->next_job; j < r->js.n && r->n_act < limit; j++) {
         struct rjob *rj = &r->jobs[j];
         if (rj->admitted)
@@ -549,6 +563,7 @@ static int admit(struct replay *r, int64_t now)
         rj->admit_time = now;
         act_reserve(r, r->n_act + 1);
         r->act[r->n_act++] = j;
+        r->act_changed = 1;
         r->st->jobs_admitted++;
     }
     while (r->next_job < r->js.n && r->jobs[r->next_job].admitted)
@@ -642,20 +657,6 @@ static int held_type(const struct replay *r, const struct rjob *rj)
     return 0;
 }
 
-double job_full_rate(const struct replay *r, const struct rjob *rj)
-{
-    size_t len = (size_t)rj->jmax + 1;
-    double p = rj->p[rj->held];
-
-    if (!rj->held_t || rj->held == 0)
-        return p;
-    p = HUGE_VAL;
-    for (size_t t = 0; t < r->n_types; t++)
-        if (rj->held_t[t] > 0 && rj->pt[t * len + (size_t)rj->held] < p)
-            p = rj->pt[t * len + (size_t)rj->held];
-    return p;
-}
-
 int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
 {
     struct alloc_problem p;
@@ -671,7 +672,16 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         if (rc < 0)
             return rc;
     }
-    for (size_t a = 0; a < r->n_act; a++) {
+    for (size_t a = 0; a < r->n_act && !r->act_changed; a++) {
+        /* the same jobs in the same slots: their bounds, costs and
+         * tables are those written (a table is made at admission and
+         * kept, a belief learns it in place); only the counts move */
+        const struct rjob *rj = &r->jobs[r->act[a]];
+        r->ajobs[a].cur = rj->held;
+        if (r->aware)
+            r->ajobs[a].ctype = held_type(r, rj);
+    }
+    for (size_t a = 0; a < r->n_act && r->act_changed; a++) {
         const struct rjob *rj = &r->jobs[r->act[a]];
         r->jobs[r->act[a]].slot = (int)a;
         r->ajobs[a] = (struct alloc_job){
@@ -691,7 +701,8 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         }
         r->anames[a] = rj->def->name;
     }
-    if (owner_map_read(r)) {
+    r->act_changed = 0;
+    if (r->owner_read) {
         pool_compact(r);
         for (size_t pos = 0; pos < r->n_pool; pos++) {
             int32_t j = r->owner[r->pool[pos]];
@@ -708,11 +719,11 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         .n_jobs = r->n_act,
         .jobs = r->ajobs,
         .cap = r->o->legacy_cap ? ((int)r->n_pool + 1) / 2 : 0,
-        .owner = owner_map_read(r) ? r->owner_pos : NULL,
+        .owner = r->owner_read ? r->owner_pos : NULL,
         .n_types = r->aware ? (int)r->n_types : 0,
         .pools = r->aware ? r->pools_t : NULL,
         .type_names = r->aware ? r->type_names : NULL,
-        .pos_type = owner_map_read(r) && r->aware ? r->pos_type : NULL,
+        .pos_type = r->owner_read && r->aware ? r->pos_type : NULL,
         .mixed = r->mixed,
     };
     if (r->o->instance) {
@@ -749,7 +760,7 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
             st->unproven_first_time = t;
         }
     }
-    {
+    if (r->want_solves) {
         struct rec_solve rs = {
             .evt = evt,
             .time = t,
@@ -932,8 +943,13 @@ int core_stopped(struct replay *r)
 
 void core_begin(struct replay *r, size_t evt, int64_t t)
 {
-    memcpy(r->ev_act, r->act, r->n_act * sizeof *r->act);
-    r->n_ev_act = r->n_act;
+    /* read by the compatible mode and by emit_allocs for the sinks only
+     * (without them, an empty list) */
+    r->n_ev_act = 0;
+    if (r->o->mode == REPLAY_COMPAT || r->o->n_sinks > 0) {
+        memcpy(r->ev_act, r->act, r->n_act * sizeof *r->act);
+        r->n_ev_act = r->n_act;
+    }
     for (size_t a = 0; a < r->n_act; a++)
         r->jobs[r->act[a]].preempted = 0;
     memset(&r->row, 0, sizeof r->row);
@@ -945,18 +961,20 @@ void core_begin(struct replay *r, size_t evt, int64_t t)
 void core_account(struct replay *r, int64_t prev, int64_t t)
 {
     double dt = (double)(t - prev);
+    size_t used = 0; /* nodes_in_use, summed in the loop below */
 
     /* Node counts are integers and dt whole seconds: these sums are
      * exact, whatever their order. */
     r->st->idle_node_seconds += dt * (double)r->n_pool;
-    r->st->allocated_node_seconds += dt * (double)nodes_in_use(r);
     for (size_t a = 0; a < r->n_act; a++) {
         struct rjob *rj = &r->jobs[r->act[a]];
+        used += (size_t)rj->held;
         rj->node_seconds += dt * rj->held;
         r->st->samples_ideal += dt * job_full_rate(r, rj);
         for (size_t k = 0; rj->held_t && k < r->n_types; k++)
             rj->ns_t[k] += dt * rj->held_t[k];
     }
+    r->st->allocated_node_seconds += dt * (double)used;
     for (size_t k = 0; k < r->n_types; k++) {
         r->st->idle_ns_t[k] += dt * r->pools_t[k];
         r->st->alloc_ns_t[k] += dt * r->used_t[k];
@@ -1000,55 +1018,22 @@ void core_type_target(struct replay *r, struct rjob *rj, size_t a)
     rj->target_t[rj->ttype] = rj->target;
 }
 
-int core_type_move(const struct replay *r, const struct rjob *rj, int old)
-{
-    int grows = 0, shrinks = 0;
-
-    if (!r->aware || rj->ttype < 0 || old == 0 || rj->target == 0)
-        return 0;
-    for (size_t t = 0; t < r->n_types; t++) {
-        grows |= rj->target_t[t] > rj->held_t[t];
-        shrinks |= rj->target_t[t] < rj->held_t[t];
-    }
-    return grows && shrinks;
-}
-
-void core_count_change(struct replay *r, struct rjob *rj, int old, int target)
-{
-    if (core_type_move(r, rj, old)) {
-        rj->n_moves++;
-        r->st->type_moves++;
-        if (target == old) { /* a change all the same */
-            if (old >= rj->def->jmin) {
-                rj->n_rescales++;
-                r->st->rescales++;
-            }
-            return;
-        }
-    }
-    if (target == old)
-        return;
-    if (old >= rj->def->jmin) {
-        rj->n_rescales++;
-        r->st->rescales++;
-    } else if (target >= rj->def->jmin) {
-        rj->n_starts++;
-        r->st->starts++;
-    }
-}
-
 void core_finish_job(struct replay *r, struct rjob *rj, int64_t t)
 {
     rj->accs = rj->def->pmax;
     rj->finished = 1;
     rj->done_time = t;
     r->st->jobs_finished++;
+    r->n_done++;
 }
 
 void core_drop_finished(struct replay *r)
 {
     size_t w = 0, held = 0;
 
+    if (r->n_done == 0)
+        return; /* no job finished: every active job stays */
+    r->n_done = 0;
     for (size_t a = 0; a < r->n_act; a++) {
         struct rjob *rj = &r->jobs[r->act[a]];
         if (!rj->finished) {
@@ -1063,6 +1048,8 @@ void core_drop_finished(struct replay *r)
         rj->segs = NULL;
         rj->n_segs = rj->cap_segs = 0;
     }
+    if (w != r->n_act)
+        r->act_changed = 1;
     r->n_act = w;
     /* their nodes, in pool order, up to the last one they hold (none to
      * look for: no walk) */

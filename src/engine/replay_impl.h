@@ -19,6 +19,8 @@
 #include "formats/jobs.h"
 #include "formats/trace.h"
 
+#include <math.h>
+
 /* The causes of a lost sample, indexes of rjob.lost: the default mode's
  * pauses, after a rescale, a preemption, to write a checkpoint and to
  * restart from one. */
@@ -151,6 +153,12 @@ struct replay {
     uint8_t *marked;   /* per subset node: in changed[] */
     uint32_t *changed; /* the nodes written since the last map */
     size_t n_changed;
+    /* What the sinks take, fixed for the run: the node map
+     * (rec_sink.nodes; without a taker, nothing reads changed[], which
+     * stays empty), the step rows (rec_sink.step; without one, the
+     * rows' sums over the jobs are not made), the solves
+     * (rec_sink.solve); and owner_map_read's answer. */
+    int track_changes, want_rows, want_solves, owner_read;
     uint32_t *joins, *leaves; /* the next trace row's changes in the subset */
     size_t n_joins, n_leaves, cap_joins, cap_leaves;
 
@@ -160,7 +168,16 @@ struct replay {
      * act_cap jobs (replay.c, act_reserve) */
     size_t *act; /* admitted, unfinished jobs in admission order */
     size_t n_act, act_cap;
-    size_t *ev_act; /* the jobs active when the event began */
+    /* act changed (a job admitted or dropped) since core_decide last
+     * filled ajobs and anames and each active job's slot: until it
+     * does, only what moves with the nodes (alloc_job.cur, and the held
+     * types) is written again (core_decide) */
+    int act_changed;
+    size_t n_done;  /* jobs core_finish_job marked since the last
+                       core_drop_finished (which has nothing to drop
+                       without one) */
+    size_t *ev_act; /* the jobs active when the event began (kept in the
+                       compatible mode and with sinks only) */
     size_t n_ev_act;
     double *sumbuf; /* scratch for column sums (compatible mode) */
 
@@ -209,10 +226,11 @@ struct replay {
 };
 
 /* Notes that node k's owner or pool membership is being written, for the
- * list of changes the sinks get with the next map (rec_nodes.changed). */
+ * list of changes the sinks get with the next map (rec_nodes.changed),
+ * when a sink takes the map. */
 static inline void pool_mark(struct replay *r, uint32_t k)
 {
-    if (!r->marked[k]) {
+    if (r->track_changes && !r->marked[k]) {
         r->marked[k] = 1;
         r->changed[r->n_changed++] = k;
     }
@@ -247,8 +265,22 @@ static inline void job_drop_node(struct replay *r, struct rjob *rj, uint32_t k)
 
 /* The rate rj would train at on the nodes it holds, at full speed: P(n)
  * on n nodes, and with node types the lowest P_t(n) over the types t
- * it holds (tools/DESIGN.md, "Node types": paced by the slowest). */
-double job_full_rate(const struct replay *r, const struct rjob *rj);
+ * it holds (tools/DESIGN.md, "Node types": paced by the slowest).
+ * Inline: called per active job at every event. */
+static inline double job_full_rate(const struct replay *r,
+                                   const struct rjob *rj)
+{
+    size_t len = (size_t)rj->jmax + 1;
+    double p = rj->p[rj->held];
+
+    if (!rj->held_t || rj->held == 0)
+        return p;
+    p = HUGE_VAL;
+    for (size_t t = 0; t < r->n_types; t++)
+        if (rj->held_t[t] > 0 && rj->pt[t * len + (size_t)rj->held] < p)
+            p = rj->pt[t * len + (size_t)rj->held];
+    return p;
+}
 
 /* ---- the drivers ------------------------------------------------------ */
 
@@ -290,14 +322,50 @@ size_t core_departures(struct replay *r, int64_t t,
 void core_type_target(struct replay *r, struct rjob *rj, size_t a);
 /* Whether the decision just made (rj->target, rj->target_t) moves rj,
  * which held old nodes, between node types: it grows on one type while
- * it shrinks on another (tools/DESIGN.md, "Node types"). */
-int core_type_move(const struct replay *r, const struct rjob *rj, int old);
+ * it shrinks on another (tools/DESIGN.md, "Node types").  Inline, as
+ * the next: called per active job at every decision. */
+static inline int core_type_move(const struct replay *r, const struct rjob *rj,
+                                 int old)
+{
+    int grows = 0, shrinks = 0;
+
+    if (!r->aware || rj->ttype < 0 || old == 0 || rj->target == 0)
+        return 0;
+    for (size_t t = 0; t < r->n_types; t++) {
+        grows |= rj->target_t[t] > rj->held_t[t];
+        shrinks |= rj->target_t[t] < rj->held_t[t];
+    }
+    return grows && shrinks;
+}
 /* Counts a change of rj's count from old to target decided at an event:
  * a rescale if the job was running (old >= Jmin: the changes the
  * objective charges a rescale cost for), a start if it goes from below
  * Jmin to a running count, neither otherwise.  A move to another node
  * type is also counted as one (a rescale even at the same count). */
-void core_count_change(struct replay *r, struct rjob *rj, int old, int target);
+static inline void core_count_change(struct replay *r, struct rjob *rj, int old,
+                                     int target)
+{
+    if (core_type_move(r, rj, old)) {
+        rj->n_moves++;
+        r->st->type_moves++;
+        if (target == old) { /* a change all the same */
+            if (old >= rj->def->jmin) {
+                rj->n_rescales++;
+                r->st->rescales++;
+            }
+            return;
+        }
+    }
+    if (target == old)
+        return;
+    if (old >= rj->def->jmin) {
+        rj->n_rescales++;
+        r->st->rescales++;
+    } else if (target >= rj->def->jmin) {
+        rj->n_starts++;
+        r->st->starts++;
+    }
+}
 /* Marks rj finished at t with its work done. */
 void core_finish_job(struct replay *r, struct rjob *rj, int64_t t);
 /* Drops the finished jobs from the active ones and frees their nodes,
