@@ -178,7 +178,8 @@ const struct measure measures[] = {
     {"solve_seconds_median", MEASURE_REAL, "s", MEASURE_MACHINE,
      "the median of the calls' build + solve times, the isolated solver's "
      "overhead included (nearest rank, within 1%: a log-bucketed "
-     "histogram keeps them in constant memory)",
+     "histogram keeps them in constant memory; even and dp read the x86 "
+     "time-stamp counter, its rate measured against the monotonic clock)",
      AT(solve_s_median, DOUBLE), REPORT(RUN, "solve time", "median #", "s")},
     {"solve_seconds_p95", MEASURE_REAL, "s", MEASURE_MACHINE,
      "their 95th percentile (nearest rank, within 1%)", AT(solve_s_p95, DOUBLE),
