@@ -509,9 +509,12 @@ static int even_solve(void *state, const struct alloc_problem *p,
                 res->type_counts[j * (size_t)p->n_types + (size_t)t] =
                     t == res->types[j] ? res->counts[j] : 0;
     res->status = SOLVE_OPTIMAL; /* the baseline's answer is always taken */
-    res->objective = res->bound =
-        alloc_mixed(p) ? alloc_objective_m(p, res->type_counts)
-                       : alloc_objective_t(p, res->counts, res->types);
+    if (p->no_objective)         /* a sum over the jobs no one reads */
+        res->objective = res->bound = nan("");
+    else
+        res->objective = res->bound =
+            alloc_mixed(p) ? alloc_objective_m(p, res->type_counts)
+                           : alloc_objective_t(p, res->counts, res->types);
     res->build_s = 0.0;
     res->solve_s = alloc_clock_since(state, t0);
     res->rows = res->cols = res->nnz = 0;
