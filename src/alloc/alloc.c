@@ -253,12 +253,12 @@ struct allocator {
 /* alloc_problem_check(p); with an allocator a, less the finiteness scan
  * of the tables the last call's check passed and their caller says are
  * unchanged (the same pointer, the same nonzero o_id and jmax, at the
- * same job position): a replay's jobs keep their tables for their whole
- * stay, so a call scans only the tables new since the last.  The
- * verdict is the full check's: a table skipped was found finite, and is
- * the same.  Each job's record is read, then replaced by this call's, in
- * the one pass over the jobs; a->n_chk is 0 until the whole check
- * passes, so that after a failure no record is trusted. */
+ * same job position), and less their O(0) = 0 test: a replay's jobs keep
+ * their tables for their whole stay, so a call reads only the tables new
+ * since the last.  The verdict is the full check's: a table skipped was
+ * found finite with O(0) = 0, and is the same.  Each job's record is read, then
+ * replaced by this call's, in the one pass over the jobs; a->n_chk is 0 until
+ * the whole check passes, so that after a failure no record is trusted. */
 static int problem_check(const struct alloc_problem *p, struct allocator *a,
                          struct bfs_error *e)
 {
@@ -294,7 +294,7 @@ static int problem_check(const struct alloc_problem *p, struct allocator *a,
             return bfs_fail(e, BFS_EINVAL, "job %zu: negative rescale cost", j);
         if (p->n_types > 1) /* o and h are not read: check_types */
             continue;
-        if (jb->o[0] != 0.0)
+        if (!known && jb->o[0] != 0.0) /* a known table's was 0 */
             return bfs_fail(e, BFS_EINVAL, "job %zu: O(0) = %g, not 0", j,
                             jb->o[0]);
         if (!known && !all_finite(&jb->o[1], (size_t)jb->jmax))
@@ -509,9 +509,12 @@ static int even_solve(void *state, const struct alloc_problem *p,
                 res->type_counts[j * (size_t)p->n_types + (size_t)t] =
                     t == res->types[j] ? res->counts[j] : 0;
     res->status = SOLVE_OPTIMAL; /* the baseline's answer is always taken */
-    res->objective = res->bound =
-        alloc_mixed(p) ? alloc_objective_m(p, res->type_counts)
-                       : alloc_objective_t(p, res->counts, res->types);
+    if (p->no_objective)         /* a sum over the jobs no one reads */
+        res->objective = res->bound = nan("");
+    else
+        res->objective = res->bound =
+            alloc_mixed(p) ? alloc_objective_m(p, res->type_counts)
+                           : alloc_objective_t(p, res->counts, res->types);
     res->build_s = 0.0;
     res->solve_s = alloc_clock_since(state, t0);
     res->rows = res->cols = res->nnz = 0;

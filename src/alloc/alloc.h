@@ -89,6 +89,10 @@ struct alloc_problem {
      * "Spanning types"): 1 lets a job hold nodes of several types at
      * once, paced by its slowest; 0 one type at a time. */
     int mixed;
+    /* 1: the caller reads neither res->objective nor res->bound, so an
+     * allocator that would compute the objective only to report it may
+     * skip that and leave both NaN (even does); 0: both written. */
+    int no_objective;
 };
 
 struct alloc_result {

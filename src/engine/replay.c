@@ -725,6 +725,7 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
         .type_names = r->aware ? r->type_names : NULL,
         .pos_type = r->owner_read && r->aware ? r->pos_type : NULL,
         .mixed = r->mixed,
+        .no_objective = !r->want_solves, /* read by the solve record only */
     };
     if (r->o->instance) {
         rc = r->o->instance(r->o->instance_arg, &p, r->anames, evt, t, r->e);

@@ -1,13 +1,16 @@
 /* trace.c - reader and writer of the native trace format (see trace.h).
  *
- * Reader: the node list is read by trace_open (names kept, one idle flag
- * and one 32-bit event stamp per node); trace_next then parses one event
+ * Reader: the node list is read by trace_open (names kept, and per node
+ * one 32-bit word: its idle flag and a 31-bit event stamp, so that a
+ * change's checks touch one cache line); trace_next then parses one event
  * line at a time into two growable index arrays, so memory is O(nodes +
  * one event) whatever the length of the timeline.  The first event line is
  * met while looking for the end of the node list: it is kept (copied) and
  * returned by the first trace_next.  "A node at most once per event" is
- * checked with the stamps: node i was seen in this event iff
- * stamp[i] == the event's number, so no per-event clearing is needed.
+ * checked with the stamps: node i was seen in this event iff its stamp
+ * == the event's number, so no per-event clearing is needed; a node's
+ * flag changes as it is read (a node listed twice is caught by its stamp
+ * before its flag is looked at again), and back if the line is bad.
  * Lines come from bfs_lines (base/util.c's decoder into a 128 KiB
  * buffer, one reused line buffer: no allocation per line).  An event line
  * is parsed in one pass by hand, a time of plain digits and each "+I"/"-I"
@@ -32,8 +35,10 @@
  * syncs and renames the file.  No codec writes a time stamp, so equal
  * input gives equal bytes.
  *
- * Invariants: idle[i] is 1 iff node i is idle after the last event read
- * or written; a reader or writer that reported an error stays failed.
+ * Invariants: node i's idle flag (the reader's state[i] & 1, the
+ * writer's idle[i]) is 1 iff node i is idle after the last event read
+ * or written (a bad line changes no flag); a reader or writer that reported an
+ * error stays failed.
  */
 #include "config.h"
 
@@ -123,11 +128,11 @@ struct trace_reader {
     size_t n_types;      /* 0: untyped */
     char **type_names;   /* owned, n_types strings */
     uint32_t *node_type; /* owned, n numbers; NULL when untyped */
-    uint8_t *idle;       /* owned, n flags */
-    uint32_t *stamp;     /* owned, n stamps */
-    uint32_t cur;        /* stamp of the current event */
-    uint32_t *join;      /* owned */
-    uint32_t *leave;     /* owned */
+    /* owned, n words: node i's stamp << 1 | its idle flag */
+    uint32_t *state;
+    uint32_t cur;    /* stamp of the current event, < 2^31 */
+    uint32_t *join;  /* owned */
+    uint32_t *leave; /* owned */
     size_t cap_join, cap_leave;
     char *held; /* owned: the first event line, read by trace_open */
     size_t held_line;
@@ -285,8 +290,7 @@ int trace_open(const char *path, struct trace_reader **out, struct bfs_error *e)
     }
     xfree(seen);
     hostlist_index_free(types);
-    r->idle = xcalloc(r->n, 1);
-    r->stamp = xcalloc(r->n, sizeof *r->stamp);
+    r->state = xcalloc(r->n, sizeof *r->state);
     *out = r;
     return 0;
 
@@ -324,7 +328,7 @@ uint32_t trace_node_type(const struct trace_reader *r, size_t i)
 
 int trace_node_idle(const struct trace_reader *r, size_t i)
 {
-    return r->idle[i];
+    return (int)(r->state[i] & 1);
 }
 
 const char *trace_path(const struct trace_reader *r)
@@ -401,6 +405,29 @@ static int scan_change(char **p, size_t n, char *sign, uint32_t *idx)
     return parse_change(s, n, sign, idx);
 }
 
+/* The reader's stamp for a new event: the next below 2^31, the stamps
+ * (not the flags) cleared on wrap. */
+static uint32_t reader_stamp(struct trace_reader *r)
+{
+    if (++r->cur == UINT32_C(1) << 31) {
+        for (size_t i = 0; i < r->n; i++)
+            r->state[i] &= 1;
+        r->cur = 1;
+    }
+    return r->cur;
+}
+
+/* Ends parse_event with the error rc: the flags of the nj nodes joined
+ * and nl left so far go back to their state before the line. */
+static int event_undo(struct trace_reader *r, size_t nj, size_t nl, int rc)
+{
+    for (size_t k = 0; k < nj; k++)
+        r->state[r->join[k]] &= ~UINT32_C(1);
+    for (size_t k = 0; k < nl; k++)
+        r->state[r->leave[k]] |= 1;
+    return rc;
+}
+
 /* Parses and validates one event line (modified in place). */
 static int parse_event(struct trace_reader *r, char *line, size_t lineno,
                        struct trace_event *ev, struct bfs_error *e)
@@ -434,10 +461,10 @@ static int parse_event(struct trace_reader *r, char *line, size_t lineno,
                            "time %" PRId64 " is not after the previous "
                            "event's %" PRId64 " (line %zu)",
                            t, r->last_time, r->last_line);
-    stamp = next_stamp(r->stamp, r->n, &r->cur);
+    stamp = reader_stamp(r);
     for (;;) {
         char sign;
-        uint32_t i;
+        uint32_t i, st;
         int rc;
 
         while (*p == ' ' || *p == '\t')
@@ -447,47 +474,52 @@ static int parse_event(struct trace_reader *r, char *line, size_t lineno,
         tok = p;
         rc = scan_change(&p, r->n, &sign, &i);
         if (rc == BFS_ERANGE)
-            return bfs_fail_at(e, BFS_ERANGE, r->path, lineno,
-                               "node index in '%.40s' out of range (the "
-                               "trace has %zu nodes, 0..%zu)",
-                               tok, r->n, r->n - 1);
+            return event_undo(
+                r, nj, nl,
+                bfs_fail_at(e, BFS_ERANGE, r->path, lineno,
+                            "node index in '%.40s' out of range (the "
+                            "trace has %zu nodes, 0..%zu)",
+                            tok, r->n, r->n - 1));
         if (rc)
-            return bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
-                               "bad change '%.40s' (expected +INDEX or "
-                               "-INDEX)",
-                               tok);
-        if (r->stamp[i] == stamp)
-            return bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
-                               "node %" PRIu32 " (%s) appears twice in one "
-                               "event",
-                               i, r->names[i]);
-        r->stamp[i] = stamp;
+            return event_undo(r, nj, nl,
+                              bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
+                                          "bad change '%.40s' (expected "
+                                          "+INDEX or -INDEX)",
+                                          tok));
+        st = r->state[i];
+        if (st >> 1 == stamp)
+            return event_undo(r, nj, nl,
+                              bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
+                                          "node %" PRIu32 " (%s) appears "
+                                          "twice in one event",
+                                          i, r->names[i]));
+        /* Listed once so far: st's flag is the state before the event. */
         if (sign == '+') {
-            if (r->idle[i])
-                return bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
-                                   "node %" PRIu32 " (%s) becomes idle "
-                                   "(+%" PRIu32 ") but is already idle",
-                                   i, r->names[i], i);
+            if (st & 1)
+                return event_undo(
+                    r, nj, nl,
+                    bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
+                                "node %" PRIu32 " (%s) becomes idle "
+                                "(+%" PRIu32 ") but is already idle",
+                                i, r->names[i], i));
             if (nj == r->cap_join)
                 BFS_GROW(r->join, r->cap_join, nj + 1);
             r->join[nj++] = i;
+            r->state[i] = stamp << 1 | 1;
         } else {
-            if (!r->idle[i])
-                return bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
-                                   "node %" PRIu32 " (%s) is taken back "
-                                   "(-%" PRIu32 ") but is not idle",
-                                   i, r->names[i], i);
+            if (!(st & 1))
+                return event_undo(r, nj, nl,
+                                  bfs_fail_at(e, BFS_EPARSE, r->path, lineno,
+                                              "node %" PRIu32
+                                              " (%s) is taken back "
+                                              "(-%" PRIu32 ") but is not idle",
+                                              i, r->names[i], i));
             if (nl == r->cap_leave)
                 BFS_GROW(r->leave, r->cap_leave, nl + 1);
             r->leave[nl++] = i;
+            r->state[i] = stamp << 1;
         }
     }
-    /* Each node is listed once, so the checks above saw the state before
-     * the event: apply it now. */
-    for (size_t k = 0; k < nj; k++)
-        r->idle[r->join[k]] = 1;
-    for (size_t k = 0; k < nl; k++)
-        r->idle[r->leave[k]] = 0;
     sort_u32(r->join, nj);
     sort_u32(r->leave, nl);
     r->last_time = t;
@@ -554,7 +586,7 @@ void trace_close(struct trace_reader *r)
         return;
     xfree_strv(r->names, r->n);
     xfree_strv(r->type_names, r->n_types);
-    XFREE_ALL(r->node_type, r->idle, r->stamp, r->join, r->leave, r->held);
+    XFREE_ALL(r->node_type, r->state, r->join, r->leave, r->held);
     bfs_lines_close(r->in);
     xfree(r->path);
     xfree(r);
