@@ -239,6 +239,38 @@ END_TEST
  *   t=20: joins {3}, leaves {0, 11}   (-11 +3 -0)
  *   t=30: joins {10}, leaves {5}      (15-digit time; +00000000010)
  *   t=40: joins {11}                  (16-digit time) */
+/* A bad event line changes no node's idle flag, even after the changes
+ * before its bad token were read: after "10 +0" (node 0 idle), the line
+ * "20 +1 -0 +2 +2" fails on its second +2 having joined 1 and 2 and
+ * taken 0 back, and "20 -0 +1 -0" on its second -0: every flag is as
+ * after line 4 (by hand: 0 idle, 1 and 2 not). */
+static void expect_flags_kept(const char *name, const char *line)
+{
+    char text[200];
+    struct trace_reader *r;
+    struct trace_event ev;
+    struct bfs_error e;
+
+    snprintf(text, sizeof text,
+             "bfsim-trace 1\nnode a\nnode b\nnode c\n10 +0\n%s\n", line);
+    bfs_error_clear(&e);
+    ck_assert_int_eq(trace_open(tu_write(name, text), &r, &e), 0);
+    ck_assert_int_eq(trace_next(r, &ev, &e), 1);
+    ck_assert_int_eq(trace_next(r, &ev, &e), BFS_EPARSE);
+    ck_assert_ptr_nonnull(strstr(e.msg, "appears twice in one event"));
+    ck_assert_int_eq(trace_node_idle(r, 0), 1);
+    ck_assert_int_eq(trace_node_idle(r, 1), 0);
+    ck_assert_int_eq(trace_node_idle(r, 2), 0);
+    trace_close(r);
+}
+
+START_TEST(test_bad_line_keeps_flags)
+{
+    expect_flags_kept("undo1.trace", "20 +1 -0 +2 +2");
+    expect_flags_kept("undo2.trace", "20 -0 +1 -0");
+}
+END_TEST
+
 START_TEST(test_parse_forms)
 {
     static const uint32_t j[4][3] = {{0, 5, 11}, {3}, {10}, {11}};
@@ -457,6 +489,7 @@ int main(void)
     tcase_add_test(tc, test_reader_lenient_layout);
     tcase_add_test(tc, test_reader_no_events);
     tcase_add_test(tc, test_bad_inputs);
+    tcase_add_test(tc, test_bad_line_keeps_flags);
     tcase_add_test(tc, test_parse_forms);
     tcase_add_test(tc, test_nul_in_comment);
     tcase_add_test(tc, test_truncated_gzip);
