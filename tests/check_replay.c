@@ -53,6 +53,12 @@ static struct replay_stats run_compat(const char *trace, const char *jobs,
     "evtTime,Thr,Rate,ReScost,evt,Nleft,Npre,Njoin,nJob,nNd,nJrun,nNrun,"      \
     "PreCost\n"
 
+/* The job log's columns without features. */
+#define JOBLOG_HEADER                                                          \
+    "job,tsub,admitted,first_start,finished,completion_s,samples,"             \
+    "node_seconds,rescales,preemptions,paused_s,lost_rescale,lost_preempt,"    \
+    "starts\n"
+
 /* Three nodes, two jobs.  A: Tsub T, Jmin 1, Jmax 4, Tcup 18, Tcdw 12,
  * P = O = 0:0 1:100 2:180 4:300 (so P(3) = 180 + (300-180)/2 = 240).
  * B: Tsub T+50, Jmin 2, Jmax 4, P = 0:0 2:150 4:250 (P(3) = 200).
@@ -514,12 +520,9 @@ START_TEST(test_default_costs_in_samples)
      * preemption; paused 2 + 4 = 6 s, losing 64 to rescaling and 20 to
      * preemption; 2 starts. */
     ck_assert_ptr_nonnull(log);
-    ck_assert_str_eq(log, "job,tsub,admitted,first_start,finished,"
-                          "completion_s,samples,node_seconds,rescales,"
-                          "preemptions,paused_s,lost_rescale,lost_preempt,"
-                          "starts\n"
-                          "A,2021-02-10 20:20:00,2021-02-10 20:20:00,"
-                          "2021-02-10 20:20:00,,,496,70,1,1,6,64,20,2\n");
+    ck_assert_str_eq(log, JOBLOG_HEADER
+                     "A,2021-02-10 20:20:00,2021-02-10 20:20:00,"
+                     "2021-02-10 20:20:00,,,496,70,1,1,6,64,20,2\n");
     free(log);
 }
 END_TEST
@@ -919,6 +922,41 @@ START_TEST(test_pool_holes)
 }
 END_TEST
 
+/* A job whose last work takes less time than the clock can add to now
+ * is done a second later.  A: one node, P(1) = 10, Pmax 1000.0000001
+ * (100.00000001 s of work).  t0 = T: A starts, and T + 100.00000001
+ * rounds to T+100 (a double near 1.6e9 moves in steps of 2^-22 s), so
+ * its event is at T+100.  There 1000 samples are done and 1e-7 left,
+ * more than the 1e-12 x Pmax a job may be short of done: A is not
+ * done, and 1e-8 s of work from now rounds to now again.  The first
+ * second it reaches Pmax is T+101, where 10 more samples finish it:
+ * two events, done 101 s after submission.  (The replay used to come
+ * back to T+100 forever, an event of no time each.) */
+START_TEST(test_completion_below_a_second)
+{
+    struct replay_stats st;
+    char *log = tu_replay_joblog("tiny",
+                                 "bfsim-trace 1\n"
+                                 "node n0\n"
+                                 "1612988400 +0\n"
+                                 "1612989400 -0\n",
+                                 "# bfsim-jobs 1\n"
+                                 "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                                 "A,1612988400,1,1,1000.0000001,0,0,"
+                                 "0:0:0 1:10:10\n",
+                                 &st);
+
+    ck_assert_ptr_nonnull(log);
+    ck_assert_str_eq(log, JOBLOG_HEADER
+                     "A,2021-02-10 20:20:00,2021-02-10 20:20:00,"
+                     "2021-02-10 20:20:00,2021-02-10 20:21:41,101,"
+                     "1000.0000001,101,0,0,0,0,0,1\n");
+    ck_assert_uint_eq(st.events, 2);
+    ck_assert_uint_eq(st.jobs_finished, 1);
+    free(log);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
     Suite *s = suite_create("replay");
@@ -940,6 +978,7 @@ static Suite *replay_suite(void)
     tcase_add_loop_test(tc, test_objectives, 0, 4);
     tcase_add_test(tc, test_dump_instances);
     tcase_add_loop_test(tc, test_huge_jmax, 0, 3);
+    tcase_add_test(tc, test_completion_below_a_second);
     suite_add_tcase(s, tc);
     return s;
 }

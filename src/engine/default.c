@@ -208,6 +208,13 @@ static void schedule_completion(struct replay *r, size_t j, int64_t now)
                 start += (ceil(x) - 1) * rj->def->ckpt_write;
         }
         when = ceil_fast(start + left);
+        /* Not done now (completions finished it otherwise), the job is
+         * done a second later at the earliest, even when what it has
+         * left takes too little time to move now + left off now: its
+         * completion would otherwise come back at now, again and again,
+         * an event of no time each. */
+        if (when < (double)now + 1)
+            when = (double)now + 1;
         if (when <= 4e18 && (int64_t)when == rj->q_time)
             return;
     }
