@@ -36,6 +36,7 @@ libbfsim_a_SOURCES = \
 	src/import/sniff.c src/import/sniff.h \
 	src/engine/evq.c src/engine/evq.h \
 	src/engine/replay.c src/engine/replay.h src/engine/replay_impl.h \
+	src/engine/completion.h \
 	src/engine/pool.c src/engine/compat.c src/engine/default.c \
 	src/engine/options.c src/engine/options.h \
 	src/engine/options_solve.c src/engine/options_sweep.c \

@@ -9,6 +9,7 @@
 
 #include "alloc/instance.h"
 #include "formats/jobs.h"
+#include "engine/completion.h"
 #include "engine/replay.h"
 #include "engine/replay_impl.h"
 #include "solver/solver.h"
@@ -957,6 +958,227 @@ START_TEST(test_completion_below_a_second)
 }
 END_TEST
 
+/* A completion moves when a pause is added at the same rate, and when
+ * the rate changes without a pause; the event queued for the old second
+ * must not stay (default.c, "A completion that cannot move").  Nodes n0
+ * n1 n2, even allocator, one job each, Pmax 1003.
+ *
+ * A: Jmin 1, Jmax 2, Tcup 0, Tcdw 5, P 1:10 2:10 (flat).  t0 = T, n0 n1
+ *   idle: A starts on 2, rate 10, done at T + 100.3, its event at T+101.
+ *   evt1 T+10, n1 leaves: 100 done; A, running, is preempted to 1 node
+ *   (rate still 10) and pauses until T+15: 903 left take 90.3 s from
+ *   T+15, so its completion moves to T+106.  evt2 T+50, n2 joins: 5 s
+ *   paused (50 lost), 35 x 10 = 350 trained, 450 done; A goes 1 -> 2
+ *   (a rescale, Tcup 0: no pause), rate 10, still T+106.  evt3 T+106:
+ *   56 x 10 >= 553, done.  Three events; had the event stayed at T+101,
+ *   a fourth (at T+101, 960 done) would come before it.  Node-seconds
+ *   2 x 10 + 1 x 40 + 2 x 56 = 172.
+ * B: Jmin 1, Jmax 2, Tcup 0, Tcdw 0, P 1:10 2:20.  t0 = T, n0 idle: B
+ *   starts on 1, rate 10, its event at T+101.  evt1 T+50, n1 joins: 500
+ *   done; B goes 1 -> 2 without a pause, rate 20: 503 left take 25.15 s,
+ *   its completion moves to T+76, where 26 x 20 >= 503.  Two events; had
+ *   the event stayed at T+101, B would finish 25 s late.  Node-seconds
+ *   1 x 50 + 2 x 26 = 102. */
+START_TEST(test_completion_moves)
+{
+    struct replay_stats st;
+    char *log = tu_replay_joblog("moveA",
+                                 "bfsim-trace 1\n"
+                                 "node n0\nnode n1\nnode n2\n"
+                                 "1612988400 +0 +1\n"
+                                 "1612988410 -1\n"
+                                 "1612988450 +2\n"
+                                 "1612988700 -0\n",
+                                 "# bfsim-jobs 1\n"
+                                 "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                                 "A,1612988400,1,2,1003,0,5,0:0:0 1:10:10 "
+                                 "2:10:10\n",
+                                 &st);
+
+    ck_assert_ptr_nonnull(log);
+    ck_assert_str_eq(log, JOBLOG_HEADER
+                     "A,2021-02-10 20:20:00,2021-02-10 20:20:00,"
+                     "2021-02-10 20:20:00,2021-02-10 20:21:46,106,1003,"
+                     "172,1,1,5,0,50,1\n");
+    ck_assert_uint_eq(st.events, 3);
+    free(log);
+    log = tu_replay_joblog("moveB",
+                           "bfsim-trace 1\n"
+                           "node n0\nnode n1\n"
+                           "1612988400 +0\n"
+                           "1612988450 +1\n"
+                           "1612988700 -0\n",
+                           "# bfsim-jobs 1\n"
+                           "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                           "B,1612988400,1,2,1003,0,0,0:0:0 1:10:10 "
+                           "2:20:20\n",
+                           &st);
+    ck_assert_ptr_nonnull(log);
+    ck_assert_str_eq(log, JOBLOG_HEADER
+                     "B,2021-02-10 20:20:00,2021-02-10 20:20:00,"
+                     "2021-02-10 20:20:00,2021-02-10 20:21:16,76,1003,"
+                     "102,1,0,0,0,0,1\n");
+    ck_assert_uint_eq(st.events, 2);
+    free(log);
+}
+END_TEST
+
+/* Fails, naming what differs and where, unless a and b are the same
+ * text (a message of its first difference: Check refuses long ones). */
+static void assert_same_text(const char *what, const char *a, const char *b)
+{
+    size_t i = 0, line = 1;
+
+    for (; a[i] && a[i] == b[i]; i++)
+        line += a[i] == '\n';
+    ck_assert_msg(a[i] == b[i],
+                  "the %s differs at line %zu: '%.60s' against '%.60s'", what,
+                  line, a + i, b + i);
+}
+
+/* The replay with its completion shortcut and without it (every
+ * completion computed at every event, as before the shortcut existed)
+ * writes the same bytes, on jobs made to sit near a second's edge:
+ * rates of tenths, so that rate x seconds rounds, and work of whole
+ * multiples of them, so that their completions fall on whole seconds
+ * give or take that rounding; pauses of fractions of seconds; a random
+ * trace of 8 nodes (a fixed LCG, so the same one each run). */
+START_TEST(test_completion_shortcut_same)
+{
+    struct replay_opts o;
+    struct replay_stats st1, st2;
+    char *trace = xmalloc(192 * 1024), *jobs = xmalloc(16 * 1024);
+    char *log1, *log2, *steps1, *steps2;
+    size_t tn = 0, jn = 0;
+    uint64_t x = 12345;
+    int idle[8] = {0};
+    int64_t t = 0;
+
+    tn += (size_t)sprintf(trace + tn, "bfsim-trace 1\n");
+    for (int k = 0; k < 8; k++)
+        tn += (size_t)sprintf(trace + tn, "node n%d\n", k);
+    for (int row = 0; row < 2000; row++) {
+        tn += (size_t)sprintf(trace + tn, "%lld", (long long)t);
+        for (int k = 0; k < 8; k++) {
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            if ((x >> 60) < 3) {
+                idle[k] = !idle[k];
+                tn += (size_t)sprintf(trace + tn, " %c%d", idle[k] ? '+' : '-',
+                                      k);
+            }
+        }
+        tn += (size_t)sprintf(trace + tn, "\n");
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        t += 1 + (int64_t)(x >> 58);
+    }
+    jn +=
+        (size_t)sprintf(jobs + jn, "# bfsim-jobs 1\n"
+                                   "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n");
+    for (int j = 0; j < 60; j++) {
+        int r1 = 1 + j % 7, r2 = 2 + j % 5;
+        jn += (size_t)sprintf(jobs + jn,
+                              "J%d,%d,1,3,%g,%g,%g,0:0:0 1:%g:1 2:%g:2 "
+                              "3:%g:3\n",
+                              j, 97 * j, 0.1 * r1 * (3000 + 7 * j), j % 3 * 0.7,
+                              j % 4 * 0.3, 0.1 * r1, 0.1 * r2, 0.1 * (r1 + r2));
+    }
+    replay_opts_default(&o);
+    o.alloc.name = "even";
+    log1 = tu_replay_joblog_opts("short", trace, jobs, &o, &st1);
+    o.every_completion = 1;
+    log2 = tu_replay_joblog_opts("every", trace, jobs, &o, &st2);
+    steps1 = tu_slurp(tu_tmp("short.csv"));
+    steps2 = tu_slurp(tu_tmp("every.csv"));
+    ck_assert_ptr_nonnull(log1);
+    ck_assert_ptr_nonnull(log2);
+    ck_assert_ptr_nonnull(steps1);
+    ck_assert_ptr_nonnull(steps2);
+    /* the run covers the jobs: most finish, after many events */
+    ck_assert_uint_ge(st1.jobs_finished, 50);
+    ck_assert_uint_ge(st1.events, 1500);
+    assert_same_text("job log", log1, log2);
+    assert_same_text("step log", steps1, steps2);
+    ck_assert_uint_eq(st1.events, st2.events);
+    free(log1);
+    free(log2);
+    free(steps1);
+    free(steps2);
+    free(trace);
+    free(jobs);
+}
+END_TEST
+
+/* The completion margin (engine/completion.h) by brute force: jobs
+ * trained at one rate in steps of whole seconds, their completion
+ * x = t + (Pmax - A) / r computed after every step as default.c computes
+ * it; wherever completion_fixed says the second noted still holds,
+ * ceil(x) must be that second.  The jobs are made to sit on seconds'
+ * edges: Pmax a whole number of seconds of work at rates of tenths, or
+ * a hair more, or 0.37 s more (these far from the edges), at
+ * times from 0 (where doubles are fine enough for the rounding of A to
+ * move x across an edge) and from 1.6e9.  The test counts the steps
+ * where ceil(x) moved at the unchanged rate, where skipping without the
+ * margin would be wrong, and requires both those and skips. */
+START_TEST(test_completion_margin)
+{
+    /* the work beyond whole seconds: none, some, and a hair */
+    const double offsets[] = {0.0, 0.37, 1e-9, 1e-12};
+    uint64_t x = 987654321;
+    size_t skips = 0, moves = 0;
+
+    for (int trial = 0; trial < 4000; trial++) {
+        struct job def;
+        struct rjob rj;
+        int64_t t, when;
+        double left;
+
+        memset(&def, 0, sizeof def);
+        memset(&rj, 0, sizeof rj);
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        rj.def = &def;
+        rj.rate = 0.1 * (double)(1 + (x >> 59));
+        def.pmax =
+            rj.rate * ((double)(100 + (x >> 40) % 5000) + offsets[trial % 4]);
+        t = (trial / 4) % 2 ? (int64_t)(x >> 56)
+                            : 1612988400 + (int64_t)(x >> 56);
+        rj.q_time = INT64_MIN;
+        for (int step = 0; step < 300; step++) {
+            left = (def.pmax - rj.accs) / rj.rate;
+            when = (int64_t)ceil((double)t + left);
+            if (when < t + 1)
+                when = t + 1;
+            if (rj.q_time != INT64_MIN && when != rj.q_time)
+                moves++;
+            if (completion_fixed(&rj, (size_t)step)) {
+                ck_assert_msg(when == rj.q_time,
+                              "trial %d step %d: the second moved from "
+                              "%lld to %lld within the margin",
+                              trial, step, (long long)rj.q_time,
+                              (long long)when);
+                skips++;
+            } else {
+                completion_margin(&rj, (double)t, left, (double)when,
+                                  (size_t)step);
+                rj.q_time = when;
+            }
+            /* a step of 1 to 8 s, as default.c's train() takes it */
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            t += 1 + (int64_t)(x >> 61);
+            {
+                double w = rj.rate * (double)(1 + (x >> 61));
+                if (rj.accs + w >= def.pmax)
+                    break;
+                rj.accs += w;
+            }
+            if (def.pmax - rj.accs <= 1e-12 * def.pmax)
+                break;
+        }
+    }
+    ck_assert_uint_gt(skips, 100000);
+    ck_assert_uint_gt(moves, 0);
+}
+END_TEST
+
 static Suite *replay_suite(void)
 {
     Suite *s = suite_create("replay");
@@ -979,6 +1201,9 @@ static Suite *replay_suite(void)
     tcase_add_test(tc, test_dump_instances);
     tcase_add_loop_test(tc, test_huge_jmax, 0, 3);
     tcase_add_test(tc, test_completion_below_a_second);
+    tcase_add_test(tc, test_completion_moves);
+    tcase_add_test(tc, test_completion_shortcut_same);
+    tcase_add_test(tc, test_completion_margin);
     suite_add_tcase(s, tc);
     return s;
 }

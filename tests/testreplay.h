@@ -47,20 +47,21 @@ static inline int tu_replay(struct replay_opts *o, const char *steps,
 }
 
 /* Replays the job file text `jobs` (written as NAME.jobs) on the trace
- * text `trace` (NAME.trace) in the default mode with the even allocator,
- * the step log to NAME.csv and the job log to NAME.log; fills *st and
- * returns the job log's text (owned by the caller). */
-static inline char *tu_replay_joblog(const char *name, const char *trace,
-                                     const char *jobs, struct replay_stats *st)
+ * text `trace` (NAME.trace) with the options *base (their paths and
+ * sinks replaced), the step log to NAME.csv and the job log to
+ * NAME.log; fills *st and returns the job log's text (owned by the
+ * caller). */
+static inline char *tu_replay_joblog_opts(const char *name, const char *trace,
+                                          const char *jobs,
+                                          const struct replay_opts *base,
+                                          struct replay_stats *st)
 {
     char path[256];
     struct rec_sink js, *sinks[] = {&js};
-    struct replay_opts o;
+    struct replay_opts o = *base;
     struct bfs_error e;
     const char *joblog;
 
-    replay_opts_default(&o);
-    o.alloc.name = "even";
     snprintf(path, sizeof path, "%s.trace", name);
     o.trace_path = tu_write(path, trace);
     snprintf(path, sizeof path, "%s.jobs", name);
@@ -74,6 +75,17 @@ static inline char *tu_replay_joblog(const char *name, const char *trace,
     snprintf(path, sizeof path, "%s.csv", name);
     ck_assert_msg(tu_replay(&o, tu_tmp(path), st, &e) == 0, "%s", e.msg);
     return tu_slurp(joblog);
+}
+
+/* tu_replay_joblog_opts in the default mode with the even allocator. */
+static inline char *tu_replay_joblog(const char *name, const char *trace,
+                                     const char *jobs, struct replay_stats *st)
+{
+    struct replay_opts o;
+
+    replay_opts_default(&o);
+    o.alloc.name = "even";
+    return tu_replay_joblog_opts(name, trace, jobs, &o, st);
 }
 
 #endif

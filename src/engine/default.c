@@ -33,6 +33,7 @@
  */
 #include "config.h"
 
+#include "engine/completion.h"
 #include "engine/replay_impl.h"
 
 #include "base/util.h"
@@ -190,12 +191,17 @@ static inline double ceil_fast(double x)
  * at its current rate, after its pause; a new version makes the pending
  * event stale.  A pending event already at that second stays (the queue
  * only stops the loop at the instant), so that a job whose completion
- * does not move adds nothing to the queue. */
-static void schedule_completion(struct replay *r, size_t j, int64_t now)
+ * does not move adds nothing to the queue.  With shortcut, a completion
+ * that cannot move (engine/completion.h) is not computed again. */
+static void schedule_completion(struct replay *r, size_t j, size_t evt,
+                                int64_t now, int shortcut)
 {
     struct rjob *rj = &r->jobs[j];
     double start = (double)now, when = 5e18;
 
+    if (shortcut && completion_fixed(rj, evt))
+        return;
+    rj->cx_until = 0.0;
     if (rj->rate > 0) {
         double left = (rj->def->pmax - rj->accs) / rj->rate;
         if (rj->n_segs && rj->segs[rj->n_segs - 1].until > start)
@@ -215,6 +221,7 @@ static void schedule_completion(struct replay *r, size_t j, int64_t now)
          * an event of no time each. */
         if (when < (double)now + 1)
             when = (double)now + 1;
+        completion_margin(rj, start, left, when, evt);
         if (when <= 4e18 && (int64_t)when == rj->q_time)
             return;
     }
@@ -299,12 +306,21 @@ static int pop_due(struct replay *r, int64_t t)
     return arrived;
 }
 
-/* The interval's progress: pauses first, then training. */
-static void progress(struct replay *r, int64_t prev, int64_t t)
+/* The interval's progress: pauses first, then training.  Returns
+ * whether a job's work is now done: only training does that (Pmax > 0,
+ * a job is admitted with none of it done, and every event's completions
+ * finish the jobs done by then). */
+static int progress(struct replay *r, int64_t prev, int64_t t)
 {
-    for (size_t a = 0; a < r->n_act; a++)
-        r->row.thr += advance_job(r, &r->jobs[r->act[a]], prev, t);
+    int done = 0;
+
+    for (size_t a = 0; a < r->n_act; a++) {
+        struct rjob *rj = &r->jobs[r->act[a]];
+        r->row.thr += advance_job(r, rj, prev, t);
+        done |= job_done(rj);
+    }
     r->st->samples_trained += r->row.thr;
+    return done;
 }
 
 /* A job that loses nodes, unless its work is done, is preempted; if it
@@ -357,8 +373,13 @@ static void ckpt_departures(struct replay *r, int64_t t)
     }
 }
 
-static void completions(struct replay *r, int64_t t)
+/* Finishes the jobs whose work is done, if progress found one: the
+ * departures after it neither do nor undo a job's work (preempt and
+ * ckpt_departures leave a done job alone). */
+static void completions(struct replay *r, int64_t t, int any)
 {
+    if (!any)
+        return;
     for (size_t a = 0; a < r->n_act; a++)
         if (job_done(&r->jobs[r->act[a]]))
             core_finish_job(r, &r->jobs[r->act[a]], t);
@@ -394,6 +415,7 @@ static int ckpt_change(struct replay *r, struct rjob *rj, int old, int64_t t)
 static int decide(struct replay *r, size_t evt, int64_t t)
 {
     int status, rc;
+    int shortcut = !r->o->every_completion;
 
     if (r->n_act > 0 && r->n_pool > 0) {
         rc = core_decide(r, evt, t, &status);
@@ -424,10 +446,10 @@ static int decide(struct replay *r, size_t evt, int64_t t)
             apply_targets(r);
         }
     }
-    core_set_rates(r, t);
     for (size_t a = 0; a < r->n_act; a++) {
         struct rjob *rj = &r->jobs[r->act[a]];
-        schedule_completion(r, r->act[a], t);
+        core_set_rate(r, a, t);
+        schedule_completion(r, r->act[a], evt, t, shortcut);
         /* The costs in samples: the pauses added now, at the rate the
          * job has during them (unless a later event changes it).  Only
          * the step rows read these sums: without a sink that takes them
@@ -469,7 +491,7 @@ int default_run(struct replay *r)
 
     while (have) {
         const struct evq_event *top = next_valid(r);
-        int trace_now, arrived;
+        int trace_now, arrived, done;
 
         /* The next instant: the next trace row, or a queued completion
          * or arrival before it.  The replay ends with the trace. */
@@ -479,7 +501,7 @@ int default_run(struct replay *r)
         trace_now = tnext == t;
         core_begin(r, ++evt, t);
         core_account(r, prev, t);
-        progress(r, prev, t);
+        done = progress(r, prev, t);
         arrived = pop_due(r, t);
         if (trace_now) {
             r->row.nleft = r->n_leaves;
@@ -488,7 +510,7 @@ int default_run(struct replay *r)
             if (r->st->ckpt)
                 ckpt_departures(r, t);
         }
-        completions(r, t);
+        completions(r, t, done);
         rc = core_joins_admit(r, t, trace_now);
         if (rc < 0)
             return rc;

@@ -793,15 +793,8 @@ int core_decide(struct replay *r, size_t evt, int64_t t, int *status)
 
 void core_set_rates(struct replay *r, int64_t t)
 {
-    for (size_t a = 0; a < r->n_act; a++) {
-        struct rjob *rj = &r->jobs[r->act[a]];
-        /* A job runs at P(n) on n >= Jmin nodes, and not at all below. */
-        rj->rate = rj->held >= rj->def->jmin ? job_full_rate(r, rj) : 0.0;
-        if (rj->held > 0 && rj->first_start < 0)
-            rj->first_start = t;
-        if (r->belief)
-            belief_note(r->belief, r->act[a], t, rj->held, rj->p[rj->held]);
-    }
+    for (size_t a = 0; a < r->n_act; a++)
+        core_set_rate(r, a, t);
 }
 
 /* ---- sinks ----------------------------------------------------------- */

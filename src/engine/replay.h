@@ -98,6 +98,10 @@ struct replay_opts {
      * since whichever ends first ends the replay. */
     void (*progress)(void *arg, size_t events, int64_t now, double done);
     void *progress_arg;
+    /* For the tests: compute every job's completion at every event, not
+     * skipping one that cannot move (default.c, "A completion that
+     * cannot move"); the answers are the same either way. */
+    int every_completion;
 };
 
 /* Fills o with the defaults of `bfsim replay` (paths left NULL). */

@@ -8,7 +8,9 @@
  * core_joins_admit, the decision (core_decide, then apply_targets),
  * core_set_rates and core_emit.  What differs is the cost model, which
  * each driver owns: the compatible mode charges costs as samples taken
- * off the next interval's progress, the default mode as pauses.
+ * off the next interval's progress, the default mode as pauses.  The
+ * default mode does core_set_rates's work (core_set_rate, per job) in
+ * its walk that schedules the jobs' completions.
  */
 #ifndef BFS_REPLAY_IMPL_H
 #define BFS_REPLAY_IMPL_H
@@ -83,6 +85,11 @@ struct rjob {
                               by cause, until its row is made */
     uint64_t version;      /* of the job's pending completion event */
     int64_t q_time;        /* its time while queued, else INT64_MIN */
+    /* What lets schedule_completion skip recomputing a completion that
+     * cannot move (engine/completion.h): the rate and start (pause end
+     * or time) of its last computation, and the event number before
+     * which its ceiling cannot change (0: none, recompute). */
+    double cx_rate, cx_start, cx_until;
     /* Checkpoints (def->ckpt_interval > 0; default.c): seconds trained
      * since the last checkpoint, the samples at the last one written,
      * whether there is one; whether a write is in progress, its samples
@@ -282,6 +289,20 @@ static inline double job_full_rate(const struct replay *r,
     return p;
 }
 
+/* After a decision at time t: active job a's rate, P(n) on n >= Jmin
+ * nodes and 0 below, and its first start.  Inline: the default mode
+ * calls it per active job at every event, in its own walk of them. */
+static inline void core_set_rate(struct replay *r, size_t a, int64_t t)
+{
+    struct rjob *rj = &r->jobs[r->act[a]];
+
+    rj->rate = rj->held >= rj->def->jmin ? job_full_rate(r, rj) : 0.0;
+    if (rj->held > 0 && rj->first_start < 0)
+        rj->first_start = t;
+    if (r->belief)
+        belief_note(r->belief, r->act[a], t, rj->held, rj->p[rj->held]);
+}
+
 /* ---- the drivers ------------------------------------------------------ */
 
 /* Each replays the whole window; returns 0 or a negative code (in r->e,
@@ -381,7 +402,7 @@ int core_joins_admit(struct replay *r, int64_t t, int trace_now);
  * Returns 0 with the status in *status, or a negative code. */
 int core_decide(struct replay *r, size_t evt, int64_t t, int *status);
 /* After a decision: every active job's rate, P(n) on n >= Jmin nodes and
- * 0 below, and its first start. */
+ * 0 below, and its first start (core_set_rate for each, in order). */
 void core_set_rates(struct replay *r, int64_t t);
 /* Gives r->row to the sinks, then the counts that changed at the event.
  * Returns 0 or the first error of a sink. */
