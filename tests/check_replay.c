@@ -817,6 +817,94 @@ START_TEST(test_huge_jmax)
 }
 END_TEST
 
+/* What the allocator sees of each job's table, against values worked out
+ * by hand (test_tables_copied). */
+struct tables_seen {
+    int objective;   /* JOB_OBJ_FILE: O; JOB_OBJ_THROUGHPUT: P */
+    size_t checked;  /* tables compared */
+    char wrong[128]; /* the first mismatch, or "" */
+};
+
+static int check_tables(void *arg, const struct alloc_problem *p,
+                        const char *const *names, size_t evt, int64_t t,
+                        struct bfs_error *e)
+{
+    /* jobs A..F: Jmax and O (file), P (throughput) at n = 0..Jmax */
+    static const int jmax[] = {2, 2, 2, 2, 1, 2};
+    static const double o[][3] = {{0, 1, 2}, {0, 1, 2}, {0, 5, 7},
+                                  {0, 5, 7}, {0, 3, 0}, {0, 3, 4}};
+    static const double pt[][3] = {{0, 10, 18}, {0, 10, 18}, {0, 10, 18},
+                                   {0, 12, 18}, {0, 14, 0},  {0, 14, 20}};
+    struct tables_seen *ts = arg;
+
+    (void)evt;
+    (void)t;
+    (void)e;
+    for (size_t a = 0; a < p->n_jobs; a++) {
+        int j = names[a][0] - 'A';
+        const double *want = ts->objective == JOB_OBJ_FILE ? o[j] : pt[j];
+        ts->checked++;
+        if (p->jobs[a].jmax != jmax[j] && !ts->wrong[0])
+            snprintf(ts->wrong, sizeof ts->wrong, "%s: Jmax %d", names[a],
+                     p->jobs[a].jmax);
+        for (int n = 0; n <= jmax[j] && !ts->wrong[0]; n++)
+            if (p->jobs[a].o[n] != want[n])
+                snprintf(ts->wrong, sizeof ts->wrong, "%s: %g at %d, not %g",
+                         names[a], p->jobs[a].o[n], n, want[n]);
+    }
+    return 0;
+}
+
+/* Jobs with the same curve and Jmax share the making of their tables
+ * (replay.c, same_tables); the others must get their own.  Six jobs,
+ * all at T, on two nodes, dp: A; B a copy of A; C with A's P but
+ * another O; D with C's O but another P(1); E with another curve and
+ * Jmax 1; F with E's curve and Jmax 2.  The tables the allocator gets,
+ * O with the file's objective and P with throughput's, are those of
+ * each job's own curve: a copy that compared P only would give C A's O;
+ * one that compared O only, D C's P; one that did not compare Jmax, F
+ * E's two entries and whatever lies past them. */
+START_TEST(test_tables_copied)
+{
+    const char *trace = tu_write("tabs.trace", "bfsim-trace 1\n"
+                                               "node n0\nnode n1\n"
+                                               "1612988400 +0 +1\n"
+                                               "1612990400 -0\n");
+    const char *jobs = tu_write(
+        "tabs.jobs", "# bfsim-jobs 1\n"
+                     "job,tsub,jmin,jmax,pmax,tcup,tcdw,curve\n"
+                     "A,1612988400,1,2,1000,0,0,0:0:0 1:10:1 2:18:2\n"
+                     "B,1612988400,1,2,1000,0,0,0:0:0 1:10:1 2:18:2\n"
+                     "C,1612988400,1,2,1000,0,0,0:0:0 1:10:5 2:18:7\n"
+                     "D,1612988400,1,2,1000,0,0,0:0:0 1:12:5 2:18:7\n"
+                     "E,1612988400,1,1,1000,0,0,0:0:0 1:14:3 2:20:4\n"
+                     "F,1612988400,1,2,1000,0,0,0:0:0 1:14:3 2:20:4\n");
+    const int objectives[] = {JOB_OBJ_FILE, JOB_OBJ_THROUGHPUT};
+
+    for (int k = 0; k < 2; k++) {
+        struct tables_seen ts = {objectives[k], 0, ""};
+        struct replay_opts o;
+        struct replay_stats st;
+        struct bfs_error e;
+
+        replay_opts_default(&o);
+        o.alloc.name = "dp";
+        o.objective = objectives[k];
+        o.max_jobs = 0;
+        o.trace_path = trace;
+        o.jobs_path = jobs;
+        o.instance = check_tables;
+        o.instance_arg = &ts;
+        bfs_error_clear(&e);
+        ck_assert_msg(replay_run(&o, &st, &e) == 0, "%s", e.msg);
+        ck_assert_msg(!ts.wrong[0], "%s", ts.wrong);
+        /* every job was seen, at the first decision at least */
+        ck_assert_uint_ge(ts.checked, 6);
+        ck_assert_uint_eq(st.jobs_admitted, 6);
+    }
+}
+END_TEST
+
 /* The pool's holes (pool.c): departures leave holes until more than a
  * quarter of the pool is holes, and the map rule skips them, in the
  * pool's order.  Ten nodes 0..9 idle at t0, pool [0 1 2 .. 9].
@@ -1204,6 +1292,7 @@ static Suite *replay_suite(void)
     tcase_add_test(tc, test_completion_moves);
     tcase_add_test(tc, test_completion_shortcut_same);
     tcase_add_test(tc, test_completion_margin);
+    tcase_add_test(tc, test_tables_copied);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -38,8 +38,12 @@ void xfree_each(void *const *v, size_t n);
 /* Grows *cap (starting at 16, doubling) until it is at least need and
  * reallocates *p to *cap elements of elem bytes. */
 void bfs_grow(void **p, size_t *cap, size_t need, size_t elem);
+/* bfs_grow when need exceeds cap (checked here: no call when there is
+ * room, as at most uses; cap and need are read twice). */
 #define BFS_GROW(ptr, cap, need)                                               \
-    bfs_grow((void **)&(ptr), &(cap), (need), sizeof *(ptr))
+    ((need) <= (cap)                                                           \
+         ? (void)0                                                             \
+         : bfs_grow((void **)&(ptr), &(cap), (need), sizeof *(ptr)))
 
 /* ---- time ---------------------------------------------------------- */
 

@@ -362,7 +362,7 @@ static void ckpt_departures(struct replay *r, int64_t t)
 {
     for (size_t a = 0; a < r->n_act; a++) {
         struct rjob *rj = &r->jobs[r->act[a]];
-        if (!rj->preempted || !(rj->def->ckpt_interval > 0) ||
+        if (!job_preempted(r, rj) || !(rj->def->ckpt_interval > 0) ||
             rj->ckpt_held0 < rj->def->jmin || job_done(rj))
             continue;
         if (rj->held >= rj->def->jmin)

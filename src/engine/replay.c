@@ -165,6 +165,22 @@ static int types_setup(struct replay *r)
     return types_check(r);
 }
 
+/* Whether job d (its Jmax capped) has the tables job_tables made last
+ * (r->tab_p, r->tab_o): they are a function of the curve, bit for bit,
+ * the capped Jmax and the replay's objective.  A job set of copies of
+ * one job (a search's trials) makes them once. */
+static int same_tables(const struct replay *r, const struct job *d)
+{
+    const struct curve *a = &d->curve, *b;
+
+    if (!r->tab_def || r->tab_jmax != d->jmax)
+        return 0;
+    b = &r->tab_def->curve;
+    return a->n == b->n && !memcmp(a->N, b->N, a->n * sizeof *a->N) &&
+           !memcmp(a->P, b->P, a->n * sizeof *a->P) &&
+           !memcmp(a->O, b->O, a->n * sizeof *a->O);
+}
+
 /* The job's bounds capped at N + 1 for the replay's N nodes, and its
  * tables up to the capped Jmax: memory in the machine's size, not in
  * the job file's numbers.  Counts above N are never admissible (the pool
@@ -175,6 +191,8 @@ static int job_tables(struct replay *r, struct rjob *rj)
 {
     struct job d = *rj->def; /* shallow: the capped bounds, the same curve */
     int top = r->n_nodes < (size_t)INT_MAX ? (int)r->n_nodes + 1 : INT_MAX;
+    int plain = r->n_types == 0 && !r->belief, rc;
+    size_t len;
 
     if (d.jmin > top)
         d.jmin = top;
@@ -182,22 +200,37 @@ static int job_tables(struct replay *r, struct rjob *rj)
         d.jmax = top;
     rj->jmin = d.jmin;
     rj->jmax = d.jmax;
-    rj->p = xmalloc(((size_t)d.jmax + 1) * sizeof *rj->p);
-    rj->o = xmalloc(((size_t)d.jmax + 1) * sizeof *rj->o);
+    len = (size_t)d.jmax + 1;
+    rj->p = xmalloc(len * sizeof *rj->p);
+    rj->o = xmalloc(len * sizeof *rj->o);
+    /* a new table, a new identity; none with a belief (it learns o) */
+    rj->o_id = r->belief ? 0 : ++r->last_o_id;
+    if (plain && same_tables(r, &d)) {
+        memcpy(rj->p, r->tab_p, len * sizeof *rj->p);
+        memcpy(rj->o, r->tab_o, len * sizeof *rj->o);
+        return 0;
+    }
     for (int n = 0; n <= d.jmax; n++)
         rj->p[n] = curve_eval(&d.curve, d.curve.P, n);
     if (r->n_types > 0) {
-        int rc = job_type_tables_all(r, rj, &d);
+        rc = job_type_tables_all(r, rj, &d);
         if (rc)
             return rc;
     }
-    /* a new table, a new identity; none with a belief (it learns o) */
-    rj->o_id = r->belief ? 0 : ++r->last_o_id;
     if (r->belief) /* the allocator's table from the belief */
         return belief_job_init(r->belief, (size_t)(rj - r->jobs), &d, rj->o,
                                r->e);
-    return job_objective_table(&d, r->o->objective, rj->o, r->o->jobs_path,
-                               r->e);
+    rc = job_objective_table(&d, r->o->objective, rj->o, r->o->jobs_path,
+                             r->e);
+    if (rc == 0 && plain) {
+        r->tab_def = rj->def;
+        r->tab_jmax = d.jmax;
+        r->tab_p = xrealloc(r->tab_p, len * sizeof *r->tab_p);
+        r->tab_o = xrealloc(r->tab_o, len * sizeof *r->tab_o);
+        memcpy(r->tab_p, rj->p, len * sizeof *rj->p);
+        memcpy(r->tab_o, rj->o, len * sizeof *rj->o);
+    }
+    return rc;
 }
 
 /* Whether the jobs' tables live only while the job is in the system
@@ -356,6 +389,8 @@ static void teardown(struct replay *r)
         xfree(r->jobs[j].segs);
     }
     evq_release(&r->q);
+    xfree(r->tab_p);
+    xfree(r->tab_o);
     xfree(r->jobs);
     xfree(r->act);
     xfree(r->ev_act);
@@ -944,8 +979,6 @@ void core_begin(struct replay *r, size_t evt, int64_t t)
         memcpy(r->ev_act, r->act, r->n_act * sizeof *r->act);
         r->n_ev_act = r->n_act;
     }
-    for (size_t a = 0; a < r->n_act; a++)
-        r->jobs[r->act[a]].preempted = 0;
     memset(&r->row, 0, sizeof r->row);
     r->row.evt = evt;
     r->row.time = t;
@@ -987,8 +1020,8 @@ size_t core_departures(struct replay *r, int64_t t,
         if (j < 0)
             continue;
         rj = &r->jobs[j];
-        if (!rj->preempted) {
-            rj->preempted = 1;
+        if (!job_preempted(r, rj)) {
+            rj->preempt_evt = r->row.evt + 1;
             n += (size_t)preempt(r, rj, t);
         }
         job_drop_node(r, rj, r->leaves[i]);

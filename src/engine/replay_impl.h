@@ -64,7 +64,10 @@ struct rjob {
     int target;    /* count decided by the allocator, for the map rule */
     int slot;      /* index among the active jobs at the last allocation */
     int reported;  /* count last given to the sinks' alloc, -1 = none */
-    int preempted; /* lost a node at the current event */
+    /* the event at which it last lost a node, plus 1 (0: never): it
+     * lost one at the current event when this is r->row.evt + 1 (a mark
+     * no event has to clear; job_preempted) */
+    size_t preempt_evt;
     double rate;   /* samples/s set at the last decision */
     double accs;   /* samples done */
 
@@ -94,7 +97,7 @@ struct rjob {
      * since the last checkpoint, the samples at the last one written,
      * whether there is one; whether a write is in progress, its samples
      * and when it ends; the count held when the job lost nodes at the
-     * current event (read when preempted is set); whether its next start
+     * current event (read when job_preempted says it lost one); whether its next start
      * restarts from a checkpoint. */
     double ckpt_trained, ckpt_samples;
     int ckpt_have, ckpt_pending;
@@ -117,6 +120,13 @@ struct replay {
     const struct replay_opts *o;
     struct replay_stats *st;
     unsigned long last_o_id; /* the last rjob.o_id given */
+    /* The tables job_tables made last without node types or a belief
+     * (P and O, n = 0..tab_jmax, owned), and the job whose curve they
+     * come from (NULL: none yet): a job with the same curve and capped
+     * Jmax gets copies of them. */
+    const struct job *tab_def;
+    int tab_jmax;
+    double *tab_p, *tab_o;
     double work;             /* the job set's total Pmax */
     /* The share of the trace file read at the first progress report, + 1
      * (0: not yet known): done_fraction counts the rest of the file. */
@@ -270,6 +280,12 @@ static inline void job_drop_node(struct replay *r, struct rjob *rj, uint32_t k)
     }
 }
 
+/* Whether rj lost a node at the current event. */
+static inline int job_preempted(const struct replay *r, const struct rjob *rj)
+{
+    return rj->preempt_evt == r->row.evt + 1;
+}
+
 /* The rate rj would train at on the nodes it holds, at full speed: P(n)
  * on n nodes, and with node types the lowest P_t(n) over the types t
  * it holds (tools/DESIGN.md, "Node types": paced by the slowest).
@@ -324,8 +340,8 @@ int next_event(struct replay *r, int64_t *time);
 /* Whether the caller asked the replay to stop (marks it partial). */
 int core_stopped(struct replay *r);
 
-/* Begins event evt at time t: remembers the active jobs (r->ev_act),
- * clears their per-event marks and starts r->row. */
+/* Begins event evt at time t: remembers the active jobs (r->ev_act)
+ * and starts r->row. */
 void core_begin(struct replay *r, size_t evt, int64_t t);
 /* Accounts the interval [prev, t) at the current map: the pool's and the
  * allocated node-seconds, each active job's node-seconds. */
