@@ -60,22 +60,36 @@ struct rjob {
     int ttype;
     int *target_t;
     int admitted, finished;
-    int held;      /* pool nodes held */
-    int target;    /* count decided by the allocator, for the map rule */
-    int slot;      /* index among the active jobs at the last allocation */
-    int reported;  /* count last given to the sinks' alloc, -1 = none */
+    int held;     /* pool nodes held */
+    int target;   /* count decided by the allocator, for the map rule */
+    int slot;     /* index among the active jobs at the last allocation */
+    int reported; /* count last given to the sinks' alloc, -1 = none */
     /* the event at which it last lost a node, plus 1 (0: never): it
      * lost one at the current event when this is r->row.evt + 1 (a mark
      * no event has to clear; job_preempted) */
     size_t preempt_evt;
-    double rate;   /* samples/s set at the last decision */
-    double accs;   /* samples done */
+    double rate; /* samples/s set at the last decision */
+    double accs; /* samples done */
 
-    /* The compatible mode's cost model: costs in samples. */
-    double pend;     /* rescale cost decided at the last decision, taken
-                        off the next interval's progress */
-    double progr;    /* the current event's progress */
-    double pre_cost; /* the current event's preemption cost */
+    /* A replay runs in one mode: the fields only one of them uses share
+     * their room (100,000 jobs' records are most of a year's memory). */
+    union {
+        /* The compatible mode's cost model: costs in samples. */
+        struct {
+            double pend;     /* rescale cost decided at the last decision,
+                                taken off the next interval's progress */
+            double progr;    /* the current event's progress */
+            double pre_cost; /* the current event's preemption cost */
+        };
+        /* What lets the default mode's schedule_completion skip
+         * recomputing a completion that cannot move
+         * (engine/completion.h): the rate and start (pause end or time)
+         * of its last computation, and the event number before which
+         * its ceiling cannot change (0: none, recompute). */
+        struct {
+            double cx_rate, cx_start, cx_until;
+        };
+    };
 
     /* The default mode's cost model: pauses, as segments [.., until)
      * ending in order, during which the job trains nothing. */
@@ -88,17 +102,12 @@ struct rjob {
                               by cause, until its row is made */
     uint64_t version;      /* of the job's pending completion event */
     int64_t q_time;        /* its time while queued, else INT64_MIN */
-    /* What lets schedule_completion skip recomputing a completion that
-     * cannot move (engine/completion.h): the rate and start (pause end
-     * or time) of its last computation, and the event number before
-     * which its ceiling cannot change (0: none, recompute). */
-    double cx_rate, cx_start, cx_until;
     /* Checkpoints (def->ckpt_interval > 0; default.c): seconds trained
      * since the last checkpoint, the samples at the last one written,
      * whether there is one; whether a write is in progress, its samples
      * and when it ends; the count held when the job lost nodes at the
-     * current event (read when job_preempted says it lost one); whether its next start
-     * restarts from a checkpoint. */
+     * current event (read when job_preempted says it lost one); whether its
+     * next start restarts from a checkpoint. */
     double ckpt_trained, ckpt_samples;
     int ckpt_have, ckpt_pending;
     double ckpt_pend_samples, ckpt_pend_until;
@@ -127,7 +136,7 @@ struct replay {
     const struct job *tab_def;
     int tab_jmax;
     double *tab_p, *tab_o;
-    double work;             /* the job set's total Pmax */
+    double work; /* the job set's total Pmax */
     /* The share of the trace file read at the first progress report, + 1
      * (0: not yet known): done_fraction counts the rest of the file. */
     double trace_read0;
