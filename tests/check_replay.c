@@ -1130,7 +1130,9 @@ static void assert_same_text(const char *what, const char *a, const char *b)
  * rates of tenths, so that rate x seconds rounds, and work of whole
  * multiples of them, so that their completions fall on whole seconds
  * give or take that rounding; pauses of fractions of seconds; a random
- * trace of 8 nodes (a fixed LCG, so the same one each run). */
+ * trace of 8 nodes and 2,000 rows (a fixed LCG, so the same one each
+ * run) from time 0, where doubles are fine enough for that rounding to
+ * move a completion across a second's edge. */
 START_TEST(test_completion_shortcut_same)
 {
     struct replay_opts o;
@@ -1202,11 +1204,11 @@ END_TEST
  * it; wherever completion_fixed says the second noted still holds,
  * ceil(x) must be that second.  The jobs are made to sit on seconds'
  * edges: Pmax a whole number of seconds of work at rates of tenths, or
- * a hair more, or 0.37 s more (these far from the edges), at
- * times from 0 (where doubles are fine enough for the rounding of A to
- * move x across an edge) and from 1.6e9.  The test counts the steps
- * where ceil(x) moved at the unchanged rate, where skipping without the
- * margin would be wrong, and requires both those and skips. */
+ * a hair more, or 0.37 s more (far from the edges), at times from 0
+ * (where doubles are fine enough for the rounding of A to move x across
+ * an edge) and from 1.6e9.  The test counts the steps where ceil(x)
+ * moved at the unchanged rate, where skipping without the margin would
+ * be wrong, and requires both those and skips. */
 START_TEST(test_completion_margin)
 {
     /* the work beyond whole seconds: none, some, and a hair */
