@@ -220,8 +220,7 @@ static int job_tables(struct replay *r, struct rjob *rj)
     if (r->belief) /* the allocator's table from the belief */
         return belief_job_init(r->belief, (size_t)(rj - r->jobs), &d, rj->o,
                                r->e);
-    rc = job_objective_table(&d, r->o->objective, rj->o, r->o->jobs_path,
-                             r->e);
+    rc = job_objective_table(&d, r->o->objective, rj->o, r->o->jobs_path, r->e);
     if (rc == 0 && plain) {
         r->tab_def = rj->def;
         r->tab_jmax = d.jmax;
