@@ -99,8 +99,8 @@ struct replay_opts {
     void (*progress)(void *arg, size_t events, int64_t now, double done);
     void *progress_arg;
     /* For the tests: compute every job's completion at every event, not
-     * skipping one that cannot move (default.c, "A completion that
-     * cannot move"); the answers are the same either way. */
+     * skipping one that cannot move (engine/completion.h); the answers
+     * are the same either way. */
     int every_completion;
 };
 
