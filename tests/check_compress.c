@@ -109,7 +109,7 @@ static char *make_text(size_t n_lines)
     uint64_t x = 12345;
 
     for (size_t i = 0; i < n_lines; i++) {
-        x = x * 6364136223846793005u + 1442695040888963407u;
+        tu_lcg(&x);
         len += (size_t)sprintf(t + len, "%05zu some words %llu\n", i,
                                (unsigned long long)(x >> 24));
     }

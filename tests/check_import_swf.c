@@ -672,8 +672,7 @@ END_TEST
 /* A small LCG, so that runs are reproducible everywhere. */
 static int rnd(uint64_t *seed, int n)
 {
-    *seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (int)((*seed >> 33) % (uint64_t)n);
+    return (int)((tu_lcg(seed) >> 33) % (uint64_t)n);
 }
 
 /* Random small logs with many ties, unknown fields, oversized jobs and

@@ -197,8 +197,7 @@ static uint64_t lcg_state;
 
 static unsigned lcg(unsigned n)
 {
-    lcg_state = lcg_state * 6364136223846793005u + 1442695040888963407u;
-    return (unsigned)((lcg_state >> 33) % n);
+    return (unsigned)((tu_lcg(&lcg_state) >> 33) % n);
 }
 
 /* A random small MILP from the seed: 5-15 columns (about half integer)

@@ -1150,7 +1150,7 @@ START_TEST(test_completion_shortcut_same)
     for (int row = 0; row < 2000; row++) {
         tn += (size_t)sprintf(trace + tn, "%lld", (long long)t);
         for (int k = 0; k < 8; k++) {
-            x = x * 6364136223846793005u + 1442695040888963407u;
+            tu_lcg(&x);
             if ((x >> 60) < 3) {
                 idle[k] = !idle[k];
                 tn += (size_t)sprintf(trace + tn, " %c%d", idle[k] ? '+' : '-',
@@ -1158,7 +1158,7 @@ START_TEST(test_completion_shortcut_same)
             }
         }
         tn += (size_t)sprintf(trace + tn, "\n");
-        x = x * 6364136223846793005u + 1442695040888963407u;
+        tu_lcg(&x);
         t += 1 + (int64_t)(x >> 58);
     }
     jn +=
@@ -1224,7 +1224,7 @@ START_TEST(test_completion_margin)
 
         memset(&def, 0, sizeof def);
         memset(&rj, 0, sizeof rj);
-        x = x * 6364136223846793005u + 1442695040888963407u;
+        tu_lcg(&x);
         rj.def = &def;
         rj.rate = 0.1 * (double)(1 + (x >> 59));
         def.pmax =
@@ -1252,7 +1252,7 @@ START_TEST(test_completion_margin)
                 rj.q_time = when;
             }
             /* a step of 1 to 8 s, as default.c's train() takes it */
-            x = x * 6364136223846793005u + 1442695040888963407u;
+            tu_lcg(&x);
             t += 1 + (int64_t)(x >> 61);
             {
                 double w = rj.rate * (double)(1 + (x >> 61));

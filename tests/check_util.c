@@ -420,7 +420,7 @@ START_TEST(test_qhist)
     qhist_init(&h);
     ck_assert_double_eq(qhist_quantile(&h, 0.5), 0);
     for (size_t i = 0; i < n; i++) {
-        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        tu_lcg(&x);
         v[i] = 1e-7 * pow(1e8, (double)(x >> 11) * 0x1p-53);
         qhist_add(&h, v[i]);
     }
@@ -469,7 +469,7 @@ START_TEST(test_qhist_repeats)
         vals[i] = (double)(20 + i) * 3.3e-10;
     for (size_t i = 0; i < 20000; i++) {
         double v, k;
-        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        tu_lcg(&x);
         v = vals[(x >> 33) % 300];
         qhist_add(&h, v);
         k = floor(log(v / QHIST_MIN) / log(QHIST_GROWTH));

@@ -159,7 +159,7 @@ static char *make_text(size_t *len)
 
     *len = 0;
     for (size_t i = 0; i < n_lines; i++) {
-        x = x * 6364136223846793005u + 1442695040888963407u;
+        tu_lcg(&x);
         *len += (size_t)sprintf(t + *len, "%zu +%llu -%llu\n", i,
                                 (unsigned long long)(x >> 40),
                                 (unsigned long long)(x >> 17));

@@ -11,6 +11,7 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,15 @@
 #include <unistd.h>
 
 #include "base/util.h"
+
+/* Steps *x, the state of the tests' seeded generator (a 64-bit LCG with
+ * Knuth's MMIX constants: the same numbers on every machine), and
+ * returns the new state; its high bits are the random ones. */
+static inline uint64_t tu_lcg(uint64_t *x)
+{
+    *x = *x * 6364136223846793005u + 1442695040888963407u;
+    return *x;
+}
 
 /* Strings the helpers below hand out (and any block a test passes to
  * tu_keep) live until exit; they are kept reachable here so that
